@@ -1,0 +1,82 @@
+// The error hierarchy. User errors derive from exocpp::Error; bugs in exocpp itself are
+// InternalError, which is deliberately *not* an exocpp::Error.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "core/srcinfo.h"
+
+namespace exocpp {
+
+// Base of every user-facing error. what() is the full rendered report:
+//
+//   gemm.exo:4:9: error: divide_loop: the loop bound N is not divisible by 4
+//       for i in seq(0, N):
+//           ^
+//   counterexample: N = 5
+class Error : public std::runtime_error {
+ public:
+  Error(std::string kind, std::string op, SrcInfo loc, std::string reason,
+        std::string counterexample = "");
+
+  const std::string& kind() const { return kind_; }  // "parse error", "type error", ...
+  const std::string& op() const { return op_; }      // operation name, may be empty
+  const SrcInfo& loc() const { return loc_; }
+  const std::string& reason() const { return reason_; }
+  const std::string& counterexample() const { return counterexample_; }
+
+ private:
+  std::string kind_, op_;
+  SrcInfo loc_;
+  std::string reason_, counterexample_;
+};
+
+class ParseError : public Error {
+ public:
+  ParseError(SrcInfo loc, std::string reason)
+      : Error("parse error", "", std::move(loc), std::move(reason)) {}
+};
+
+class TypeError : public Error {
+ public:
+  TypeError(SrcInfo loc, std::string reason, std::string op = "")
+      : Error("type error", std::move(op), std::move(loc), std::move(reason)) {}
+};
+
+class SchedulingError : public Error {
+ public:
+  SchedulingError(std::string op, SrcInfo loc, std::string reason,
+                  std::string counterexample = "")
+      : Error("scheduling error", std::move(op), std::move(loc), std::move(reason),
+              std::move(counterexample)) {}
+};
+
+class CodegenError : public Error {
+ public:
+  CodegenError(SrcInfo loc, std::string reason)
+      : Error("codegen error", "", std::move(loc), std::move(reason)) {}
+};
+
+// A run-time failure in the reference interpreter: out-of-bounds access, failed assert,
+// bad argument.
+class InterpError : public Error {
+ public:
+  InterpError(SrcInfo loc, std::string reason)
+      : Error("interpreter error", "interpret", std::move(loc), std::move(reason)) {}
+};
+
+// A violated invariant inside exocpp: a bug, never the user's fault.
+class InternalError : public std::logic_error {
+ public:
+  explicit InternalError(const std::string& msg) : std::logic_error("internal error: " + msg) {}
+};
+
+#define EXOCPP_ASSERT(cond, msg)                                                   \
+  do {                                                                             \
+    if (!(cond))                                                                   \
+      throw ::exocpp::InternalError(std::string(__FILE__) + ":" +                  \
+                                    std::to_string(__LINE__) + ": " + (msg));      \
+  } while (0)
+
+}  // namespace exocpp

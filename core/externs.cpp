@@ -1,0 +1,163 @@
+// The extern registry and the built-in externs.
+#include "core/externs.h"
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <mutex>
+
+namespace exocpp {
+
+ScalarKind ExternFn::result_type(const std::vector<Expr>& args) const {
+  if (!check_args(args).empty()) return ScalarKind::Error;
+  ScalarKind t = ScalarKind::R;
+  bool any_data = false;
+  for (const Expr& a : args) {
+    ScalarKind k = a.type().base;
+    if (!is_data(k)) continue;  // integer literals take the others' precision
+    if (!any_data || t == ScalarKind::R) t = k;
+    any_data = true;
+  }
+  return t;
+}
+
+std::string ExternFn::check_args(const std::vector<Expr>& args) const {
+  if (static_cast<int>(args.size()) != arity())
+    return name() + "() takes " + std::to_string(arity()) + " argument" +
+           (arity() == 1 ? "" : "s") + ", got " + std::to_string(args.size());
+  ScalarKind seen = ScalarKind::R;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Type& t = args[i].type();
+    const ConstNode* c = args[i].as<ConstNode>();
+    bool int_lit = c && c->is_int();
+    if (!t.is_scalar() || (!t.is_data() && !int_lit))
+      return "argument " + std::to_string(i + 1) + " of " + name() +
+             "() must be a data value, got " + to_string(t);
+    if (!t.is_data()) continue;
+    if (seen != ScalarKind::R && t.base != ScalarKind::R && t.base != seen)
+      return "arguments of " + name() + "() mix precisions " + to_string(seen) + " and " +
+             to_string(t.base);
+    if (t.base != ScalarKind::R) seen = t.base;
+  }
+  return "";
+}
+
+namespace {
+
+std::string c_suffix(ScalarKind t) { return t == ScalarKind::F32 ? "f" : ""; }
+std::string c_type(ScalarKind t) {
+  switch (t) {
+    case ScalarKind::F16: return "_Float16";
+    case ScalarKind::F32: return "float";
+    case ScalarKind::I8: return "int8_t";
+    case ScalarKind::UI8: return "uint8_t";
+    case ScalarKind::UI16: return "uint16_t";
+    case ScalarKind::I32: return "int32_t";
+    default: return "double";
+  }
+}
+
+// A built-in extern defined by a value function and a C rendering.
+class BuiltinExtern : public ExternFn {
+ public:
+  using ValueFn = std::function<double(const std::vector<double>&)>;
+  using CompileFn = std::function<std::string(const std::vector<std::string>&, ScalarKind)>;
+  BuiltinExtern(std::string n, int a, ValueFn v, CompileFn c, std::string g = "#include <math.h>")
+      : name_(std::move(n)), arity_(a), value_(std::move(v)), compile_(std::move(c)), global_(std::move(g)) {}
+  std::string name() const override { return name_; }
+  int arity() const override { return arity_; }
+  double interpret(const std::vector<double>& a) const override { return value_(a); }
+  std::string compile(const std::vector<std::string>& a, ScalarKind t) const override { return compile_(a, t); }
+  std::string c_global(ScalarKind) const override { return global_; }
+
+ private:
+  std::string name_;
+  int arity_;
+  ValueFn value_;
+  CompileFn compile_;
+  std::string global_;
+};
+
+// A one-argument libm function: sin, cos, sqrt, expf...
+std::shared_ptr<const ExternFn> unary_math(const std::string& name, double (*f)(double)) {
+  return std::make_shared<BuiltinExtern>(
+      name, 1, [f](const std::vector<double>& a) { return f(a[0]); },
+      [name](const std::vector<std::string>& a, ScalarKind t) {
+        std::string base = name == "expf" ? "exp" : name;
+        if (!is_float(t)) return "(" + c_type(t) + ")" + base + "((double)" + a[0] + ")";
+        return base + c_suffix(t) + "(" + a[0] + ")";
+      });
+}
+
+struct Registry {
+  std::mutex mu;
+  std::map<std::string, std::shared_ptr<const ExternFn>> fns;
+  Registry() {
+    auto add = [&](std::shared_ptr<const ExternFn> f) { fns[f->name()] = std::move(f); };
+    add(std::make_shared<BuiltinExtern>(
+        "select", 4,
+        [](const std::vector<double>& a) { return a[0] < a[1] ? a[2] : a[3]; },
+        [](const std::vector<std::string>& a, ScalarKind) {
+          return "((" + a[0] + ") < (" + a[1] + ") ? (" + a[2] + ") : (" + a[3] + "))";
+        },
+        ""));
+    add(std::make_shared<BuiltinExtern>(
+        "relu", 1, [](const std::vector<double>& a) { return a[0] > 0 ? a[0] : 0.0; },
+        [](const std::vector<std::string>& a, ScalarKind t) {
+          return "((" + a[0] + ") > 0 ? (" + a[0] + ") : (" + c_type(t) + ")0)";
+        },
+        ""));
+    add(std::make_shared<BuiltinExtern>(
+        "fmaxf", 2, [](const std::vector<double>& a) { return a[0] > a[1] ? a[0] : a[1]; },
+        [](const std::vector<std::string>& a, ScalarKind) {
+          return "((" + a[0] + ") > (" + a[1] + ") ? (" + a[0] + ") : (" + a[1] + "))";
+        },
+        ""));
+    add(std::make_shared<BuiltinExtern>(
+        "abs", 1, [](const std::vector<double>& a) { return a[0] < 0 ? -a[0] : a[0]; },
+        [](const std::vector<std::string>& a, ScalarKind) {
+          return "((" + a[0] + ") < 0 ? -(" + a[0] + ") : (" + a[0] + "))";
+        },
+        ""));
+    add(std::make_shared<BuiltinExtern>(
+        "sigmoid", 1, [](const std::vector<double>& a) { return 1.0 / (1.0 + std::exp(-a[0])); },
+        [](const std::vector<std::string>& a, ScalarKind t) {
+          return "(1 / (1 + exp" + c_suffix(t) + "(-(" + a[0] + "))))";
+        }));
+    add(unary_math("sin", [](double x) { return std::sin(x); }));
+    add(unary_math("cos", [](double x) { return std::cos(x); }));
+    add(unary_math("sqrt", [](double x) { return std::sqrt(x); }));
+    add(unary_math("expf", [](double x) { return std::exp(x); }));
+  }
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+}  // namespace
+
+void register_extern(std::shared_ptr<const ExternFn> fn) {
+  EXOCPP_ASSERT(fn != nullptr, "register_extern(nullptr)");
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.fns[fn->name()] = std::move(fn);
+}
+
+std::shared_ptr<const ExternFn> find_extern(const std::string& name) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = r.fns.find(name);
+  return it == r.fns.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> extern_names() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  std::vector<std::string> out;
+  for (auto& [n, f] : r.fns) out.push_back(n);
+  return out;
+}
+
+}  // namespace exocpp

@@ -1,0 +1,308 @@
+// Node construction (the one checked way to build IR), names of kinds, and type rules.
+#include "core/ir.h"
+
+#include <atomic>
+#include <sstream>
+
+#include "core/externs.h"
+
+namespace exocpp {
+
+const char* to_string(ExprKind k) {
+  switch (k) {
+#define X(N) \
+  case ExprKind::N: return #N;
+    EXOCPP_FOR_EACH_EXPR(X)
+#undef X
+  }
+  return "?";
+}
+
+const char* to_string(StmtKind k) {
+  switch (k) {
+#define X(N) \
+  case StmtKind::N: return #N;
+    EXOCPP_FOR_EACH_STMT(X)
+#undef X
+  }
+  return "?";
+}
+
+static std::atomic<uint64_t> next_sym_id{1};
+Sym::Sym(std::string name) : name_(std::move(name)), id_(next_sym_id.fetch_add(1)) {}
+
+// ---- types -----------------------------------------------------------------------------------
+
+const char* to_string(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::R: return "R";
+    case ScalarKind::F16: return "f16";
+    case ScalarKind::F32: return "f32";
+    case ScalarKind::F64: return "f64";
+    case ScalarKind::I8: return "i8";
+    case ScalarKind::UI8: return "ui8";
+    case ScalarKind::UI16: return "ui16";
+    case ScalarKind::I32: return "i32";
+    case ScalarKind::Bool: return "bool";
+    case ScalarKind::Int: return "int";
+    case ScalarKind::Index: return "index";
+    case ScalarKind::Size: return "size";
+    case ScalarKind::Stride: return "stride";
+    case ScalarKind::Error: return "<error>";
+  }
+  return "?";
+}
+
+std::optional<ScalarKind> scalar_kind_from_string(const std::string& s) {
+  static const ScalarKind all[] = {ScalarKind::R,    ScalarKind::F16,  ScalarKind::F32,
+                                   ScalarKind::F64,  ScalarKind::I8,   ScalarKind::UI8,
+                                   ScalarKind::UI16, ScalarKind::I32,  ScalarKind::Bool,
+                                   ScalarKind::Int,  ScalarKind::Index, ScalarKind::Size,
+                                   ScalarKind::Stride};
+  for (ScalarKind k : all)
+    if (s == to_string(k)) return k;
+  return std::nullopt;
+}
+
+bool is_data(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::R: case ScalarKind::F16: case ScalarKind::F32: case ScalarKind::F64:
+    case ScalarKind::I8: case ScalarKind::UI8: case ScalarKind::UI16: case ScalarKind::I32:
+      return true;
+    case ScalarKind::Bool: case ScalarKind::Int: case ScalarKind::Index: case ScalarKind::Size:
+    case ScalarKind::Stride: case ScalarKind::Error:
+      return false;
+  }
+  return false;
+}
+bool is_control(ScalarKind k) {
+  return k == ScalarKind::Bool || k == ScalarKind::Int || k == ScalarKind::Index ||
+         k == ScalarKind::Size || k == ScalarKind::Stride;
+}
+bool is_indexable(ScalarKind k) {
+  return k == ScalarKind::Int || k == ScalarKind::Index || k == ScalarKind::Size;
+}
+bool is_float(ScalarKind k) {
+  return k == ScalarKind::R || k == ScalarKind::F16 || k == ScalarKind::F32 || k == ScalarKind::F64;
+}
+
+Type::Type(ScalarKind b, std::vector<Expr> sh, bool win) : base(b), shape(std::move(sh)), window(win) {}
+
+std::string to_string(const Type& t);  // defined in printer.cpp (needs expression printing)
+
+// ---- expressions -----------------------------------------------------------------------------
+
+ExprKind Expr::kind() const { EXOCPP_ASSERT(node_, "kind() of undefined Expr"); return node_->kind; }
+const Type& Expr::type() const { EXOCPP_ASSERT(node_, "type() of undefined Expr"); return node_->type; }
+const SrcInfo& Expr::srcinfo() const { EXOCPP_ASSERT(node_, "srcinfo() of undefined Expr"); return node_->srcinfo; }
+StmtKind Stmt::kind() const { EXOCPP_ASSERT(node_, "kind() of undefined Stmt"); return node_->kind; }
+const SrcInfo& Stmt::srcinfo() const { EXOCPP_ASSERT(node_, "srcinfo() of undefined Stmt"); return node_->srcinfo; }
+
+const char* to_string(BinOpKind op) {
+  switch (op) {
+    case BinOpKind::Add: return "+";
+    case BinOpKind::Sub: return "-";
+    case BinOpKind::Mul: return "*";
+    case BinOpKind::Div: return "/";
+    case BinOpKind::Mod: return "%";
+    case BinOpKind::Lt: return "<";
+    case BinOpKind::Le: return "<=";
+    case BinOpKind::Gt: return ">";
+    case BinOpKind::Ge: return ">=";
+    case BinOpKind::Eq: return "==";
+    case BinOpKind::And: return "and";
+    case BinOpKind::Or: return "or";
+  }
+  return "?";
+}
+bool is_comparison(BinOpKind op) {
+  return op == BinOpKind::Lt || op == BinOpKind::Le || op == BinOpKind::Gt ||
+         op == BinOpKind::Ge || op == BinOpKind::Eq;
+}
+bool is_logical(BinOpKind op) { return op == BinOpKind::And || op == BinOpKind::Or; }
+bool is_arithmetic(BinOpKind op) { return !is_comparison(op) && !is_logical(op); }
+
+static bool is_int_literal(const Expr& e) {
+  const ConstNode* c = e.as<ConstNode>();
+  return c && c->is_int();
+}
+
+ScalarKind binop_result_type(BinOpKind op, const Expr& lhs, const Expr& rhs) {
+  const Type& lt = lhs.type();
+  const Type& rt = rhs.type();
+  if (!lt.is_scalar() || !rt.is_scalar()) return ScalarKind::Error;
+  ScalarKind l = lt.base, r = rt.base;
+  if (l == ScalarKind::Error || r == ScalarKind::Error) return ScalarKind::Error;
+
+  if (is_logical(op))
+    return (l == ScalarKind::Bool && r == ScalarKind::Bool) ? ScalarKind::Bool : ScalarKind::Error;
+
+  bool l_ctl = is_indexable(l) || l == ScalarKind::Stride;
+  bool r_ctl = is_indexable(r) || r == ScalarKind::Stride;
+
+  if (is_comparison(op)) {
+    if (l_ctl && r_ctl) return ScalarKind::Bool;
+    if (op == BinOpKind::Eq && l == ScalarKind::Bool && r == ScalarKind::Bool) return ScalarKind::Bool;
+    return ScalarKind::Error;  // data values are compared with select(), not with operators
+  }
+
+  // Arithmetic on control values: index arithmetic.
+  if (l_ctl && r_ctl) {
+    if (l == ScalarKind::Stride || r == ScalarKind::Stride) return ScalarKind::Stride;
+    if (l == ScalarKind::Size && r == ScalarKind::Size &&
+        (op == BinOpKind::Add || op == BinOpKind::Mul))
+      return ScalarKind::Size;
+    if (l == ScalarKind::Int && r == ScalarKind::Int) return ScalarKind::Int;
+    // size op int-literal keeps size for + * / when the literal is positive
+    if (l == ScalarKind::Size && is_int_literal(rhs) && rhs.as<ConstNode>()->val > 0 &&
+        (op == BinOpKind::Add || op == BinOpKind::Mul || op == BinOpKind::Div))
+      return ScalarKind::Size;
+    if (r == ScalarKind::Size && is_int_literal(lhs) && lhs.as<ConstNode>()->val > 0 &&
+        (op == BinOpKind::Add || op == BinOpKind::Mul))
+      return ScalarKind::Size;
+    return ScalarKind::Index;
+  }
+
+  // Arithmetic on data values. An integer literal takes the other side's data type; R unifies
+  // with any precision.
+  if (op == BinOpKind::Mod) return ScalarKind::Error;
+  bool l_data = is_data(l) || (is_int_literal(lhs) && is_data(r));
+  bool r_data = is_data(r) || (is_int_literal(rhs) && is_data(l));
+  if (!l_data || !r_data) return ScalarKind::Error;
+  if (!is_data(l)) return r;
+  if (!is_data(r)) return l;
+  if (l == r) return l;
+  if (l == ScalarKind::R) return r;
+  if (r == ScalarKind::R) return l;
+  return ScalarKind::Error;
+}
+
+Expr ReadNode::make(Sym name, std::vector<Expr> idx, Type type, SrcInfo s) {
+  EXOCPP_ASSERT(name.valid(), "Read of an invalid symbol");
+  return Expr(std::make_shared<ReadNode>(std::move(name), std::move(idx), std::move(type), std::move(s)));
+}
+Expr ConstNode::make_int(int64_t v, SrcInfo s) {
+  return Expr(std::make_shared<ConstNode>(static_cast<double>(v), ScalarKind::Int, std::move(s)));
+}
+Expr ConstNode::make_float(double v, ScalarKind t, SrcInfo s) {
+  EXOCPP_ASSERT(is_data(t), "float literal of a control type");
+  return Expr(std::make_shared<ConstNode>(v, t, std::move(s)));
+}
+Expr ConstNode::make_bool(bool v, SrcInfo s) {
+  return Expr(std::make_shared<ConstNode>(v ? 1.0 : 0.0, ScalarKind::Bool, std::move(s)));
+}
+Expr USubNode::make(Expr arg, SrcInfo s) {
+  EXOCPP_ASSERT(arg.defined(), "USub of undefined expr");
+  Type t = arg.type().is_scalar() && arg.type().base != ScalarKind::Bool ? Type(arg.type().base)
+                                                                          : Type(ScalarKind::Error);
+  if (t.base == ScalarKind::Size) t = Type(ScalarKind::Index);  // -n is not positive
+  return Expr(std::make_shared<USubNode>(std::move(arg), std::move(t), std::move(s)));
+}
+Expr BinOpNode::make(BinOpKind op, Expr lhs, Expr rhs, SrcInfo s) {
+  EXOCPP_ASSERT(lhs.defined() && rhs.defined(), "BinOp of undefined expr");
+  ScalarKind t = binop_result_type(op, lhs, rhs);
+  return Expr(std::make_shared<BinOpNode>(op, std::move(lhs), std::move(rhs), t, std::move(s)));
+}
+Expr ExternNode::make(std::shared_ptr<const ExternFn> fn, std::vector<Expr> args, SrcInfo s) {
+  EXOCPP_ASSERT(fn != nullptr, "Extern without a function");
+  ScalarKind t = fn->result_type(args);
+  return Expr(std::make_shared<ExternNode>(std::move(fn), std::move(args), t, std::move(s)));
+}
+Expr WindowExprNode::make(Sym name, ScalarKind elem, std::vector<WAccess> idx, SrcInfo s) {
+  std::vector<Expr> shape;
+  for (const WAccess& w : idx) {
+    EXOCPP_ASSERT(w.lo.defined(), "window access without an index");
+    if (!w.is_interval) continue;
+    EXOCPP_ASSERT(w.hi.defined(), "window interval without an upper bound");
+    // The extent hi - lo, folded when both ends are literals or lo is literal 0.
+    const ConstNode* lo = w.lo.as<ConstNode>();
+    const ConstNode* hi = w.hi.as<ConstNode>();
+    if (lo && hi && lo->is_int() && hi->is_int())
+      shape.push_back(ConstNode::make_int(hi->int_val() - lo->int_val(), w.lo.srcinfo()));
+    else if (lo && lo->is_int() && lo->int_val() == 0)
+      shape.push_back(w.hi);
+    else
+      shape.push_back(BinOpNode::make(BinOpKind::Sub, w.hi, w.lo, w.lo.srcinfo()));
+  }
+  Type t(elem, std::move(shape), /*win=*/true);
+  return Expr(std::make_shared<WindowExprNode>(std::move(name), std::move(idx), std::move(t), std::move(s)));
+}
+Expr StrideExprNode::make(Sym name, int dim, SrcInfo s) {
+  return Expr(std::make_shared<StrideExprNode>(std::move(name), dim, std::move(s)));
+}
+Expr ReadConfigNode::make(std::shared_ptr<const ConfigNode> cfg, std::string field, SrcInfo s) {
+  EXOCPP_ASSERT(cfg != nullptr, "ReadConfig without a config");
+  const ConfigField* f = cfg->field(field);
+  Type t = f ? Type(f->type) : Type(ScalarKind::Error);
+  return Expr(std::make_shared<ReadConfigNode>(std::move(cfg), std::move(field), std::move(t), std::move(s)));
+}
+
+// ---- statements ------------------------------------------------------------------------------
+
+Stmt AssignNode::make(Sym name, ScalarKind type, std::vector<Expr> idx, Expr rhs, SrcInfo s) {
+  EXOCPP_ASSERT(rhs.defined(), "Assign without a right-hand side");
+  return Stmt(std::make_shared<AssignNode>(std::move(name), type, std::move(idx), std::move(rhs), std::move(s)));
+}
+Stmt ReduceNode::make(Sym name, ScalarKind type, std::vector<Expr> idx, Expr rhs, SrcInfo s) {
+  EXOCPP_ASSERT(rhs.defined(), "Reduce without a right-hand side");
+  return Stmt(std::make_shared<ReduceNode>(std::move(name), type, std::move(idx), std::move(rhs), std::move(s)));
+}
+Stmt WriteConfigNode::make(std::shared_ptr<const ConfigNode> cfg, std::string field, Expr rhs, SrcInfo s) {
+  EXOCPP_ASSERT(cfg && rhs.defined(), "WriteConfig without config or value");
+  return Stmt(std::make_shared<WriteConfigNode>(std::move(cfg), std::move(field), std::move(rhs), std::move(s)));
+}
+Stmt PassNode::make(SrcInfo s) { return Stmt(std::make_shared<PassNode>(std::move(s))); }
+Stmt IfNode::make(Expr cond, Block body, Block orelse, SrcInfo s) {
+  EXOCPP_ASSERT(cond.defined(), "If without a condition");
+  EXOCPP_ASSERT(!body.empty(), "If with an empty body (use pass)");
+  return Stmt(std::make_shared<IfNode>(std::move(cond), std::move(body), std::move(orelse), std::move(s)));
+}
+Stmt ForNode::make(Sym iter, Expr lo, Expr hi, Block body, LoopMode mode, SrcInfo s) {
+  EXOCPP_ASSERT(lo.defined() && hi.defined(), "For without bounds");
+  EXOCPP_ASSERT(!body.empty(), "For with an empty body (use pass)");
+  return Stmt(std::make_shared<ForNode>(std::move(iter), std::move(lo), std::move(hi), std::move(body), mode, std::move(s)));
+}
+Stmt AllocNode::make(Sym name, Type type, std::string mem, SrcInfo s) {
+  return Stmt(std::make_shared<AllocNode>(std::move(name), std::move(type), std::move(mem), std::move(s)));
+}
+Stmt CallNode::make(std::shared_ptr<const ProcNode> proc, std::vector<Expr> args, SrcInfo s) {
+  EXOCPP_ASSERT(proc != nullptr, "Call without a callee");
+  return Stmt(std::make_shared<CallNode>(std::move(proc), std::move(args), std::move(s)));
+}
+Stmt WindowStmtNode::make(Sym name, Expr rhs, SrcInfo s) {
+  EXOCPP_ASSERT(rhs.is<WindowExprNode>(), "WindowStmt right-hand side must be a window expression");
+  return Stmt(std::make_shared<WindowStmtNode>(std::move(name), std::move(rhs), std::move(s)));
+}
+
+const char* to_string(LoopMode m) { return m == LoopMode::Seq ? "seq" : "par"; }
+
+// ---- configs and modules ---------------------------------------------------------------------
+
+const ConfigField* ConfigNode::field(const std::string& f) const {
+  for (const ConfigField& cf : fields)
+    if (cf.name == f) return &cf;
+  return nullptr;
+}
+
+Proc Module::proc(const std::string& name) const {
+  for (const Proc& p : procs)
+    if (p.name() == name) return p;
+  std::string have;
+  for (const Proc& p : procs) have += (have.empty() ? "" : ", ") + p.name();
+  throw Error("error", "", {}, "no proc named '" + name + "' in this module (it has: " +
+                                   (have.empty() ? "none" : have) + ")");
+}
+
+bool Module::has_proc(const std::string& name) const {
+  for (const Proc& p : procs)
+    if (p.name() == name) return true;
+  return false;
+}
+
+Config Module::config(const std::string& name) const {
+  for (const Config& c : configs)
+    if (c->name == name) return c;
+  throw Error("error", "", {}, "no config named '" + name + "' in this module");
+}
+
+}  // namespace exocpp

@@ -1,0 +1,52 @@
+// Memories: where a buffer lives. A memory is a C++ class registered by name; the IR refers to
+// memories by that name. DRAM, DRAM_STATIC and DRAM_STACK are built in; hardware libraries
+// register their own (AVX512, GEMM_SCRATCH, ...) without touching the compiler.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/srcinfo.h"
+
+namespace exocpp {
+
+class Memory {
+ public:
+  virtual ~Memory() = default;
+  virtual std::string name() const = 0;
+
+  // May plain (non-instruction) code read and write buffers in this memory element by
+  // element? False for registers and scratchpads only instructions can touch.
+  virtual bool can_read() const { return true; }
+
+  // Global C code (includes, type definitions) needed by any proc using this memory.
+  virtual std::string global() const { return ""; }
+  // C code declaring and allocating buffer `new_name` of C element type `prim_type` with the
+  // given C shape expressions. The default is heap allocation with malloc.
+  virtual std::string alloc(const std::string& new_name, const std::string& prim_type,
+                            const std::vector<std::string>& shape, const SrcInfo& where) const;
+  // C code freeing what alloc() made.
+  virtual std::string free(const std::string& new_name, const std::string& prim_type,
+                           const std::vector<std::string>& shape, const SrcInfo& where) const;
+  // C expression for the element of `baseptr` at `indices` (C index expressions) with C
+  // `strides`. The default is plain pointer arithmetic: baseptr[i0*s0 + i1*s1 + ...].
+  virtual std::string window(const std::string& basetyp, const std::string& baseptr,
+                             const std::vector<std::string>& indices,
+                             const std::vector<std::string>& strides, const SrcInfo& where) const;
+  // Whether this memory addresses buffers through pointers that windows can offset.
+  virtual bool addressable() const { return true; }
+};
+
+// Registers `mem` under mem->name(), replacing any earlier memory of that name.
+void register_memory(std::shared_ptr<const Memory> mem);
+// nullptr when no memory of that name is registered.
+const Memory* find_memory(const std::string& name);
+std::vector<std::string> memory_names();
+
+// The built-in memories.
+const Memory& DRAM();
+const Memory& DRAM_STATIC();
+const Memory& DRAM_STACK();
+
+}  // namespace exocpp

@@ -1,0 +1,10 @@
+// The public API of exocpp: everything a schedule script or a hardware library may use.
+#pragma once
+
+#include "core/errors.h"
+#include "core/externs.h"
+#include "core/ir.h"
+#include "core/memory.h"
+#include "core/parser.h"
+#include "core/printer.h"
+#include "core/typecheck.h"
