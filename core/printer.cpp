@@ -83,25 +83,19 @@ std::string float_literal(double v) {
   return neg ? "-" + out : out;
 }
 
-// A string literal with C escapes: backslash, quote, and control characters.
+// A string literal with the escapes the lexer reads back: \\ \" \n \t \r \0; every other
+// byte stands for itself.
 std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (char ch : s) {
-    unsigned char c = static_cast<unsigned char>(ch);
-    switch (c) {
+    switch (ch) {
       case '\\': out += "\\\\"; break;
       case '"': out += "\\\""; break;
       case '\n': out += "\\n"; break;
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char b[8];
-          std::snprintf(b, sizeof b, "\\%03o", c);
-          out += b;
-        } else {
-          out += ch;
-        }
+      case '\0': out += "\\0"; break;
+      default: out += ch;  // other bytes stand for themselves inside a string literal
     }
   }
   return out + "\"";

@@ -361,9 +361,9 @@ TEST(PrinterInstr, InstrLineAboveDef) {
 
 TEST(PrinterInstr, EscapesAndGlobal) {
   Proc p = make_proc("weird", {}, {}, {PassNode::make()},
-                     InstrInfo{"a \"q\"\\b\n\tc\x01", "#include <immintrin.h>\n"});
+                     InstrInfo{std::string("a \"q\"\\b\n\t\r\0c", 12), "#include <immintrin.h>\n"});
   EXPECT_EQ(to_string(p),
-            "@instr(\"a \\\"q\\\"\\\\b\\n\\tc\\001\", c_global=\"#include <immintrin.h>\\n\")\n"
+            "@instr(\"a \\\"q\\\"\\\\b\\n\\t\\r\\0c\", c_global=\"#include <immintrin.h>\\n\")\n"
             "def weird():\n"
             "    pass\n");
 }
