@@ -3,8 +3,10 @@
 
 #include "core/errors.h"
 #include "core/externs.h"
+#include "core/interpreter.h"
 #include "core/ir.h"
 #include "core/memory.h"
 #include "core/parser.h"
 #include "core/printer.h"
+#include "core/test_inputs.h"
 #include "core/typecheck.h"
