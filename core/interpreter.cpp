@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/externs.h"
+#include "core/printer.h"
 
 namespace exocpp {
 namespace {
@@ -25,15 +26,6 @@ std::string index_list(const std::vector<int64_t>& idx) {
   std::string s;
   for (size_t i = 0; i < idx.size(); ++i) s += (i ? ", " : "") + std::to_string(idx[i]);
   return s;
-}
-
-// The source text of an expression (its line, trimmed), for messages; `fallback` when the
-// expression has no known location.
-std::string source_text(const SrcInfo& s, const std::string& fallback) {
-  if (!s.known()) return fallback;
-  std::string t = s.file->line_text(s.line);
-  size_t b = t.find_first_not_of(" \t");
-  return b == std::string::npos ? fallback : t.substr(b);
 }
 
 bool kinds_compatible(ScalarKind declared, ScalarKind given) {
@@ -163,9 +155,8 @@ void Interp::bind_data_args(const ProcNode& p, const std::vector<ArgValue>& args
                       to_string(b->kind()) + " buffer");
     std::vector<int64_t> shape = eval_shape(a.type, f);
     if (b->shape() != shape)
-      fail(where, what + " must have shape " + shape_string(shape) + " (" +
-                      source_text(a.srcinfo, a.name.name()) + "), got shape " +
-                      shape_string(b->shape()));
+      fail(where, what + " must have shape " + shape_string(shape) + " (it is " +
+                      to_string(a.type) + "), got shape " + shape_string(b->shape()));
     if (!a.type.window && !b->is_dense())
       fail(where, what + " is a tensor, which must be a dense row-major buffer; it was given a "
                          "strided window (declare the argument as a window [" +
@@ -194,9 +185,7 @@ void Interp::check_preds(const ProcNode& p, Frame& f, const SrcInfo* site) {
   int k = first_failing_pred(p, f);
   if (k < 0) return;
   const Expr& pred = p.preds[static_cast<size_t>(k)];
-  std::string text = source_text(pred.srcinfo(), "assert #" + std::to_string(k + 1));
-  if (text.rfind("assert", 0) != 0) text = "assert " + text;
-  std::string reason = "`" + text + "` of proc '" + p.name + "' does not hold for " +
+  std::string reason = "`assert " + to_string(pred) + "` of proc '" + p.name + "' does not hold for " +
                        describe_args(p, f);
   if (site) reason += " (assert at " + pred.srcinfo().to_string() + ")";
   fail(site ? *site : pred.srcinfo(), reason);

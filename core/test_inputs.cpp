@@ -1,6 +1,8 @@
 // Random arguments that satisfy a proc's asserts, deep copies, and comparison of two runs.
 #include "core/test_inputs.h"
 
+#include "core/printer.h"
+
 namespace exocpp {
 namespace {
 
@@ -23,13 +25,7 @@ struct Rng {
 
 bool is_unsigned(ScalarKind k) { return k == ScalarKind::UI8 || k == ScalarKind::UI16; }
 
-std::string assert_text(const Expr& pred) {
-  const SrcInfo& s = pred.srcinfo();
-  if (!s.known()) return "an assert";
-  std::string t = s.file->line_text(s.line);
-  size_t b = t.find_first_not_of(" \t");
-  return b == std::string::npos ? "an assert" : "`" + t.substr(b) + "`";
-}
+std::string assert_text(const Expr& pred) { return "`assert " + to_string(pred) + "`"; }
 
 std::string control_values(const Proc& p, const std::vector<ArgValue>& args) {
   std::string s;
