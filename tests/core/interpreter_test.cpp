@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/externs.h"
 #include "core/interpreter.h"
 #include "core/ir.h"
 #include "core/parser.h"
@@ -400,6 +401,145 @@ def fill(N: size, v: f32 @ DRAM, x: f32[N] @ DRAM):
                                        {"v", Buffer::scalar(ScalarKind::F32, 2.5)}};
   interpret(p, args);
   EXPECT_EQ(std::get<Buffer>(args["x"]).to_vector(), (std::vector<double>{2.5, 2.5, 2.5}));
+}
+
+// ---- precision through procs: each type's arithmetic and store, against native C++ types -----
+
+// C[0] = A[0] op B[0] on buffers of `type`, with the inputs stored (rounded) first.
+double run_binop(const std::string& type, const std::string& op, double a, double b) {
+  Proc p = parse_module("def binop(A: " + type + "[1] @ DRAM, B: " + type + "[1] @ DRAM, C: " + type +
+                        "[1] @ DRAM):\n    C[0] = A[0] " + op + " B[0]\n")
+               .proc("binop");
+  ScalarKind k = *scalar_kind_from_string(type);
+  std::vector<ArgValue> args{Buffer::from_values(k, {1}, {a}), Buffer::from_values(k, {1}, {b}),
+                             Buffer(k, {1})};
+  interpret(p, args);
+  return buf(args, 2).get({0});
+}
+
+TEST(InterpreterPrecisionProc, F32ArithmeticIsFloatArithmetic) {
+  EXPECT_EQ(run_binop("f32", "*", 0.1, 0.3), static_cast<double>(0.1f * 0.3f));
+  EXPECT_EQ(run_binop("f32", "/", 1.0, 3.0), static_cast<double>(1.0f / 3.0f));
+}
+
+TEST(InterpreterPrecisionProc, F32IntermediatesAreRounded) {
+  Proc p = parse_module(R"(
+def fma_like(A: f32[3] @ DRAM, C: f32[1] @ DRAM):
+    C[0] = A[0] * A[1] + A[2]
+)").proc("fma_like");
+  std::vector<ArgValue> args{Buffer::from_values(ScalarKind::F32, {3}, {1.0 + 0x1p-23, 1.0 - 0x1p-23, -1.0}),
+                             Buffer(ScalarKind::F32, {1})};
+  interpret(p, args);
+  float a = 1.0f + 0x1p-23f, b = 1.0f - 0x1p-23f;
+  volatile float prod = a * b;  // rounded to float, as C without contraction does
+  EXPECT_EQ(buf(args, 1).get({0}), static_cast<double>(prod + -1.0f));
+  EXPECT_NE(buf(args, 1).get({0}), (1.0 + 0x1p-23) * (1.0 - 0x1p-23) - 1.0);  // exact would differ
+}
+
+TEST(InterpreterPrecisionProc, F16RoundsEveryStore) {
+  EXPECT_EQ(run_binop("f16", "+", 2048.0, 1.0), 2048.0);  // tie to even
+  EXPECT_EQ(run_binop("f16", "+", 2048.0, 3.0), 2052.0);  // tie to even
+  EXPECT_EQ(run_binop("f16", "+", 1.0, 0x1p-12), 1.0);
+  EXPECT_TRUE(std::isinf(run_binop("f16", "*", 300.0, 300.0)));  // overflow past 65504
+}
+
+TEST(InterpreterPrecisionProc, F64AndRAreExactDoubles) {
+  EXPECT_EQ(run_binop("f64", "+", 0.1, 0.2), 0.1 + 0.2);
+  EXPECT_EQ(run_binop("R", "+", 0.1, 0.2), 0.1 + 0.2);
+  EXPECT_NE(run_binop("f64", "+", 0.1, 0.2), static_cast<double>(0.1f + 0.2f));
+}
+
+TEST(InterpreterPrecisionProc, I8WrapsOnStore) {
+  EXPECT_EQ(run_binop("i8", "+", 100, 100), static_cast<double>(static_cast<int8_t>(200)));
+  EXPECT_EQ(run_binop("i8", "*", -128, -1), static_cast<double>(static_cast<int8_t>(128)));
+}
+
+TEST(InterpreterPrecisionProc, UI8WrapsOnStore) {
+  EXPECT_EQ(run_binop("ui8", "-", 3, 5), static_cast<double>(static_cast<uint8_t>(3 - 5)));
+}
+
+TEST(InterpreterPrecisionProc, UI16WrapsOnStore) {
+  EXPECT_EQ(run_binop("ui16", "*", 300, 300), static_cast<double>(static_cast<uint16_t>(300 * 300)));
+}
+
+TEST(InterpreterPrecisionProc, I32WrapsAndDividesTowardZero) {
+  EXPECT_EQ(run_binop("i32", "+", 2147483647.0, 1), -2147483648.0);
+  EXPECT_EQ(run_binop("i32", "/", -7, 2), static_cast<double>(-7 / 2));
+}
+
+// ---- externs ---------------------------------------------------------------------------------
+
+struct ExternCase {
+  std::string name;
+  int arity;
+  double (*ref)(double a, double b, double c, double d);
+};
+std::ostream& operator<<(std::ostream& os, const ExternCase& c) { return os << c.name; }
+
+class InterpreterExtern : public ::testing::TestWithParam<ExternCase> {};
+
+TEST_P(InterpreterExtern, MatchesCppReference) {
+  const ExternCase& c = GetParam();
+  std::string call = c.name + "(a[i]";
+  for (int k = 1; k < c.arity; ++k) call += std::string(", ") + "bcd"[k - 1] + "[i]";
+  call += ")";
+  Proc p = parse_module(
+               "def ext(N: size, a: f64[N] @ DRAM, b: f64[N] @ DRAM, c: f64[N] @ DRAM, d: f64[N] @ DRAM, "
+               "y: f64[N] @ DRAM):\n    for i in seq(0, N):\n        y[i] = " + call + "\n")
+               .proc("ext");
+  auto args = random_args(p, {{"N", 32}}, 11, {.integer_valued = false});
+  auto ref = deep_copy(args);
+  interpret(p, args);
+  for (int64_t i = 0; i < 32; ++i)
+    buf(ref, 5).set({i}, c.ref(buf(ref, 1).get({i}), buf(ref, 2).get({i}), buf(ref, 3).get({i}),
+                               buf(ref, 4).get({i})));
+  EXPECT_EQ(compare_args(p, args, ref, {.nan_equal = true}), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Builtins, InterpreterExtern,
+    ::testing::Values(
+        ExternCase{"select", 4, [](double a, double b, double c, double d) { return a < b ? c : d; }},
+        ExternCase{"relu", 1, [](double a, double, double, double) { return a > 0 ? a : 0.0; }},
+        ExternCase{"fmaxf", 2, [](double a, double b, double, double) { return std::fmax(a, b); }},
+        ExternCase{"abs", 1, [](double a, double, double, double) { return std::fabs(a); }},
+        ExternCase{"sigmoid", 1, [](double a, double, double, double) { return 1.0 / (1.0 + std::exp(-a)); }},
+        ExternCase{"sin", 1, [](double a, double, double, double) { return std::sin(a); }},
+        ExternCase{"cos", 1, [](double a, double, double, double) { return std::cos(a); }},
+        ExternCase{"sqrt", 1, [](double a, double, double, double) { return std::sqrt(a); }},
+        ExternCase{"expf", 1, [](double a, double, double, double) { return std::exp(a); }}),
+    [](const ::testing::TestParamInfo<ExternCase>& info) { return info.param.name; });
+
+TEST(InterpreterExternF32, ResultIsRoundedToFloat) {
+  Proc p = parse_module(R"(
+def root(x: f32[1] @ DRAM, y: f32[1] @ DRAM):
+    y[0] = sqrt(x[0])
+)").proc("root");
+  std::vector<ArgValue> args{Buffer::from_values(ScalarKind::F32, {1}, {2.0}), Buffer(ScalarKind::F32, {1})};
+  interpret(p, args);
+  EXPECT_EQ(buf(args, 1).get({0}), static_cast<double>(std::sqrt(2.0f)));
+}
+
+// A user-registered extern: the interpreter calls its interpret().
+class Cube : public ExternFn {
+ public:
+  std::string name() const override { return "test_cube"; }
+  int arity() const override { return 1; }
+  double interpret(const std::vector<double>& a) const override { return a[0] * a[0] * a[0]; }
+  std::string compile(const std::vector<std::string>& a, ScalarKind) const override {
+    return "((" + a[0] + ")*(" + a[0] + ")*(" + a[0] + "))";
+  }
+};
+
+TEST(InterpreterExternUser, RegisteredExternIsInterpreted) {
+  register_extern(std::make_shared<Cube>());
+  Proc p = parse_module(R"(
+def cube(x: f64[2] @ DRAM):
+    x[0] = test_cube(x[1])
+)").proc("cube");
+  std::vector<ArgValue> args{Buffer::from_values(ScalarKind::F64, {2}, {0.0, -1.5})};
+  interpret(p, args);
+  EXPECT_EQ(buf(args, 0).get({0}), -1.5 * -1.5 * -1.5);
 }
 
 }  // namespace
