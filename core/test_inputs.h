@@ -58,12 +58,12 @@ std::string compare_args(const std::map<std::string, ArgValue>& a,
                          const std::map<std::string, ArgValue>& b, const CompareOptions& opts = {});
 
 struct CompareProcsOptions {
-  RandomArgsOptions inputs;
-  CompareOptions compare;
+  RandomArgsOptions inputs{};
+  CompareOptions compare{};
   // Seeds seed, seed + 1, ... are tried in turn; free sizes are redrawn for each.
   int trials = 3;
   // Config state both runs start from (each run gets its own copy).
-  ConfigState initial_configs;
+  ConfigState initial_configs{};
 };
 
 // Runs `a` and `b` on deep copies of the same random arguments (drawn for `a`, handed to `b`
