@@ -8,6 +8,7 @@
 #include "core/ir.h"
 #include "core/memory.h"
 #include "core/parser.h"
+#include "core/pattern.h"
 #include "core/printer.h"
 #include "core/test_inputs.h"
 #include "core/typecheck.h"
