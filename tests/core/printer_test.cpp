@@ -378,6 +378,10 @@ TEST(PrinterConfig, FieldsIndented) {
             "    enabled: bool\n");
 }
 
+TEST(PrinterConfig, EmptyConfigPrintsPass) {
+  EXPECT_EQ(to_string(make_config("Nothing", {})), "config Nothing:\n    pass\n");
+}
+
 TEST(PrinterModule, ConfigsThenProcsSeparatedByBlankLines) {
   Module m;
   Proc p1 = make_proc("p1", {}, {}, {PassNode::make()});
