@@ -1,0 +1,187 @@
+// The print/parse round trip over the corpus (tests/corpus/*.exo, written in canonical printed
+// form): for every proc, parse -> print gives back its source text exactly, and
+// parse -> print -> parse -> print is stable. One test per file/proc, plus one per file for the
+// whole module.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "core/parser.h"
+#include "core/printer.h"
+
+namespace exocpp {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string corpus_dir() { return std::string(EXOCPP_TEST_DATA_DIR) + "/corpus"; }
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> corpus_files() {
+  std::vector<std::string> files;
+  if (!fs::is_directory(corpus_dir())) return files;
+  for (const auto& e : fs::directory_iterator(corpus_dir()))
+    if (e.path().extension() == ".exo") files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// A corpus file split at top-level blank lines into items (configs and procs, each with its
+// decorator), the header comment dropped. Canonical text has no blank line inside an item.
+struct Item {
+  std::string text;
+  bool is_config = false;
+  std::string name;  // proc or config name
+};
+
+std::string name_after(const std::string& text, const std::string& keyword) {
+  size_t p = text.find(keyword);
+  if (p == std::string::npos) return "";
+  p += keyword.size();
+  size_t e = text.find_first_of("(:", p);
+  return text.substr(p, e == std::string::npos ? std::string::npos : e - p);
+}
+
+std::vector<Item> split_items(const std::string& source) {
+  std::vector<Item> items;
+  std::istringstream in(source);
+  std::string line, cur;
+  auto flush = [&] {
+    if (cur.empty()) return;
+    bool comment_only = true;
+    std::istringstream lines(cur);
+    std::string l;
+    while (std::getline(lines, l))
+      if (!l.empty() && l[0] != '#') comment_only = false;
+    if (!comment_only) {
+      Item it;
+      it.text = cur;
+      it.is_config = cur.rfind("config ", 0) == 0;
+      if (it.is_config)
+        it.name = name_after(cur, "config ");
+      else  // a proc, maybe under its @instr line
+        it.name = name_after(cur, cur.rfind("def ", 0) == 0 ? "def " : "\ndef ");
+      items.push_back(std::move(it));
+    }
+    cur.clear();
+  };
+  while (std::getline(in, line)) {
+    if (line.empty()) {
+      flush();
+      continue;
+    }
+    cur += line + "\n";
+  }
+  flush();
+  return items;
+}
+
+// The module text without the header comment: what printing the parsed module must give.
+std::string canonical_module_text(const std::string& source) {
+  std::string out;
+  for (const Item& it : split_items(source)) {
+    if (!out.empty()) out += "\n";
+    out += it.text;
+  }
+  return out;
+}
+
+// Parsed once per file, shared by the tests of its procs.
+const Module& parsed(const std::string& file) {
+  static std::map<std::string, Module> cache;
+  auto it = cache.find(file);
+  if (it == cache.end()) {
+    std::string path = corpus_dir() + "/" + file;
+    it = cache.emplace(file, parse_module(read_text(path), {}, path)).first;
+  }
+  return it->second;
+}
+
+struct ProcCase {
+  std::string file;
+  std::string proc;
+  std::string source;  // the proc's text in the corpus
+};
+// How gtest names a case in failure messages.
+void PrintTo(const ProcCase& c, std::ostream* os) { *os << c.file << ":" << c.proc; }
+
+std::vector<ProcCase> proc_cases() {
+  std::vector<ProcCase> cases;
+  for (const std::string& f : corpus_files())
+    for (const Item& it : split_items(read_text(corpus_dir() + "/" + f)))
+      if (!it.is_config) cases.push_back({f, it.name, it.text});
+  return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<ProcCase>& info) {
+  std::string stem = info.param.file.substr(0, info.param.file.rfind('.'));
+  std::string n = stem + "_" + info.param.proc;
+  for (char& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+}
+
+class RoundTripProc : public ::testing::TestWithParam<ProcCase> {};
+
+TEST_P(RoundTripProc, PrintsItsSourceText) {
+  const ProcCase& c = GetParam();
+  Proc p = parsed(c.file).proc(c.proc);
+  EXPECT_EQ(to_string(p), c.source);
+}
+
+TEST_P(RoundTripProc, ReparsedPrintIsIdentical) {
+  const ProcCase& c = GetParam();
+  const Module& m = parsed(c.file);
+  Proc p = m.proc(c.proc);
+  std::string first = to_string(p);
+  // The printed proc alone, with the module's configs and other procs in scope for its calls.
+  ParseOptions opts;
+  opts.configs = m.configs;
+  for (const Proc& q : m.procs)
+    if (!q.same_as(p)) opts.procs.push_back(q);
+  Module again = parse_module(first, opts, c.file + ":" + c.proc + " (printed)");
+  ASSERT_EQ(again.procs.size(), 1u);
+  EXPECT_EQ(to_string(again.procs[0]), first);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, RoundTripProc, ::testing::ValuesIn(proc_cases()), case_name);
+
+class RoundTripFile : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RoundTripFile, ModulePrintsAsTheFile) {
+  const std::string& f = GetParam();
+  EXPECT_EQ(to_string(parsed(f)), canonical_module_text(read_text(corpus_dir() + "/" + f)));
+}
+
+TEST_P(RoundTripFile, ModuleReparsesToTheSamePrint) {
+  std::string first = to_string(parsed(GetParam()));
+  EXPECT_EQ(to_string(parse_module(first, {}, GetParam() + " (printed)")), first);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, RoundTripFile, ::testing::ValuesIn(corpus_files()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string n = info.param.substr(0, info.param.rfind('.'));
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+// The corpus is large enough to exercise the language: at least 40 procs over several files.
+TEST(RoundTripCorpus, HasAtLeastFortyProcsInSeveralFiles) {
+  EXPECT_GE(proc_cases().size(), 40u);
+  EXPECT_GE(corpus_files().size(), 3u);
+}
+
+}  // namespace
+}  // namespace exocpp
