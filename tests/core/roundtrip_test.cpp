@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
+#include "core/externs.h"
 #include "core/parser.h"
 #include "core/printer.h"
 
@@ -181,6 +183,118 @@ INSTANTIATE_TEST_SUITE_P(Corpus, RoundTripFile, ::testing::ValuesIn(corpus_files
 TEST(RoundTripCorpus, HasAtLeastFortyProcsInSeveralFiles) {
   EXPECT_GE(proc_cases().size(), 40u);
   EXPECT_GE(corpus_files().size(), 3u);
+}
+
+// ---- random expression trees ------------------------------------------------------------------
+// Minimal parentheses are right only if the parser rebuilds the very tree the printer was given.
+
+// Structural equality: same kinds, operators, symbols, literal values and shapes of subtrees.
+bool same_tree(const Expr& a, const Expr& b) {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case ExprKind::Read: {
+      const ReadNode *x = a.as<ReadNode>(), *y = b.as<ReadNode>();
+      if (x->name != y->name || x->idx.size() != y->idx.size()) return false;
+      for (size_t i = 0; i < x->idx.size(); ++i)
+        if (!same_tree(x->idx[i], y->idx[i])) return false;
+      return true;
+    }
+    case ExprKind::Const:
+      return a.as<ConstNode>()->val == b.as<ConstNode>()->val && a.type().base == b.type().base;
+    case ExprKind::USub: return same_tree(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
+    case ExprKind::BinOp: {
+      const BinOpNode *x = a.as<BinOpNode>(), *y = b.as<BinOpNode>();
+      return x->op == y->op && same_tree(x->lhs, y->lhs) && same_tree(x->rhs, y->rhs);
+    }
+    case ExprKind::Extern: {
+      const ExternNode *x = a.as<ExternNode>(), *y = b.as<ExternNode>();
+      if (x->fn != y->fn || x->args.size() != y->args.size()) return false;
+      for (size_t i = 0; i < x->args.size(); ++i)
+        if (!same_tree(x->args[i], y->args[i])) return false;
+      return true;
+    }
+    case ExprKind::WindowExpr:
+    case ExprKind::StrideExpr:
+    case ExprKind::ReadConfig:
+      return to_string(a) == to_string(b);  // not generated below
+  }
+  return false;
+}
+
+// Builds well-typed random trees over every operator and precedence level.
+class TreeGen {
+ public:
+  explicit TreeGen(uint64_t seed) : rng_(seed) {
+    for (const char* n : {"i", "j", "n"}) ints_.push_back({Sym(n), Type(ScalarKind::Index)});
+    for (const char* n : {"x", "y"}) data_.push_back({Sym(n), Type(ScalarKind::F32)});
+    bools_.push_back({Sym("b"), Type(ScalarKind::Bool)});
+  }
+  std::vector<ScopeVar> scope() const {
+    std::vector<ScopeVar> all = ints_;
+    all.insert(all.end(), data_.begin(), data_.end());
+    all.insert(all.end(), bools_.begin(), bools_.end());
+    return all;
+  }
+  Expr index_expr(int depth) {
+    int pick = roll(depth <= 0 ? 2 : 5);
+    if (pick == 0) return ConstNode::make_int(roll(21) - 10);
+    if (pick == 1) return ReadNode::make(ints_[roll(3)].sym, {}, ScalarKind::Index);
+    if (pick == 2) return USubNode::make(ReadNode::make(ints_[roll(3)].sym, {}, ScalarKind::Index));
+    static const BinOpKind ops[] = {BinOpKind::Add, BinOpKind::Sub, BinOpKind::Mul, BinOpKind::Div,
+                                    BinOpKind::Mod};
+    if (pick == 3) return neg(index_expr(depth - 1));
+    return BinOpNode::make(ops[roll(5)], index_expr(depth - 1), index_expr(depth - 1));
+  }
+  Expr bool_expr(int depth) {
+    int pick = roll(depth <= 0 ? 2 : 5);
+    if (pick == 0) return ConstNode::make_bool(roll(2) == 0);
+    if (pick == 1) return ReadNode::make(bools_[0].sym, {}, ScalarKind::Bool);
+    static const BinOpKind cmps[] = {BinOpKind::Lt, BinOpKind::Le, BinOpKind::Gt, BinOpKind::Ge,
+                                     BinOpKind::Eq};
+    if (pick == 2) return BinOpNode::make(cmps[roll(5)], index_expr(depth - 1), index_expr(depth - 1));
+    if (pick == 3) return BinOpNode::make(BinOpKind::Eq, bool_expr(depth - 1), bool_expr(depth - 1));
+    return BinOpNode::make(roll(2) ? BinOpKind::And : BinOpKind::Or, bool_expr(depth - 1),
+                           bool_expr(depth - 1));
+  }
+  Expr data_expr(int depth) {
+    int pick = roll(depth <= 0 ? 2 : 6);
+    if (pick == 0) return ConstNode::make_float((roll(2001) - 1000) / 8.0);
+    if (pick == 1) return ReadNode::make(data_[roll(2)].sym, {}, ScalarKind::F32);
+    static const BinOpKind ops[] = {BinOpKind::Add, BinOpKind::Sub, BinOpKind::Mul, BinOpKind::Div};
+    if (pick == 2) return neg(data_expr(depth - 1));
+    if (pick == 3)
+      return ExternNode::make(find_extern("select"), {data_expr(depth - 1), data_expr(depth - 1),
+                                                      data_expr(depth - 1), data_expr(depth - 1)});
+    return BinOpNode::make(ops[roll(4)], data_expr(depth - 1), data_expr(depth - 1));
+  }
+
+ private:
+  // USub of a literal is not generated: the parser reads `-3` as the literal -3, by design.
+  static Expr neg(Expr e) { return e.is<ConstNode>() ? e : USubNode::make(std::move(e)); }
+  int roll(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+  std::mt19937_64 rng_;
+  std::vector<ScopeVar> ints_, data_, bools_;
+};
+
+void expect_reparses(const Expr& e, const std::vector<ScopeVar>& scope) {
+  std::string text = to_string(e);
+  Expr back = parse_expr(text, scope);
+  EXPECT_TRUE(same_tree(e, back)) << text << "\n  reparsed as " << to_string(back);
+}
+
+TEST(RoundTripExpr, RandomIndexTreesReparseToTheSameTree) {
+  TreeGen g(1);
+  for (int n = 0; n < 1000; ++n) expect_reparses(g.index_expr(5), g.scope());
+}
+
+TEST(RoundTripExpr, RandomConditionsReparseToTheSameTree) {
+  TreeGen g(2);
+  for (int n = 0; n < 1000; ++n) expect_reparses(g.bool_expr(4), g.scope());
+}
+
+TEST(RoundTripExpr, RandomDataTreesReparseToTheSameTree) {
+  TreeGen g(3);
+  for (int n = 0; n < 1000; ++n) expect_reparses(g.data_expr(4), g.scope());
 }
 
 }  // namespace
