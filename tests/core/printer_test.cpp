@@ -248,8 +248,19 @@ TEST_F(PrinterExpr, UnaryMinus) {
 TEST_F(PrinterExpr, NegativeLiterals) {
   EXPECT_EQ(to_string(I(-7)), "-7");
   EXPECT_EQ(to_string(sub(A(), I(-1))), "a - -1");
-  EXPECT_EQ(to_string(neg(I(-3))), "-(-3)");
   EXPECT_EQ(to_string(F(-3.5)), "-3.5");
+}
+
+// The parser folds a minus into the literal after it, so the printer prints a minus over a
+// literal as the folded literal: that text parses back to what it prints.
+TEST_F(PrinterExpr, MinusOverLiteralPrintsTheFoldedLiteral) {
+  EXPECT_EQ(to_string(neg(I(3))), "-3");
+  EXPECT_EQ(to_string(neg(I(-3))), "3");
+  EXPECT_EQ(to_string(neg(neg(I(3)))), "3");
+  EXPECT_EQ(to_string(neg(F(0.5))), "-0.5");
+  EXPECT_EQ(to_string(neg(I(0))), "0");
+  EXPECT_EQ(to_string(sub(A(), neg(I(2)))), "a - -2");
+  EXPECT_EQ(to_string(mul(neg(I(2)), A())), "-2 * a");
 }
 
 TEST_F(PrinterExpr, IndexedReadsPrintIndicesWithoutParens) {
