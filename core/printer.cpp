@@ -325,7 +325,9 @@ std::string to_string(const Proc& p) {
     const FnArg& a = n.args[i];
     if (i) out += ", ";
     out += a.name.name() + ": " + to_string(a.type);
-    if (!a.mem.empty()) out += " @ " + a.mem;
+    // Data arguments always show their memory (the parser's default is DRAM); control
+    // arguments never have one.
+    if (!a.type.is_control()) out += " @ " + (a.mem.empty() ? std::string("DRAM") : a.mem);
   }
   out += "):\n";
   for (const Expr& pred : n.preds) out += indent_str(1) + "assert " + print_expr(pred, 0) + "\n";

@@ -96,6 +96,13 @@ TEST(Printer, EveryArgumentType) {
             "    pass\n");
 }
 
+TEST(Printer, DataArgumentWithoutMemoryShowsDram) {
+  Sym n("n"), x("x");
+  Proc p = make_proc("f", {arg(n, ScalarKind::Size, "DRAM"), arg(x, tensor(ScalarKind::F32, {I(4)}))},
+                     {}, {PassNode::make()});
+  EXPECT_EQ(to_string(p), "def f(n: size, x: f32[4] @ DRAM):\n    pass\n");
+}
+
 TEST(Printer, AssertsComeBeforeTheBodyInOrder) {
   Sym n("n"), A("A");
   Expr nv = var(n, ScalarKind::Size);
