@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
-#include <sstream>
 
 #include "core/externs.h"
 
