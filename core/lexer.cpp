@@ -260,7 +260,9 @@ class Lexer {
         continue;
       }
       if (c == '\\') {
-        if (pos_ + 1 >= src_.size()) continue;  // reported as unterminated above
+        if (pos_ + 1 >= src_.size())
+          error_at(line, column, triple ? "unterminated triple-quoted string (it reaches the end of file)"
+                                        : "unterminated string literal (missing closing quote)");
         char e = src_[pos_ + 1];
         switch (e) {
           case 'n': val += '\n'; break;
