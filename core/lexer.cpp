@@ -53,8 +53,8 @@ class Lexer {
     indents_.push_back(0);
     at_line_start_ = true;
     while (true) {
-      if (at_line_start_ && brackets_.empty()) {
-        if (!handle_indentation()) break;  // end of file
+      if (at_line_start_) {  // inside brackets, a line's indentation means nothing
+        if (brackets_.empty() && !handle_indentation()) break;  // end of file
         at_line_start_ = false;
       }
       if (pos_ >= src_.size()) break;

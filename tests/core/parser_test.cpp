@@ -153,6 +153,29 @@ TEST(ParserProc, InstrTemplateMayBeTripleQuoted) {
   EXPECT_EQ(p->instr->c_instr, "line1\nline \"2\" end");
 }
 
+TEST(ParserProc, AdjacentTemplateStringsConcatenate) {
+  Proc p = last_proc("@instr(\"a;\"\n       \"b;\")\ndef i(x: f32):\n    pass\n");
+  EXPECT_EQ(p->instr->c_instr, "a;b;");
+}
+
+TEST(ParserProc, ReturnAnnotationNoneIsAccepted) {
+  Proc p = last_proc("def f(x: f32) -> None:\n    pass\n");
+  EXPECT_EQ(p.args().size(), 1u);
+}
+
+TEST(ParserProc, BackslashContinuesALine) {
+  Proc p = last_proc("def f(n: size):\n    assert n > 1 and \\\n        n < 8\n    pass\n");
+  EXPECT_EQ(as<BinOpNode>(p.preds()[0])->op, BinOpKind::And);
+}
+
+TEST(ParserProc, ProcDefinedInSourceShadowsOptionProc) {
+  Proc lib = last_proc("def g(x: f32):\n    pass\n");
+  ParseOptions opts;
+  opts.procs.push_back(lib);
+  Module m = parse_module("def g(x: f32):\n    x = 1.0\ndef f(y: f32):\n    g(y)\n", opts);
+  EXPECT_EQ(as<CallNode>(m.proc("f").body()[0])->proc, m.proc("g").ptr());
+}
+
 TEST(ParserProc, ProcDecoratorIsAcceptedAndIgnored) {
   Proc p = last_proc("@proc\ndef f(x: f32):\n    pass\n");
   EXPECT_FALSE(p.is_instr());
@@ -575,6 +598,10 @@ TEST(Lexer, DedentsAtEndOfFileWithoutTrailingNewline) {
 
 TEST(Lexer, NewlinesInsideBracketsAreIgnored) {
   EXPECT_EQ(kinds("f(a,\n      b)\n"), "N ( N , N ) NL EOF");
+}
+
+TEST(Lexer, LineClosingABracketEndsTheStatement) {
+  EXPECT_EQ(kinds("f(a,\n      b)\nc\n"), "N ( N , N ) NL N NL EOF");
 }
 
 TEST(Lexer, TwoCharacterOperators) {
