@@ -8,6 +8,7 @@
 #include "core/externs.h"
 #include "core/lexer.h"
 #include "core/parser.h"
+#include "core/printer.h"
 
 using namespace exocpp;
 
@@ -623,8 +624,39 @@ TEST(Lexer, TokenPositions) {
   EXPECT_EQ(t[4].col, 3);
 }
 
-// Until core/printer.cpp lands, core/externs.cpp's use of to_string(Type) needs a definition.
-// Weak, so the printer's real one replaces it without a link error. Remove once merged.
-namespace exocpp {
-[[gnu::weak]] std::string to_string(const Type& t) { return to_string(t.base); }
-}  // namespace exocpp
+
+// ---- round trips through the printer -------------------------------------------------------
+
+namespace {
+
+// Programs in the printer's canonical layout: parsing and printing gives the text back.
+const char* kCanonical[] = {
+    kGemm,
+    "config Cfg:\n    scale: f32\n    n: index\n\n"
+    "def set_scale(x: f32 @ DRAM):\n    Cfg.scale = x\n    Cfg.n = 3\n\n"
+    "def use(A: f32[8] @ DRAM):\n    for i in seq(0, 8):\n        A[i] = A[i] * Cfg.scale\n",
+    "@instr(\"{dst_data} = _mm512_loadu_ps(&{src_data});\", c_global=\"#include <immintrin.h>\")\n"
+    "def ld(dst: [f32][16] @ DRAM, src: [f32][16] @ DRAM):\n    assert stride(src, 0) == 1\n"
+    "    for i in seq(0, 16):\n        dst[i] = src[i]\n",
+    "def copy4(dst: [f32][4] @ DRAM, src: [f32][4] @ DRAM):\n    for i in seq(0, 4):\n        dst[i] = src[i]\n\n"
+    "def caller(n: size, A: f32[n, 16] @ DRAM, B: f32[n, 16] @ DRAM):\n    for j in par(0, n):\n"
+    "        w = A[j, 0:4]\n        copy4(w, B[j, 4:8])\n        copy4(A[j, 8:16], B[j, 0:4])\n",
+    "def f(n: size, x: R[n] @ DRAM):\n    for i in seq(0, n):\n        if i < 2:\n            x[i] = 0.0\n"
+    "        else:\n            if i == 3 or i >= n - 1:\n                x[i] = 1.0\n            else:\n"
+    "                x[i] = -x[i]\n",
+    "def f(n: size, x: f64[n] @ DRAM):\n    t: f64[16] @ DRAM_STATIC\n    s: f64 @ DRAM\n    s = 0.0\n"
+    "    for i in seq(0, n):\n        s += x[i] * 2\n    t[0] = select(s, 0.0, relu(s), sqrt(s + 0.001))\n",
+};
+
+}  // namespace
+
+TEST(ParserRoundTrip, CanonicalTextPrintsBackUnchanged) {
+  for (const char* src : kCanonical) EXPECT_EQ(to_string(parse_module(src)), src);
+}
+
+TEST(ParserRoundTrip, ElifAndCommentsReachAFixedPoint) {
+  std::string once = to_string(parse_module(
+      "def f(n: size):  # c\n    if n < 4:\n        pass\n    elif n < (8):\n        pass\n"));
+  EXPECT_EQ(to_string(parse_module(once)), once);
+  EXPECT_EQ(once.find("elif"), std::string::npos);  // the parser made it a nested if
+}
