@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -503,6 +504,9 @@ Expr parse_expr(const std::string& text, const std::vector<ScopeVar>& scope,
 }
 
 Module parse_file(const std::string& path, const ParseOptions& opts) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ParseError(SrcInfo{}, "cannot parse '" + path + "': it is a directory, not a .exo file");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     int err = errno;
