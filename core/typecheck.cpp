@@ -245,18 +245,20 @@ void Checker::expect_bool(const Expr& e, const std::string& what) {
   fail(e.srcinfo(), what + " must be a bool expression, got " + to_string(e.type()));
 }
 
-void Checker::expect_data(const Expr& e, ScalarKind target, const std::string& target_desc,
+// `verb` is "assign", "reduce" or "write"; `target` names what is written ("to 'A'").
+void Checker::expect_data(const Expr& e, ScalarKind target_type, const std::string& target,
                           const std::string& verb) {
   check_value(e);
   if (is_int_literal_expr(e)) return;  // takes the target's type
   const Type& t = e.type();
   if (!t.is_scalar() || !is_data(t.base))
-    fail(e.srcinfo(), "cannot " + verb + " a value of type " + to_string(t) + " " + target_desc +
-                          ": only data values (or integer literals) can be stored in data; "
-                          "control values belong in indices and bounds");
-  if (!precisions_compatible(t.base, target))
-    fail(e.srcinfo(), "cannot " + verb + " a " + to_string(t.base) + " value " + target_desc +
-                          " of type " + to_string(target) +
+    fail(e.srcinfo(), "cannot " + verb + " a value of type " + to_string(t) + " " + target +
+                          " (" + to_string(target_type) +
+                          "): data buffers hold data values or integer literals; control "
+                          "values belong in indices and bounds");
+  if (!precisions_compatible(t.base, target_type))
+    fail(e.srcinfo(), "cannot " + verb + " a value of type " + to_string(t.base) + " " + target +
+                          " of type " + to_string(target_type) +
                           ": mixed precisions (R unifies with any precision)");
 }
 
@@ -442,7 +444,7 @@ void Checker::check_write(const char* verb, const Sym& name, ScalarKind recorded
                           const std::vector<Expr>& idx, const Expr& rhs, const SrcInfo& where) {
   const VarInfo& v = lookup(name, where);
   if (!v.type.is_data())
-    fail(where, std::string("cannot ") + verb + " " + quoted(name) + ": it is " + describe(v) +
+    fail(where, "cannot write to " + quoted(name) + ": it is " + describe(v) +
                     "; only data buffers can be written");
   if (!idx.empty() || v.type.is_tensor_or_window()) check_indices(name, v, idx, where);
   check_element_access(name, v, /*write=*/true, where);

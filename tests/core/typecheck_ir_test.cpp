@@ -165,5 +165,104 @@ TEST(TypecheckIR, UnnamedProcIsRejected) {
   expect_type_error(make_proc("", {}, {PassNode::make(at(2, 5))}), "a proc needs a name", 1, 1);
 }
 
+// Rules the parser already enforces on source text; IR built by a rewrite must obey them too.
+
+TEST(TypecheckIR, WritingAControlVariableIsRejected) {
+  Sym N("N"), i("i");
+  Stmt body = AssignNode::make(i, ScalarKind::Index, {}, lit(0), at(3, 9));
+  Stmt loop = ForNode::make(i, lit(0), rd(N, ScalarKind::Size), {body}, LoopMode::Seq, at(2, 5));
+  Proc p = make_proc("f", {FnArg{N, Type(ScalarKind::Size), "", at(1, 7)}}, {loop});
+  expect_type_error(p, "cannot write to 'i': it is a loop variable; only data buffers can be written",
+                    3, 9);
+}
+
+TEST(TypecheckIR, StrideDimensionOutOfRangeIsRejected) {
+  Sym A("A");
+  Expr cond = BinOpNode::make(BinOpKind::Eq, StrideExprNode::make(A, 2, at(2, 12)), lit(1),
+                              at(2, 12));
+  Proc p = make_proc("f", {FnArg{A, Type(ScalarKind::F32, {lit(4), lit(4)}), "DRAM", at(1, 7)}},
+                     {PassNode::make(at(3, 5))}, {cond});
+  expect_type_error(p, "stride(A, 2): dimension 2 is out of range; 'A' has rank 2 (0 <= d < 2)", 2,
+                    12);
+}
+
+TEST(TypecheckIR, StrideOfScalarIsRejected) {
+  Sym x("x");
+  Expr cond = BinOpNode::make(BinOpKind::Eq, StrideExprNode::make(x, 0, at(2, 12)), lit(1),
+                              at(2, 12));
+  Proc p = make_proc("f", {FnArg{x, Type(ScalarKind::F32), "DRAM", at(1, 7)}},
+                     {PassNode::make(at(3, 5))}, {cond});
+  expect_type_error(p, "stride() needs a tensor or window, but 'x' is an argument of type f32", 2,
+                    12);
+}
+
+TEST(TypecheckIR, WindowAsAValueIsRejected) {
+  Sym A("A"), x("x");
+  Expr w = WindowExprNode::make(A, ScalarKind::F32, {WAccess::interval(lit(0), lit(2))}, at(2, 9));
+  Proc p = make_proc("f",
+                     {FnArg{A, Type(ScalarKind::F32, {lit(4)}), "DRAM", at(1, 7)},
+                      FnArg{x, Type(ScalarKind::F32), "DRAM", at(1, 20)}},
+                     {AssignNode::make(x, ScalarKind::F32, {}, w, at(2, 5))});
+  expect_type_error(p, "a window A[...] with intervals can only be passed to a call or bound by a "
+                       "window statement (w = A[i, 0:n])",
+                    2, 9);
+}
+
+TEST(TypecheckIR, PointOnlyWindowStatementIsRejected) {
+  Sym A("A"), w("w");
+  Expr rhs = WindowExprNode::make(A, ScalarKind::F32, {WAccess::point(lit(1))}, at(2, 9));
+  Proc p = make_proc("f", {FnArg{A, Type(ScalarKind::F32, {lit(4)}), "DRAM", at(1, 7)}},
+                     {WindowStmtNode::make(w, rhs, at(2, 5))});
+  expect_type_error(p, "window statement 'w' needs at least one interval (lo:hi); A[...] with only "
+                       "points is a single element",
+                    2, 9);
+}
+
+TEST(TypecheckIR, MissingConfigFieldIsRejected) {
+  auto cfg = std::make_shared<ConfigNode>();
+  cfg->name = "Cfg";
+  cfg->fields = {ConfigField{"n", ScalarKind::Index}};
+  Proc p = make_proc("f", {}, {WriteConfigNode::make(cfg, "m", lit(1), at(2, 5))});
+  expect_type_error(p, "config 'Cfg' has no field 'm'", 2, 5);
+}
+
+TEST(TypecheckIR, AllocOfControlTypeIsRejected) {
+  Sym n("n");
+  Proc p = make_proc("f", {}, {AllocNode::make(n, Type(ScalarKind::Index), "DRAM", at(2, 5))});
+  expect_type_error(p, "cannot allocate 'n' of control type index: only data buffers are allocated "
+                       "(control values are arguments or loop variables)",
+                    2, 5);
+}
+
+TEST(TypecheckIR, SymbolDeclaredTwiceInOneScopeIsRejected) {
+  Sym t("t");
+  Proc p = make_proc("f", {},
+                     {AllocNode::make(t, Type(ScalarKind::F32), "DRAM", at(2, 5)),
+                      AllocNode::make(t, Type(ScalarKind::F32), "DRAM", at(3, 5))});
+  expect_type_error(p, "'t' is declared twice in the same scope", 3, 5);
+}
+
+TEST(TypecheckIR, SameSymbolInSiblingBlocksPasses) {
+  // Rewrites that copy a block (unrolling, fission) may reuse an allocation's symbol in
+  // sibling scopes; only a nested redeclaration is ambiguous.
+  Sym N("N"), t("t");
+  auto body = [&] {
+    return Block{AllocNode::make(t, Type(ScalarKind::F32), "DRAM", at(3, 9)),
+                 AssignNode::make(t, ScalarKind::F32, {}, lit(0), at(4, 9))};
+  };
+  Proc p = make_proc("f", {FnArg{N, Type(ScalarKind::Size), "", at(1, 7)}},
+                     {ForNode::make(Sym("i"), lit(0), rd(N, ScalarKind::Size), body()),
+                      ForNode::make(Sym("j"), lit(0), rd(N, ScalarKind::Size), body())});
+  EXPECT_NO_THROW(typecheck(p));
+}
+
+TEST(TypecheckIR, ModuleChecksEveryProc) {
+  Module m;
+  m.procs.push_back(make_proc("ok", {}, {PassNode::make(at(2, 5))}));
+  m.procs.push_back(make_proc("", {}, {PassNode::make(at(2, 5))}));
+  EXPECT_NO_THROW(typecheck(m.procs[0]));
+  EXPECT_THROW(typecheck(m), TypeError);
+}
+
 }  // namespace
 }  // namespace exocpp
