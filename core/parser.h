@@ -25,4 +25,17 @@ Module parse_module(const std::string& source, const ParseOptions& opts = {},
 // Reads and parses a .exo file. A missing or unreadable file is an exocpp::Error.
 Module parse_file(const std::string& path, const ParseOptions& opts = {});
 
+// A variable visible to parse_expr: its symbol (whose name is what the text refers to) and type.
+struct ScopeVar {
+  Sym sym;
+  Type type;
+};
+// Parses one expression of the procedure language, such as a loop bound or (with
+// allow_window) a window "C[i, 16*jo : 16*jo + 16]", resolving names against `scope` (a later
+// entry shadows an earlier one of the same name) and configs against opts.configs. This is how
+// scheduling operations read the expressions a user passes as strings. Throws ParseError.
+Expr parse_expr(const std::string& text, const std::vector<ScopeVar>& scope,
+                const ParseOptions& opts = {}, bool allow_window = false,
+                const std::string& filename = "<string>");
+
 }  // namespace exocpp

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages exocpp needs to build and test, skipping those already present.
+# Run as root on Debian 12. Safe to run repeatedly.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  clang libclang-rt-14-dev   # libFuzzer for the parser fuzzer
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libz3-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: missing packages and not root; run: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "install-deps: all packages present"
+fi
