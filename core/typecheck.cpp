@@ -9,7 +9,8 @@
 //  - `/` and `%` on control values divide only by positive integer constants;
 //  - tensor shapes are built from arguments and constants (no loop variables, no data), and a
 //    constant dimension is positive;
-//  - assignments write data buffers with data values of a compatible precision (R unifies);
+//  - assignments write data buffers with data values (converted to the buffer's precision,
+//    as in Exo); the operands of one operator agree in precision (R unifies with any);
 //  - calls match the callee's signature; config writes match the field's type;
 //  - plain procs (not @instr) touch buffers element by element only in memories that allow it.
 //
@@ -245,21 +246,24 @@ void Checker::expect_bool(const Expr& e, const std::string& what) {
   fail(e.srcinfo(), what + " must be a bool expression, got " + to_string(e.type()));
 }
 
-// `verb` is "assign", "reduce" or "write"; `target` names what is written ("to 'A'").
+// The right-hand side of an assignment, reduction or config write: a data scalar, or an
+// integer literal (which takes the target's type). `verb` is "assign", "reduce" or "write";
+// `target` names what is written ("to 'A'").
+//
+// Storing a value of another precision converts it to the target's type, as in Exo (whose
+// precision analysis checks operators, externs and call arguments, not stores): hardware
+// libraries rely on it, e.g. Gemmini's `tmp: f32` then `tmp = src[i, j]` with src of type i8,
+// then `dst[i, j] = tmp * scale` into i8. Operands of one operator must agree (check_binop).
 void Checker::expect_data(const Expr& e, ScalarKind target_type, const std::string& target,
                           const std::string& verb) {
   check_value(e);
-  if (is_int_literal_expr(e)) return;  // takes the target's type
+  if (is_int_literal_expr(e)) return;
   const Type& t = e.type();
   if (!t.is_scalar() || !is_data(t.base))
     fail(e.srcinfo(), "cannot " + verb + " a value of type " + to_string(t) + " " + target +
                           " (" + to_string(target_type) +
                           "): data buffers hold data values or integer literals; control "
                           "values belong in indices and bounds");
-  if (!precisions_compatible(t.base, target_type))
-    fail(e.srcinfo(), "cannot " + verb + " a value of type " + to_string(t.base) + " " + target +
-                          " of type " + to_string(target_type) +
-                          ": mixed precisions (R unifies with any precision)");
 }
 
 void Checker::check_value(const Expr& e) {
