@@ -105,6 +105,128 @@ def kernel(N: size, A: f32[N, 8] @ DRAM, s: f32 @ DRAM):
 )");
 }
 
+// Two hardware libraries in the style of Exo's platforms/gemmini.py and platforms/x86.py, with
+// kernels that use them: instructions over memories plain code may not touch, configs written
+// by instructions and compared in asserts, stores that convert precisions, prefix instructions
+// with size arguments, windows with omitted bounds.
+TEST(Typecheck, GemminiStyleLibraryPasses) {
+  expect_ok(R"(
+config ConfigStore:
+    scale: f32
+    dst_stride: stride
+    act: bool
+
+@instr("{dst}[0] = ACC_SCALE({src}[0], {scale}[0]);")
+def acc_scale(src: i32 @ DRAM, dst: f32 @ DRAM, scale: f32 @ DRAM):
+    pass
+
+def clamp(src: f32 @ DRAM, dst: i8 @ DRAM):
+    l: f32 @ DRAM
+    h: f32 @ DRAM
+    t: f32 @ DRAM
+    l = -128.0
+    h = 127.0
+    t = select(h, src, h, src)
+    t = select(t, l, l, t)
+    dst = t
+
+@instr("config_st({dst_stride}, {act}, {scale}[0]);")
+def config_st_acc_i8(scale: f32 @ DRAM, dst_stride: stride, act: bool):
+    ConfigStore.scale = scale
+    ConfigStore.dst_stride = dst_stride
+    ConfigStore.act = act
+
+@instr("mvout({dst_data}, {src_data}, {m}, {n});")
+def do_st_acc_i8(n: size, m: size, src: [i32][n, 16] @ TC_REGS, dst: [i8][n, m] @ DRAM):
+    assert n <= 16 and m <= 16
+    assert stride(src, 0) == 16
+    assert stride(dst, 0) == ConfigStore.dst_stride
+    for i in seq(0, n):
+        for j in seq(0, m):
+            src_tmp: i32 @ DRAM
+            src_tmp = src[i, j]
+            tmp: f32 @ DRAM
+            acc_scale(src_tmp, tmp, ConfigStore.scale)
+            tmp2: i8 @ DRAM
+            clamp(tmp, tmp2)
+            if ConfigStore.act == True:
+                tmp2 = relu(tmp2)
+            dst[i, j] = tmp2
+
+@instr("mvin({src_data}, {dst_data}, {m}, {n});")
+def ld_i8_s2(n: size, m: size, src: [i8][n * 2 - 1, m] @ DRAM, dst: [i8][n, 16] @ TC_REGS):
+    assert 0 < n and n <= 16
+    assert 0 < m and m <= 16
+    for i in seq(0, n):
+        for j in seq(0, m):
+            dst[i, j] = src[i * 2, j]
+
+def store(N: size, M: size, scale: f32 @ DRAM, C: i8[N, M] @ DRAM, A: i8[2 * N, M] @ DRAM):
+    assert N % 16 == 0 and M % 16 == 0
+    res: i32[N, 16] @ TC_REGS
+    buf: i8[N, 16] @ TC_REGS
+    config_st_acc_i8(scale, stride(C, 0), False)
+    for io in seq(0, N / 16):
+        for jo in seq(0, M / 16):
+            do_st_acc_i8(16, 16, res[16 * io:16 * io + 16, :], C[16 * io:16 * io + 16, 16 * jo:16 * jo + 16])
+            ld_i8_s2(16, 16, A[32 * io:32 * io + 31, 16 * jo:16 * jo + 16], buf[16 * io:16 * io + 16, :])
+)");
+}
+
+TEST(Typecheck, X86StyleLibraryPasses) {
+  expect_ok(R"(
+@instr("{dst_data} = _mm256_loadu_ps(&{src_data});")
+def mm256_loadu_ps(dst: [f32][8] @ TC_REGS, src: [f32][8] @ DRAM):
+    assert stride(src, 0) == 1
+    assert stride(dst, 0) == 1
+    for i in seq(0, 8):
+        dst[i] = src[i]
+
+@instr("_mm256_storeu_ps(&{dst_data}, {src_data});")
+def mm256_storeu_ps(dst: [f32][8] @ DRAM, src: [f32][8] @ TC_REGS):
+    for i in seq(0, 8):
+        dst[i] = src[i]
+
+@instr("{dst_data} = _mm256_fmadd_ps({src1_data}, {src2_data}, {dst_data});")
+def mm256_fmadd_ps(dst: [f32][8] @ TC_REGS, src1: [f32][8] @ TC_REGS, src2: [f32][8] @ TC_REGS):
+    for i in seq(0, 8):
+        dst[i] += src1[i] * src2[i]
+
+@instr("{out_data} = _mm256_broadcast_ss(&{val_data});")
+def mm256_broadcast_ss(out: [f32][8] @ TC_REGS, val: [f32][1] @ DRAM):
+    for i in seq(0, 8):
+        out[i] = val[0]
+
+@instr("{dst_data} = mask_load({m}, &{src_data});")
+def mm256_prefix_load_ps(m: size, dst: [f32][8] @ TC_REGS, src: [f32][m] @ DRAM):
+    assert m <= 8
+    for i in seq(0, 8):
+        if i < m:
+            dst[i] = src[i]
+
+@instr("*{result} += hsum({x_data});")
+def avx2_assoc_reduce_add_ps(x: [f32][8] @ TC_REGS, result: f32 @ DRAM):
+    for i in seq(0, 8):
+        result += x[i]
+
+def saxpy(N: size, a: f32[1] @ DRAM, x: f32[N] @ DRAM, y: f32[N] @ DRAM, out: f32 @ DRAM):
+    assert N % 8 == 0
+    av: f32[8] @ TC_REGS
+    xv: f32[8] @ TC_REGS
+    yv: f32[8] @ TC_REGS
+    mm256_broadcast_ss(av, a[0:1])
+    for io in seq(0, N / 8):
+        mm256_loadu_ps(xv, x[8 * io:8 * io + 8])
+        mm256_loadu_ps(yv, y[8 * io:8 * io + 8])
+        mm256_fmadd_ps(yv, av, xv)
+        mm256_storeu_ps(y[8 * io:8 * io + 8], yv)
+        avx2_assoc_reduce_add_ps(yv, out)
+    for ii in seq(0, N % 8):
+        out += x[N / 8 * 8 + ii]
+    mm256_prefix_load_ps(N % 8 + 1, xv, x[0:N % 8 + 1])
+)");
+}
+
 // ---- index expressions -------------------------------------------------------------------------
 
 TEST(Typecheck, IndexByDataValueIsRejected) {
