@@ -18,6 +18,7 @@
 // typecheck_config.cpp.
 #include "core/typecheck.h"
 
+#include <cstdint>
 #include <unordered_map>
 
 #include "core/externs.h"
@@ -36,9 +37,11 @@ std::optional<int64_t> fold_int_constant(const Expr& e) {
     if (c->is_int()) return c->int_val();
     return std::nullopt;
   }
+  // Overflow gives nullopt (not a constant we can reason about) rather than wrapping.
+  int64_t out = 0;
   if (const USubNode* u = e.as<USubNode>()) {
     auto v = fold_int_constant(u->arg);
-    if (v) return -*v;
+    if (v && !__builtin_sub_overflow(int64_t{0}, *v, &out)) return out;
     return std::nullopt;
   }
   const BinOpNode* b = e.as<BinOpNode>();
@@ -46,12 +49,18 @@ std::optional<int64_t> fold_int_constant(const Expr& e) {
   auto l = fold_int_constant(b->lhs), r = fold_int_constant(b->rhs);
   if (!l || !r) return std::nullopt;
   switch (b->op) {
-    case BinOpKind::Add: return *l + *r;
-    case BinOpKind::Sub: return *l - *r;
-    case BinOpKind::Mul: return *l * *r;
+    case BinOpKind::Add:
+      if (__builtin_add_overflow(*l, *r, &out)) return std::nullopt;
+      return out;
+    case BinOpKind::Sub:
+      if (__builtin_sub_overflow(*l, *r, &out)) return std::nullopt;
+      return out;
+    case BinOpKind::Mul:
+      if (__builtin_mul_overflow(*l, *r, &out)) return std::nullopt;
+      return out;
     case BinOpKind::Div:
     case BinOpKind::Mod: {
-      if (*r == 0) return std::nullopt;
+      if (*r == 0 || (*r == -1 && *l == INT64_MIN)) return std::nullopt;
       int64_t q = *l / *r, m = *l % *r;
       if (m != 0 && ((m < 0) != (*r < 0))) {  // floor division, as Exo's quasi-affine '/'
         q -= 1;
@@ -357,11 +366,15 @@ void Checker::check_binop(const Expr& e) {
 
   // Strides are compared for equality (assert stride(A, 1) == 1), nothing else (as Exo).
   if (l == ScalarKind::Stride || r == ScalarKind::Stride) {
-    bool ok = n->op == BinOpKind::Eq && (l == ScalarKind::Stride || is_indexable(l)) &&
-              (r == ScalarKind::Stride || is_indexable(r));
-    if (!ok)
+    if (n->op != BinOpKind::Eq)
       fail(e.srcinfo(), "cannot apply '" + op + "' to " + ls + " and " + rs +
                             ": stride values can only be compared with '=='");
+    bool ok = (l == ScalarKind::Stride || is_indexable(l)) &&
+              (r == ScalarKind::Stride || is_indexable(r));
+    if (!ok)
+      fail(e.srcinfo(), "cannot compare " + ls + " and " + rs +
+                            " with '==': a stride compares only with a stride or an int, "
+                            "index or size expression");
   }
 
   // Index arithmetic. Division and remainder need a positive constant divisor to stay

@@ -543,6 +543,17 @@ def f(A: f32[4, 4] @ DRAM):
                     3, 12);
 }
 
+TEST(Typecheck, StrideComparedWithDataIsRejected) {
+  expect_type_error(R"(
+def f(A: f32[4, 4] @ DRAM, x: f32 @ DRAM):
+    assert stride(A, 1) == x
+    pass
+)",
+                    "cannot compare stride and f32 with '==': a stride compares only with a "
+                    "stride or an int, index or size expression",
+                    3, 12);
+}
+
 // ---- externs -----------------------------------------------------------------------------------
 
 TEST(Typecheck, ExternOnControlValueIsRejected) {
