@@ -297,6 +297,26 @@ def f(A: f32[4] @ DRAM, y: f32 @ DRAM):
                     6, 27);
 }
 
+TEST(TypecheckCalls, ControlParameterGivenBufferIsRejected) {
+  expect_type_error(std::string(kCallee) + R"(
+def f(A: f32[4] @ DRAM, y: f32 @ DRAM):
+    callee(A, 0, True, 1, y, A, A)
+)",
+                    "argument 'n' of 'callee' expects size, got the buffer f32[4]: control "
+                    "parameters take control values",
+                    6, 12);
+}
+
+TEST(TypecheckCalls, ScalarParameterGivenWholeTensorIsRejected) {
+  expect_type_error(std::string(kCallee) + R"(
+def f(A: f32[4] @ DRAM, y: f32 @ DRAM):
+    callee(4, 0, True, 1, A, A, A)
+)",
+                    "argument 'x' of 'callee' expects a scalar buffer of type f32, got f32[4]: "
+                    "pass one element (A[i, j]) or declare the parameter as a tensor",
+                    6, 27);
+}
+
 TEST(TypecheckCalls, ScalarParameterGivenOtherPrecisionIsRejected) {
   expect_type_error(std::string(kCallee) + R"(
 def f(A: f32[4] @ DRAM, y: f64 @ DRAM):
