@@ -118,7 +118,9 @@ const VarInfo& Checker::lookup(const Sym& s, const SrcInfo& where) const {
 
 void Checker::declare(const Sym& s, VarInfo info, const SrcInfo& where) {
   if (!s.valid()) fail(where, "a declaration without a name");
-  if (env_.count(s)) fail(where, quoted(s) + " is declared twice in the same scope");
+  if (env_.count(s))
+    fail(where, quoted(s) + " is declared again while its earlier declaration is still in scope "
+                            "(one symbol, two declarations)");
   env_.emplace(s, std::move(info));
   declared_.push_back(s);
 }

@@ -239,7 +239,9 @@ TEST(TypecheckIR, SymbolDeclaredTwiceInOneScopeIsRejected) {
   Proc p = make_proc("f", {},
                      {AllocNode::make(t, Type(ScalarKind::F32), "DRAM", at(2, 5)),
                       AllocNode::make(t, Type(ScalarKind::F32), "DRAM", at(3, 5))});
-  expect_type_error(p, "'t' is declared twice in the same scope", 3, 5);
+  expect_type_error(p, "'t' is declared again while its earlier declaration is still in scope "
+                       "(one symbol, two declarations)",
+                    3, 5);
 }
 
 TEST(TypecheckIR, SameSymbolInSiblingBlocksPasses) {
