@@ -4,7 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
-#include <unordered_map>
+#include <deque>
 
 #include "core/externs.h"
 #include "core/printer.h"
@@ -44,9 +44,28 @@ int64_t floor_mod(int64_t a, int64_t b) {
   return r;
 }
 
+// The variables of one proc activation. A proc has few variables, so a linear scan of their
+// ids (most recent first) beats hashing; values live in a deque so that references to them stay
+// valid while the body binds more names.
 struct Frame {
   const ProcNode* proc = nullptr;
-  std::unordered_map<uint64_t, ArgValue> vars;
+  std::vector<uint64_t> ids;
+  std::vector<ArgValue*> ptrs;  // ptrs[i] is the value of ids[i], in vals
+  std::deque<ArgValue> vals;
+
+  ArgValue* find(const Sym& s) {
+    const uint64_t id = s.id();
+    for (size_t i = ids.size(); i-- > 0;)
+      if (ids[i] == id) return ptrs[i];
+    return nullptr;
+  }
+  // The slot of `s`, created (holding 0) when `s` is not bound yet.
+  ArgValue& slot(const Sym& s) {
+    if (ArgValue* v = find(s)) return *v;
+    ids.push_back(s.id());
+    ptrs.push_back(&vals.emplace_back(int64_t(0)));
+    return *ptrs.back();
+  }
 };
 
 class Interp {
@@ -134,7 +153,7 @@ void Interp::bind_control_args(const ProcNode& p, const std::vector<ArgValue>& a
       if (a.type.base == ScalarKind::Size && std::get<int64_t>(args[i]) <= 0)
         fail(where, what + " is a size and must be positive, got " + to_string(args[i]));
     }
-    f.vars[a.name.id()] = args[i];
+    f.slot(a.name) = args[i];
   }
 }
 
@@ -161,16 +180,16 @@ void Interp::bind_data_args(const ProcNode& p, const std::vector<ArgValue>& args
       fail(where, what + " is a tensor, which must be a dense row-major buffer; it was given a "
                          "strided window (declare the argument as a window [" +
                       std::string(to_string(a.type.base)) + "][...] to accept one)");
-    f.vars[a.name.id()] = *b;
+    f.slot(a.name) = *b;
   }
 }
 
 std::string Interp::describe_args(const ProcNode& p, Frame& f) {
   std::string s;
   for (const FnArg& a : p.args) {
-    auto it = f.vars.find(a.name.id());
-    if (it == f.vars.end()) continue;
-    s += (s.empty() ? "" : ", ") + a.name.name() + " = " + to_string(it->second);
+    const ArgValue* v = f.find(a.name);
+    if (!v) continue;
+    s += (s.empty() ? "" : ", ") + a.name.name() + " = " + to_string(*v);
   }
   return s;
 }
@@ -194,10 +213,9 @@ void Interp::check_preds(const ProcNode& p, Frame& f, const SrcInfo* site) {
 // ---- environment and accesses ----------------------------------------------------------------
 
 ArgValue& Interp::lookup(Frame& f, const Sym& name, const SrcInfo& where) {
-  auto it = f.vars.find(name.id());
-  if (it == f.vars.end())
-    fail(where, "'" + name.name() + "' is not defined at this point of proc '" + f.proc->name + "'");
-  return it->second;
+  ArgValue* v = f.find(name);
+  if (!v) fail(where, "'" + name.name() + "' is not defined at this point of proc '" + f.proc->name + "'");
+  return *v;
 }
 
 Buffer& Interp::lookup_buffer(Frame& f, const Sym& name, const SrcInfo& where) {
@@ -298,7 +316,7 @@ void Interp::exec(const Stmt& s, Frame& f) {
     case StmtKind::For: {
       const ForNode* n = s.as<ForNode>();
       int64_t lo = eval_int(n->lo, f), hi = eval_int(n->hi, f);
-      ArgValue& slot = f.vars[n->iter.id()];
+      ArgValue& slot = f.slot(n->iter);
       for (int64_t i = lo; i < hi; ++i) {
         slot = i;
         exec(n->body, f);
@@ -315,7 +333,7 @@ void Interp::exec(const Stmt& s, Frame& f) {
       const WindowStmtNode* n = s.as<WindowStmtNode>();
       const WindowExprNode* w = n->rhs.as<WindowExprNode>();
       if (!w) fail(s.srcinfo(), "window statement without a window expression");
-      f.vars[n->name.id()] = eval_window(w, n->rhs, f);
+      f.slot(n->name) = eval_window(w, n->rhs, f);
       return;
     }
   }
@@ -352,7 +370,7 @@ void Interp::exec_alloc(const AllocNode* a, const Stmt& s, Frame& f) {
                           " exceeds InterpOptions::max_alloc_elements (" +
                           std::to_string(opts_.max_alloc_elements) + ")");
   double fill = is_float(a->type.base) ? std::nan("") : 0.0;
-  f.vars[a->name.id()] = Buffer(a->type.base, std::move(shape), fill);
+  f.slot(a->name) = Buffer(a->type.base, std::move(shape), fill);
 }
 
 void Interp::exec_call(const CallNode* c, const Stmt& s, Frame& f) {
