@@ -1,0 +1,387 @@
+// Effect analysis: walks a block (and the bodies of the procs it calls) collecting every read,
+// write and reduction, with windows resolved to their root buffers and callee arguments
+// substituted by the call's expressions.
+#include "checker/effects.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "core/ir_visit.h"
+
+namespace exocpp::checker {
+
+const char* to_string(AccessKind k) {
+  switch (k) {
+    case AccessKind::Read: return "reads";
+    case AccessKind::Write: return "writes";
+    case AccessKind::Reduce: return "reduces into";
+  }
+  return "?";
+}
+
+bool Access::same_location_as(const Access& o) const {
+  if (is_config() || o.is_config())
+    return config == o.config && field == o.field;
+  return buffer == o.buffer;
+}
+
+static bool contains(const std::vector<Sym>& v, const Sym& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+bool Effects::allocates(const Sym& s) const { return contains(allocs, s); }
+bool Effects::defines(const Sym& s) const { return contains(allocs, s) || contains(windows, s); }
+bool Effects::uses(const Sym& s) const { return contains(used, s); }
+
+namespace {
+
+// How a name maps onto its root buffer: each root dimension is either fixed (a point) or
+// offset by `lo` and indexed by the next index of the name. `identity` views pass indices on.
+struct View {
+  Sym root;
+  std::vector<WAccess> dims;
+  bool identity = true;
+};
+
+// The naming environment of the code being walked: windows (and a callee's buffer arguments)
+// as views, a callee's control arguments as the caller's expressions.
+struct Env {
+  std::unordered_map<uint64_t, View> views;
+  std::unordered_map<uint64_t, Expr> vars;
+};
+
+Expr add(const Expr& a, const Expr& b) {
+  if (const ConstNode* c = a.as<ConstNode>(); c && c->is_int() && c->int_val() == 0) return b;
+  if (const ConstNode* c = b.as<ConstNode>(); c && c->is_int() && c->int_val() == 0) return a;
+  return BinOpNode::make(BinOpKind::Add, a, b, b.srcinfo());
+}
+
+View view_of_name(const Env& env, const Sym& name) {
+  auto it = env.views.find(name.id());
+  if (it != env.views.end()) return it->second;
+  return View{name, {}, true};
+}
+
+// Replaces a callee's control arguments by the caller's expressions and strides of windows by
+// strides of their root buffers.
+class Subst : public IRMutator {
+ public:
+  explicit Subst(const Env& env) : env_(env) {}
+
+ protected:
+  Expr mutate_Read(const ReadNode* n, const Expr& e) override {
+    if (n->idx.empty()) {
+      auto it = env_.vars.find(n->name.id());
+      if (it != env_.vars.end()) return it->second;
+    }
+    return IRMutator::mutate_Read(n, e);
+  }
+  Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
+    View v = view_of_name(env_, n->name);
+    if (v.identity) return v.root == n->name ? e : StrideExprNode::make(v.root, n->dim, e.srcinfo());
+    int k = 0;
+    for (size_t d = 0; d < v.dims.size(); ++d) {
+      if (!v.dims[d].is_interval) continue;
+      if (k++ == n->dim) return StrideExprNode::make(v.root, static_cast<int>(d), e.srcinfo());
+    }
+    return e;  // ill-typed dimension: leave it, the encoder will not know it either
+  }
+
+ private:
+  const Env& env_;
+};
+
+Expr subst(const Env& env, const Expr& e) {
+  if (env.vars.empty() && env.views.empty()) return e;
+  Subst s(env);
+  return s.mutate(e);
+}
+
+Location resolve_in(const Env& env, const Sym& name, const std::vector<Expr>& idx) {
+  View v = view_of_name(env, name);
+  if (v.identity) return {v.root, idx};
+  Location loc{v.root, {}};
+  size_t k = 0;
+  for (const WAccess& d : v.dims) {
+    if (!d.is_interval || k >= idx.size())
+      loc.idx.push_back(d.lo);
+    else
+      loc.idx.push_back(add(d.lo, idx[k++]));
+  }
+  return loc;
+}
+
+// The view a window expression (already in the walker's terms) denotes.
+View view_of_window(const Env& env, const WindowExprNode* w) {
+  std::vector<WAccess> mine;
+  for (const WAccess& a : w->idx)
+    mine.push_back(a.is_interval ? WAccess::interval(subst(env, a.lo), subst(env, a.hi))
+                                 : WAccess::point(subst(env, a.lo)));
+  View base = view_of_name(env, w->name);
+  if (base.identity) return View{base.root, std::move(mine), false};
+  View out{base.root, {}, false};
+  size_t k = 0;
+  for (const WAccess& d : base.dims) {
+    if (!d.is_interval || k >= mine.size()) {
+      out.dims.push_back(d);
+      continue;
+    }
+    const WAccess& m = mine[k++];
+    if (m.is_interval)
+      out.dims.push_back(WAccess::interval(add(d.lo, m.lo), add(d.lo, m.hi)));
+    else
+      out.dims.push_back(WAccess::point(add(d.lo, m.lo)));
+  }
+  return out;
+}
+
+Env env_of(const Context& ctx) {
+  Env env;
+  for (const Scope& s : ctx.scopes())
+    if (s.kind == Scope::Window)
+      if (const WindowExprNode* w = s.window.as<WindowExprNode>()) env.views[s.name.id()] = view_of_window(env, w);
+  return env;
+}
+
+// The environment of a callee's body: its control arguments are the call's expressions, its
+// buffer arguments views of the caller's buffers.
+Env call_env(const Env& env, const CallNode* c) {
+  const ProcNode& callee = *c->proc;
+  Env inner;
+  for (size_t i = 0; i < callee.args.size() && i < c->args.size(); ++i) {
+    const FnArg& fa = callee.args[i];
+    const Expr& arg = c->args[i];
+    if (fa.type.is_control()) {
+      inner.vars[fa.name.id()] = subst(env, arg);
+    } else if (const WindowExprNode* w = arg.as<WindowExprNode>()) {
+      inner.views[fa.name.id()] = view_of_window(env, w);
+    } else if (const ReadNode* r = arg.as<ReadNode>()) {
+      if (r->idx.empty()) {
+        inner.views[fa.name.id()] = view_of_name(env, r->name);
+      } else {
+        std::vector<Expr> sidx;
+        for (const Expr& e : r->idx) sidx.push_back(subst(env, e));
+        Location loc = resolve_in(env, r->name, sidx);
+        View v{loc.buffer, {}, false};
+        for (const Expr& e : loc.idx) v.dims.push_back(WAccess::point(e));
+        inner.views[fa.name.id()] = std::move(v);
+      }
+    }
+  }
+  return inner;
+}
+
+class Walker {
+ public:
+  explicit Walker(Effects& out) : out_(out) {}
+
+  void block(const Block& b, Env& env, int top) {
+    for (size_t i = 0; i < b.size(); ++i) stmt(b[i], env, top < 0 ? static_cast<int>(i) : top);
+  }
+
+ private:
+  Effects& out_;
+  std::vector<LoopRange> loops_;
+  std::vector<Guard> guards_;
+  int call_depth_ = 0;
+
+  void use(const Sym& s) {
+    if (call_depth_ == 0 && !contains(out_.used, s)) out_.used.push_back(s);
+  }
+
+  void add_access(AccessKind k, const Env& env, const Sym& name, const std::vector<Expr>& idx,
+                  const SrcInfo& where, int top) {
+    use(name);
+    std::vector<Expr> sidx;
+    for (const Expr& e : idx) sidx.push_back(subst(env, e));
+    Location loc = resolve_in(env, name, sidx);
+    Access a;
+    a.kind = k;
+    a.buffer = loc.buffer;
+    a.idx = std::move(loc.idx);
+    a.loops = loops_;
+    a.guards = guards_;
+    a.srcinfo = where;
+    a.top = top;
+    a.through_call = call_depth_ > 0;
+    out_.accesses.push_back(std::move(a));
+  }
+
+  void add_config(AccessKind k, const Config& cfg, const std::string& field, const SrcInfo& where,
+                  int top) {
+    Access a;
+    a.kind = k;
+    a.config = cfg;
+    a.field = field;
+    a.loops = loops_;
+    a.guards = guards_;
+    a.srcinfo = where;
+    a.top = top;
+    a.through_call = call_depth_ > 0;
+    out_.accesses.push_back(std::move(a));
+  }
+
+  // Data reads and config reads inside an expression.
+  void reads(const Expr& e, const Env& env, const SrcInfo& where, int top) {
+    if (!e.defined()) return;
+    switch (e.kind()) {
+      case ExprKind::Read: {
+        const ReadNode* r = e.as<ReadNode>();
+        bool data_scalar = r->type.is_scalar() && is_data(r->type.base);
+        if (!r->idx.empty() || data_scalar) add_access(AccessKind::Read, env, r->name, r->idx, where, top);
+        return;
+      }
+      case ExprKind::Const: return;
+      case ExprKind::USub: reads(e.as<USubNode>()->arg, env, where, top); return;
+      case ExprKind::BinOp:
+        reads(e.as<BinOpNode>()->lhs, env, where, top);
+        reads(e.as<BinOpNode>()->rhs, env, where, top);
+        return;
+      case ExprKind::Extern:
+        for (const Expr& a : e.as<ExternNode>()->args) reads(a, env, where, top);
+        return;
+      case ExprKind::WindowExpr: use(e.as<WindowExprNode>()->name); return;
+      case ExprKind::StrideExpr: return;
+      case ExprKind::ReadConfig: {
+        const ReadConfigNode* c = e.as<ReadConfigNode>();
+        add_config(AccessKind::Read, c->config, c->field, where, top);
+        return;
+      }
+    }
+  }
+
+  void call(const CallNode* c, Env& env, const SrcInfo& where, int top) {
+    const ProcNode& callee = *c->proc;
+    for (size_t i = 0; i < callee.args.size() && i < c->args.size(); ++i) {
+      const Expr& arg = c->args[i];
+      if (callee.args[i].type.is_control()) reads(arg, env, where, top);  // config reads
+      else if (const WindowExprNode* w = arg.as<WindowExprNode>()) use(w->name);
+      else if (const ReadNode* r = arg.as<ReadNode>()) use(r->name);
+    }
+    Env inner = call_env(env, c);
+    size_t g = guards_.size();
+    for (const Expr& p : callee.preds) guards_.push_back(Guard{subst(inner, p), false});
+    ++call_depth_;
+    block(callee.body, inner, top);
+    --call_depth_;
+    guards_.resize(g);
+  }
+
+  void stmt(const Stmt& s, Env& env, int top) {
+    const SrcInfo& where = s.srcinfo();
+    switch (s.kind()) {
+      case StmtKind::Assign: {
+        const AssignNode* n = s.as<AssignNode>();
+        reads(n->rhs, env, where, top);
+        add_access(AccessKind::Write, env, n->name, n->idx, where, top);
+        return;
+      }
+      case StmtKind::Reduce: {
+        const ReduceNode* n = s.as<ReduceNode>();
+        reads(n->rhs, env, where, top);
+        add_access(AccessKind::Reduce, env, n->name, n->idx, where, top);
+        return;
+      }
+      case StmtKind::WriteConfig: {
+        const WriteConfigNode* n = s.as<WriteConfigNode>();
+        reads(n->rhs, env, where, top);
+        add_config(AccessKind::Write, n->config, n->field, where, top);
+        return;
+      }
+      case StmtKind::Pass: return;
+      case StmtKind::If: {
+        const IfNode* n = s.as<IfNode>();
+        reads(n->cond, env, where, top);
+        guards_.push_back(Guard{subst(env, n->cond), false});
+        block(n->body, env, top);
+        guards_.back().negated = true;
+        block(n->orelse, env, top);
+        guards_.pop_back();
+        return;
+      }
+      case StmtKind::For: {
+        const ForNode* n = s.as<ForNode>();
+        reads(n->lo, env, where, top);
+        reads(n->hi, env, where, top);
+        loops_.push_back(LoopRange{n->iter, subst(env, n->lo), subst(env, n->hi)});
+        block(n->body, env, top);
+        loops_.pop_back();
+        return;
+      }
+      case StmtKind::Alloc: {
+        const AllocNode* n = s.as<AllocNode>();
+        if (!contains(out_.allocs, n->name)) out_.allocs.push_back(n->name);
+        return;
+      }
+      case StmtKind::Call: call(s.as<CallNode>(), env, where, top); return;
+      case StmtKind::WindowStmt: {
+        const WindowStmtNode* n = s.as<WindowStmtNode>();
+        if (const WindowExprNode* w = n->rhs.as<WindowExprNode>()) {
+          use(w->name);
+          env.views[n->name.id()] = view_of_window(env, w);
+        }
+        if (call_depth_ == 0) out_.windows.push_back(n->name);
+        return;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+Effects effects_of(const Context& ctx, const Block& code) {
+  Effects out;
+  Env env = env_of(ctx);
+  Walker w(out);
+  w.block(code, env, -1);
+  return out;
+}
+
+Effects effects_of(const Context& ctx, const Stmt& s) { return effects_of(ctx, Block{s}); }
+
+Location resolve(const Context& ctx, const Sym& name, const std::vector<Expr>& idx) {
+  return resolve_in(env_of(ctx), name, idx);
+}
+
+Expr in_caller_terms(const Context& ctx, const CallNode& call, const Expr& callee_expr) {
+  return subst(call_env(env_of(ctx), &call), callee_expr);
+}
+
+RootWindow resolve_window(const Context& ctx, const WindowExprNode& w) {
+  View v = view_of_window(env_of(ctx), &w);
+  return RootWindow{v.root, std::move(v.dims)};
+}
+
+namespace {
+class VarCollector : public IRVisitor {
+ public:
+  std::vector<Sym>* out = nullptr;
+
+ protected:
+  void visit_Read(const ReadNode* n, const Expr& e) override {
+    if (n->idx.empty() && n->type.is_control() && !contains(*out, n->name)) out->push_back(n->name);
+    IRVisitor::visit_Read(n, e);
+  }
+};
+}  // namespace
+
+void free_vars(const Expr& e, std::vector<Sym>& out) {
+  VarCollector v;
+  v.out = &out;
+  v.visit(e);
+}
+
+bool mentions(const Expr& e, const Sym& var) {
+  std::vector<Sym> vs;
+  free_vars(e, vs);
+  return contains(vs, var);
+}
+
+bool mentions(const Block& b, const Sym& var) {
+  std::vector<Sym> vs;
+  VarCollector v;
+  v.out = &vs;
+  v.visit(b);
+  return contains(vs, var);
+}
+
+}  // namespace exocpp::checker

@@ -1,0 +1,411 @@
+// Encoding of control expressions into Z3 integer formulas, and the per-thread solver with its
+// query cache.
+#include "checker/encode.h"
+
+#include <atomic>
+#include <unordered_map>
+
+#include "core/externs.h"
+
+namespace exocpp::checker {
+
+// ---- settings and per-thread state -----------------------------------------------------------
+
+static std::atomic<unsigned> g_timeout_ms{2000};
+static std::atomic<bool> g_cache{true};
+
+Settings settings() { return Settings{g_timeout_ms.load(), g_cache.load()}; }
+void set_settings(const Settings& s) {
+  g_timeout_ms.store(s.timeout_ms);
+  g_cache.store(s.cache);
+}
+
+const char* to_string(Answer::Verdict v) {
+  switch (v) {
+    case Answer::Proved: return "proved";
+    case Answer::Refuted: return "refuted";
+    case Answer::Unknown: return "unknown";
+  }
+  return "?";
+}
+
+std::string to_string(const Answer& a) {
+  std::string s = to_string(a.verdict);
+  if (!a.reason.empty()) s += ": " + a.reason;
+  if (!a.counterexample.empty()) s += "; counterexample: " + a.counterexample;
+  return s;
+}
+
+namespace {
+
+struct CacheEntry {
+  z3::expr formula;  // keeps the AST (and so its id) alive
+  z3::check_result result;
+  std::optional<z3::model> model;
+  std::string why_unknown;
+  unsigned timeout_ms;
+};
+
+// Declared in this order so the cache (holding Z3 objects) dies before the context.
+struct ThreadState {
+  z3::context ctx;
+  std::unordered_map<unsigned, CacheEntry> cache;
+  SolverStats stats;
+};
+
+ThreadState& state() {
+  thread_local ThreadState ts;
+  return ts;
+}
+
+constexpr size_t kMaxCacheEntries = 200000;
+
+}  // namespace
+
+z3::context& z3ctx() { return state().ctx; }
+SolverStats solver_stats() { return state().stats; }
+void clear_query_cache() { state().cache.clear(); }
+
+SatResult check_sat(Encoder& enc, const z3::expr& f) {
+  ThreadState& ts = state();
+  Settings cfg = settings();
+  z3::expr full = f && enc.definitions();
+  unsigned key = Z3_get_ast_id(ts.ctx, full);
+  ++ts.stats.queries;
+  if (cfg.cache) {
+    auto it = ts.cache.find(key);
+    if (it != ts.cache.end() && (it->second.result != z3::unknown || it->second.timeout_ms == cfg.timeout_ms)) {
+      ++ts.stats.cache_hits;
+      return SatResult{it->second.result, it->second.model, it->second.why_unknown};
+    }
+  }
+  z3::solver s(ts.ctx);
+  z3::params p(ts.ctx);
+  p.set("timeout", cfg.timeout_ms);
+  s.set(p);
+  s.add(full);
+  SatResult r{s.check(), std::nullopt, ""};
+  if (r.result == z3::sat) r.model = s.get_model();
+  if (r.result == z3::unknown) {
+    std::string why = s.reason_unknown();
+    if (why == "timeout" || why == "canceled")
+      r.why_unknown = "Z3 timed out after " + std::to_string(cfg.timeout_ms) + " ms";
+    else
+      r.why_unknown = "Z3 could not decide (" + why + ")";
+  }
+  if (cfg.cache) {
+    if (ts.cache.size() >= kMaxCacheEntries) ts.cache.clear();
+    ts.cache.insert_or_assign(key, CacheEntry{full, r.result, r.model, r.why_unknown, cfg.timeout_ms});
+  }
+  return r;
+}
+
+// ---- text --------------------------------------------------------------------------------------
+
+namespace {
+int precedence(const Expr& e) {
+  if (const BinOpNode* b = e.as<BinOpNode>()) {
+    switch (b->op) {
+      case BinOpKind::Or: return 1;
+      case BinOpKind::And: return 2;
+      case BinOpKind::Lt: case BinOpKind::Le: case BinOpKind::Gt: case BinOpKind::Ge:
+      case BinOpKind::Eq: return 3;
+      case BinOpKind::Add: case BinOpKind::Sub: return 4;
+      case BinOpKind::Mul: case BinOpKind::Div: case BinOpKind::Mod: return 5;
+    }
+  }
+  if (e.is<USubNode>()) return 6;
+  return 7;
+}
+std::string paren_if(const Expr& e, bool p) { return p ? "(" + expr_text(e) + ")" : expr_text(e); }
+}  // namespace
+
+std::string expr_text(const Expr& e) {
+  if (!e.defined()) return "<none>";
+  switch (e.kind()) {
+    case ExprKind::Read: {
+      const ReadNode* r = e.as<ReadNode>();
+      std::string s = r->name.name();
+      if (r->idx.empty()) return s;
+      s += "[";
+      for (size_t i = 0; i < r->idx.size(); ++i) s += (i ? ", " : "") + expr_text(r->idx[i]);
+      return s + "]";
+    }
+    case ExprKind::Const: {
+      const ConstNode* c = e.as<ConstNode>();
+      if (c->type.base == ScalarKind::Bool) return c->val != 0 ? "True" : "False";
+      if (c->is_int()) return std::to_string(c->int_val());
+      std::string s = std::to_string(c->val);
+      return s;
+    }
+    case ExprKind::USub: return "-" + paren_if(e.as<USubNode>()->arg, precedence(e.as<USubNode>()->arg) < 6);
+    case ExprKind::BinOp: {
+      const BinOpNode* b = e.as<BinOpNode>();
+      int p = precedence(e);
+      return paren_if(b->lhs, precedence(b->lhs) < p) + " " + to_string(b->op) + " " +
+             paren_if(b->rhs, precedence(b->rhs) <= p && p != 7);
+    }
+    case ExprKind::Extern: {
+      const ExternNode* x = e.as<ExternNode>();
+      std::string s = x->fn->name() + "(";
+      for (size_t i = 0; i < x->args.size(); ++i) s += (i ? ", " : "") + expr_text(x->args[i]);
+      return s + ")";
+    }
+    case ExprKind::WindowExpr: {
+      const WindowExprNode* w = e.as<WindowExprNode>();
+      std::string s = w->name.name() + "[";
+      for (size_t i = 0; i < w->idx.size(); ++i) {
+        s += i ? ", " : "";
+        s += expr_text(w->idx[i].lo);
+        if (w->idx[i].is_interval) s += ":" + expr_text(w->idx[i].hi);
+      }
+      return s + "]";
+    }
+    case ExprKind::StrideExpr: {
+      const StrideExprNode* st = e.as<StrideExprNode>();
+      return "stride(" + st->name.name() + ", " + std::to_string(st->dim) + ")";
+    }
+    case ExprKind::ReadConfig: {
+      const ReadConfigNode* c = e.as<ReadConfigNode>();
+      return c->config->name + "." + c->field;
+    }
+  }
+  return "?";
+}
+
+std::string location_text(const Access& a, const std::vector<std::string>& idx_values) {
+  if (a.is_config()) return a.config->name + "." + a.field;
+  std::string s = a.buffer.name();
+  if (idx_values.empty()) return s;
+  s += "[";
+  for (size_t i = 0; i < idx_values.size(); ++i) s += (i ? ", " : "") + idx_values[i];
+  return s + "]";
+}
+
+std::string model_value(const z3::model& m, const z3::expr& e) {
+  z3::expr v = m.eval(e, true);
+  if (v.is_bool()) return v.is_true() ? "True" : "False";
+  int64_t x = 0;
+  if (v.is_numeral() && Z3_get_numeral_int64(v.ctx(), v, &x)) return std::to_string(x);
+  return v.to_string();
+}
+
+std::string context_values(const Encoder& enc, const z3::model& m) {
+  std::string s;
+  for (const auto& [e, name] : enc.plain_vars()) {
+    if (!e.is_int()) continue;
+    s += (s.empty() ? "" : ", ") + name + " = " + model_value(m, e);
+  }
+  return s;
+}
+
+std::optional<int64_t> const_int(const Expr& e) {
+  if (const ConstNode* c = e.as<ConstNode>()) {
+    if (c->is_int()) return c->int_val();
+    return std::nullopt;
+  }
+  if (const USubNode* u = e.as<USubNode>()) {
+    if (auto v = const_int(u->arg)) return -*v;
+    return std::nullopt;
+  }
+  if (const BinOpNode* b = e.as<BinOpNode>()) {
+    auto l = const_int(b->lhs), r = const_int(b->rhs);
+    if (!l || !r) return std::nullopt;
+    switch (b->op) {
+      case BinOpKind::Add: return *l + *r;
+      case BinOpKind::Sub: return *l - *r;
+      case BinOpKind::Mul: return *l * *r;
+      default: return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+// ---- the encoder -----------------------------------------------------------------------------
+
+z3::expr Encoder::var(const Sym& s) {
+  auto b = bound_.find(s.id());
+  if (b != bound_.end()) return b->second;
+  auto it = plain_by_id_.find(s.id());
+  if (it != plain_by_id_.end()) return it->second.first;
+  z3::expr v = c_.int_const((s.name() + "!" + std::to_string(s.id())).c_str());
+  plain_by_id_.emplace(s.id(), std::make_pair(v, s.name()));
+  plain_.emplace_back(v, s.name());
+  return v;
+}
+
+void Encoder::bind(const Sym& s, const z3::expr& v) { bound_.insert_or_assign(s.id(), v); }
+void Encoder::unbind(const Sym& s) { bound_.erase(s.id()); }
+
+z3::expr Encoder::bind_copy(const Sym& s, const std::string& tag) {
+  z3::expr v = c_.int_const((s.name() + "!" + std::to_string(s.id()) + "@" + tag).c_str());
+  bind(s, v);
+  return v;
+}
+
+std::pair<z3::expr, z3::expr> Encoder::divmod(const z3::expr& a, int64_t c) {
+  auto key = std::make_pair(Z3_get_ast_id(c_, a), c);
+  auto it = divmod_.find(key);
+  if (it != divmod_.end()) return it->second;
+  std::string base = std::to_string(key.first) + "!" + std::to_string(c);
+  z3::expr q = c_.int_const(("div!" + base).c_str());
+  z3::expr r = c_.int_const(("mod!" + base).c_str());
+  z3::expr cv = c_.int_val(c);
+  defs_.push_back(a == cv * q + r && r >= 0 && r < cv);
+  divmod_.emplace(key, std::make_pair(q, r));
+  return {q, r};
+}
+
+z3::expr Encoder::definitions() {
+  z3::expr d = c_.bool_val(true);
+  for (const z3::expr& e : defs_) d = d && e;
+  return d;
+}
+
+z3::expr Encoder::num(const Expr& e) {
+  switch (e.kind()) {
+    case ExprKind::Read: {
+      const ReadNode* r = e.as<ReadNode>();
+      if (!r->idx.empty())
+        throw Unsupported{"`" + expr_text(e) + "` reads buffer data, which is not modelled", e.srcinfo()};
+      ScalarKind k = r->type.base;
+      if (!r->type.is_scalar() || !(is_indexable(k) || k == ScalarKind::Stride))
+        throw Unsupported{"`" + expr_text(e) + "` is not an integer control value", e.srcinfo()};
+      return var(r->name);
+    }
+    case ExprKind::Const: {
+      const ConstNode* c = e.as<ConstNode>();
+      if (!c->is_int()) throw Unsupported{"`" + expr_text(e) + "` is not an integer", e.srcinfo()};
+      return c_.int_val(c->int_val());
+    }
+    case ExprKind::USub: return -num(e.as<USubNode>()->arg);
+    case ExprKind::BinOp: {
+      const BinOpNode* b = e.as<BinOpNode>();
+      switch (b->op) {
+        case BinOpKind::Add: return num(b->lhs) + num(b->rhs);
+        case BinOpKind::Sub: return num(b->lhs) - num(b->rhs);
+        case BinOpKind::Mul: return num(b->lhs) * num(b->rhs);
+        case BinOpKind::Div:
+        case BinOpKind::Mod: {
+          std::optional<int64_t> c = const_int(b->rhs);
+          if (!c)
+            throw Unsupported{"`" + expr_text(e) + "` divides by a non-constant, outside the quasi-affine fragment",
+                              e.srcinfo()};
+          if (*c <= 0)
+            throw Unsupported{"`" + expr_text(e) + "` divides by a non-positive constant", e.srcinfo()};
+          auto [q, r] = divmod(num(b->lhs), *c);
+          return b->op == BinOpKind::Div ? q : r;
+        }
+        case BinOpKind::Lt: case BinOpKind::Le: case BinOpKind::Gt: case BinOpKind::Ge:
+        case BinOpKind::Eq: case BinOpKind::And: case BinOpKind::Or:
+          throw Unsupported{"`" + expr_text(e) + "` is a condition where a number is expected", e.srcinfo()};
+      }
+      break;
+    }
+    case ExprKind::StrideExpr: {
+      const StrideExprNode* s = e.as<StrideExprNode>();
+      // A dense tensor (not a window): the stride of dimension d is the product of the
+      // extents after d.
+      const Type* t = scope_.type_of(s->name);
+      if (t && !t->window && s->dim >= 0 && s->dim < t->rank()) {
+        z3::expr p = c_.int_val(1);
+        for (int k = s->dim + 1; k < t->rank(); ++k) p = p * num(t->shape[static_cast<size_t>(k)]);
+        return p;
+      }
+      uint64_t key = s->name.id() * 64 + static_cast<uint64_t>(s->dim) + (uint64_t(1) << 62);
+      auto it = plain_by_id_.find(key);
+      if (it != plain_by_id_.end()) return it->second.first;
+      std::string text = expr_text(e);
+      z3::expr v = c_.int_const((text + "!" + std::to_string(s->name.id())).c_str());
+      plain_by_id_.emplace(key, std::make_pair(v, text));
+      plain_.emplace_back(v, text);
+      return v;
+    }
+    case ExprKind::ReadConfig:
+      throw Unsupported{"`" + expr_text(e) + "` reads a config field, whose value is not modelled", e.srcinfo()};
+    case ExprKind::Extern:
+      throw Unsupported{"`" + expr_text(e) + "` calls an extern function, outside the quasi-affine fragment",
+                        e.srcinfo()};
+    case ExprKind::WindowExpr:
+      throw Unsupported{"`" + expr_text(e) + "` is a window, not a number", e.srcinfo()};
+  }
+  throw Unsupported{"`" + expr_text(e) + "` is outside the quasi-affine fragment", e.srcinfo()};
+}
+
+z3::expr Encoder::cond(const Expr& e) {
+  if (const ConstNode* c = e.as<ConstNode>()) {
+    if (c->type.base == ScalarKind::Bool) return c_.bool_val(c->val != 0);
+    throw Unsupported{"`" + expr_text(e) + "` is not a condition", e.srcinfo()};
+  }
+  if (const ReadNode* r = e.as<ReadNode>()) {
+    if (r->idx.empty() && r->type.is_scalar() && r->type.base == ScalarKind::Bool) {
+      auto b = bound_.find(r->name.id());
+      if (b != bound_.end()) return b->second;
+      auto it = plain_by_id_.find(r->name.id());
+      if (it != plain_by_id_.end()) return it->second.first;
+      z3::expr v = c_.bool_const((r->name.name() + "!" + std::to_string(r->name.id())).c_str());
+      plain_by_id_.emplace(r->name.id(), std::make_pair(v, r->name.name()));
+      plain_.emplace_back(v, r->name.name());
+      return v;
+    }
+    throw Unsupported{"`" + expr_text(e) + "` is not a bool control value", e.srcinfo()};
+  }
+  if (const BinOpNode* b = e.as<BinOpNode>()) {
+    switch (b->op) {
+      case BinOpKind::And: return cond(b->lhs) && cond(b->rhs);
+      case BinOpKind::Or: return cond(b->lhs) || cond(b->rhs);
+      case BinOpKind::Lt: return num(b->lhs) < num(b->rhs);
+      case BinOpKind::Le: return num(b->lhs) <= num(b->rhs);
+      case BinOpKind::Gt: return num(b->lhs) > num(b->rhs);
+      case BinOpKind::Ge: return num(b->lhs) >= num(b->rhs);
+      case BinOpKind::Eq:
+        if (b->lhs.type().base == ScalarKind::Bool) return cond(b->lhs) == cond(b->rhs);
+        return num(b->lhs) == num(b->rhs);
+      case BinOpKind::Add: case BinOpKind::Sub: case BinOpKind::Mul: case BinOpKind::Div:
+      case BinOpKind::Mod: break;
+    }
+  }
+  if (e.is<ReadConfigNode>())
+    throw Unsupported{"`" + expr_text(e) + "` reads a config field, whose value is not modelled", e.srcinfo()};
+  throw Unsupported{"`" + expr_text(e) + "` is not a condition of the quasi-affine fragment", e.srcinfo()};
+}
+
+z3::expr Encoder::facts(const Context& ctx) {
+  z3::expr f = c_.bool_val(true);
+  for (const FnArg& a : ctx.proc().args())
+    if (a.type.is_scalar() && a.type.base == ScalarKind::Size)
+      f = f && var(a.name) >= 1;
+  for (const Expr& p : ctx.proc().preds()) f = f && cond(p);
+  for (const Scope& s : ctx.scopes()) {
+    if (s.kind == Scope::Loop) {
+      z3::expr v = var(s.loop->iter);
+      f = f && num(s.loop->lo) <= v && v < num(s.loop->hi);
+    } else if (s.kind == Scope::Cond) {
+      f = f && (s.negated ? !cond(s.cond) : cond(s.cond));
+    }
+  }
+  return f;
+}
+
+Encoder::Enc Encoder::access(const Access& a, const std::string& tag) {
+  std::vector<std::pair<Sym, std::optional<z3::expr>>> saved;
+  Enc out{c_.bool_val(true), {}, {}};
+  for (const LoopRange& l : a.loops) {
+    auto b = bound_.find(l.iter.id());
+    saved.emplace_back(l.iter, b == bound_.end() ? std::nullopt : std::optional<z3::expr>(b->second));
+    // Bounds first: they are in the terms of the enclosing iterators, already bound.
+    z3::expr lo = num(l.lo), hi = num(l.hi);
+    z3::expr v = bind_copy(l.iter, tag);
+    out.iters.push_back(v);
+    out.when = out.when && lo <= v && v < hi;
+  }
+  for (const Guard& g : a.guards) out.when = out.when && guard(g);
+  for (const Expr& i : a.idx) out.idx.push_back(num(i));
+  for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
+    if (it->second) bind(it->first, *it->second);
+    else unbind(it->first);
+  }
+  return out;
+}
+
+}  // namespace exocpp::checker

@@ -1,0 +1,101 @@
+// Internal: encoding of control expressions, contexts and accesses into Z3 formulas over the
+// integers, and the cached, time-limited solver. Only checker/*.cpp include this header.
+//
+// The fragment: integer constants, size/index/int variables, stride(A, d), + - *, / and % by
+// positive constants (floor semantics; each becomes a quotient and a remainder variable tied
+// to its numerator by a defining constraint), comparisons, and/or, bool variables. Anything
+// else throws Unsupported, which a query turns into Answer::Unknown with the reason.
+#pragma once
+
+#include <z3++.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/answer.h"
+#include "checker/context.h"
+#include "checker/effects.h"
+
+namespace exocpp::checker {
+
+struct Unsupported {
+  std::string reason;
+  SrcInfo loc;
+};
+
+// The calling thread's Z3 context (one per thread, created on first use).
+z3::context& z3ctx();
+
+// Text of a control expression in surface syntax (for messages; the checker does not depend
+// on the printer).
+std::string expr_text(const Expr& e);
+std::string location_text(const Access& a, const std::vector<std::string>& idx_values);
+
+class Encoder {
+ public:
+  // Encodes expressions of code in `ctx` (whose buffer types give the strides of dense tensors).
+  explicit Encoder(const Context& ctx) : c_(z3ctx()), scope_(ctx) {}
+  z3::context& ctx() { return c_; }
+
+  z3::expr num(const Expr& e);   // an integer-valued expression
+  z3::expr cond(const Expr& e);  // a bool-valued expression
+  z3::expr guard(const Guard& g) { return g.negated ? !cond(g.cond) : cond(g.cond); }
+
+  // The plain variable of a symbol (a size, an index, an enclosing loop's iterator).
+  z3::expr var(const Sym& s);
+  // A tagged copy of a symbol ("i" of iteration 1 vs iteration 2), used from now on wherever
+  // the symbol occurs, until unbind(s).
+  z3::expr bind_copy(const Sym& s, const std::string& tag);
+  void bind(const Sym& s, const z3::expr& v);
+  void unbind(const Sym& s);
+
+  // The facts of a context: positive sizes, asserts, enclosing loop ranges and conditions.
+  z3::expr facts(const Context& ctx);
+
+  // An access under `tag`: its loops' iterators become tagged copies. `when` is the condition
+  // under which it happens (loop ranges and guards), `idx` its index in the root buffer.
+  struct Enc {
+    z3::expr when;
+    std::vector<z3::expr> idx;
+    std::vector<z3::expr> iters;  // the tagged copies of its loops' iterators
+  };
+  Enc access(const Access& a, const std::string& tag);
+
+  // Conjunction of the defining constraints of every quotient/remainder introduced so far.
+  z3::expr definitions();
+
+  // Plain (untagged) variables met so far, with their display names, in creation order.
+  const std::vector<std::pair<z3::expr, std::string>>& plain_vars() const { return plain_; }
+
+ private:
+  z3::context& c_;
+  const Context& scope_;
+  std::map<uint64_t, z3::expr> bound_;
+  std::map<uint64_t, std::pair<z3::expr, std::string>> plain_by_id_;
+  std::vector<std::pair<z3::expr, std::string>> plain_;
+  std::map<std::pair<unsigned, int64_t>, std::pair<z3::expr, z3::expr>> divmod_;
+  std::vector<z3::expr> defs_;
+
+  std::pair<z3::expr, z3::expr> divmod(const z3::expr& a, int64_t c);
+};
+
+// The value of an integer term in a model, as text.
+std::string model_value(const z3::model& m, const z3::expr& e);
+// "N = 4, j = 2": the plain variables of `enc` that occur in the model.
+std::string context_values(const Encoder& enc, const z3::model& m);
+
+// Checks satisfiability of `f` (with the encoder's definitions) under the current settings,
+// caching the result per structurally identical formula.
+struct SatResult {
+  z3::check_result result;
+  std::optional<z3::model> model;
+  std::string why_unknown;
+};
+SatResult check_sat(Encoder& enc, const z3::expr& f);
+
+// Constant value of an integer expression built only from literals, if it is one.
+std::optional<int64_t> const_int(const Expr& e);
+
+}  // namespace exocpp::checker

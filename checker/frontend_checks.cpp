@@ -1,0 +1,252 @@
+// The front-end checks: walk a proc keeping its Context, and ask Z3 about every access, window
+// and call.
+#include "checker/frontend_checks.h"
+
+#include "checker/conflict.h"
+#include "checker/context.h"
+#include "checker/effects.h"
+#include "checker/encode.h"
+#include "checker/queries.h"
+
+namespace exocpp::checker {
+
+namespace {
+
+std::string values_or_any(const std::string& v) { return v.empty() ? "for any values" : "with " + v; }
+
+// Throws BoundsError unless 0 <= idx[d] < shape[d] (or, for a window, its ranges fit) for every
+// dimension, under ctx.
+void check_access(const Context& ctx, const Sym& name, const std::vector<WAccess>& idx, const SrcInfo& where,
+                  const std::string& text) {
+  const Type* t = ctx.type_of(name);
+  if (!t || t->rank() != static_cast<int>(idx.size()) || idx.empty()) return;
+  try {
+    Encoder enc(ctx);
+    z3::expr facts = enc.facts(ctx);
+    z3::context& c = enc.ctx();
+    std::vector<z3::expr> bad;
+    std::vector<std::string> what;
+    for (size_t d = 0; d < idx.size(); ++d) {
+      z3::expr n = enc.num(t->shape[d]);
+      z3::expr lo = enc.num(idx[d].lo);
+      if (idx[d].is_interval) {
+        z3::expr hi = enc.num(idx[d].hi);
+        bad.push_back(!(c.int_val(0) <= lo && lo <= hi && hi <= n));
+      } else {
+        bad.push_back(!(c.int_val(0) <= lo && lo < n));
+      }
+      what.push_back(idx[d].is_interval ? expr_text(idx[d].lo) + ":" + expr_text(idx[d].hi) : expr_text(idx[d].lo));
+    }
+    z3::expr any = c.bool_val(false);
+    for (const z3::expr& b : bad) any = any || b;
+    std::optional<z3::model> m;
+    std::optional<Answer> ans = decide(enc, facts && any, m);
+    if (ans && ans->proved()) return;
+    if (ans)
+      throw BoundsError(where, "cannot prove that " + text + " is in bounds: " + ans->reason);
+    for (size_t d = 0; d < idx.size(); ++d) {
+      if (!m->eval(bad[d], true).is_true()) continue;
+      std::string size = model_value(*m, enc.num(t->shape[d]));
+      std::string val = idx[d].is_interval
+                            ? model_value(*m, enc.num(idx[d].lo)) + ":" + model_value(*m, enc.num(idx[d].hi))
+                            : model_value(*m, enc.num(idx[d].lo));
+      std::string reason = text + " is out of bounds: " + (idx[d].is_interval ? "range" : "index") + " `" +
+                           what[d] + "` of dimension " + std::to_string(d) + " is " + val + ", outside " +
+                           (idx[d].is_interval ? "0:" : "[0, ") + size + (idx[d].is_interval ? "" : ")");
+      throw BoundsError(where, reason, values_or_any(context_values(enc, *m)));
+    }
+    throw BoundsError(where, text + " may be out of bounds");
+  } catch (const Unsupported& u) {
+    throw BoundsError(where, "cannot prove that " + text + " is in bounds: " + u.reason);
+  }
+}
+
+// Proves `cond` under ctx or throws AssertError with `what` and the values breaking it.
+void require(const Context& ctx, const Expr& cond, const SrcInfo& where, const std::string& what) {
+  Answer a = always_true(ctx, cond);
+  if (a.proved()) return;
+  if (a.unknown()) throw AssertError(where, "cannot prove that " + what + ": " + a.reason);
+  throw AssertError(where, what + " may not hold", a.counterexample);
+}
+
+std::vector<WAccess> points(const std::vector<Expr>& idx) {
+  std::vector<WAccess> out;
+  for (const Expr& e : idx) out.push_back(WAccess::point(e));
+  return out;
+}
+
+std::string access_text(const Sym& name, const std::vector<Expr>& idx) {
+  std::string s = "`" + name.name() + "[";
+  for (size_t i = 0; i < idx.size(); ++i) s += (i ? ", " : "") + expr_text(idx[i]);
+  return s + "]`";
+}
+
+// Walks a proc keeping the Context of the statement at hand. `bounds` checks accesses and
+// windows, `calls` checks calls against their callees.
+class Checker {
+ public:
+  Checker(const Proc& p, bool bounds, bool calls) : ctx_(Context::top(p)), bounds_(bounds), calls_(calls) {}
+  void run() { block(ctx_.proc().body()); }
+
+ private:
+  Context ctx_;
+  bool bounds_, calls_;
+
+  void block(const Block& b) {
+    size_t pushed = 0;
+    for (const Stmt& s : b) pushed += stmt(s);
+    for (size_t k = 0; k < pushed; ++k) ctx_.pop();
+  }
+
+  void expr(const Expr& e, const SrcInfo& where) {
+    if (!e.defined()) return;
+    if (const ReadNode* r = e.as<ReadNode>()) {
+      if (bounds_ && !r->idx.empty())
+        check_access(ctx_, r->name, points(r->idx), e.srcinfo().known() ? e.srcinfo() : where,
+                     "the read " + access_text(r->name, r->idx));
+    } else if (const WindowExprNode* w = e.as<WindowExprNode>()) {
+      if (bounds_)
+        check_access(ctx_, w->name, w->idx, e.srcinfo().known() ? e.srcinfo() : where,
+                     "the window `" + expr_text(e) + "`");
+    } else if (const USubNode* u = e.as<USubNode>()) {
+      expr(u->arg, where);
+    } else if (const BinOpNode* b = e.as<BinOpNode>()) {
+      expr(b->lhs, where);
+      expr(b->rhs, where);
+    } else if (const ExternNode* x = e.as<ExternNode>()) {
+      for (const Expr& a : x->args) expr(a, where);
+    }
+  }
+
+  void call(const CallNode* c, const SrcInfo& where) {
+    const ProcNode& callee = *c->proc;
+    const std::string& f = callee.name;
+    for (size_t i = 0; i < callee.args.size() && i < c->args.size(); ++i) {
+      const FnArg& fa = callee.args[i];
+      const Expr& arg = c->args[i];
+      if (fa.type.is_scalar() && fa.type.base == ScalarKind::Size) {
+        Expr pos = BinOpNode::make(BinOpKind::Ge, arg, ConstNode::make_int(1));
+        require(ctx_, pos, where, "the size argument " + fa.name.name() + " = `" + expr_text(arg) + "` of " + f +
+                                      " is positive");
+      }
+      if (fa.type.is_tensor_or_window() && arg.type().is_tensor_or_window() &&
+          arg.type().rank() == fa.type.rank()) {
+        for (int d = 0; d < fa.type.rank(); ++d) {
+          Expr want = in_caller_terms(ctx_, *c, fa.type.shape[static_cast<size_t>(d)]);
+          Expr have = arg.type().shape[static_cast<size_t>(d)];
+          Expr eq = BinOpNode::make(BinOpKind::Eq, have, want);
+          require(ctx_, eq, where, "dimension " + std::to_string(d) + " of argument " + fa.name.name() + " of " + f +
+                                       " has extent `" + expr_text(want) + "` (the call passes `" + expr_text(have) + "`)");
+        }
+      }
+    }
+    for (const Expr& p : callee.preds) {
+      Expr mine = in_caller_terms(ctx_, *c, p);
+      require(ctx_, mine, where, "the assert `" + expr_text(p) + "` of " + f + " (here `" + expr_text(mine) + "`)");
+    }
+  }
+
+  // Returns how many scopes it pushed that last until the end of the enclosing block.
+  size_t stmt(const Stmt& s) {
+    const SrcInfo& where = s.srcinfo();
+    switch (s.kind()) {
+      case StmtKind::Assign: {
+        const AssignNode* n = s.as<AssignNode>();
+        expr(n->rhs, where);
+        if (bounds_) check_access(ctx_, n->name, points(n->idx), where, "the write to " + access_text(n->name, n->idx));
+        return 0;
+      }
+      case StmtKind::Reduce: {
+        const ReduceNode* n = s.as<ReduceNode>();
+        expr(n->rhs, where);
+        if (bounds_)
+          check_access(ctx_, n->name, points(n->idx), where, "the reduction into " + access_text(n->name, n->idx));
+        return 0;
+      }
+      case StmtKind::WriteConfig: expr(s.as<WriteConfigNode>()->rhs, where); return 0;
+      case StmtKind::Pass: return 0;
+      case StmtKind::If: {
+        const IfNode* n = s.as<IfNode>();
+        Scope sc{Scope::Cond};
+        sc.cond = n->cond;
+        ctx_.push(sc);
+        block(n->body);
+        ctx_.pop();
+        sc.negated = true;
+        ctx_.push(sc);
+        block(n->orelse);
+        ctx_.pop();
+        return 0;
+      }
+      case StmtKind::For: {
+        const ForNode* n = s.as<ForNode>();
+        Scope sc{Scope::Loop};
+        sc.loop = n;
+        ctx_.push(sc);
+        block(n->body);
+        ctx_.pop();
+        return 0;
+      }
+      case StmtKind::Alloc: {
+        const AllocNode* n = s.as<AllocNode>();
+        Scope sc{Scope::Alloc};
+        sc.name = n->name;
+        sc.type = n->type;
+        ctx_.push(sc);
+        return 1;
+      }
+      case StmtKind::Call: {
+        const CallNode* n = s.as<CallNode>();
+        for (const Expr& a : n->args) expr(a, where);
+        if (calls_) call(n, where);
+        return 0;
+      }
+      case StmtKind::WindowStmt: {
+        const WindowStmtNode* n = s.as<WindowStmtNode>();
+        expr(n->rhs, where);
+        Scope sc{Scope::Window};
+        sc.name = n->name;
+        sc.window = n->rhs;
+        ctx_.push(sc);
+        return 1;
+      }
+    }
+    return 0;
+  }
+};
+
+}  // namespace
+
+void check_bounds(const Proc& p) { Checker(p, true, false).run(); }
+void check_calls(const Proc& p) { Checker(p, false, true).run(); }
+
+void check_asserts_satisfiable(const Proc& p) {
+  Context ctx = Context::top(p);
+  if (p.preds().empty()) return;
+  try {
+    Encoder enc(ctx);
+    z3::expr f = enc.ctx().bool_val(true);
+    for (const FnArg& a : p.args())
+      if (a.type.is_scalar() && a.type.base == ScalarKind::Size) f = f && enc.var(a.name) >= 1;
+    for (const Expr& pred : p.preds()) {
+      f = f && enc.cond(pred);
+      SatResult r = check_sat(enc, f);
+      if (r.result == z3::sat) continue;
+      if (r.result == z3::unknown)
+        throw AssertError(pred.srcinfo(), "cannot decide whether the asserts of " + p.name() + " can hold: " +
+                                              r.why_unknown);
+      throw AssertError(pred.srcinfo(), "the asserts of " + p.name() + " can never hold together: `" +
+                                            expr_text(pred) + "` contradicts the sizes and the asserts before it");
+    }
+  } catch (const Unsupported& u) {
+    throw AssertError(u.loc.known() ? u.loc : p->srcinfo, "cannot decide the asserts of " + p.name() + ": " + u.reason);
+  }
+}
+
+void check_proc(const Proc& p) {
+  check_asserts_satisfiable(p);
+  check_bounds(p);
+  check_calls(p);
+}
+
+}  // namespace exocpp::checker

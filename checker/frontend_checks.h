@@ -1,0 +1,41 @@
+// Front-end checks decided by the checker: every access of a proc is in bounds under its
+// asserts, the asserts can hold together, and every call satisfies its callee's asserts (and
+// passes windows of the callee's extents and positive sizes).
+#pragma once
+
+#include "core/errors.h"
+#include "core/ir.h"
+
+namespace exocpp::checker {
+
+// Base of the checker's front-end errors. `counterexample()` gives the values that reach the
+// failing access or call ("i = 3, N = 4").
+class CheckError : public Error {
+ public:
+  CheckError(std::string kind, SrcInfo loc, std::string reason, std::string cex = "")
+      : Error(std::move(kind), "", std::move(loc), std::move(reason), std::move(cex)) {}
+};
+
+// An access (or window) that may fall outside its buffer, reported at the access.
+class BoundsError : public CheckError {
+ public:
+  BoundsError(SrcInfo loc, std::string reason, std::string cex = "")
+      : CheckError("bounds error", std::move(loc), std::move(reason), std::move(cex)) {}
+};
+
+// Asserts that can never hold, or a call that may violate its callee's asserts.
+class AssertError : public CheckError {
+ public:
+  AssertError(SrcInfo loc, std::string reason, std::string cex = "")
+      : CheckError("assert error", std::move(loc), std::move(reason), std::move(cex)) {}
+};
+
+// Each throws at the first failing access / assert / call. An access the checker cannot decide
+// (outside the quasi-affine fragment, time-out) is an error too, saying why.
+void check_bounds(const Proc& p);               // BoundsError
+void check_asserts_satisfiable(const Proc& p);  // AssertError
+void check_calls(const Proc& p);                // AssertError
+// All three, asserts first.
+void check_proc(const Proc& p);
+
+}  // namespace exocpp::checker

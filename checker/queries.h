@@ -1,0 +1,75 @@
+// The legality questions scheduling operations ask, one function each. Every query takes the
+// Context of the code it concerns (Context::at(proc, stmt) for the statement or loop named)
+// and answers Proved, Refuted (with a counterexample in words) or Unknown (outside the
+// quasi-affine fragment, or Z3 timed out; a rewrite treats Unknown as a refusal).
+//
+// What "conflict" means throughout: two accesses of one location (same root buffer and equal
+// indices, or one config field) where at least one writes; two reductions (`+=`) into one
+// location commute with each other but not with reads or writes of it. Buffers allocated
+// inside the analysed code are private to it (to one iteration of a loop body). Distinct
+// buffer arguments never alias (as in Exo); windows alias their parent buffer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "checker/answer.h"
+#include "checker/context.h"
+#include "core/ir.h"
+
+namespace exocpp::checker {
+
+// Do `a ; b` and `b ; a` have the same effect? Both blocks run in `ctx`, `a` first. Refuted
+// when some run of `a` and some run of `b` conflict, or when `b` uses a buffer or window that
+// `a` defines.
+Answer stmts_commute(const Context& ctx, const Block& a, const Block& b);
+Answer stmts_commute(const Context& ctx, const Stmt& a, const Stmt& b);
+
+// May the iterations of `loop` (a For statement; `ctx` is its context) run in any order?
+// Refuted when two different iterations conflict (reductions into one location commute).
+Answer loop_iterations_commute(const Context& ctx, const Stmt& loop);
+// May the iterations of `loop` run at the same time (`par`)? As above, but two iterations
+// reducing into one location also conflict (a data race in the emitted C).
+Answer loop_is_parallelizable(const Context& ctx, const Stmt& loop);
+
+// May `for i: for j: body` become `for j: for i: body`? `outer` must hold exactly one statement,
+// the inner loop, whose bounds must not depend on i (else Refuted with that reason). Refuted
+// when iterations (i1, j1) and (i2, j2) with i1 < i2 and j1 > j2 conflict.
+Answer loops_can_interchange(const Context& ctx, const Stmt& outer);
+
+// May `for i: (s_0 .. s_{gap-1} ; s_gap .. s_n)` become `for i: s_0..; for i: s_gap..`?
+// 0 < gap < body size. Refuted when a buffer or window defined before the gap is used after
+// it, or when iteration i1 after the gap conflicts with a later iteration i2 > i1 before it.
+Answer can_fission(const Context& ctx, const Stmt& loop, size_t gap);
+
+// May `for i in (lo, hi): A ; for j in (lo', hi'): B` become `for i: (A ; B[j := i])`?
+// `first` and `second` are consecutive in `ctx`. Refuted when the bounds are not provably
+// equal, or when B at iteration i1 conflicts with A at a later iteration i2 > i1.
+Answer can_fuse(const Context& ctx, const Stmt& first, const Stmt& second);
+
+// May `alloc` (a top-level statement of `loop`'s body) move in front of the loop, so that one
+// buffer serves every iteration? Refuted when its shape depends on the iterator, or when an
+// iteration reads (or reduces into) a location of it that an earlier iteration wrote and the
+// reading iteration did not itself overwrite before (an earlier unconditional write nest
+// `for v..: t[v + e] = ..` covering the location counts as overwriting).
+Answer can_lift_alloc(const Context& ctx, const Stmt& loop, const Stmt& alloc);
+
+// Does `window` (a WindowExpr such as A[i, 0:16]) contain every location of its buffer that
+// `code` reads, writes or reduces into (for staging)? Refuted with an access outside it.
+Answer window_covers(const Context& ctx, const Expr& window, const Block& code);
+
+// Facts under the preconditions of `ctx` (asserts, positive sizes, enclosing loops and ifs).
+Answer always_true(const Context& ctx, const Expr& cond);
+Answer always_divisible(const Context& ctx, const Expr& e, int64_t divisor);  // divisor > 0
+Answer always_in_range(const Context& ctx, const Expr& e, const Expr& lo, const Expr& hi);  // lo <= e < hi
+
+// Is running `loop`'s body twice the same as running it once (for remove_loop)? Refuted when
+// the body mentions the iterator, reduces into a location it does not allocate, or both reads
+// and writes one location. Whether the loop runs at least once is a separate question
+// (always_true(ctx, lo < hi)).
+Answer loop_body_idempotent(const Context& ctx, const Stmt& loop);
+
+// Is config field `cfg.field` left unread by `code` (the statements between two points)?
+Answer config_not_read(const Context& ctx, const Block& code, const Config& cfg, const std::string& field);
+
+}  // namespace exocpp::checker
