@@ -115,6 +115,8 @@ class Interp {
   double eval_data_binop(const BinOpNode* b, const Expr& e, Frame& f);
   Buffer eval_window(const WindowExprNode* w, const Expr& e, Frame& f);
 
+  // The precision values of type `k` are computed in (InterpOptions::real_as for R).
+  ScalarKind precision(ScalarKind k) const { return k == ScalarKind::R ? opts_.real_as : k; }
   ArgValue& lookup(Frame& f, const Sym& name, const SrcInfo& where);
   Buffer& lookup_buffer(Frame& f, const Sym& name, const SrcInfo& where);
   // Storage position of name[idx], bounds-checked.
@@ -369,8 +371,9 @@ void Interp::exec_alloc(const AllocNode* a, const Stmt& s, Frame& f) {
     fail(s.srcinfo(), "allocation of '" + a->name.name() + "' with shape " + shape_string(shape) +
                           " exceeds InterpOptions::max_alloc_elements (" +
                           std::to_string(opts_.max_alloc_elements) + ")");
-  double fill = is_float(a->type.base) ? std::nan("") : 0.0;
-  f.slot(a->name) = Buffer(a->type.base, std::move(shape), fill);
+  ScalarKind k = precision(a->type.base);
+  double fill = is_float(k) ? std::nan("") : 0.0;
+  f.slot(a->name) = Buffer(k, std::move(shape), fill);
 }
 
 void Interp::exec_call(const CallNode* c, const Stmt& s, Frame& f) {
@@ -527,7 +530,7 @@ double Interp::eval_data(const Expr& e, Frame& f) {
       if (static_cast<int>(args.size()) != n->fn->arity())
         fail(e.srcinfo(), n->fn->name() + "() takes " + std::to_string(n->fn->arity()) +
                               " arguments, got " + std::to_string(args.size()));
-      return round_to_kind(t, n->fn->interpret(args));
+      return round_to_kind(precision(t), n->fn->interpret(args));
     }
     case ExprKind::ReadConfig: {
       const ReadConfigNode* n = e.as<ReadConfigNode>();
@@ -547,7 +550,7 @@ double Interp::eval_data(const Expr& e, Frame& f) {
 // arithmetic follows C: the operands are promoted to (32-bit) int, so intermediates wrap at 32
 // bits and `/` truncates toward zero; the store then wraps to the buffer's width.
 double Interp::eval_data_binop(const BinOpNode* b, const Expr& e, Frame& f) {
-  ScalarKind t = e.type().base;
+  ScalarKind t = precision(e.type().base);
   double x = eval_data(b->lhs, f), y = eval_data(b->rhs, f);
   ScalarKind r = is_float(t) ? t : ScalarKind::I32;
   switch (b->op) {

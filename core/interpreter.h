@@ -7,7 +7,7 @@
 //    `-7 % 2 == 1`. Division by zero and 64-bit overflow are InterpErrors, never UB.
 //  - Data values are held as double. Every store rounds to the buffer's precision: f32 to the
 //    nearest float, f16 to the nearest IEEE half (round-to-even, overflow to inf), f64 and R
-//    exact; i8, ui8, ui16, i32 truncate toward zero then wrap two's-complement to their width
+//    exact (R: see InterpOptions::real_as); i8, ui8, ui16, i32 truncate toward zero then wrap two's-complement to their width
 //    (storing NaN or inf into an integer buffer is an InterpError). Float arithmetic is rounded
 //    to the expression's precision after each operation (an f32 `a * b` is a float product, as
 //    in C); integer data arithmetic is C's: operands promote to 32-bit int, so intermediates
@@ -152,6 +152,9 @@ struct InterpOptions {
   int64_t max_steps = 1'000'000'000;
   // Largest allocation, in elements, before an InterpError (instead of running out of memory).
   int64_t max_alloc_elements = int64_t(1) << 28;
+  // The precision R (not yet chosen) arithmetic and allocations use: exact by default; set it
+  // to F32 to mirror C code generated for an R proc (R is emitted as float).
+  ScalarKind real_as = ScalarKind::R;
 };
 
 // Runs `p` on `args` (in argument order). Buffers are modified in place. Throws InterpError on a
