@@ -43,6 +43,10 @@ namespace exocpp {
 // return `v` unchanged; integer kinds map NaN to 0 (the interpreter reports that case itself).
 double round_to_kind(ScalarKind k, double v);
 
+namespace interp_detail {
+class Interp;
+}
+
 // A tensor, a window into one, or a scalar (rank 0): element type, shape, strides and offset
 // into shared storage. Copying a Buffer makes another handle to the same storage (as a window
 // does); deep_copy() makes an independent dense copy. Element access checks its indices and
@@ -94,12 +98,13 @@ class Buffer {
   // dimensions after the last slice are kept whole.
   Buffer window(const std::vector<Slice>& idx) const;
 
-  // Raw access for the interpreter: linear position in storage, unchecked.
+ private:
+  friend class interp_detail::Interp;
+  // Access by linear position in storage, unchecked: for the interpreter, which checks indices
+  // itself (with source locations) before computing a position.
   double raw(int64_t pos) const { return (*storage_)[static_cast<size_t>(pos)]; }
   void raw_set(int64_t pos, double v) { (*storage_)[static_cast<size_t>(pos)] = round_to_kind(kind_, v); }
-  int64_t storage_size() const { return static_cast<int64_t>(storage_->size()); }
 
- private:
   int64_t position(const std::vector<int64_t>& idx) const;  // checked
   ScalarKind kind_ = ScalarKind::Error;
   std::vector<int64_t> shape_, strides_;
