@@ -192,9 +192,9 @@ std::string model_value(const z3::model& m, const z3::expr& e) {
 
 std::string context_values(const Encoder& enc, const z3::model& m) {
   std::string s;
-  for (const auto& [e, name] : enc.plain_vars()) {
-    if (!e.is_int()) continue;
-    s += (s.empty() ? "" : ", ") + name + " = " + model_value(m, e);
+  for (const Encoder::PlainVar& p : enc.plain_vars()) {
+    if (!p.e.is_int()) continue;
+    s += (s.empty() ? "" : ", ") + p.name + " = " + model_value(m, p.e);
   }
   return s;
 }
@@ -230,7 +230,17 @@ z3::expr Encoder::var(const Sym& s) {
   if (it != plain_by_id_.end()) return it->second.first;
   z3::expr v = c_.int_const((s.name() + "!" + std::to_string(s.id())).c_str());
   plain_by_id_.emplace(s.id(), std::make_pair(v, s.name()));
-  plain_.emplace_back(v, s.name());
+  // Keep the plain variables in reading order: arguments, then enclosing loops outermost first.
+  int rank = 2000;
+  const std::vector<FnArg>& args = scope_.proc().args();
+  for (size_t k = 0; k < args.size(); ++k)
+    if (args[k].name == s) rank = static_cast<int>(k);
+  const std::vector<Scope>& sc = scope_.scopes();
+  for (size_t k = 0; k < sc.size(); ++k)
+    if (sc[k].kind == Scope::Loop && sc[k].loop->iter == s) rank = 1000 + static_cast<int>(k);
+  auto pos = plain_.begin();
+  while (pos != plain_.end() && pos->rank <= rank) ++pos;
+  plain_.insert(pos, PlainVar{v, s.name(), rank});
   return v;
 }
 
@@ -318,7 +328,7 @@ z3::expr Encoder::num(const Expr& e) {
       std::string text = expr_text(e);
       z3::expr v = c_.int_const((text + "!" + std::to_string(s->name.id())).c_str());
       plain_by_id_.emplace(key, std::make_pair(v, text));
-      plain_.emplace_back(v, text);
+      plain_.push_back(PlainVar{v, text, 3000});
       return v;
     }
     case ExprKind::ReadConfig:
@@ -345,7 +355,7 @@ z3::expr Encoder::cond(const Expr& e) {
       if (it != plain_by_id_.end()) return it->second.first;
       z3::expr v = c_.bool_const((r->name.name() + "!" + std::to_string(r->name.id())).c_str());
       plain_by_id_.emplace(r->name.id(), std::make_pair(v, r->name.name()));
-      plain_.emplace_back(v, r->name.name());
+      plain_.push_back(PlainVar{v, r->name.name(), 2500});
       return v;
     }
     throw Unsupported{"`" + expr_text(e) + "` is not a bool control value", e.srcinfo()};
