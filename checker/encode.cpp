@@ -49,6 +49,10 @@ struct CacheEntry {
 // Declared in this order so the cache (holding Z3 objects) dies before the context.
 struct ThreadState {
   z3::context ctx;
+  // One incremental solver reused for every query (each in its own push/pop frame): creating
+  // a solver per query costs more than solving a typical query.
+  std::optional<z3::solver> solver;
+  unsigned solver_timeout_ms = 0;
   std::unordered_map<unsigned, CacheEntry> cache;
   SolverStats stats;
 };
@@ -79,10 +83,15 @@ SatResult check_sat(Encoder& enc, const z3::expr& f) {
       return SatResult{it->second.result, it->second.model, it->second.why_unknown};
     }
   }
-  z3::solver s(ts.ctx);
-  z3::params p(ts.ctx);
-  p.set("timeout", cfg.timeout_ms);
-  s.set(p);
+  if (!ts.solver || ts.solver_timeout_ms != cfg.timeout_ms) {
+    ts.solver.emplace(ts.ctx, z3::solver::simple());
+    z3::params p(ts.ctx);
+    p.set("timeout", cfg.timeout_ms);
+    ts.solver->set(p);
+    ts.solver_timeout_ms = cfg.timeout_ms;
+  }
+  z3::solver& s = *ts.solver;
+  s.push();
   s.add(full);
   SatResult r{s.check(), std::nullopt, ""};
   if (r.result == z3::sat) r.model = s.get_model();
@@ -93,6 +102,7 @@ SatResult check_sat(Encoder& enc, const z3::expr& f) {
     else
       r.why_unknown = "Z3 could not decide (" + why + ")";
   }
+  s.pop();
   if (cfg.cache) {
     if (ts.cache.size() >= kMaxCacheEntries) ts.cache.clear();
     ts.cache.insert_or_assign(key, CacheEntry{full, r.result, r.model, r.why_unknown, cfg.timeout_ms});
