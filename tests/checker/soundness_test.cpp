@@ -36,6 +36,7 @@ void record(Tally& t, const std::string& what, const Answer& a, bool conflict, c
     ++t.unsound;
     if (t.reports.size() < 5) t.reports.push_back("UNSOUND " + what + "\n" + src);
   }
+  if (a.unknown() && getenv("SHOW_UNKNOWN")) std::cout << "unknown: " << a.reason << "\n";
   if (!a.proved() && !conflict) {
     ++t.imprecise;
     if (t.reports.size() < 5) t.reports.push_back("imprecise " + what + ": " + to_string(a) + "\n" + src);
