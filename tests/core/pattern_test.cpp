@@ -33,6 +33,7 @@ def f(N: size, A: f32[N, 16] @ DRAM, B: f32[N] @ DRAM, s: f32 @ DRAM):
     helper(16, A[0, 0:16])
     w = A[1, 0:16]
     B[0] = stride(A, 0) * 1.0
+    acc = Cfg.scale
 )";
 
 Proc parse_f() { return parse_module(kSrc).proc("f"); }
@@ -200,6 +201,18 @@ TEST(Pattern, ScopedExpressionSearchInsideAnExpression) {
   EXPECT_EQ(bs[0].to_string(), "B[i]");
 }
 
+TEST(Pattern, GapAndArgScopesHoldNoMatches) {
+  Proc p = parse_f();
+  EXPECT_TRUE(find_all(p.find("acc = _").before(), "acc = _").empty());
+  EXPECT_TRUE(find_all(p.arg_cursors()[0], "N").empty());
+}
+
+TEST(Pattern, InvalidScopeCursorThrows) {
+  Proc p = parse_f();
+  Cursor past = p.body_cursor()[0].prev();
+  EXPECT_THROW((void)find_all(past, "acc = _"), InvalidCursorError);
+}
+
 // ---- loop / alloc shorthands ----------------------------------------------------------------
 
 TEST(Pattern, FindLoopShorthand) {
@@ -265,6 +278,21 @@ TEST(Pattern, ExternAndStridePatterns) {
   EXPECT_TRUE(p.find_all("stride(A, 1)").empty());
 }
 
+TEST(Pattern, ConfigReadPattern) {
+  Proc p = parse_f();
+  Cursor c = p.find("Cfg.scale");
+  EXPECT_EQ(c.expr().kind(), ExprKind::ReadConfig);
+  EXPECT_TRUE(p.find_all("Cfg.other").empty());
+}
+
+TEST(Pattern, WindowExpressionPatternInACallArgument) {
+  Proc p = parse_f();
+  Cursor c = p.find("A[0, 0:16]");
+  EXPECT_EQ(c.expr().kind(), ExprKind::WindowExpr);
+  EXPECT_EQ(c.parent().stmt().kind(), StmtKind::Call);
+  EXPECT_EQ(p.find_all("A[_, _:_]").size(), 2u);  // the call's argument and w's window
+}
+
 TEST(Pattern, ComparisonPatternInAnExpressionPosition) {
   Cursor c = parse_f().find("i < 3");
   EXPECT_TRUE(c.is_expr());
@@ -326,6 +354,28 @@ TEST(Pattern, DeeplyNestedPatternIsRefusedNotCrashed) {
   std::string deep(5000, '-');
   deep += "x";
   EXPECT_THROW((void)parse_f().find(deep), ParseError);
+}
+
+// Token soup from the pattern alphabet: every outcome is a result or an exocpp::Error, never an
+// internal error or a crash.
+TEST(Pattern, RandomPatternsOnlyEverFailWithUserErrors) {
+  const char* pieces[] = {"for", "if", "in", "_", "i", "j", "A", "tmp", "Cfg", ".", "scale", ":",
+                          "=", "+=", "[", "]", "(", ")", ",", ";", "#", "1", "2.0", "-", "+",
+                          "*", "<", "seq", "f32", "@", "DRAM", "select", "stride", "pass", " "};
+  Proc p = parse_f();
+  uint32_t state = 12345;
+  auto rnd = [&] { return (state = state * 1103515245u + 12345u) >> 16; };
+  int matched = 0;
+  for (int n = 0; n < 3000; ++n) {
+    std::string pat;
+    int len = 1 + static_cast<int>(rnd() % 9);
+    for (int k = 0; k < len; ++k) pat += std::string(pieces[rnd() % std::size(pieces)]) + " ";
+    try {
+      matched += static_cast<int>(p.find_all(pat).size());
+    } catch (const Error&) {
+    }
+  }
+  EXPECT_GT(matched, 0);
 }
 
 }  // namespace
