@@ -126,7 +126,8 @@ bool match_stmt(const SPat& pat, const Stmt& s) {
       return false;
     case SPatKind::For:
       if (auto* f = s.as<ForNode>())
-        return match_name(pat.name, f->iter.name()) && match_e(*pat.lo, f->lo) && match_e(*pat.hi, f->hi) &&
+        return match_name(pat.name, f->iter.name()) && (!pat.loop_mode || *pat.loop_mode == f->mode) &&
+               match_e(*pat.lo, f->lo) && match_e(*pat.hi, f->hi) &&
                match_stmts(pat.body, f->body, 0, static_cast<int>(f->body.size())).has_value();
       return false;
     case SPatKind::Alloc:

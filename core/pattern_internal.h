@@ -53,6 +53,7 @@ struct SPat {
   std::vector<SPat> body;        // For/If body (a sequence, may hold holes)
   std::optional<ScalarKind> alloc_type;  // Alloc: the element type, when not "_"
   std::string alloc_mem;                 // Alloc: "@ MEM", when given
+  std::optional<LoopMode> loop_mode;     // For: seq(...) or par(...), when given
 };
 
 // A parsed pattern string: either one expression pattern or a sequence of statement patterns.

@@ -208,7 +208,7 @@ class PatternParser {
     s.name = expect_name("(the loop variable) after 'for'");
     if (!accept_name("in")) fail(peek(), "expected 'in' after the loop variable, found " + describe(peek()));
     if (peek().is_name("seq") || peek().is_name("par")) {
-      next();
+      s.loop_mode = next().text == "seq" ? LoopMode::Seq : LoopMode::Par;
       expect_op("(", "after seq/par");
       s.lo = parse_expr();
       expect_op(",", "between the loop bounds");

@@ -61,6 +61,7 @@ TEST(Pattern, ForWithSeqBoundsMatchesOnlyThoseBounds) {
   Proc p = parse_f();
   EXPECT_EQ(p.find_all("for _ in seq(0, 16): _").size(), 2u);
   EXPECT_EQ(p.find("for _ in seq(0, N): _").name(), "i");
+  EXPECT_TRUE(p.find_all("for _ in par(0, N): _").empty());  // the loop is seq
 }
 
 TEST(Pattern, ForBodyPatternMatchesAPrefixOfTheBody) {
