@@ -465,6 +465,11 @@ class Proc {
   Cursor forward(const Cursor& c) const;
   Cursor body_cursor() const;
   std::vector<Cursor> arg_cursors() const;
+  // Pattern search (core/pattern.h).
+  Cursor find(const std::string& pattern) const;
+  std::vector<Cursor> find_all(const std::string& pattern) const;
+  Cursor find_loop(const std::string& pattern) const;
+  Cursor find_alloc_or_arg(const std::string& name) const;
   bool defined() const { return node_ != nullptr; }
   const std::string& name() const { return node_->name; }
   const std::vector<FnArg>& args() const { return node_->args; }
