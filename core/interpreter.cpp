@@ -146,6 +146,13 @@ void Interp::exec(const Stmt& s, Frame& f) {
       const ForNode* n = s.as<ForNode>();
       int64_t lo = eval_int(n->lo, f), hi = eval_int(n->hi, f);
       ArgValue& slot = f.slot(n->iter);
+      if (n->mode == LoopMode::Par && opts_.reverse_par) {
+        for (int64_t i = hi; i-- > lo;) {
+          slot = i;
+          exec(n->body, f);
+        }
+        return;
+      }
       for (int64_t i = lo; i < hi; ++i) {
         slot = i;
         exec(n->body, f);

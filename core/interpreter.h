@@ -13,7 +13,8 @@
 //    in C); integer data arithmetic is C's: operands promote to 32-bit int, so intermediates
 //    wrap at 32 bits and `/` truncates toward zero; the store then wraps to the buffer's width.
 //    Data `/` by zero is an InterpError for integer types and inf/NaN for floats.
-//  - `and`/`or` short-circuit. `par` loops run sequentially, in order.
+//  - `and`/`or` short-circuit. `par` loops run sequentially, in order (or in reverse order with
+//    InterpOptions::reverse_par, which shows whether a par loop's iterations depend on each other).
 //  - Allocations are fresh buffers filled with NaN for float types, so a read of memory never
 //    written shows up as NaN in the result; integer buffers are filled with 0.
 //  - Windows alias their buffer: A[i, 0:16] is a rank-1 view with A's stride; points drop
@@ -160,6 +161,9 @@ struct InterpOptions {
   // The precision R (not yet chosen) arithmetic and allocations use: exact by default; set it
   // to F32 to mirror C code generated for an R proc (R is emitted as float).
   ScalarKind real_as = ScalarKind::R;
+  // Run `par` loops from the last iteration to the first. A par loop whose iterations are
+  // independent gives the same results either way.
+  bool reverse_par = false;
 };
 
 // Runs `p` on `args` (in argument order). Buffers are modified in place. Throws InterpError on a

@@ -234,6 +234,7 @@ std::string compare_procs(const Proc& a, const Proc& b, const std::map<std::stri
     }
     ConfigState cfg_a = opts.initial_configs, cfg_b = opts.initial_configs;
     InterpOptions ia = opts.interp, ib = opts.interp;
+    ib.reverse_par = ib.reverse_par || opts.reverse_par_in_b;
     ia.configs = &cfg_a;
     ib.configs = &cfg_b;
     try {
@@ -249,7 +250,7 @@ std::string compare_procs(const Proc& a, const Proc& b, const std::map<std::stri
     std::map<std::string, ArgValue> common_a;
     for (const auto& [name, v] : args_b) common_a.emplace(name, args_a.at(name));
     std::string d = compare_args(common_a, args_b, opts.compare);
-    if (d.empty()) d = compare_configs(cfg_a, cfg_b);
+    if (d.empty() && opts.compare_configs) d = compare_configs(cfg_a, cfg_b);
     if (!d.empty()) return header + d;
   }
   return "";

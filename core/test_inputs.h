@@ -68,6 +68,11 @@ struct CompareProcsOptions {
   ConfigState initial_configs{};
   // Passed to both runs (its `configs` is ignored: see initial_configs).
   InterpOptions interp{};
+  // Compare the final config state too (off for rewrites that delete dead config writes).
+  bool compare_configs = true;
+  // Run `b`'s par loops in reverse order (InterpOptions::reverse_par), so that a par loop whose
+  // iterations depend on each other shows up as a difference.
+  bool reverse_par_in_b = true;
 };
 
 // Runs `a` and `b` on deep copies of the same random arguments (drawn for `a`, handed to `b`

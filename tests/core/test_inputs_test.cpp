@@ -186,6 +186,41 @@ def b(N: size, x: f32[N] @ DRAM):
             "'a' vs 'b' with seed 1 (N = 4): config Cfg.n differs: 4 vs 5");
 }
 
+TEST(CompareProcs, ConfigComparisonCanBeTurnedOff) {
+  Module m = parse_module(R"(
+config Cfg:
+    n: index
+
+def a(N: size, x: f32[N] @ DRAM):
+    Cfg.n = N
+
+def b(N: size, x: f32[N] @ DRAM):
+    pass
+)");
+  CompareProcsOptions opts;
+  EXPECT_THAT(compare_procs(m.proc("a"), m.proc("b"), {}, 1, opts),
+              ::testing::HasSubstr("is written only in the first run"));
+  opts.compare_configs = false;
+  EXPECT_EQ(compare_procs(m.proc("a"), m.proc("b"), {}, 1, opts), "");
+}
+
+TEST(CompareProcs, ParLoopWithCarriedDependenceIsCaught) {
+  Module m = parse_module(R"(
+def prefix_seq(N: size, x: f32[N + 1] @ DRAM):
+    for i in seq(0, N):
+        x[i + 1] += x[i]
+
+def prefix_par(N: size, x: f32[N + 1] @ DRAM):
+    for i in par(0, N):
+        x[i + 1] += x[i]
+)");
+  EXPECT_THAT(compare_procs(m.proc("prefix_seq"), m.proc("prefix_par"), {{"N", 6}}),
+              ::testing::HasSubstr("x["));
+  CompareProcsOptions in_order;
+  in_order.reverse_par_in_b = false;
+  EXPECT_EQ(compare_procs(m.proc("prefix_seq"), m.proc("prefix_par"), {{"N", 6}}, 1, in_order), "");
+}
+
 const char* kRealAndFloat = R"(
 def dot_r(N: size, x: R[N] @ DRAM, y: R[N] @ DRAM, r: R[1] @ DRAM):
     t: R[1] @ DRAM
