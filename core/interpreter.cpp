@@ -127,7 +127,7 @@ void Interp::exec(const Stmt& s, Frame& f) {
       if (!field) fail(s.srcinfo(), "config " + n->config->name + " has no field '" + n->field + "'");
       ConfigValue v;
       if (is_data(field->type))
-        v = round_to_kind(field->type, eval_data(n->rhs, f));
+        v = round_to_kind(precision(field->type), eval_data(n->rhs, f));
       else if (field->type == ScalarKind::Bool)
         v = eval_bool(n->rhs, f);
       else
@@ -147,8 +147,8 @@ void Interp::exec(const Stmt& s, Frame& f) {
       int64_t lo = eval_int(n->lo, f), hi = eval_int(n->hi, f);
       ArgValue& slot = f.slot(n->iter);
       if (n->mode == LoopMode::Par && opts_.reverse_par) {
-        for (int64_t i = hi; i-- > lo;) {
-          slot = i;
+        for (int64_t i = hi; i > lo;) {
+          slot = --i;
           exec(n->body, f);
         }
         return;
