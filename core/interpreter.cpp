@@ -291,9 +291,9 @@ void interpret(const Proc& p, std::map<std::string, ArgValue>& args, const Inter
   interpret(p, vals, opts);
 }
 
-void check_args(const Proc& p, const std::vector<ArgValue>& args) {
+void check_args(const Proc& p, const std::vector<ArgValue>& args, const ConfigState* configs) {
   if (!p.defined()) throw InterpError({}, "check_args() of an undefined proc");
-  ConfigState cfg;
+  ConfigState cfg = configs ? *configs : ConfigState{};
   InterpOptions opts;
   Interp in(cfg, opts);
   Frame f;
@@ -315,9 +315,10 @@ std::vector<std::vector<int64_t>> arg_shapes(const Proc& p, const std::vector<Ar
   return out;
 }
 
-int first_failing_assert(const Proc& p, const std::vector<ArgValue>& args) {
+int first_failing_assert(const Proc& p, const std::vector<ArgValue>& args,
+                         const ConfigState* configs) {
   if (!p.defined()) throw InterpError({}, "first_failing_assert() of an undefined proc");
-  ConfigState cfg;
+  ConfigState cfg = configs ? *configs : ConfigState{};
   InterpOptions opts;
   Interp in(cfg, opts);
   Frame f;

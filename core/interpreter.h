@@ -175,13 +175,16 @@ void interpret(const Proc& p, std::map<std::string, ArgValue>& args,
                const InterpOptions& opts = {});
 
 // Checks `args` against `p`'s signature and asserts without running the body: the checks
-// interpret() does on entry. Throws the same InterpErrors.
-void check_args(const Proc& p, const std::vector<ArgValue>& args);
+// interpret() does on entry. Throws the same InterpErrors. Asserts that read configs see
+// `configs` (none written when null).
+void check_args(const Proc& p, const std::vector<ArgValue>& args,
+                const ConfigState* configs = nullptr);
 // The shape of each data argument of `p` (empty for control arguments and scalars), evaluated
 // from the control values in `args`; data entries of `args` are not looked at.
 std::vector<std::vector<int64_t>> arg_shapes(const Proc& p, const std::vector<ArgValue>& args);
 // The index of the first assert of `p` that does not hold for `args` (which must otherwise fit
-// the signature), or -1 when all hold.
-int first_failing_assert(const Proc& p, const std::vector<ArgValue>& args);
+// the signature), or -1 when all hold. Asserts that read configs see `configs`.
+int first_failing_assert(const Proc& p, const std::vector<ArgValue>& args,
+                         const ConfigState* configs = nullptr);
 
 }  // namespace exocpp
