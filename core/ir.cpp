@@ -276,6 +276,22 @@ Stmt WindowStmtNode::make(Sym name, Expr rhs, SrcInfo s) {
 
 const char* to_string(LoopMode m) { return m == LoopMode::Seq ? "seq" : "par"; }
 
+// ---- procs -------------------------------------------------------------------------------------
+
+Proc::Proc(std::shared_ptr<const ProcNode> n, const Proc& parent, ForwardFn fwd)
+    : node_(std::move(n)),
+      history_(std::make_shared<History>(History{parent.node_, parent.history_, std::move(fwd)})) {
+  EXOCPP_ASSERT(parent.defined(), "a derived proc needs a parent");
+}
+
+Proc Proc::parent() const {
+  Proc p;
+  if (!history_) return p;
+  p.node_ = history_->parent_node;
+  p.history_ = history_->parent_history;
+  return p;
+}
+
 // ---- configs and modules ---------------------------------------------------------------------
 
 const ConfigField* ConfigNode::field(const std::string& f) const {

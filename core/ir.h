@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/loc.h"
 #include "core/srcinfo.h"
 
 namespace exocpp {
@@ -127,14 +128,14 @@ struct Type {
   bool window = false;      // [f32][n, m] rather than f32[n, m]
 
   Type() = default;
-  Type(ScalarKind b) : base(b) {}  // NOLINT: implicit scalar type
+  Type(ScalarKind b);  // NOLINT: implicit scalar type (defined below, once Expr is complete)
   Type(ScalarKind b, std::vector<Expr> sh, bool win = false);
 
   bool is_scalar() const { return shape.empty() && !window; }
   bool is_tensor_or_window() const { return !is_scalar(); }
   bool is_data() const { return exocpp::is_data(base); }
   bool is_control() const { return is_scalar() && exocpp::is_control(base); }
-  int rank() const { return static_cast<int>(shape.size()); }
+  int rank() const;
 };
 // Printed in surface syntax: "f32", "f32[N, 16]", "[f32][N, 16]".
 std::string to_string(const Type& t);
@@ -386,6 +387,7 @@ struct AllocNode : StmtNode {
 };
 
 class Proc;
+class Cursor;
 struct CallNode : StmtNode {
   static constexpr StmtKind kind_tag = StmtKind::Call;
   std::shared_ptr<const ProcNode> proc;
@@ -444,10 +446,30 @@ struct ProcNode {
 };
 
 // An immutable procedure value. Scheduling operations take a Proc and return a new one.
+//
+// A Proc made by a scheduling operation remembers the proc it was made from and how locations
+// moved (its forwarding function), so that cursors into any ancestor can be forwarded to it
+// (Proc::forward in core/cursor.h).
 class Proc {
  public:
   Proc() = default;
   explicit Proc(std::shared_ptr<const ProcNode> n) : node_(std::move(n)) {}
+  // A proc derived from `parent` by a rewrite whose location mapping is `fwd`.
+  Proc(std::shared_ptr<const ProcNode> n, const Proc& parent, ForwardFn fwd);
+  // The proc this one was derived from (undefined for a parsed proc) and the mapping.
+  Proc parent() const;
+  const ForwardFn* forward_fn() const { return history_ ? &history_->fwd : nullptr; }
+
+  // Cursors (core/cursor.h): `c` carried from an ancestor proc into this one; the whole body
+  // as a block cursor; the arguments.
+  Cursor forward(const Cursor& c) const;
+  Cursor body_cursor() const;
+  std::vector<Cursor> arg_cursors() const;
+  // Pattern search (core/pattern.h).
+  Cursor find(const std::string& pattern) const;
+  std::vector<Cursor> find_all(const std::string& pattern) const;
+  Cursor find_loop(const std::string& pattern) const;
+  Cursor find_alloc_or_arg(const std::string& name) const;
   bool defined() const { return node_ != nullptr; }
   const std::string& name() const { return node_->name; }
   const std::vector<FnArg>& args() const { return node_->args; }
@@ -460,7 +482,13 @@ class Proc {
   bool same_as(const Proc& o) const { return node_ == o.node_; }
 
  private:
+  struct History {
+    std::shared_ptr<const ProcNode> parent_node;
+    std::shared_ptr<const History> parent_history;
+    ForwardFn fwd;
+  };
   std::shared_ptr<const ProcNode> node_;
+  std::shared_ptr<const History> history_;
 };
 
 // The configs and procs of one parsed source, in source order.
@@ -476,7 +504,11 @@ class Module {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Template definitions.
+// Inline and template definitions.
+
+// Defined here rather than in Type: clang needs Expr complete to instantiate vector<Expr>.
+inline Type::Type(ScalarKind b) : base(b) {}
+inline int Type::rank() const { return static_cast<int>(shape.size()); }
 
 template <class T>
 const T* Expr::as() const {

@@ -1,0 +1,17 @@
+// Algebraic simplification of control (index) expressions, as rewrites need after they
+// substitute `4*io + ii` for `i`: constant folding, collecting affine terms (2*i + 3*i ->
+// 5*i, i - i -> 0, (a + 1) - 1 -> a), folding `/` and `%` by constants where exact, and
+// boolean folding of constant comparisons. Data expressions are only constant-folded where
+// exact. The result is equal to the input for every value of its variables.
+#pragma once
+
+#include "core/ir.h"
+
+namespace exocpp {
+
+Expr simplify_expr(const Expr& e);
+// Every expression of the statement/block/proc simplified (and `if True:` etc. left alone).
+Stmt simplify_stmt(const Stmt& s);
+Block simplify_block(const Block& b);
+
+}  // namespace exocpp

@@ -1,0 +1,176 @@
+// Target resolution, checker answers as errors, and the operation wrapper.
+#include "rewrites/common.h"
+
+#include <set>
+
+#include "core/ir_visit.h"
+#include "core/printer.h"
+
+namespace exocpp {
+
+std::string CursorLike::describe() const {
+  if (is_pattern()) return "'" + pattern() + "'";
+  return "cursor '" + cursor().to_string() + "'";
+}
+
+namespace rw {
+
+void fail(const std::string& op, const Cursor& where, const std::string& reason,
+          const std::string& counterexample) {
+  throw SchedulingError(op, where.is_valid() ? where.srcinfo() : SrcInfo{}, reason, counterexample);
+}
+
+void fail(const std::string& op, const SrcInfo& where, const std::string& reason,
+          const std::string& counterexample) {
+  throw SchedulingError(op, where, reason, counterexample);
+}
+
+void rethrow_with_op(const std::string& op, const Error& e) {
+  throw SchedulingError(op, e.loc(), e.reason(), e.counterexample());
+}
+
+Cursor resolve(const std::string& op, const Proc& p, const CursorLike& target) {
+  if (target.is_pattern()) {
+    std::vector<Cursor> all = find_all(p, target.pattern());
+    if (all.empty())
+      fail(op, p->srcinfo, "no match for " + target.describe() + " in proc '" + p.name() + "'");
+    return all.front();
+  }
+  Cursor c;
+  try {
+    c = p.forward(target.cursor());
+  } catch (const InvalidCursorError& e) {
+    fail(op, p->srcinfo, e.reason());
+  }
+  if (!c.is_valid())
+    fail(op, p->srcinfo, "the cursor's target no longer exists in proc '" + p.name() +
+                             "' (a rewrite removed it)");
+  return c;
+}
+
+Cursor resolve_stmt(const std::string& op, const Proc& p, const CursorLike& target) {
+  Cursor c = resolve(op, p, target);
+  if (c.is_block() && c.size() == 1) c = c[0];
+  if (!c.is_stmt())
+    fail(op, c, "expected a statement, but " + target.describe() + " is a " + to_string(c.kind()));
+  return c;
+}
+
+Cursor resolve_loop(const std::string& op, const Proc& p, const CursorLike& target) {
+  Cursor c;
+  if (target.is_pattern()) {
+    try {
+      c = find_loop(p, target.pattern());
+    } catch (const SchedulingError& e) {
+      fail(op, p->srcinfo, "no loop matches " + target.describe() + " in proc '" + p.name() + "'");
+    }
+    if (c.is_block() && c.size() == 1) c = c[0];
+  } else {
+    c = resolve_stmt(op, p, target);
+  }
+  as_loop(op, c);
+  return c;
+}
+
+Cursor resolve_block(const std::string& op, const Proc& p, const CursorLike& target) {
+  Cursor c = resolve(op, p, target);
+  if (c.is_stmt()) return c.as_block();
+  if (!c.is_block())
+    fail(op, c, "expected a block of statements, but " + target.describe() + " is a " + to_string(c.kind()));
+  return c;
+}
+
+Cursor resolve_gap(const std::string& op, const Proc& p, const CursorLike& target) {
+  Cursor c = resolve(op, p, target);
+  if (c.is_block() && c.size() == 1) c = c[0];
+  if (c.is_stmt()) return c.after();
+  if (!c.is_gap())
+    fail(op, c, "expected a gap between statements, but " + target.describe() + " is a " + to_string(c.kind()));
+  return c;
+}
+
+Cursor resolve_alloc(const std::string& op, const Proc& p, const CursorLike& target) {
+  Cursor c;
+  if (target.is_pattern()) {
+    const std::string& pat = target.pattern();
+    bool bare_name = pat.find_first_of(":=_ ") == std::string::npos;
+    if (bare_name) {
+      try {
+        c = find_alloc_or_arg(p, pat);
+      } catch (const SchedulingError&) {
+        fail(op, p->srcinfo, "no allocation or argument named '" + pat + "' in proc '" + p.name() + "'");
+      }
+    } else {
+      c = resolve(op, p, target);
+    }
+  } else {
+    c = resolve(op, p, target);
+  }
+  if (c.is_block() && c.size() == 1) c = c[0];
+  if (c.is_arg()) return c;
+  if (!c.is_stmt() || c.stmt().kind() != StmtKind::Alloc)
+    fail(op, c, "expected an allocation, but " + target.describe() + " is not one");
+  return c;
+}
+
+Cursor resolve_expr(const std::string& op, const Proc& p, const CursorLike& target) {
+  Cursor c = resolve(op, p, target);
+  if (!c.is_expr())
+    fail(op, c, "expected an expression, but " + target.describe() + " is a " + to_string(c.kind()));
+  return c;
+}
+
+void require_proved(const std::string& op, const Cursor& where, const checker::Answer& a,
+                    const std::string& what) {
+  if (a.proved()) return;
+  SrcInfo loc = where.is_valid() ? where.srcinfo() : SrcInfo{};
+  if (a.refuted())
+    throw SchedulingError(op, loc, what + " does not hold" + (a.reason.empty() ? "" : ": " + a.reason),
+                          a.counterexample);
+  throw SchedulingError(op, loc, "could not prove that " + what +
+                                     (a.reason.empty() ? "" : " (" + a.reason + ")"));
+}
+
+const ForNode* as_loop(const std::string& op, const Cursor& c) {
+  if (!c.is_stmt() || c.stmt().kind() != StmtKind::For)
+    fail(op, c, "expected a loop, found " +
+                    (c.is_stmt() ? "'" + c.to_string() + "'" : std::string("a ") + to_string(c.kind())));
+  return c.stmt().as<ForNode>();
+}
+
+namespace {
+class NameCollector : public IRVisitor {
+ public:
+  std::set<std::string> names;
+
+ protected:
+  void visit_For(const ForNode* n, const Stmt& s) override {
+    names.insert(n->iter.name());
+    IRVisitor::visit_For(n, s);
+  }
+  void visit_Alloc(const AllocNode* n, const Stmt& s) override {
+    names.insert(n->name.name());
+    IRVisitor::visit_Alloc(n, s);
+  }
+  void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
+    names.insert(n->name.name());
+    IRVisitor::visit_WindowStmt(n, s);
+  }
+};
+}  // namespace
+
+std::vector<std::string> bound_names(const Proc& p) {
+  NameCollector c;
+  for (const FnArg& a : p.args()) c.names.insert(a.name.name());
+  c.visit(p.body());
+  return {c.names.begin(), c.names.end()};
+}
+
+Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, const Cursor& where) {
+  for (const std::string& n : bound_names(p))
+    if (n == name) fail(op, where, "the name '" + name + "' is already used in proc '" + p.name() + "'");
+  return Sym(name);
+}
+
+}  // namespace rw
+}  // namespace exocpp

@@ -1,0 +1,92 @@
+// What every scheduling operation shares: naming targets (CursorLike), turning checker answers
+// into SchedulingErrors, and the wrapper that puts the operation's name on every error.
+//
+// Each operation lives in its own file under rewrites/ and is laid out the same way
+// (STYLE.md): its doc comment shows the rewrite rule; it resolves its arguments, runs every
+// check (no IR is built until all pass), then builds the new proc and its forwarding function
+// with derive_proc (core/cursor.h), so p.forward(c) works for every operation.
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "checker/answer.h"
+#include "core/cursor.h"
+#include "core/ir.h"
+#include "core/pattern.h"
+
+namespace exocpp {
+
+// A target named by a pattern string (core/pattern.h) or by a cursor (from this proc or one of
+// its ancestors: it is forwarded, as in Exo).
+class CursorLike {
+ public:
+  CursorLike(const char* pattern) : v_(std::string(pattern)) {}  // NOLINT: implicit by design
+  CursorLike(std::string pattern) : v_(std::move(pattern)) {}    // NOLINT
+  CursorLike(Cursor c) : v_(std::move(c)) {}                     // NOLINT
+  bool is_pattern() const { return std::holds_alternative<std::string>(v_); }
+  const std::string& pattern() const { return std::get<std::string>(v_); }
+  const Cursor& cursor() const { return std::get<Cursor>(v_); }
+  std::string describe() const;  // the pattern in quotes, or the cursor's printed target
+
+ private:
+  std::variant<std::string, Cursor> v_;
+};
+
+namespace rw {
+
+// Throws SchedulingError(op, location of `where`, reason, counterexample).
+[[noreturn]] void fail(const std::string& op, const Cursor& where, const std::string& reason,
+                       const std::string& counterexample = "");
+[[noreturn]] void fail(const std::string& op, const SrcInfo& where, const std::string& reason,
+                       const std::string& counterexample = "");
+
+// Resolves `target` in `p`: a pattern by find(), a cursor by forwarding it into `p`. Throws
+// SchedulingError when nothing matches or the cursor is invalid in `p`.
+Cursor resolve(const std::string& op, const Proc& p, const CursorLike& target);
+// The same, requiring a statement cursor (a one-statement block is accepted).
+Cursor resolve_stmt(const std::string& op, const Proc& p, const CursorLike& target);
+// A loop: patterns may use the "i" / "i #n" shorthand of find_loop.
+Cursor resolve_loop(const std::string& op, const Proc& p, const CursorLike& target);
+// A block (a statement cursor becomes a one-statement block).
+Cursor resolve_block(const std::string& op, const Proc& p, const CursorLike& target);
+// A gap (a statement cursor means the gap after it, as Exo's fission does).
+Cursor resolve_gap(const std::string& op, const Proc& p, const CursorLike& target);
+// An allocation (or argument) named by a name, "x: _" pattern or cursor.
+Cursor resolve_alloc(const std::string& op, const Proc& p, const CursorLike& target);
+// An expression.
+Cursor resolve_expr(const std::string& op, const Proc& p, const CursorLike& target);
+
+// Throws SchedulingError unless `a` is proved: `what` says what had to hold ("the loop
+// carries no dependence"); refutations carry the checker's counterexample, unknowns its reason.
+void require_proved(const std::string& op, const Cursor& where, const checker::Answer& a,
+                    const std::string& what);
+
+// Runs `body` (the operation) so that any exocpp::Error escaping it names `op`: an error that
+// already names an operation passes through; others are rethrown as SchedulingError(op, ...)
+// keeping their location, reason and counterexample.
+template <class F>
+auto run_op(const std::string& op, F&& body) -> decltype(body());
+[[noreturn]] void rethrow_with_op(const std::string& op, const Error& e);
+
+// The loop statement of a loop cursor (throws SchedulingError naming `op` otherwise).
+const ForNode* as_loop(const std::string& op, const Cursor& c);
+// A fresh symbol named `name` unless `name` is already used in `p` (argument, loop, buffer):
+// throws SchedulingError then, because a printed proc must not be ambiguous.
+Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, const Cursor& where);
+// Every name bound in `p` (arguments, loop variables, allocations, windows).
+std::vector<std::string> bound_names(const Proc& p);
+
+template <class F>
+auto run_op(const std::string& op, F&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const Error& e) {
+    if (!e.op().empty()) throw;
+    rethrow_with_op(op, e);
+  }
+}
+
+}  // namespace rw
+}  // namespace exocpp

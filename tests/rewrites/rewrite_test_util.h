@@ -1,0 +1,79 @@
+// Shared helpers for scheduling-operation tests: parsing a proc from text, golden files, the
+// interpreter equivalence check every accepted rewrite goes through, and refusal checks.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <exocpp/exocpp.h>
+
+#include "core/ir_visit.h"
+
+namespace exocpp::testing {
+
+// The one proc of `src` (or the proc named `name`).
+inline Proc parse_proc(const std::string& src, const std::string& name = "") {
+  Module m = parse_module(src);
+  return name.empty() ? m.procs.back() : m.proc(name);
+}
+
+// Compares `actual` with tests/rewrites/golden/<name>.txt. With UPDATE_GOLDEN=1 in the
+// environment the file is (re)written instead; a missing golden file is a failure otherwise.
+inline void expect_golden(const std::string& name, const std::string& actual) {
+  std::string path = std::string(EXOCPP_TEST_DATA_DIR) + "/rewrites/golden/" + name + ".txt";
+  const char* update = std::getenv("UPDATE_GOLDEN");
+  if (update && std::string(update) == "1") {
+    std::ofstream(path) << actual;
+    return;
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << "missing golden file " << path
+                         << " (run the test with UPDATE_GOLDEN=1 to create it); actual:\n" << actual;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_EQ(ss.str(), actual) << "golden file " << path << " differs (UPDATE_GOLDEN=1 rewrites it)";
+}
+
+// The check every accepted rewrite goes through: `before` and `after` give the same results on
+// random integer-valued inputs satisfying the asserts (several seeds), and the printed `after`
+// parses back to the same text.
+inline void expect_equivalent(const Proc& before, const Proc& after,
+                              const std::map<std::string, int64_t>& sizes = {}) {
+  CompareProcsOptions opts;
+  opts.trials = 4;
+  EXPECT_EQ(compare_procs(before, after, sizes, 1, opts), "")
+      << "before:\n" << before << "\nafter:\n" << after;
+  std::string printed = to_string(after);
+  ParseOptions po;  // the callees of `after` are visible to the re-parse
+  struct Callees : IRVisitor {
+    std::vector<Proc>* out;
+    void visit_Call(const CallNode* n, const Stmt& s) override {
+      out->push_back(Proc(n->proc));
+      IRVisitor::visit_Call(n, s);
+    }
+  } callees;
+  callees.out = &po.procs;
+  callees.visit(after.body());
+  EXPECT_NO_THROW({
+    Module m = parse_module(printed, po);
+    EXPECT_EQ(to_string(m.procs.back()), printed);
+  }) << printed;
+}
+
+// Runs `f`, expecting a SchedulingError from operation `op` whose message contains `needle`.
+template <class F>
+void expect_refused(F&& f, const std::string& op, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "expected " << op << " to refuse (" << needle << ")";
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.op(), op) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
+        << "message does not contain '" << needle << "':\n" << e.what();
+  }
+}
+
+}  // namespace exocpp::testing
