@@ -3,6 +3,7 @@
 #include "checker/encode.h"
 
 #include <atomic>
+#include <ctime>
 #include <unordered_map>
 
 #include "core/externs.h"
@@ -52,10 +53,11 @@ struct ThreadState {
   // One incremental solver reused for every query (each in its own push/pop frame): creating
   // a solver per query costs more than solving a typical query.
   std::optional<z3::solver> solver;
-  // The default arithmetic solver, asked again when the first gives up as incomplete (it is
-  // slower but handles products of variables better).
+  // The default arithmetic solver, asked again when the first gives up (incomplete or timed
+  // out); it is slower on typical queries but handles products of variables better.
   std::optional<z3::solver> fallback;
   unsigned solver_timeout_ms = 0;
+  unsigned solver_uses = 0;
   std::unordered_map<unsigned, CacheEntry> cache;
   SolverStats stats;
 };
@@ -66,6 +68,7 @@ ThreadState& state() {
 }
 
 constexpr size_t kMaxCacheEntries = 200000;
+constexpr unsigned kSolverReuse = 200;
 
 }  // namespace
 
@@ -86,7 +89,9 @@ SatResult check_sat(Encoder& enc, const z3::expr& f) {
       return SatResult{it->second.result, it->second.model, it->second.why_unknown};
     }
   }
-  if (!ts.solver || ts.solver_timeout_ms != cfg.timeout_ms) {
+  // A fresh solver now and then: an incremental solver keeps state from popped queries.
+  if (!ts.solver || ts.solver_timeout_ms != cfg.timeout_ms || ++ts.solver_uses > kSolverReuse) {
+    ts.solver_uses = 0;
     z3::params p(ts.ctx);
     p.set("timeout", cfg.timeout_ms);
     ts.fallback.emplace(ts.ctx, z3::solver::simple());
@@ -108,9 +113,15 @@ SatResult check_sat(Encoder& enc, const z3::expr& f) {
     s.pop();
     return r;
   };
+  timespec t0, t1;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
   SatResult r = solve(*ts.solver);
   auto timed_out = [](const std::string& why) { return why == "timeout" || why == "canceled"; };
-  if (r.result == z3::unknown && !timed_out(r.why_unknown)) r = solve(*ts.fallback);
+  // The two arithmetic solvers have different strengths (products of variables, some
+  // div/mod combinations): an undecided query gets a second chance.
+  if (r.result == z3::unknown) r = solve(*ts.fallback);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+  ts.stats.solver_cpu_seconds += static_cast<double>(t1.tv_sec - t0.tv_sec) + 1e-9 * static_cast<double>(t1.tv_nsec - t0.tv_nsec);
   if (r.result == z3::unknown) {
     if (timed_out(r.why_unknown))
       r.why_unknown = "Z3 timed out after " + std::to_string(cfg.timeout_ms) + " ms";

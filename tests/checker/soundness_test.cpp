@@ -251,6 +251,8 @@ TEST(Soundness, RandomProgramsAgreeWithEnumeration) {
   std::cout << "[soundness] programs " << n << ", queries " << t.queries << ": proved " << t.proved << ", refuted "
             << t.refuted << ", unknown " << t.unknown << "; unsound " << t.unsound << "; refuted/unknown without a "
             << "conflict " << t.imprecise << " (" << 100.0 * rate << "%)\n";
+  std::cout << "[soundness] Z3 CPU time " << solver_stats().solver_cpu_seconds << " s for " << solver_stats().queries
+            << " formulas\n";
   for (const std::string& r : t.reports) std::cout << r << "\n";
   ::testing::Test::RecordProperty("queries", std::to_string(t.queries));
   ::testing::Test::RecordProperty("imprecise", std::to_string(t.imprecise));
