@@ -30,7 +30,7 @@ Proc unroll_loop(const Proc& p, const CursorLike& loop) {
       rw::fail(op, c, "expected loop " + f->iter.name() + " to have constant bounds, got seq(" + c.lo().to_string() +
                           ", " + c.hi().to_string() + ")");
     int64_t count = *hi > *lo ? *hi - *lo : 0;
-    if (count * static_cast<int64_t>(f->body.size()) > kMaxUnroll)
+    if (count > kMaxUnroll || count * static_cast<int64_t>(f->body.size()) > kMaxUnroll)
       rw::fail(op, c, "unrolling loop " + f->iter.name() + " would make " + std::to_string(count) +
                           " copies of its body, more than the limit of " + std::to_string(kMaxUnroll) + " statements");
 
