@@ -1,6 +1,6 @@
 // Exo's loop and scope scheduling operations: divide_loop, reorder_loops, fission, remove_loop,
-// add_loop, unroll_loop, lift_scope, fuse, cut_loop, shift_loop. Names, argument order and
-// rewrite rules follow Exo's primitives (docs/primitives/loop_ops.md); every legality condition
+// add_loop, unroll_loop, lift_scope, fuse, cut_loop, shift_loop, mult_loops, join_loops,
+// specialize, autofission. Names, argument order and rewrite rules follow Exo's primitives (docs/primitives/loop_ops.md); every legality condition
 // is decided by the checker (checker/queries.h). See docs/scheduling/loops.md.
 //
 // Every operation returns a new proc derived from `p` (so p.forward(c) carries cursors into it)
@@ -76,5 +76,23 @@ Proc cut_loop(const Proc& p, const CursorLike& loop, const std::string& cut_poin
 // for i in seq(lo, hi): s  -->  for i in seq(new_lo, new_lo + hi - lo): s[i -> i + (lo - new_lo)]
 // (new_lo >= 0 must be proved).
 Proc shift_loop(const Proc& p, const CursorLike& loop, const std::string& new_lo);
+
+// for i in seq(0, e): for j in seq(0, c): s  -->  for k in seq(0, e * c): s[i -> k / c, j -> k % c]
+// (c an integer constant > 0; both loops start at 0; loop i holds only loop j).
+Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string& new_iter_name);
+
+// for i in seq(lo, mid): s ; for j in seq(mid, hi): s[i -> j]  -->  for i in seq(lo, hi): s
+// (adjacent loops, bodies the same up to the loop variable, loop1's hi equal to loop2's lo).
+Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2);
+
+// B  -->  if c0: B elif c1: B ... else: B   (one copy per condition plus the default copy)
+Proc specialize(const Proc& p, const CursorLike& block, const std::vector<std::string>& conds);
+
+struct AutofissionOptions {
+  int n_lifts = 1;
+};
+// fission, then remove every loop copy the split made that remove_loop accepts (a half whose
+// statements no longer depend on the loop).
+Proc autofission(const Proc& p, const CursorLike& gap, const AutofissionOptions& opts = {});
 
 }  // namespace exocpp
