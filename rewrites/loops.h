@@ -1,6 +1,6 @@
 // Exo's loop and scope scheduling operations: divide_loop, reorder_loops, fission, remove_loop,
 // add_loop, unroll_loop, lift_scope, fuse, cut_loop, shift_loop, mult_loops, join_loops,
-// specialize, autofission. Names, argument order and rewrite rules follow Exo's primitives (docs/primitives/loop_ops.md); every legality condition
+// specialize, autofission, divide_with_recompute. Names, argument order and rewrite rules follow Exo's primitives (docs/primitives/loop_ops.md); every legality condition
 // is decided by the checker (checker/queries.h). See docs/scheduling/loops.md.
 //
 // Every operation returns a new proc derived from `p` (so p.forward(c) carries cursors into it)
@@ -87,6 +87,14 @@ Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2)
 
 // B  -->  if c0: B elif c1: B ... else: B   (one copy per condition plus the default copy)
 Proc specialize(const Proc& p, const CursorLike& block, const std::vector<std::string>& conds);
+
+// for i in seq(0, N): s  -->
+// for io in seq(0, outer_hi): for ii in seq(0, outer_stride + (N - outer_hi * outer_stride)):
+//     s[i -> outer_stride * io + ii]
+// Neighbouring chunks overlap, so some iterations run again: legal when N >= outer_hi *
+// outer_stride, outer_hi > 0, the iterations commute and each iteration is idempotent.
+Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::string& outer_hi,
+                           int64_t outer_stride, const std::vector<std::string>& new_iters);
 
 struct AutofissionOptions {
   int n_lifts = 1;
