@@ -16,7 +16,8 @@
 //   for i in _: for j in _: A   -->   reorder_loops
 //
 // Checks: the target is a loop or if whose parent is a loop or if holding only it (in that
-// branch); an if lifted out of a loop has a condition that does not use the loop variable; a
+// branch); an if lifted out of a loop has a condition that does not use the loop variable nor
+// read a config field its branches write; a
 // loop lifted out of an if requires the if to have no else branch; loop pairs are checked as
 // reorder_loops checks them.
 // Forwarding: cursors into the branches follow them; the two heads trade places (a cursor to
@@ -66,6 +67,11 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
       const IfNode* i = inner.as<IfNode>();
       if (mentions(i->cond, f->iter))
         rw::fail(kOp, ic, "the condition '" + ic.cond().to_string() + "' depends on the loop variable " + f->iter.name());
+      Block branches = i->body;
+      branches.insert(branches.end(), i->orelse.begin(), i->orelse.end());
+      if (writes_config_read_by(branches, i->cond))
+        rw::fail(kOp, ic, "the branches write a config field that the condition '" + ic.cond().to_string() +
+                              "' reads, so it must be evaluated in every iteration");
       Stmt a = ForNode::make(f->iter, f->lo, f->hi, i->body, f->mode, osi);
       Block b;
       if (!i->orelse.empty()) {

@@ -53,6 +53,32 @@ TEST(Fission, IfWithElse) {
   expect_equivalent(p, q);
 }
 
+TEST(Fission, GapInAnElseBranch) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32 @ DRAM, y: f32 @ DRAM):
+    if N > 4:
+        x = 1.0
+    else:
+        x = 2.0
+        y = 3.0
+)");
+  Proc q = fission(p, p.body_cursor()[0].orelse()[0].after());
+  expect_golden("Fission.GapInAnElse", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(Fission, ForwardsThroughTwoLifts) {
+  Proc p = parse_proc(R"(def f(N: size, M: size, A: f32[N, M] @ DRAM, B: f32[N, M] @ DRAM):
+    for i in seq(0, N):
+        for j in seq(0, M):
+            A[i, j] = 1.0
+            B[i, j] = 2.0
+)");
+  Cursor b = p.body_cursor()[0].body()[0].body()[1];
+  Proc q = fission(p, p.body_cursor()[0].body()[0].body()[0].after(), {.n_lifts = 2});
+  EXPECT_EQ(q.forward(b).loc(), q.body_cursor()[1].body()[0].body()[0].loc());
+  EXPECT_EQ(q.forward(b).to_string(), "B[i, j] = 2.0");
+}
+
 TEST(Fission, RefusesAReversedDependence) {
   Proc p = parse_proc(R"(def f(N: size, A: f32[N + 1] @ DRAM, B: f32[N + 1] @ DRAM):
     for i in seq(0, N):

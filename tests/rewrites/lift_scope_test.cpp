@@ -84,6 +84,35 @@ TEST(LiftScope, RefusesAConditionOnTheLoopVariable) {
                  "depends on the loop variable i");
 }
 
+TEST(LiftScope, RefusesAConditionOnAConfigTheBranchesWrite) {
+  Proc p = parse_proc(R"(config Cfg:
+    n: index
+
+def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        if Cfg.n > 0:
+            Cfg.n = 0
+            A[i] = 1.0
+)");
+  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
+                 "must be evaluated in every iteration");
+}
+
+TEST(LiftScope, ForwardsTheCopiedElseBranchToItsFirstCopy) {
+  Proc p = parse_proc(R"(def f(N: size, M: size, x: f32 @ DRAM):
+    if N > 4:
+        if M > 4:
+            x = 1.0
+    else:
+        x = 3.0
+)");
+  Cursor c_branch = p.body_cursor()[0].orelse()[0];
+  Proc q = lift_scope(p, p.body_cursor()[0].body()[0]);
+  EXPECT_EQ(q.forward(c_branch).loc(), q.body_cursor()[0].body()[0].orelse()[0].loc());
+  EXPECT_EQ(q.forward(c_branch).to_string(), "x = 3.0");
+  expect_equivalent(p, q);
+}
+
 TEST(LiftScope, RefusesAParentWithOtherStatements) {
   Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
     for i in seq(0, N):
