@@ -80,6 +80,28 @@ void check_block_windows(const Cursor& at, const Block& b, const Expr& win_e) {
                           to_string(win_e) + "' fixes to a point");
 }
 
+// A window statement before the block that aliases `buf` and that the block uses: its accesses
+// would bypass the staged copy.
+std::string aliasing_window(const Proc& p, const Block& b, const Sym& buf) {
+  struct V : IRVisitor {
+    std::vector<Sym> aliases;
+    void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
+      const Sym& root = n->rhs.as<WindowExprNode>()->name;
+      if (std::find(aliases.begin(), aliases.end(), root) != aliases.end()) aliases.push_back(n->name);
+      IRVisitor::visit_WindowStmt(n, s);
+    }
+  } v;
+  v.aliases.push_back(buf);
+  v.visit(p.body());
+  for (size_t k = 1; k < v.aliases.size(); ++k) {
+    bool defined_inside = false;
+    for (const Stmt& s : b)
+      if (const WindowStmtNode* w = s.as<WindowStmtNode>(); w && w->name == v.aliases[k]) defined_inside = true;
+    if (!defined_inside && rw::buffer_uses(b, v.aliases[k]).any()) return v.aliases[k].name();
+  }
+  return "";
+}
+
 }  // namespace
 
 Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_expr, const std::string& new_name,
@@ -100,6 +122,9 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
 
     // 2. Checks.
     rw::BufferUses uses = rw::buffer_uses(stmts, buf);
+    if (std::string w = aliasing_window(p, stmts, buf); !w.empty())
+      rw::fail(kOp, blk, "the block accesses '" + buf.name() + "' through the window '" + w +
+                             "' defined before it; inline_window it first");
     if (!uses.any()) rw::fail(kOp, blk, "'" + buf.name() + "' is not accessed in the block, nothing to stage");
     if (uses.whole)
       rw::fail(kOp, blk, "the block passes all of '" + buf.name() + "' to a call; stage only element or window accesses");

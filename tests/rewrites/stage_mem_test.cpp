@@ -123,3 +123,39 @@ TEST(StageMem, ForwardsCursorsIntoTheStagedBlock) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(StageMem, RefusesAccessesThroughAWindowDefinedBeforeTheBlock) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N, 16] @ DRAM):
+    for i in seq(0, N):
+        w = A[i, 0:16]
+        for j in seq(0, 16):
+            w[j] = 1.0
+)");
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[1], "A[i, 0:16]", "t"); }, "stage_mem",
+                 "through the window 'w'");
+}
+
+TEST(StageMem, StagesAWindowPassedToACallInsideTheBlock) {
+  Module m = parse_module(R"(def fill(x: [f32][8] @ DRAM):
+    for k in seq(0, 8):
+        x[k] = 3.0
+
+def f(N: size, A: f32[N, 16] @ DRAM):
+    for i in seq(0, N):
+        fill(A[i, 4:12])
+)");
+  Proc p = m.proc("f");
+  Proc q = stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:16]", "t");
+  expect_golden("StageMem_CallWindow", to_string(q));
+  expect_equivalent(p, q, {{"N", 2}});
+}
+
+TEST(StageMem, RefusesAScalarThatIsNotABuffer) {
+  Proc p = parse_proc(kAdd);
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "i", "t"); }, "stage_mem",
+                 "is not a data buffer");
+}
+
+}  // namespace
