@@ -6,7 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
+#include <optional>
 
 #include "core/externs.h"
 
@@ -112,13 +112,17 @@ std::string print_list(const std::vector<Expr>& es) {
   return out;
 }
 
-std::string print_const(const ConstNode* c) {
-  switch (c->type.base) {
-    case ScalarKind::Bool: return c->val != 0.0 ? "True" : "False";
+// A literal of type `base` and value `val`.
+std::string print_literal(ScalarKind base, double val) {
+  switch (base) {
+    case ScalarKind::Bool: return val != 0.0 ? "True" : "False";
     case ScalarKind::Int:
     case ScalarKind::Index:
     case ScalarKind::Size:
-    case ScalarKind::Stride: return std::to_string(c->int_val());
+    case ScalarKind::Stride:
+      // (A value no int64 holds cannot come from make_int; print it rather than overflow.)
+      if (!(std::fabs(val) < 9.2e18)) return float_literal(val);
+      return std::to_string(static_cast<int64_t>(val));
     case ScalarKind::R:
     case ScalarKind::F16:
     case ScalarKind::F32:
@@ -127,16 +131,28 @@ std::string print_const(const ConstNode* c) {
     case ScalarKind::UI8:
     case ScalarKind::UI16:
     case ScalarKind::I32:
-    case ScalarKind::Error: return float_literal(c->val);
+    case ScalarKind::Error: return float_literal(val);
   }
-  return float_literal(c->val);
+  return float_literal(val);
 }
 
-// Whether the printed expression starts with a minus sign, so that a unary minus in front of
-// it needs parentheses (`-(-x)`, never `--x`).
-bool is_negative_literal(const Expr& e) {
-  const ConstNode* c = e.as<ConstNode>();
-  return c && c->type.base != ScalarKind::Bool && std::signbit(c->val);
+// The parser reads a minus in front of a literal as part of the literal (`-(-3)` is the literal
+// 3). So that printing is stable under parse -> print, a chain of unary minuses over a numeric
+// literal prints as the literal it folds to.
+struct Literal {
+  ScalarKind base;
+  double val;
+};
+std::optional<Literal> folded_literal(const Expr& e) {
+  if (const ConstNode* c = e.as<ConstNode>()) {
+    if (c->type.base == ScalarKind::Bool) return std::nullopt;
+    return Literal{c->type.base, c->val};
+  }
+  if (const USubNode* u = e.as<USubNode>()) {
+    if (!u->arg.defined()) return std::nullopt;
+    if (auto lit = folded_literal(u->arg)) return Literal{lit->base, -lit->val};
+  }
+  return std::nullopt;
 }
 
 std::string print_expr(const Expr& e, int prec) {
@@ -148,15 +164,15 @@ std::string print_expr(const Expr& e, int prec) {
       return n->name.name() + "[" + print_list(n->idx) + "]";
     }
     case ExprKind::Const: {
-      std::string s = print_const(e.as<ConstNode>());
-      // A negative literal is a unary minus for precedence purposes.
-      if (is_negative_literal(e) && prec > kPrecUnary) return "(" + s + ")";
-      return s;
+      const ConstNode* c = e.as<ConstNode>();
+      return print_literal(c->type.base, c->val);
     }
     case ExprKind::USub: {
+      if (auto lit = folded_literal(e)) return print_literal(lit->base, lit->val);
       const USubNode* n = e.as<USubNode>();
-      bool wrap_arg = n->arg.is<USubNode>() || is_negative_literal(n->arg);
-      std::string arg = wrap_arg ? "(" + print_expr(n->arg, 0) + ")" : print_expr(n->arg, kPrecUnary);
+      // Never `--x`: a nested minus keeps its parentheses, `-(-x)`.
+      std::string arg = n->arg.is<USubNode>() ? "(" + print_expr(n->arg, 0) + ")"
+                                              : print_expr(n->arg, kPrecUnary);
       std::string s = "-" + arg;
       return prec > kPrecUnary ? "(" + s + ")" : s;
     }
@@ -308,7 +324,9 @@ std::string to_string(const Proc& p) {
     const FnArg& a = n.args[i];
     if (i) out += ", ";
     out += a.name.name() + ": " + to_string(a.type);
-    if (!a.mem.empty()) out += " @ " + a.mem;
+    // Data arguments always show their memory (the parser's default is DRAM); control
+    // arguments never have one.
+    if (!a.type.is_control()) out += " @ " + (a.mem.empty() ? std::string("DRAM") : a.mem);
   }
   out += "):\n";
   for (const Expr& pred : n.preds) out += indent_str(1) + "assert " + print_expr(pred, 0) + "\n";

@@ -1,10 +1,265 @@
-// Expression simplification. (Placeholder until the simplifier lands: returns its input.)
+// Expression simplification: control expressions are normalised as polynomials over atoms
+// (variables, stride() and config reads, and sub-expressions the normal form cannot express),
+// then rebuilt in a stable order (terms in order of first appearance, constant last).
 #include "core/simplify.h"
+
+#include <optional>
+
+#include "core/ir_visit.h"
 
 namespace exocpp {
 
-Expr simplify_expr(const Expr& e) { return e; }
-Stmt simplify_stmt(const Stmt& s) { return s; }
-Block simplify_block(const Block& b) { return b; }
+namespace {
+
+bool checked_add(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
+bool checked_mul(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
+
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
+
+// Structural equality of expressions (same shape, same symbols, same constants).
+bool expr_equal(const Expr& a, const Expr& b) {
+  if (a.same_as(b)) return true;
+  if (!a.defined() || !b.defined() || a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case ExprKind::Read: {
+      auto x = a.as<ReadNode>(), y = b.as<ReadNode>();
+      if (x->name != y->name || x->idx.size() != y->idx.size()) return false;
+      for (size_t i = 0; i < x->idx.size(); ++i)
+        if (!expr_equal(x->idx[i], y->idx[i])) return false;
+      return true;
+    }
+    case ExprKind::Const:
+      return a.as<ConstNode>()->val == b.as<ConstNode>()->val && a.type().base == b.type().base;
+    case ExprKind::USub: return expr_equal(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
+    case ExprKind::BinOp: {
+      auto x = a.as<BinOpNode>(), y = b.as<BinOpNode>();
+      return x->op == y->op && expr_equal(x->lhs, y->lhs) && expr_equal(x->rhs, y->rhs);
+    }
+    case ExprKind::StrideExpr:
+      return a.as<StrideExprNode>()->name == b.as<StrideExprNode>()->name &&
+             a.as<StrideExprNode>()->dim == b.as<StrideExprNode>()->dim;
+    case ExprKind::ReadConfig:
+      return a.as<ReadConfigNode>()->config == b.as<ReadConfigNode>()->config &&
+             a.as<ReadConfigNode>()->field == b.as<ReadConfigNode>()->field;
+    case ExprKind::Extern:
+    case ExprKind::WindowExpr:
+      return false;  // never needed as atoms of index arithmetic
+  }
+  return false;
+}
+
+// A polynomial with integer coefficients over atoms; monomials are sorted atom-id lists.
+struct Poly {
+  struct Term {
+    std::vector<int> mono;  // empty: the constant term
+    int64_t coeff;
+  };
+  std::vector<Term> terms;  // in order of first appearance
+
+  int64_t constant() const {
+    for (const Term& t : terms)
+      if (t.mono.empty()) return t.coeff;
+    return 0;
+  }
+  bool is_constant() const {
+    for (const Term& t : terms)
+      if (!t.mono.empty() && t.coeff != 0) return false;
+    return true;
+  }
+  bool add_term(const std::vector<int>& mono, int64_t c) {
+    for (Term& t : terms)
+      if (t.mono == mono) return checked_add(t.coeff, c, &t.coeff);
+    terms.push_back({mono, c});
+    return true;
+  }
+};
+
+class Normalizer {
+ public:
+  // The polynomial of a control expression, or nullopt when it does not fit (overflow).
+  std::optional<Poly> poly(const Expr& e) {
+    if (auto c = e.as<ConstNode>(); c && c->type.base != ScalarKind::Bool && !is_data(c->type.base)) {
+      Poly p;
+      p.add_term({}, c->int_val());
+      return p;
+    }
+    if (auto u = e.as<USubNode>()) {
+      auto p = poly(u->arg);
+      if (!p) return p;
+      for (auto& t : p->terms)
+        if (!checked_mul(t.coeff, -1, &t.coeff)) return std::nullopt;
+      return p;
+    }
+    if (auto b = e.as<BinOpNode>()) {
+      if (b->op == BinOpKind::Add || b->op == BinOpKind::Sub) {
+        auto l = poly(b->lhs), r = poly(b->rhs);
+        if (!l || !r) return std::nullopt;
+        for (const auto& t : r->terms) {
+          int64_t c = t.coeff;
+          if (b->op == BinOpKind::Sub && !checked_mul(c, -1, &c)) return std::nullopt;
+          if (!l->add_term(t.mono, c)) return std::nullopt;
+        }
+        return l;
+      }
+      if (b->op == BinOpKind::Mul) {
+        auto l = poly(b->lhs), r = poly(b->rhs);
+        if (!l || !r) return std::nullopt;
+        Poly out;
+        for (const auto& x : l->terms)
+          for (const auto& y : r->terms) {
+            std::vector<int> m = x.mono;
+            m.insert(m.end(), y.mono.begin(), y.mono.end());
+            std::sort(m.begin(), m.end());
+            int64_t c;
+            if (!checked_mul(x.coeff, y.coeff, &c) || !out.add_term(m, c)) return std::nullopt;
+          }
+        return out;
+      }
+      if ((b->op == BinOpKind::Div || b->op == BinOpKind::Mod) && b->rhs.is<ConstNode>()) {
+        int64_t k = b->rhs.as<ConstNode>()->int_val();
+        auto l = poly(b->lhs);
+        if (!l || k <= 0) return std::nullopt;
+        // Exact when every non-constant coefficient is a multiple of k:
+        //   (k*A + c) / k = A + floor(c / k)      (k*A + c) % k = c mod k
+        bool divisible = true;
+        for (const auto& t : l->terms)
+          if (!t.mono.empty() && t.coeff % k != 0) divisible = false;
+        if (divisible) {
+          Poly out;
+          int64_t c = l->constant();
+          if (b->op == BinOpKind::Mod) {
+            out.add_term({}, floor_mod(c, k));
+            return out;
+          }
+          for (const auto& t : l->terms)
+            if (!t.mono.empty()) out.add_term(t.mono, t.coeff / k);
+          out.add_term({}, floor_div(c, k));
+          return out;
+        }
+        // Otherwise the (simplified) division is an atom.
+        Expr inner = rebuild(*l, b->lhs);
+        Expr atom = BinOpNode::make(b->op, inner, b->rhs, b->srcinfo);
+        return atom_poly(atom);
+      }
+    }
+    return atom_poly(e);
+  }
+
+  // Rebuilds an expression from a polynomial; `like` gives the source location.
+  Expr rebuild(const Poly& p, const Expr& like) {
+    Expr out;
+    const SrcInfo& s = like.srcinfo();
+    for (const auto& t : p.terms) {
+      if (t.mono.empty() || t.coeff == 0) continue;
+      Expr m;
+      for (int id : t.mono) m = m.defined() ? BinOpNode::make(BinOpKind::Mul, m, atoms_[static_cast<size_t>(id)], s)
+                                           : atoms_[static_cast<size_t>(id)];
+      int64_t c = t.coeff;
+      bool neg = c < 0 && out.defined();
+      int64_t mag = neg ? -c : c;
+      Expr term = mag == 1 ? m : BinOpNode::make(BinOpKind::Mul, ConstNode::make_int(mag, s), m, s);
+      if (!out.defined())
+        out = term;
+      else
+        out = BinOpNode::make(neg ? BinOpKind::Sub : BinOpKind::Add, out, term, s);
+    }
+    int64_t c = p.constant();
+    if (!out.defined()) return ConstNode::make_int(c, s);
+    if (c > 0) out = BinOpNode::make(BinOpKind::Add, out, ConstNode::make_int(c, s), s);
+    if (c < 0) out = BinOpNode::make(BinOpKind::Sub, out, ConstNode::make_int(-c, s), s);
+    return out;
+  }
+
+ private:
+  std::optional<Poly> atom_poly(const Expr& e) {
+    int id = -1;
+    for (size_t i = 0; i < atoms_.size(); ++i)
+      if (expr_equal(atoms_[i], e)) id = static_cast<int>(i);
+    if (id < 0) {
+      id = static_cast<int>(atoms_.size());
+      atoms_.push_back(e);
+    }
+    Poly p;
+    p.add_term({id}, 1);
+    return p;
+  }
+  std::vector<Expr> atoms_;
+};
+
+bool is_index_arith(const Expr& e) {
+  ScalarKind k = e.type().base;
+  return e.type().is_scalar() && (is_indexable(k) || k == ScalarKind::Stride);
+}
+
+class Simplifier : public IRMutator {
+ public:
+  using IRMutator::mutate;
+  Expr mutate(const Expr& e) override {
+    Expr m = IRMutator::mutate(e);
+    if (!m.defined()) return m;
+    if (is_index_arith(m) && (m.is<BinOpNode>() || m.is<USubNode>())) return normalize(m);
+    if (auto b = m.as<BinOpNode>()) return fold_bool(b, m);
+    return m;
+  }
+
+ private:
+  Expr normalize(const Expr& e) {
+    Normalizer n;
+    std::optional<Poly> p = n.poly(e);
+    if (!p) return e;
+    return n.rebuild(*p, e);
+  }
+
+  static std::optional<bool> const_bool(const Expr& e) {
+    if (auto c = e.as<ConstNode>(); c && c->type.base == ScalarKind::Bool) return c->val != 0;
+    return std::nullopt;
+  }
+
+  Expr fold_bool(const BinOpNode* b, const Expr& e) {
+    if (is_comparison(b->op) && is_index_arith(b->lhs) && is_index_arith(b->rhs)) {
+      Normalizer n;
+      auto l = n.poly(b->lhs), r = n.poly(b->rhs);
+      if (l && r) {
+        bool ok = true;
+        for (const auto& t : r->terms) {
+          int64_t c;
+          ok = ok && checked_mul(t.coeff, -1, &c) && l->add_term(t.mono, c);
+        }
+        if (ok && l->is_constant()) {
+          int64_t d = l->constant();  // lhs - rhs
+          bool v = false;
+          switch (b->op) {
+            case BinOpKind::Lt: v = d < 0; break;
+            case BinOpKind::Le: v = d <= 0; break;
+            case BinOpKind::Gt: v = d > 0; break;
+            case BinOpKind::Ge: v = d >= 0; break;
+            case BinOpKind::Eq: v = d == 0; break;
+            default: return e;
+          }
+          return ConstNode::make_bool(v, e.srcinfo());
+        }
+      }
+      return e;
+    }
+    if (is_logical(b->op)) {
+      auto l = const_bool(b->lhs), r = const_bool(b->rhs);
+      bool is_and = b->op == BinOpKind::And;
+      if (l) return *l == is_and ? b->rhs : ConstNode::make_bool(*l, e.srcinfo());
+      if (r) return *r == is_and ? b->lhs : ConstNode::make_bool(*r, e.srcinfo());
+    }
+    return e;
+  }
+};
+
+}  // namespace
+
+Expr simplify_expr(const Expr& e) { return Simplifier().mutate(e); }
+Stmt simplify_stmt(const Stmt& s) { return Simplifier().mutate(s); }
+Block simplify_block(const Block& b) { return Simplifier().mutate(b); }
 
 }  // namespace exocpp

@@ -96,6 +96,13 @@ TEST(Printer, EveryArgumentType) {
             "    pass\n");
 }
 
+TEST(Printer, DataArgumentWithoutMemoryShowsDram) {
+  Sym n("n"), x("x");
+  Proc p = make_proc("f", {arg(n, ScalarKind::Size, "DRAM"), arg(x, tensor(ScalarKind::F32, {I(4)}))},
+                     {}, {PassNode::make()});
+  EXPECT_EQ(to_string(p), "def f(n: size, x: f32[4] @ DRAM):\n    pass\n");
+}
+
 TEST(Printer, AssertsComeBeforeTheBodyInOrder) {
   Sym n("n"), A("A");
   Expr nv = var(n, ScalarKind::Size);
@@ -248,8 +255,19 @@ TEST_F(PrinterExpr, UnaryMinus) {
 TEST_F(PrinterExpr, NegativeLiterals) {
   EXPECT_EQ(to_string(I(-7)), "-7");
   EXPECT_EQ(to_string(sub(A(), I(-1))), "a - -1");
-  EXPECT_EQ(to_string(neg(I(-3))), "-(-3)");
   EXPECT_EQ(to_string(F(-3.5)), "-3.5");
+}
+
+// The parser folds a minus into the literal after it, so the printer prints a minus over a
+// literal as the folded literal: that text parses back to what it prints.
+TEST_F(PrinterExpr, MinusOverLiteralPrintsTheFoldedLiteral) {
+  EXPECT_EQ(to_string(neg(I(3))), "-3");
+  EXPECT_EQ(to_string(neg(I(-3))), "3");
+  EXPECT_EQ(to_string(neg(neg(I(3)))), "3");
+  EXPECT_EQ(to_string(neg(F(0.5))), "-0.5");
+  EXPECT_EQ(to_string(neg(I(0))), "0");
+  EXPECT_EQ(to_string(sub(A(), neg(I(2)))), "a - -2");
+  EXPECT_EQ(to_string(mul(neg(I(2)), A())), "-2 * a");
 }
 
 TEST_F(PrinterExpr, IndexedReadsPrintIndicesWithoutParens) {
@@ -376,6 +394,10 @@ TEST(PrinterConfig, FieldsIndented) {
             "    src_stride: stride\n"
             "    scale: f32\n"
             "    enabled: bool\n");
+}
+
+TEST(PrinterConfig, EmptyConfigPrintsPass) {
+  EXPECT_EQ(to_string(make_config("Nothing", {})), "config Nothing:\n    pass\n");
 }
 
 TEST(PrinterModule, ConfigsThenProcsSeparatedByBlankLines) {
