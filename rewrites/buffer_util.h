@@ -83,3 +83,10 @@ namespace exocpp::rw {
 Cursor resolve_alloc_stmt(const std::string& op, const Proc& p, const CursorLike& alloc);
 Expr parse_index_at(const std::string& op, const Cursor& a, const std::string& text, const std::string& what);
 }  // namespace exocpp::rw
+
+namespace exocpp::rw {
+// expand_dim on parsed expressions (for autolift_alloc too): a new dimension of size `dim`,
+// first (or last when `append`), that existing accesses index with `idx`.
+Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& alloc, const Expr& dim, const Expr& idx,
+                     bool append);
+}  // namespace exocpp::rw

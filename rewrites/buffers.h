@@ -53,4 +53,24 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
 // Permutes the dimensions: new dimension k is old dimension permute_vector[k].
 Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int>& permute_vector);
 
+// Splits dimension `dim_idx` into (size / quotient, quotient): x[.., j, ..] -> x[.., j / q, j % q, ..].
+Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotient);
+// Merges dimension `lo_dim_idx` (a constant c) into `hi_dim_idx`: x[.., i, .., k, ..] -> x[.., c * i + k, ..].
+Proc mult_dim(const Proc& p, const CursorLike& alloc, int hi_dim_idx, int lo_dim_idx);
+// Splits a constant dimension into one buffer per entry (x_0, x_1, ...); every access must use
+// a constant index there.
+Proc unroll_buffer(const Proc& p, const CursorLike& alloc, int dimension);
+// Uses buffer `buf` in place of the allocation `replace` (same type and memory), which goes away.
+Proc reuse_buffer(const Proc& p, const CursorLike& buf, const CursorLike& replace);
+
+struct AutoliftAllocOptions {
+  int n_lifts = 1;
+  std::string mode = "row";  // "row": new dimensions first; "col": last
+  int size = 0;              // > 0: every new dimension has this extent instead of the loop's
+  bool keep_dims = false;    // add a dimension for every loop lifted past, even where not needed
+};
+// Lifts an allocation out of n_lifts loops/ifs, giving it a dimension per loop (indexed by the
+// loop variable) where one buffer could not serve every iteration (or always, with keep_dims).
+Proc autolift_alloc(const Proc& p, const CursorLike& alloc, const AutoliftAllocOptions& opts = {});
+
 }  // namespace exocpp
