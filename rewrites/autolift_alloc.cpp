@@ -43,6 +43,7 @@ Proc autolift_alloc(const Proc& p, const CursorLike& alloc, const AutoliftAllocO
                       !checker::can_lift_alloc(checker::Context::at(cur, encl), encl, c.stmt()).proved();
         if (expand) {
           Expr extent = opts.size > 0 ? ConstNode::make_int(opts.size) : rw::sub(f->hi, f->lo);
+          rw::require_size_expr(kOp, c, extent, "the extent of loop '" + f->iter.name() + "'");
           Expr idx = rw::sub(ReadNode::make(f->iter, {}, Type(ScalarKind::Index)), f->lo);
           cur = rw::expand_dim_with(kOp, cur, c, extent, idx, opts.mode == "col");
           c = cur.forward(c);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/ir_visit.h"
+#include "core/printer.h"
 #include "core/simplify.h"
 
 namespace exocpp::rw {
@@ -398,6 +399,31 @@ Sym fresh_iter(const Proc& p, const std::string& base, std::vector<std::string>&
   for (int k = 1; used(name); ++k) name = base + "_" + std::to_string(k);
   taken.push_back(name);
   return Sym(name);
+}
+
+}  // namespace exocpp::rw
+
+namespace exocpp::rw {
+
+void require_size_expr(const std::string& op, const Cursor& where, const Expr& e, const std::string& what) {
+  struct V : IRVisitor {
+    const Proc* p;
+    std::string bad;
+    void visit_Read(const ReadNode* n, const Expr& x) override {
+      bool arg = false;
+      for (const FnArg& a : p->args()) arg = arg || (a.name == n->name && a.type.is_control());
+      if (!arg && bad.empty()) bad = n->name.name();
+      IRVisitor::visit_Read(n, x);
+    }
+    void visit_ReadConfig(const ReadConfigNode* n, const Expr&) override {
+      if (bad.empty()) bad = n->config->name + "." + n->field;
+    }
+  } v;
+  v.p = &where.proc();
+  v.visit(e);
+  if (!v.bad.empty())
+    fail(op, where, what + " '" + to_string(e) + "' must be built from size arguments and constants, but it uses '" +
+                        v.bad + "'");
 }
 
 }  // namespace exocpp::rw

@@ -90,3 +90,9 @@ namespace exocpp::rw {
 Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& alloc, const Expr& dim, const Expr& idx,
                      bool append);
 }  // namespace exocpp::rw
+
+namespace exocpp::rw {
+// Refuses a buffer extent that is not built from the proc's arguments and constants (the type
+// checker's rule for shapes): `what` names it in the message.
+void require_size_expr(const std::string& op, const Cursor& where, const Expr& e, const std::string& what);
+}  // namespace exocpp::rw

@@ -75,6 +75,7 @@ Proc expand_dim(const Proc& p, const CursorLike& alloc, const std::string& alloc
     Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
     Expr dim = rw::parse_index_at(kOp, a, alloc_dim, "the new dimension's size");
     Expr idx = rw::parse_index_at(kOp, a, indexing_expr, "the indexing expression");
+    rw::require_size_expr(kOp, a, dim, "the new dimension's size");
     return rw::expand_dim_with(kOp, p, a, dim, idx, /*append=*/false);
   });
 }

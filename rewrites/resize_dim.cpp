@@ -69,6 +69,7 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
                            std::to_string(an->type.rank()) + " dimensions");
     Expr sz = rw::parse_index_at(kOp, a, size, "the size");
     Expr off = rw::parse_index_at(kOp, a, offset, "the offset");
+    rw::require_size_expr(kOp, a, sz, "the new size");
     const BlockPath path = a.loc().block;
     const int ai = a.loc().lo;
     const Block& list = a.list();

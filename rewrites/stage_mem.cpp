@@ -148,6 +148,9 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
       guard_lo[d] = !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, rw::zero(), a.lo)).proved();
       guard_hi[d] = !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, a.hi, buf_type.shape[d])).proved();
     }
+    for (const WAccess& a : win.idx)
+      if (a.is_interval)
+        rw::require_size_expr(kOp, blk, rw::sub(a.hi, a.lo), "the window's extent");
     // The load is needed unless the block first overwrites the whole (one-element) window.
     bool all_points = std::none_of(win.idx.begin(), win.idx.end(), [](const WAccess& a) { return a.is_interval; });
     bool overwritten = false;

@@ -45,7 +45,13 @@ TEST(ExpandDim, RefusesAnIndexOutOfRange) {
 
 TEST(ExpandDim, RefusesANonPositiveSize) {
   Proc p = parse_proc(kTmp);
-  expect_refused([&] { expand_dim(p, tmp_alloc(p), "i", "0"); }, "expand_dim", "is positive");
+  expect_refused([&] { expand_dim(p, tmp_alloc(p), "N - N", "0"); }, "expand_dim", "is positive");
+}
+
+TEST(ExpandDim, RefusesASizeDependingOnALoopVariable) {
+  Proc p = parse_proc(kTmp);
+  expect_refused([&] { expand_dim(p, tmp_alloc(p), "i + 1", "0"); }, "expand_dim",
+                 "must be built from size arguments and constants, but it uses 'i'");
 }
 
 TEST(ExpandDim, RefusesAnArgument) {

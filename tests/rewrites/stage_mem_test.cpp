@@ -92,6 +92,12 @@ TEST(StageMem, RefusesAWindowOfTheWrongRank) {
   expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[0:16]", "A_t"); }, "stage_mem", "dimensions");
 }
 
+TEST(StageMem, RefusesAWindowWhoseExtentDependsOnALoopVariable) {
+  Proc p = parse_proc(kAdd);
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[0:i + 1, 0:16]", "t"); }, "stage_mem",
+                 "but it uses 'i'");
+}
+
 TEST(StageMem, RefusesANameAlreadyInUse) {
   Proc p = parse_proc(kAdd);
   expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:16]", "B"); }, "stage_mem",
