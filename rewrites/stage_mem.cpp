@@ -125,6 +125,13 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     if (std::string w = aliasing_window(p, stmts, buf); !w.empty())
       rw::fail(kOp, blk, "the block accesses '" + buf.name() + "' through the window '" + w +
                              "' defined before it; inline_window it first");
+    // A window of the buffer defined in the block and used after it would outlive the staging.
+    for (const Stmt& s : stmts)
+      if (const WindowStmtNode* w = s.as<WindowStmtNode>(); w && rw::buffer_uses(s, buf).any())
+        for (size_t k = hi; k < blk.list().size(); ++k)
+          if (rw::buffer_uses(blk.list()[k], w->name).any())
+            rw::fail(kOp, blk, "the window '" + w->name.name() + "' of '" + buf.name() +
+                                   "' defined in the block is used after it");
     if (!uses.any()) rw::fail(kOp, blk, "'" + buf.name() + "' is not accessed in the block, nothing to stage");
     if (uses.whole)
       rw::fail(kOp, blk, "the block passes all of '" + buf.name() + "' to a call; stage only element or window accesses");
