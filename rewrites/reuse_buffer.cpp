@@ -42,6 +42,19 @@ Proc reuse_buffer(const Proc& p, const CursorLike& buf, const CursorLike& replac
     int top = py.size() == px.size() ? yi : (prefix ? py[px.size()].index : -1);
     if (!prefix || top <= xi)
       rw::fail(kOp, yc, "'" + y->name.name() + "' is not allocated after '" + x->name.name() + "' in its scope");
+    // A par loop between the two would make its parallel iterations share x.
+    const Block* level = &xc.list();
+    for (size_t l = px.size(); l < py.size(); ++l) {
+      const Stmt& s = (*level)[py[l].index];
+      if (const ForNode* f = s.as<ForNode>()) {
+        if (f->mode == LoopMode::Par)
+          rw::fail(kOp, yc, "'" + y->name.name() + "' is allocated in the par loop '" + f->iter.name() +
+                                "', whose parallel iterations would share '" + x->name.name() + "'");
+        level = &f->body;
+      } else if (const IfNode* i = s.as<IfNode>()) {
+        level = py[l].field == BlockField::Body ? &i->body : &i->orelse;
+      }
+    }
     // x must be dead from y's allocation on.
     const Block& xlist = xc.list();
     auto refuse_use = [&](const Stmt& s) {

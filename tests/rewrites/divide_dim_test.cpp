@@ -200,3 +200,36 @@ TEST(AutoliftAlloc, RefusesTooSmallASize) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ReuseBuffer, ReusesABufferInsideALaterLoop) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    x: f32 @ DRAM
+    x = A[0]
+    A[0] = x * 2.0
+    for i in seq(0, N):
+        y: f32 @ DRAM
+        y = A[i]
+        A[i] = y + 1.0
+)");
+  Proc q = reuse_buffer(p, p.body_cursor()[0], p.body_cursor()[3].body()[0]);
+  expect_golden("ReuseBuffer_InLoop", to_string(q));
+  expect_equivalent(p, q, {{"N", 3}});
+}
+
+TEST(ReuseBuffer, RefusesAnAllocationInAParLoop) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    x: f32 @ DRAM
+    x = A[0]
+    A[0] = x * 2.0
+    for i in par(0, N):
+        y: f32 @ DRAM
+        y = A[i]
+        A[i] = y + 1.0
+)");
+  expect_refused([&] { reuse_buffer(p, p.body_cursor()[0], p.body_cursor()[3].body()[0]); }, "reuse_buffer",
+                 "par loop 'i'");
+}
+
+}  // namespace
