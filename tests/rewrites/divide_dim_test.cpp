@@ -233,3 +233,24 @@ TEST(ReuseBuffer, RefusesAnAllocationInAParLoop) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AutoliftAlloc, ForwardsTheAllocationToItsLiftedPlace) {
+  Proc p = parse_proc(kAuto);
+  Cursor t = p.body_cursor()[0].body()[0];
+  Cursor store = p.body_cursor()[0].body()[2];
+  Proc q = autolift_alloc(p, t, {.keep_dims = true});
+  EXPECT_EQ(q.forward(t).loc(), q.body_cursor()[0].loc());
+  EXPECT_EQ(q.forward(store).loc(), q.body_cursor()[1].body()[1].loc());
+}
+
+TEST(DivideDim, KeepsCursorsInPlace) {
+  Proc p = parse_proc(kRow);
+  Cursor loop = p.body_cursor()[2];
+  Proc q = divide_dim(p, p.body_cursor()[0], 0, 4);
+  EXPECT_EQ(q.forward(loop).loc(), loop.loc());
+  EXPECT_EQ(q.forward(loop.body()[0]).to_string(), "A[j] = t[j / 4, j % 4] + 1.0");
+}
+
+}  // namespace

@@ -165,3 +165,20 @@ TEST(StageMem, RefusesAScalarThatIsNotABuffer) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(StageMem, StagesATileOfADividedLoopWithSimplifiedIndices) {
+  Proc p = parse_proc(R"(def mv(N: size, A: f32[N, 16] @ DRAM, x: f32[16] @ DRAM, C: f32[N, 16] @ DRAM):
+    for i in seq(0, N):
+        for jo in seq(0, 4):
+            for ji in seq(0, 4):
+                C[i, 4 * jo + ji] += A[i, 4 * jo + ji] * x[4 * jo + ji]
+)");
+  Cursor ji = p.body_cursor()[0].body()[0].body()[0];
+  Proc q = stage_mem(p, ji, "C[i, 4 * jo:4 * jo + 4]", "C_reg", {.accum = true});
+  expect_golden("StageMem_Tile", to_string(q));
+  expect_equivalent(p, q, {{"N", 2}});
+}
+
+}  // namespace
