@@ -6,10 +6,13 @@
 //
 // The binding goes right before the statement holding the first expression; every other
 // expression must sit in a statement of that same list, at or after it. Legality: the
-// expressions are equal (same structure), of a data type, and no statement from the binding
-// up to (not including) an occurrence's statement writes a buffer the expression reads.
+// expressions are equal (same structure), of a data type, and the statements from the
+// binding up to the last occurrence's statement commute with computing the expression
+// (checker::stmts_commute): none of them writes a location it reads.
 #include <algorithm>
 
+#include "checker/context.h"
+#include "checker/queries.h"
 #include "core/printer.h"
 #include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
@@ -46,35 +49,31 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     }
     for (size_t i = 1; i < cs.size(); ++i)
       if (cs[i].loc() == cs[i - 1].loc()) rw::fail(kOp, cs[i], "the same expression is named twice");
-    // Nothing between the binding and an occurrence may change what the expression reads.
-    std::vector<Sym> reads = rw::buffers_read(e);
     const Block& list = first.list();
     const int k_last = cs.back().loc().lo;
-    for (int k = k0; k < k_last; ++k) {
-      std::vector<Sym> w = rw::buffers_written(Block{list[k]});
-      for (const Sym& r : reads)
-        if (std::find(w.begin(), w.end(), r) != w.end())
-          rw::fail(kOp, Cursor(p, Loc{CursorKind::Stmt, path, k, k + 1, {}}),
-                   "'" + r.name() + "' is written between the binding and a later occurrence of '" + to_string(e) + "'");
-      // A window aliases its buffer: writes through any window count too.
-      for (const Sym& x : w)
-        for (const ScopeVar& v : rw::scope_at(first))
-          if (v.sym == x && v.type.window && !reads.empty())
-            rw::fail(kOp, Cursor(p, Loc{CursorKind::Stmt, path, k, k + 1, {}}),
-                     "the window '" + x.name() + "' is written between the binding and a later occurrence");
-    }
     Sym b = rw::fresh_name(kOp, p, new_name, first);
-
-    // Build: alloc + assignment before statement k0; occurrences replaced by reads of b.
     SrcInfo src = list[k0].srcinfo();
     Type t(e.type().base);
+    Stmt alloc = AllocNode::make(b, t, "DRAM", src);
+    Stmt assign = AssignNode::make(b, t.base, {}, e, src);
+    // Nothing between the binding and the last occurrence may change the expression's value:
+    // computing it before those statements or after them must be the same (checker).
+    if (k_last > k0) {
+      Block between(list.begin() + k0, list.begin() + k_last);
+      checker::Answer ans = checker::stmts_commute(checker::Context::at(p, between), between, Block{alloc, assign});
+      rw::require_proved(kOp, cs.back(), ans,
+                         "the statements between the binding and the last occurrence leave '" + to_string(e) +
+                             "' unchanged");
+    }
+
+    // Build: alloc + assignment before statement k0; occurrences replaced by reads of b.
     Expr rd = ReadNode::make(b, {}, t, e.srcinfo());
     Block stmts(list.begin() + k0, list.begin() + k_last + 1);
     for (const Cursor& c : cs) {
       int j = c.loc().lo - k0;
       stmts[j] = replace_expr(stmts[j], c.loc().expr, rd);
     }
-    Block out{AllocNode::make(b, t, "DRAM", src), AssignNode::make(b, t.base, {}, e, src)};
+    Block out{alloc, assign};
     out.insert(out.end(), stmts.begin(), stmts.end());
     // Two statements are inserted before k0; everything else stays in place.
     ForwardFn fwd = fwd_replace(path, k0, k0, 2);

@@ -46,7 +46,7 @@ TEST(BindExpr, RefusesWhenABufferItReadsIsWrittenInBetween) {
 )");
   Cursor body = p.body_cursor()[0].body();
   expect_refused([&] { bind_expr(p, std::vector<CursorLike>{body[0].rhs(), body[2].rhs()}, "t"); }, "bind_expr",
-                 "'x' is written between");
+                 "leave 'x[i] * 2.0' unchanged");
 }
 
 TEST(BindExpr, RefusesAControlExpression) {
@@ -112,6 +112,23 @@ TEST(InlineWindow, ForwardsTheFollowingStatementsUpOne) {
   Proc q = inline_window(p, p.body_cursor()[0].body()[0]);
   EXPECT_EQ(q.forward(loop).loc(), q.body_cursor()[0].body()[0].loc());
   EXPECT_FALSE(q.forward(p.body_cursor()[0].body()[0]).is_valid());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(BindExpr, AcceptsWritesToOtherElementsInBetween) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[N + 1] @ DRAM, a: f32[N] @ DRAM):
+    for i in seq(0, N):
+        a[i] = x[i] * 2.0
+        x[i + 1] = 0.0
+        a[i] += x[i] * 2.0
+)");
+  Cursor body = p.body_cursor()[0].body();
+  Proc q = bind_expr(p, std::vector<CursorLike>{body[0].rhs(), body[2].rhs()}, "t");
+  expect_golden("BindExpr_DisjointWrite", to_string(q));
+  expect_equivalent(p, q, {{"N", 4}});
 }
 
 }  // namespace
