@@ -107,6 +107,14 @@ class UseFinder : public IRVisitor {
     for (const Expr& d : n->type.shape) visit(d);
     (void)s;
   }
+  // A call may write what it is passed: an element (a scalar argument aliases it) or a window.
+  void visit_Call(const CallNode* n, const Stmt& s) override {
+    for (const Expr& a : n->args) {
+      if (const ReadNode* r = a.as<ReadNode>(); r && r->name == buf && !r->idx.empty()) uses.write = true;
+      if (const WindowExprNode* w = a.as<WindowExprNode>(); w && w->name == buf) uses.write = true;
+    }
+    IRVisitor::visit_Call(n, s);
+  }
   // An If/For whose own condition or bounds mention the buffer is its innermost use.
   void visit_If(const IfNode* n, const Stmt& s) override {
     hit = false;
@@ -280,41 +288,6 @@ bool same_expr(const Expr& a, const Expr& b) {
     }
   }
   return false;
-}
-
-std::vector<Sym> buffers_read(const Expr& e) {
-  struct V : IRVisitor {
-    std::vector<Sym> out;
-    void visit_Read(const ReadNode* n, const Expr& x) override {
-      if (!n->idx.empty() || n->type.is_data() || n->type.is_tensor_or_window()) out.push_back(n->name);
-      IRVisitor::visit_Read(n, x);
-    }
-  } v;
-  v.visit(e);
-  return v.out;
-}
-
-std::vector<Sym> buffers_written(const Block& b) {
-  struct V : IRVisitor {
-    std::vector<Sym> out;
-    void visit_Assign(const AssignNode* n, const Stmt& s) override {
-      out.push_back(n->name);
-      IRVisitor::visit_Assign(n, s);
-    }
-    void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
-      out.push_back(n->name);
-      IRVisitor::visit_Reduce(n, s);
-    }
-    void visit_Call(const CallNode* n, const Stmt& s) override {
-      for (const Expr& a : n->args) {
-        if (const ReadNode* r = a.as<ReadNode>()) out.push_back(r->name);
-        if (const WindowExprNode* w = a.as<WindowExprNode>()) out.push_back(w->name);
-      }
-      IRVisitor::visit_Call(n, s);
-    }
-  } v;
-  v.visit(b);
-  return v.out;
 }
 
 // ---- forwarding ---------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ Expr parse_at(const Cursor& c, const std::string& text, bool allow_window = fals
 // What a block does with buffer `buf`.
 struct BufferUses {
   bool read = false;        // x[..] in an expression (not as a whole)
-  bool write = false;       // x[..] = ..
+  bool write = false;       // x[..] = .., or an element or window of x passed to a call
   bool reduce = false;      // x[..] += ..
   bool window = false;      // x[a:b, ..] window expression
   bool whole = false;       // x passed whole (a call argument)
@@ -51,11 +51,6 @@ bool mentions_sym(const Expr& e, const Sym& x);
 bool mentions_sym(const Type& t, const Sym& x);
 // Structural equality (same kinds, symbols, constants, operators).
 bool same_expr(const Expr& a, const Expr& b);
-// The buffers an expression reads.
-std::vector<Sym> buffers_read(const Expr& e);
-// Buffers and windows a block may write or reduce into (calls count as writing every
-// buffer argument).
-std::vector<Sym> buffers_written(const Block& b);
 
 // Forwarding of "statement `from_idx` of list `from` moved to position `to_idx` of list `to`"
 // where `to` and `to_idx` are given in the coordinates after the removal.

@@ -182,3 +182,21 @@ TEST(StageMem, StagesATileOfADividedLoopWithSimplifiedIndices) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(StageMem, StoresBackAnElementPassedToACall) {
+  Module m = parse_module(R"(def set1(x: f32 @ DRAM):
+    x = 1.0
+
+def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        set1(A[i])
+)");
+  Proc p = m.proc("f");
+  Proc q = stage_mem(p, p.body_cursor()[0].body()[0], "A[i]", "a");
+  expect_golden("StageMem_CallElement", to_string(q));
+  expect_equivalent(p, q, {{"N", 3}});
+}
+
+}  // namespace
