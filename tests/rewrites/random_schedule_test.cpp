@@ -72,7 +72,7 @@ class ProcGen {
   }
 
   std::string stmt(int depth, std::vector<std::string> iters, int budget) {
-    int kind = budget > 0 ? pick(0, 7) : pick(0, 3);
+    int kind = budget > 0 ? pick(0, 9) : pick(0, 3);
     std::string p = pad(depth);
     switch (kind) {
       case 0: return p + target(iters) + " = " + rhs(iters) + "\n";
@@ -95,6 +95,22 @@ class ProcGen {
         size_t saved = visible_.size();
         for (int k = 0; k < n; ++k) out += stmt(depth + 1, iters, budget - 1);
         visible_.resize(saved);
+        return out;
+      }
+      case 8: {  // an accumulation with a constant factor (lift_reduce_constant)
+        std::string i = "i" + std::to_string(loops_++);
+        std::string x = pick(0, 1) ? "s" : "B[" + index(iters) + "]";
+        std::string c = pick(0, 1) ? "2.0" : "0.5";
+        std::string out = p + x + " = 0.0\n" + p + "for " + i + " in seq(0, N):\n";
+        iters.push_back(i);
+        out += pad(depth + 1) + x + " += " + c + " * " + leaf(iters) + "\n";
+        if (pick(0, 1)) out += pad(depth + 1) + x + " += " + c + " * " + leaf(iters) + "\n";
+        return out;
+      }
+      case 9: {  // an accumulating assignment (fold_into_reduce, split_write, merge_writes)
+        std::string x = target(iters);
+        std::string out = p + x + " = " + x + " + " + rhs(iters) + "\n";
+        if (pick(0, 1)) out += p + x + (pick(0, 1) ? " += " : " = ") + rhs(iters) + "\n";
         return out;
       }
       default: {
