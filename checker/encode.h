@@ -66,15 +66,21 @@ class Encoder {
   // Conjunction of the defining constraints of every quotient/remainder introduced so far.
   z3::expr definitions();
 
-  // Plain (untagged) variables met so far, with their display names, in creation order.
-  const std::vector<std::pair<z3::expr, std::string>>& plain_vars() const { return plain_; }
+  // Plain (untagged) variables met so far, with their display names: arguments in order, then
+  // enclosing loop iterators outermost first, then the rest.
+  struct PlainVar {
+    z3::expr e;
+    std::string name;
+    int rank;
+  };
+  const std::vector<PlainVar>& plain_vars() const { return plain_; }
 
  private:
   z3::context& c_;
   const Context& scope_;
   std::map<uint64_t, z3::expr> bound_;
   std::map<uint64_t, std::pair<z3::expr, std::string>> plain_by_id_;
-  std::vector<std::pair<z3::expr, std::string>> plain_;
+  std::vector<PlainVar> plain_;
   std::map<std::pair<unsigned, int64_t>, std::pair<z3::expr, z3::expr>> divmod_;
   std::vector<z3::expr> defs_;
 

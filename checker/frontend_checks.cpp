@@ -61,12 +61,15 @@ void check_access(const Context& ctx, const Sym& name, const std::vector<WAccess
   }
 }
 
-// Proves `cond` under ctx or throws AssertError with `what` and the values breaking it.
-void require(const Context& ctx, const Expr& cond, const SrcInfo& where, const std::string& what) {
+// Proves `cond` under ctx or throws AssertError saying `failure` with the values breaking it
+// (or, when undecided, that `claim` cannot be proved and why).
+void require(const Context& ctx, const Expr& cond, const SrcInfo& where, const std::string& claim,
+             const std::string& failure) {
   Answer a = always_true(ctx, cond);
   if (a.proved()) return;
-  if (a.unknown()) throw AssertError(where, "cannot prove that " + what + ": " + a.reason);
-  throw AssertError(where, what + " may not hold", a.counterexample);
+  if (a.unknown()) throw AssertError(where, "cannot prove that " + claim + ": " + a.reason);
+  std::string cex = a.counterexample == "(for any values)" ? "for any values" : "with " + a.counterexample;
+  throw AssertError(where, failure, cex);
 }
 
 std::vector<WAccess> points(const std::vector<Expr>& idx) {
@@ -126,8 +129,8 @@ class Checker {
       const Expr& arg = c->args[i];
       if (fa.type.is_scalar() && fa.type.base == ScalarKind::Size) {
         Expr pos = BinOpNode::make(BinOpKind::Ge, arg, ConstNode::make_int(1));
-        require(ctx_, pos, where, "the size argument " + fa.name.name() + " = `" + expr_text(arg) + "` of " + f +
-                                      " is positive");
+        std::string what = "the size argument " + fa.name.name() + " = `" + expr_text(arg) + "` of " + f;
+        require(ctx_, pos, where, what + " is positive", "the call to " + f + " may pass a non-positive size: " + what);
       }
       if (fa.type.is_tensor_or_window() && arg.type().is_tensor_or_window() &&
           arg.type().rank() == fa.type.rank()) {
@@ -135,14 +138,17 @@ class Checker {
           Expr want = in_caller_terms(ctx_, *c, fa.type.shape[static_cast<size_t>(d)]);
           Expr have = arg.type().shape[static_cast<size_t>(d)];
           Expr eq = BinOpNode::make(BinOpKind::Eq, have, want);
-          require(ctx_, eq, where, "dimension " + std::to_string(d) + " of argument " + fa.name.name() + " of " + f +
-                                       " has extent `" + expr_text(want) + "` (the call passes `" + expr_text(have) + "`)");
+          std::string dim = "dimension " + std::to_string(d) + " of argument " + fa.name.name() + " of " + f;
+          require(ctx_, eq, where, dim + " matches",
+                  "the call to " + f + " passes extent `" + expr_text(have) + "` for " + dim + ", which has extent `" +
+                      expr_text(want) + "`");
         }
       }
     }
     for (const Expr& p : callee.preds) {
       Expr mine = in_caller_terms(ctx_, *c, p);
-      require(ctx_, mine, where, "the assert `" + expr_text(p) + "` of " + f + " (here `" + expr_text(mine) + "`)");
+      std::string what = "the assert `" + expr_text(p) + "` of " + f + " (here `" + expr_text(mine) + "`)";
+      require(ctx_, mine, where, what + " holds", "the call to " + f + " may violate " + what);
     }
   }
 

@@ -1,112 +1,25 @@
-// The reference interpreter's evaluator: argument binding and checks, statements, control and
-// data expressions, windows, calls and configs. Semantics are documented in interpreter.h.
+// The reference interpreter: argument binding and checks, asserts, statements, calls, and the
+// public entry points. Expressions are in interp_expr.cpp; semantics are documented in
+// interpreter.h.
 #include "core/interpreter.h"
 
 #include <cmath>
-#include <cstdio>
-#include <unordered_map>
 
-#include "core/externs.h"
+#include "core/interp_internal.h"
 #include "core/printer.h"
 
 namespace exocpp {
+using interp_detail::Frame;
+using interp_detail::Interp;
+
+namespace interp_detail {
 namespace {
-
-[[noreturn]] void fail(const SrcInfo& where, std::string reason) {
-  throw InterpError(where, std::move(reason));
-}
-
-std::string fmt_double(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
-std::string index_list(const std::vector<int64_t>& idx) {
-  std::string s;
-  for (size_t i = 0; i < idx.size(); ++i) s += (i ? ", " : "") + std::to_string(idx[i]);
-  return s;
-}
 
 bool kinds_compatible(ScalarKind declared, ScalarKind given) {
   return declared == given || declared == ScalarKind::R || given == ScalarKind::R;
 }
 
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if (a % b != 0 && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-int64_t floor_mod(int64_t a, int64_t b) {
-  if (b == -1) return 0;
-  int64_t r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
-
-struct Frame {
-  const ProcNode* proc = nullptr;
-  std::unordered_map<uint64_t, ArgValue> vars;
-};
-
-class Interp {
- public:
-  Interp(ConfigState& cfg, const InterpOptions& opts) : cfg_(cfg), opts_(opts) {}
-
-  // Binds `args` to `p`'s arguments in `f` and checks kinds, sizes and shapes. `site` is the
-  // call statement for a call, nullptr at the top level.
-  void bind_args(const ProcNode& p, const std::vector<ArgValue>& args, Frame& f, const SrcInfo* site) {
-    bind_control_args(p, args, f, site);
-    bind_data_args(p, args, f, site);
-  }
-  void bind_control_args(const ProcNode& p, const std::vector<ArgValue>& args, Frame& f,
-                         const SrcInfo* site);
-  void bind_data_args(const ProcNode& p, const std::vector<ArgValue>& args, Frame& f,
-                      const SrcInfo* site);
-  std::vector<int64_t> eval_shape(const Type& t, Frame& f) {
-    std::vector<int64_t> shape;
-    for (const Expr& d : t.shape) shape.push_back(eval_int(d, f));
-    return shape;
-  }
-  // Index of the first assert that fails, or -1.
-  int first_failing_pred(const ProcNode& p, Frame& f);
-  void check_preds(const ProcNode& p, Frame& f, const SrcInfo* site);
-  void run(const ProcNode& p, const std::vector<ArgValue>& args, const SrcInfo* site) {
-    Frame f;
-    f.proc = &p;
-    bind_args(p, args, f, site);
-    check_preds(p, f, site);
-    exec(p.body, f);
-  }
-
- private:
-  void exec(const Block& b, Frame& f) {
-    for (const Stmt& s : b) exec(s, f);
-  }
-  void exec(const Stmt& s, Frame& f);
-  void exec_store(const Stmt& s, const Sym& name, const std::vector<Expr>& idx, const Expr& rhs,
-                  bool reduce, Frame& f);
-  void exec_call(const CallNode* c, const Stmt& s, Frame& f);
-  void exec_alloc(const AllocNode* a, const Stmt& s, Frame& f);
-
-  int64_t eval_int(const Expr& e, Frame& f);
-  bool eval_bool(const Expr& e, Frame& f) { return eval_int(e, f) != 0; }
-  double eval_data(const Expr& e, Frame& f);
-  int64_t eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f);
-  double eval_data_binop(const BinOpNode* b, const Expr& e, Frame& f);
-  Buffer eval_window(const WindowExprNode* w, const Expr& e, Frame& f);
-
-  ArgValue& lookup(Frame& f, const Sym& name, const SrcInfo& where);
-  Buffer& lookup_buffer(Frame& f, const Sym& name, const SrcInfo& where);
-  // Storage position of name[idx], bounds-checked.
-  int64_t locate(Buffer& b, const Sym& name, const std::vector<Expr>& idx, Frame& f,
-                 const SrcInfo& where, const char* what);
-  std::string describe_args(const ProcNode& p, Frame& f);
-
-  ConfigState& cfg_;
-  const InterpOptions& opts_;
-  int64_t steps_ = 0;
-};
+}  // namespace
 
 // ---- arguments and asserts -------------------------------------------------------------------
 
@@ -134,7 +47,7 @@ void Interp::bind_control_args(const ProcNode& p, const std::vector<ArgValue>& a
       if (a.type.base == ScalarKind::Size && std::get<int64_t>(args[i]) <= 0)
         fail(where, what + " is a size and must be positive, got " + to_string(args[i]));
     }
-    f.vars[a.name.id()] = args[i];
+    f.slot(a.name) = args[i];
   }
 }
 
@@ -161,16 +74,16 @@ void Interp::bind_data_args(const ProcNode& p, const std::vector<ArgValue>& args
       fail(where, what + " is a tensor, which must be a dense row-major buffer; it was given a "
                          "strided window (declare the argument as a window [" +
                       std::string(to_string(a.type.base)) + "][...] to accept one)");
-    f.vars[a.name.id()] = *b;
+    f.slot(a.name) = *b;
   }
 }
 
 std::string Interp::describe_args(const ProcNode& p, Frame& f) {
   std::string s;
   for (const FnArg& a : p.args) {
-    auto it = f.vars.find(a.name.id());
-    if (it == f.vars.end()) continue;
-    s += (s.empty() ? "" : ", ") + a.name.name() + " = " + to_string(it->second);
+    const ArgValue* v = f.find(a.name);
+    if (!v) continue;
+    s += (s.empty() ? "" : ", ") + a.name.name() + " = " + to_string(*v);
   }
   return s;
 }
@@ -189,72 +102,6 @@ void Interp::check_preds(const ProcNode& p, Frame& f, const SrcInfo* site) {
                        describe_args(p, f);
   if (site) reason += " (assert at " + pred.srcinfo().to_string() + ")";
   fail(site ? *site : pred.srcinfo(), reason);
-}
-
-// ---- environment and accesses ----------------------------------------------------------------
-
-ArgValue& Interp::lookup(Frame& f, const Sym& name, const SrcInfo& where) {
-  auto it = f.vars.find(name.id());
-  if (it == f.vars.end())
-    fail(where, "'" + name.name() + "' is not defined at this point of proc '" + f.proc->name + "'");
-  return it->second;
-}
-
-Buffer& Interp::lookup_buffer(Frame& f, const Sym& name, const SrcInfo& where) {
-  ArgValue& v = lookup(f, name, where);
-  Buffer* b = std::get_if<Buffer>(&v);
-  if (!b) fail(where, "'" + name.name() + "' is a control value, not a buffer");
-  return *b;
-}
-
-int64_t Interp::locate(Buffer& b, const Sym& name, const std::vector<Expr>& idx, Frame& f,
-                       const SrcInfo& where, const char* what) {
-  if (static_cast<int>(idx.size()) != b.rank())
-    fail(where, std::string(what) + " of '" + name.name() + "' with " + std::to_string(idx.size()) +
-                    " indices, but it has rank " + std::to_string(b.rank()));
-  int64_t pos = b.offset();
-  for (size_t d = 0; d < idx.size(); ++d) {
-    int64_t v = eval_int(idx[d], f);
-    if (v < 0 || v >= b.shape()[d]) {
-      std::vector<int64_t> vals;
-      for (const Expr& i : idx) vals.push_back(eval_int(i, f));
-      fail(where, std::string("out-of-bounds ") + what + ": " + name.name() + "[" +
-                      index_list(vals) + "] is outside " + name.name() + " of shape " +
-                      shape_string(b.shape()) + " (index " + std::to_string(d) + " is " +
-                      std::to_string(v) + ", extent " + std::to_string(b.shape()[d]) + ")");
-    }
-    pos += v * b.strides()[d];
-  }
-  return pos;
-}
-
-Buffer Interp::eval_window(const WindowExprNode* w, const Expr& e, Frame& f) {
-  Buffer& b = lookup_buffer(f, w->name, e.srcinfo());
-  if (static_cast<int>(w->idx.size()) != b.rank())
-    fail(e.srcinfo(), "window of '" + w->name.name() + "' with " + std::to_string(w->idx.size()) +
-                          " indices, but it has rank " + std::to_string(b.rank()));
-  std::vector<Buffer::Slice> slices;
-  bool ok = true;
-  std::string text;
-  for (size_t d = 0; d < w->idx.size(); ++d) {
-    const WAccess& a = w->idx[d];
-    int64_t lo = eval_int(a.lo, f);
-    int64_t ext = b.shape()[d];
-    if (a.is_interval) {
-      int64_t hi = eval_int(a.hi, f);
-      slices.push_back(Buffer::Slice::interval(lo, hi));
-      ok = ok && 0 <= lo && lo <= hi && hi <= ext;
-      text += (d ? ", " : "") + std::to_string(lo) + ":" + std::to_string(hi);
-    } else {
-      slices.push_back(Buffer::Slice::point(lo));
-      ok = ok && 0 <= lo && lo < ext;
-      text += (d ? ", " : "") + std::to_string(lo);
-    }
-  }
-  if (!ok)
-    fail(e.srcinfo(), "out-of-bounds window: " + w->name.name() + "[" + text + "] is outside " +
-                          w->name.name() + " of shape " + shape_string(b.shape()));
-  return b.window(slices);
 }
 
 // ---- statements ------------------------------------------------------------------------------
@@ -298,7 +145,7 @@ void Interp::exec(const Stmt& s, Frame& f) {
     case StmtKind::For: {
       const ForNode* n = s.as<ForNode>();
       int64_t lo = eval_int(n->lo, f), hi = eval_int(n->hi, f);
-      ArgValue& slot = f.vars[n->iter.id()];
+      ArgValue& slot = f.slot(n->iter);
       for (int64_t i = lo; i < hi; ++i) {
         slot = i;
         exec(n->body, f);
@@ -315,7 +162,7 @@ void Interp::exec(const Stmt& s, Frame& f) {
       const WindowStmtNode* n = s.as<WindowStmtNode>();
       const WindowExprNode* w = n->rhs.as<WindowExprNode>();
       if (!w) fail(s.srcinfo(), "window statement without a window expression");
-      f.vars[n->name.id()] = eval_window(w, n->rhs, f);
+      f.slot(n->name) = eval_window(w, n->rhs, f);
       return;
     }
   }
@@ -351,8 +198,9 @@ void Interp::exec_alloc(const AllocNode* a, const Stmt& s, Frame& f) {
     fail(s.srcinfo(), "allocation of '" + a->name.name() + "' with shape " + shape_string(shape) +
                           " exceeds InterpOptions::max_alloc_elements (" +
                           std::to_string(opts_.max_alloc_elements) + ")");
-  double fill = is_float(a->type.base) ? std::nan("") : 0.0;
-  f.vars[a->name.id()] = Buffer(a->type.base, std::move(shape), fill);
+  ScalarKind k = precision(a->type.base);
+  double fill = is_float(k) ? std::nan("") : 0.0;
+  f.slot(a->name) = Buffer(k, std::move(shape), fill);
 }
 
 void Interp::exec_call(const CallNode* c, const Stmt& s, Frame& f) {
@@ -403,156 +251,7 @@ void Interp::exec_call(const CallNode* c, const Stmt& s, Frame& f) {
 }
 
 
-// ---- expressions -----------------------------------------------------------------------------
-
-int64_t Interp::eval_int(const Expr& e, Frame& f) {
-  ScalarKind t = e.type().base;
-  if (t == ScalarKind::Error || !e.type().is_scalar())
-    fail(e.srcinfo(), "ill-typed expression where a control value is needed (run the type checker)");
-  if (is_data(t)) fail(e.srcinfo(), "a data value is used where a control value is needed");
-  switch (e.kind()) {
-    case ExprKind::Read: {
-      const ReadNode* n = e.as<ReadNode>();
-      ArgValue& v = lookup(f, n->name, e.srcinfo());
-      if (const int64_t* i = std::get_if<int64_t>(&v)) return *i;
-      if (const bool* b = std::get_if<bool>(&v)) return *b ? 1 : 0;
-      fail(e.srcinfo(), "'" + n->name.name() + "' is a buffer, not a control value");
-    }
-    case ExprKind::Const:
-      return static_cast<int64_t>(e.as<ConstNode>()->val);
-    case ExprKind::USub: {
-      int64_t v = eval_int(e.as<USubNode>()->arg, f);
-      if (v == INT64_MIN) fail(e.srcinfo(), "integer overflow in negation");
-      return -v;
-    }
-    case ExprKind::BinOp:
-      return eval_int_binop(e.as<BinOpNode>(), e, f);
-    case ExprKind::StrideExpr: {
-      const StrideExprNode* n = e.as<StrideExprNode>();
-      Buffer& b = lookup_buffer(f, n->name, e.srcinfo());
-      if (n->dim < 0 || n->dim >= b.rank())
-        fail(e.srcinfo(), "stride(" + n->name.name() + ", " + std::to_string(n->dim) +
-                              "): '" + n->name.name() + "' has rank " + std::to_string(b.rank()));
-      return b.strides()[static_cast<size_t>(n->dim)];
-    }
-    case ExprKind::ReadConfig: {
-      const ReadConfigNode* n = e.as<ReadConfigNode>();
-      const ConfigValue& v = cfg_.get(n->config->name, n->field, e.srcinfo());
-      if (const int64_t* i = std::get_if<int64_t>(&v)) return *i;
-      if (const bool* b = std::get_if<bool>(&v)) return *b ? 1 : 0;
-      fail(e.srcinfo(), "config field " + n->config->name + "." + n->field +
-                            " holds a data value, not a control value");
-    }
-    case ExprKind::Extern:
-    case ExprKind::WindowExpr:
-      break;
-  }
-  fail(e.srcinfo(), std::string("a ") + to_string(e.kind()) +
-                        " expression cannot give a control value");
-}
-
-int64_t Interp::eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f) {
-  // Logical operators short-circuit, as the emitted C (&&, ||) does.
-  if (b->op == BinOpKind::And) return eval_bool(b->lhs, f) && eval_bool(b->rhs, f);
-  if (b->op == BinOpKind::Or) return eval_bool(b->lhs, f) || eval_bool(b->rhs, f);
-  int64_t x = eval_int(b->lhs, f), y = eval_int(b->rhs, f), r = 0;
-  auto overflow = [&]() -> int64_t {
-    fail(e.srcinfo(), "integer overflow: " + std::to_string(x) + " " + to_string(b->op) + " " +
-                          std::to_string(y) + " does not fit in 64 bits");
-  };
-  switch (b->op) {
-    case BinOpKind::Add: return __builtin_add_overflow(x, y, &r) ? overflow() : r;
-    case BinOpKind::Sub: return __builtin_sub_overflow(x, y, &r) ? overflow() : r;
-    case BinOpKind::Mul: return __builtin_mul_overflow(x, y, &r) ? overflow() : r;
-    case BinOpKind::Div:
-    case BinOpKind::Mod:
-      if (y == 0)
-        fail(e.srcinfo(), std::string(b->op == BinOpKind::Div ? "division" : "modulo") +
-                              " by zero: " + std::to_string(x) + " " + to_string(b->op) + " 0");
-      if (b->op == BinOpKind::Mod) return floor_mod(x, y);
-      if (x == INT64_MIN && y == -1) return overflow();
-      return floor_div(x, y);
-    case BinOpKind::Lt: return x < y;
-    case BinOpKind::Le: return x <= y;
-    case BinOpKind::Gt: return x > y;
-    case BinOpKind::Ge: return x >= y;
-    case BinOpKind::Eq: return x == y;
-    case BinOpKind::And:
-    case BinOpKind::Or:
-      break;
-  }
-  return 0;
-}
-
-double Interp::eval_data(const Expr& e, Frame& f) {
-  ScalarKind t = e.type().base;
-  if (t == ScalarKind::Error || !e.type().is_scalar())
-    fail(e.srcinfo(), "ill-typed expression where a data value is needed (run the type checker)");
-  if (!is_data(t)) return static_cast<double>(eval_int(e, f));  // integer literals, mostly
-  switch (e.kind()) {
-    case ExprKind::Read: {
-      const ReadNode* n = e.as<ReadNode>();
-      Buffer& b = lookup_buffer(f, n->name, e.srcinfo());
-      return b.raw(locate(b, n->name, n->idx, f, e.srcinfo(), "read"));
-    }
-    case ExprKind::Const:
-      return e.as<ConstNode>()->val;
-    case ExprKind::USub:
-      return -eval_data(e.as<USubNode>()->arg, f);
-    case ExprKind::BinOp:
-      return eval_data_binop(e.as<BinOpNode>(), e, f);
-    case ExprKind::Extern: {
-      const ExternNode* n = e.as<ExternNode>();
-      std::vector<double> args;
-      args.reserve(n->args.size());
-      for (const Expr& a : n->args) args.push_back(eval_data(a, f));
-      if (static_cast<int>(args.size()) != n->fn->arity())
-        fail(e.srcinfo(), n->fn->name() + "() takes " + std::to_string(n->fn->arity()) +
-                              " arguments, got " + std::to_string(args.size()));
-      return round_to_kind(t, n->fn->interpret(args));
-    }
-    case ExprKind::ReadConfig: {
-      const ReadConfigNode* n = e.as<ReadConfigNode>();
-      const ConfigValue& v = cfg_.get(n->config->name, n->field, e.srcinfo());
-      if (const double* d = std::get_if<double>(&v)) return *d;
-      if (const int64_t* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
-      return std::get<bool>(v) ? 1.0 : 0.0;
-    }
-    case ExprKind::WindowExpr:
-    case ExprKind::StrideExpr:
-      break;
-  }
-  fail(e.srcinfo(), std::string("a ") + to_string(e.kind()) + " expression cannot give a data value");
-}
-
-// Float arithmetic is rounded to the expression's precision after each operation. Integer data
-// arithmetic follows C: the operands are promoted to (32-bit) int, so intermediates wrap at 32
-// bits and `/` truncates toward zero; the store then wraps to the buffer's width.
-double Interp::eval_data_binop(const BinOpNode* b, const Expr& e, Frame& f) {
-  ScalarKind t = e.type().base;
-  double x = eval_data(b->lhs, f), y = eval_data(b->rhs, f);
-  ScalarKind r = is_float(t) ? t : ScalarKind::I32;
-  switch (b->op) {
-    case BinOpKind::Add: return round_to_kind(r, x + y);
-    case BinOpKind::Sub: return round_to_kind(r, x - y);
-    case BinOpKind::Mul: return round_to_kind(r, x * y);
-    case BinOpKind::Div:
-    case BinOpKind::Mod: {
-      if (is_float(t)) return round_to_kind(t, b->op == BinOpKind::Div ? x / y : std::fmod(x, y));
-      if (y == 0)
-        fail(e.srcinfo(), std::string("integer ") + (b->op == BinOpKind::Div ? "division" : "modulo") +
-                              " by zero: " + fmt_double(x) + " " + to_string(b->op) + " 0");
-      auto xi = static_cast<int64_t>(x), yi = static_cast<int64_t>(y);
-      return round_to_kind(r, static_cast<double>(b->op == BinOpKind::Div ? xi / yi : xi % yi));
-    }
-    case BinOpKind::Lt: case BinOpKind::Le: case BinOpKind::Gt: case BinOpKind::Ge:
-    case BinOpKind::Eq: case BinOpKind::And: case BinOpKind::Or:
-      break;
-  }
-  fail(e.srcinfo(), std::string("operator ") + to_string(b->op) + " cannot give a data value");
-}
-
-}  // namespace
+}  // namespace interp_detail
 
 // ---- public entry points ---------------------------------------------------------------------
 

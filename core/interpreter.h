@@ -7,7 +7,7 @@
 //    `-7 % 2 == 1`. Division by zero and 64-bit overflow are InterpErrors, never UB.
 //  - Data values are held as double. Every store rounds to the buffer's precision: f32 to the
 //    nearest float, f16 to the nearest IEEE half (round-to-even, overflow to inf), f64 and R
-//    exact; i8, ui8, ui16, i32 truncate toward zero then wrap two's-complement to their width
+//    exact (R: see InterpOptions::real_as); i8, ui8, ui16, i32 truncate toward zero then wrap two's-complement to their width
 //    (storing NaN or inf into an integer buffer is an InterpError). Float arithmetic is rounded
 //    to the expression's precision after each operation (an f32 `a * b` is a float product, as
 //    in C); integer data arithmetic is C's: operands promote to 32-bit int, so intermediates
@@ -42,6 +42,10 @@ namespace exocpp {
 // `v` rounded to what a buffer of element type `k` can hold (see above). Control kinds and R
 // return `v` unchanged; integer kinds map NaN to 0 (the interpreter reports that case itself).
 double round_to_kind(ScalarKind k, double v);
+
+namespace interp_detail {
+class Interp;
+}
 
 // A tensor, a window into one, or a scalar (rank 0): element type, shape, strides and offset
 // into shared storage. Copying a Buffer makes another handle to the same storage (as a window
@@ -94,12 +98,13 @@ class Buffer {
   // dimensions after the last slice are kept whole.
   Buffer window(const std::vector<Slice>& idx) const;
 
-  // Raw access for the interpreter: linear position in storage, unchecked.
+ private:
+  friend class interp_detail::Interp;
+  // Access by linear position in storage, unchecked: for the interpreter, which checks indices
+  // itself (with source locations) before computing a position.
   double raw(int64_t pos) const { return (*storage_)[static_cast<size_t>(pos)]; }
   void raw_set(int64_t pos, double v) { (*storage_)[static_cast<size_t>(pos)] = round_to_kind(kind_, v); }
-  int64_t storage_size() const { return static_cast<int64_t>(storage_->size()); }
 
- private:
   int64_t position(const std::vector<int64_t>& idx) const;  // checked
   ScalarKind kind_ = ScalarKind::Error;
   std::vector<int64_t> shape_, strides_;
@@ -152,6 +157,9 @@ struct InterpOptions {
   int64_t max_steps = 1'000'000'000;
   // Largest allocation, in elements, before an InterpError (instead of running out of memory).
   int64_t max_alloc_elements = int64_t(1) << 28;
+  // The precision R (not yet chosen) arithmetic and allocations use: exact by default; set it
+  // to F32 to mirror C code generated for an R proc (R is emitted as float).
+  ScalarKind real_as = ScalarKind::R;
 };
 
 // Runs `p` on `args` (in argument order). Buffers are modified in place. Throws InterpError on a

@@ -128,14 +128,14 @@ struct Type {
   bool window = false;      // [f32][n, m] rather than f32[n, m]
 
   Type() = default;
-  Type(ScalarKind b) : base(b) {}  // NOLINT: implicit scalar type
+  Type(ScalarKind b);  // NOLINT: implicit scalar type (defined below, once Expr is complete)
   Type(ScalarKind b, std::vector<Expr> sh, bool win = false);
 
   bool is_scalar() const { return shape.empty() && !window; }
   bool is_tensor_or_window() const { return !is_scalar(); }
   bool is_data() const { return exocpp::is_data(base); }
   bool is_control() const { return is_scalar() && exocpp::is_control(base); }
-  int rank() const { return static_cast<int>(shape.size()); }
+  int rank() const;
 };
 // Printed in surface syntax: "f32", "f32[N, 16]", "[f32][N, 16]".
 std::string to_string(const Type& t);
@@ -504,7 +504,11 @@ class Module {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Template definitions.
+// Inline and template definitions.
+
+// Defined here rather than in Type: clang needs Expr complete to instantiate vector<Expr>.
+inline Type::Type(ScalarKind b) : base(b) {}
+inline int Type::rank() const { return static_cast<int>(shape.size()); }
 
 template <class T>
 const T* Expr::as() const {

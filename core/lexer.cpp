@@ -53,8 +53,8 @@ class Lexer {
     indents_.push_back(0);
     at_line_start_ = true;
     while (true) {
-      if (at_line_start_ && brackets_.empty()) {
-        if (!handle_indentation()) break;  // end of file
+      if (at_line_start_) {  // inside brackets, a line's indentation means nothing
+        if (brackets_.empty() && !handle_indentation()) break;  // end of file
         at_line_start_ = false;
       }
       if (pos_ >= src_.size()) break;
@@ -260,7 +260,9 @@ class Lexer {
         continue;
       }
       if (c == '\\') {
-        if (pos_ + 1 >= src_.size()) continue;  // reported as unterminated above
+        if (pos_ + 1 >= src_.size())
+          error_at(line, column, triple ? "unterminated triple-quoted string (it reaches the end of file)"
+                                        : "unterminated string literal (missing closing quote)");
         char e = src_[pos_ + 1];
         switch (e) {
           case 'n': val += '\n'; break;

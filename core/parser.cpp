@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -56,10 +57,10 @@ const Token& Parser::expect_op(const char* op, const std::string& context) {
   return next();
 }
 
-const Token& Parser::expect_name_tok(const std::string& context) {
+const Token& Parser::expect_name_tok(const std::string& what) {
   const Token& t = peek();
-  if (t.kind != TokKind::Name) fail_expected("a name", context);
-  if (is_keyword(t.text)) fail(t, "expected a name " + context + ", found the keyword '" + t.text + "'");
+  if (t.kind != TokKind::Name) fail(t, "expected " + what + ", found " + describe(t));
+  if (is_keyword(t.text)) fail(t, "expected " + what + ", found the keyword '" + t.text + "'");
   return next();
 }
 
@@ -154,7 +155,7 @@ Module Parser::parse_module() {
 
 void Parser::parse_config() {
   const Token& kw = next();  // 'config'
-  const Token& name = expect_name_tok("after 'config'");
+  const Token& name = expect_name_tok("a config name after 'config'");
   for (const Config& c : module_.configs)
     if (c->name == name.text)
       fail(name, "config '" + name.text + "' is already defined at line " +
@@ -173,7 +174,7 @@ void Parser::parse_config() {
       expect_newline("after 'pass'");
       continue;
     }
-    const Token& f = expect_name_tok("as a config field (write 'field: type')");
+    const Token& f = expect_name_tok("a config field (write 'field: type')");
     if (cfg->field(f.text)) fail(f, "config '" + name.text + "' already has a field '" + f.text + "'");
     expect_op(":", "after the field name '" + f.text + "'");
     const Token& tt = peek();
@@ -210,7 +211,7 @@ std::optional<InstrInfo> Parser::parse_decorators() {
       info.c_instr = read_string("(the C template) in @instr(...)");
       while (accept_op(",")) {
         if (peek().is_op(")")) break;
-        const Token& kw = expect_name_tok("as a keyword argument of @instr");
+        const Token& kw = expect_name_tok("a keyword argument of @instr");
         if (kw.text != "c_global")
           fail(kw, "unknown keyword argument '" + kw.text + "' of @instr (expected 'c_global')");
         expect_op("=", "after 'c_global'");
@@ -230,7 +231,7 @@ std::optional<InstrInfo> Parser::parse_decorators() {
 
 void Parser::parse_proc(std::optional<InstrInfo> instr) {
   const Token& kw = next();  // 'def'
-  const Token& name = expect_name_tok("after 'def'");
+  const Token& name = expect_name_tok("a proc name after 'def'");
   for (const Proc& p : module_.procs)
     if (p.name() == name.text)
       fail(name, "proc '" + name.text + "' is already defined at line " +
@@ -260,7 +261,7 @@ void Parser::parse_proc(std::optional<InstrInfo> instr) {
 std::vector<FnArg> Parser::parse_args() {
   std::vector<FnArg> args;
   while (!accept_op(")")) {
-    const Token& n = expect_name_tok("as an argument name");
+    const Token& n = expect_name_tok("an argument name");
     for (const FnArg& a : args)
       if (a.name.name() == n.text) fail(n, "duplicate argument '" + n.text + "'");
     expect_op(":", "after the argument name '" + n.text + "' (write 'name: type')");
@@ -368,7 +369,7 @@ Stmt Parser::parse_if(const Token& kw) {
 }
 
 Stmt Parser::parse_for(const Token& kw) {
-  const Token& it = expect_name_tok("as the loop variable after 'for'");
+  const Token& it = expect_name_tok("a loop variable name after 'for'");
   if (!accept_name("in")) fail_expected("'in'", "after the loop variable '" + it.text + "'");
   const Token& mode_tok = peek();
   if (!mode_tok.is_name("seq") && !mode_tok.is_name("par"))
@@ -415,7 +416,7 @@ Stmt Parser::parse_config_write(const Token& name) {
   Config cfg = find_config(name.text);
   if (!cfg) fail(name, "unknown config '" + name.text + "'");
   next();  // '.'
-  const Token& f = expect_name_tok("after '" + name.text + ".'");
+  const Token& f = expect_name_tok("a field name after '" + name.text + ".'");
   if (!cfg->field(f.text)) {
     std::string names;
     for (const ConfigField& cf : cfg->fields) names += (names.empty() ? "" : ", ") + cf.name;
@@ -443,6 +444,10 @@ Stmt Parser::parse_assign(const Token& name) {
     expect_op("]", "to close the index list");
   }
   const Token& op = peek();
+  if (op.is_op("[") && !idx.empty())
+    fail(op, "index a tensor with one pair of brackets, 'A[i, j]', not 'A[i][j]'");
+  if (op.is_op("-=") || op.is_op("*=") || op.is_op("/="))
+    fail(op, "the operator '" + op.text + "' is not supported; only '=' and '+=' are");
   if (!op.is_op("=") && !op.is_op("+="))
     fail_expected("'=' or '+='", "after '" + name.text + (idx.empty() ? "'" : "[...]'"));
   next();
@@ -499,6 +504,9 @@ Expr parse_expr(const std::string& text, const std::vector<ScopeVar>& scope,
 }
 
 Module parse_file(const std::string& path, const ParseOptions& opts) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ParseError(SrcInfo{}, "cannot parse '" + path + "': it is a directory, not a .exo file");
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     int err = errno;

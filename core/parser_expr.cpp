@@ -293,8 +293,9 @@ Expr Parser::parse_indexed(const Token& name, const VarInfo& v) {
       if (!lo.defined()) lo = track(ConstNode::make_int(0, loc(start)), {});
       if (peek().is_op(",") || peek().is_op("]")) {
         if (dim >= v.type.rank())
-          fail(peek(), "the end of slice " + std::to_string(dim + 1) + " of '" + name.text +
-                           "' can be left out only for a dimension of '" + name.text + "'s shape");
+          fail(peek(), "cannot leave out the end of slice " + std::to_string(dim + 1) + ": '" +
+                           name.text + "' has only " + std::to_string(v.type.rank()) +
+                           " dimension" + (v.type.rank() == 1 ? "" : "s"));
         hi = v.type.shape[dim];
       } else {
         hi = parse_expr();
@@ -329,7 +330,7 @@ Expr Parser::parse_config_read(const Token& name) {
   next();  // '.'
   Config cfg = find_config(name.text);
   if (!cfg) fail(name, "undefined name '" + name.text + "' (no variable or config of that name)");
-  const Token& f = expect_name_tok("after '.'");
+  const Token& f = expect_name_tok("a field name after '" + name.text + ".'");
   if (!cfg->field(f.text)) {
     std::vector<std::string> names;
     for (const ConfigField& cf : cfg->fields) names.push_back(cf.name);
@@ -373,7 +374,7 @@ Expr Parser::parse_extern_call(const Token& name) {
 
 Expr Parser::parse_stride(const Token& name) {
   next();  // '('
-  const Token& buf = expect_name_tok("as the first argument of stride()");
+  const Token& buf = expect_name_tok("a buffer name as the first argument of stride()");
   const VarInfo* v = lookup(buf.text);
   if (!v) fail(buf, "undefined variable '" + buf.text + "'");
   if (v->type.is_scalar())

@@ -42,7 +42,7 @@ class Parser {
   bool accept_op(const char* op);
   bool accept_name(const char* kw);
   const Token& expect_op(const char* op, const std::string& context);
-  const Token& expect_name_tok(const std::string& context);  // an identifier, not a keyword
+  const Token& expect_name_tok(const std::string& what);  // an identifier, not a keyword
   void expect_newline(const std::string& context);
   [[noreturn]] void fail(const Token& at, const std::string& msg) const;
   [[noreturn]] void fail_expected(const std::string& what, const std::string& context) const;

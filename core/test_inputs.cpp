@@ -130,7 +130,10 @@ std::vector<ArgValue> random_args(const Proc& p, const std::map<std::string, int
       continue;
     }
     for (size_t i = 0; i < p.args().size(); ++i)
-      if (p.args()[i].type.is_data()) vals[i] = Buffer(p.args()[i].type.base, shapes[i]);
+      if (p.args()[i].type.is_data()) {
+        ScalarKind k = p.args()[i].type.base;
+        vals[i] = Buffer(k == ScalarKind::R ? opts.real_as : k, shapes[i]);
+      }
     int k = -1;
     try {
       k = first_failing_assert(p, vals);
@@ -230,7 +233,7 @@ std::string compare_procs(const Proc& a, const Proc& b, const std::map<std::stri
       args_b.emplace(it->first, it->second);  // aliases copy's buffers
     }
     ConfigState cfg_a = opts.initial_configs, cfg_b = opts.initial_configs;
-    InterpOptions ia, ib;
+    InterpOptions ia = opts.interp, ib = opts.interp;
     ia.configs = &cfg_a;
     ib.configs = &cfg_b;
     try {

@@ -33,6 +33,8 @@ struct RandomArgsOptions {
   int64_t max_size = 8;
   // Draws of the free control arguments before giving up on the proc's asserts.
   int max_tries = 1000;
+  // Element type of buffers for R arguments (see InterpOptions::real_as).
+  ScalarKind real_as = ScalarKind::R;
 };
 
 // Arguments for `p` in argument order: control arguments from `sizes` (by name) or drawn at
@@ -64,6 +66,8 @@ struct CompareProcsOptions {
   int trials = 3;
   // Config state both runs start from (each run gets its own copy).
   ConfigState initial_configs{};
+  // Passed to both runs (its `configs` is ignored: see initial_configs).
+  InterpOptions interp{};
 };
 
 // Runs `a` and `b` on deep copies of the same random arguments (drawn for `a`, handed to `b`

@@ -1,6 +1,7 @@
 // The public API of exocpp: everything a schedule script or a hardware library may use.
 #pragma once
 
+#include "checker/checker.h"
 #include "core/cursor.h"
 #include "core/errors.h"
 #include "core/externs.h"

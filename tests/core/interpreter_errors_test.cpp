@@ -192,5 +192,41 @@ def conv(x: f32[1] @ DRAM, y: i32[1] @ DRAM):
   EXPECT_EQ(e.reason(), "storing nan into 'y', a i32 buffer (an integer type cannot hold it)");
 }
 
+// Procs built directly with make() skip the parser's checks; the interpreter must still answer
+// with an InterpError, never crash.
+Proc proc_of(std::vector<FnArg> args, Block body) {
+  auto p = std::make_shared<ProcNode>();
+  p->name = "raw";
+  p->args = std::move(args);
+  p->body = std::move(body);
+  return Proc(p);
+}
+
+TEST(InterpreterErrors, UnboundVariableInHandBuiltIRIsReported) {
+  Sym x("x"), ghost("ghost");
+  Stmt s = AssignNode::make(x, ScalarKind::F32, {ReadNode::make(ghost, {}, Type(ScalarKind::Index))},
+                            ConstNode::make_float(1.0));
+  Proc p = proc_of({FnArg{x, Type(ScalarKind::F32, {ConstNode::make_int(2)}), "DRAM", {}}}, {s});
+  InterpError e = run_expecting_error(p, {Buffer(ScalarKind::F32, {2})});
+  EXPECT_EQ(e.reason(), "'ghost' is not defined at this point of proc 'raw'");
+}
+
+TEST(InterpreterErrors, IllTypedExpressionInHandBuiltIRIsReported) {
+  Sym x("x");
+  Expr bad = BinOpNode::make(BinOpKind::Add, ConstNode::make_bool(true), ConstNode::make_int(1));
+  Stmt s = AssignNode::make(x, ScalarKind::F32, {bad}, ConstNode::make_float(1.0));
+  Proc p = proc_of({FnArg{x, Type(ScalarKind::F32, {ConstNode::make_int(2)}), "DRAM", {}}}, {s});
+  InterpError e = run_expecting_error(p, {Buffer(ScalarKind::F32, {2})});
+  EXPECT_EQ(e.reason(), "ill-typed expression where a control value is needed (run the type checker)");
+}
+
+TEST(InterpreterErrors, WrongIndexCountInHandBuiltIRIsReported) {
+  Sym x("x");
+  Stmt s = AssignNode::make(x, ScalarKind::F32, {}, ConstNode::make_float(1.0));
+  Proc p = proc_of({FnArg{x, Type(ScalarKind::F32, {ConstNode::make_int(2)}), "DRAM", {}}}, {s});
+  InterpError e = run_expecting_error(p, {Buffer(ScalarKind::F32, {2})});
+  EXPECT_EQ(e.reason(), "write of 'x' with 0 indices, but it has rank 1");
+}
+
 }  // namespace
 }  // namespace exocpp

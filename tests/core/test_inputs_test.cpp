@@ -186,5 +186,38 @@ def b(N: size, x: f32[N] @ DRAM):
             "'a' vs 'b' with seed 1 (N = 4): config Cfg.n differs: 4 vs 5");
 }
 
+const char* kRealAndFloat = R"(
+def dot_r(N: size, x: R[N] @ DRAM, y: R[N] @ DRAM, r: R[1] @ DRAM):
+    t: R[1] @ DRAM
+    t[0] = 0.0
+    for i in seq(0, N):
+        t[0] += x[i] * y[i]
+    r[0] = t[0]
+
+def dot_f32(N: size, x: f32[N] @ DRAM, y: f32[N] @ DRAM, r: f32[1] @ DRAM):
+    t: f32[1] @ DRAM
+    t[0] = 0.0
+    for i in seq(0, N):
+        t[0] += x[i] * y[i]
+    r[0] = t[0]
+)";
+
+TEST(CompareProcs, RealAsF32MirrorsTheF32Proc) {
+  Module m = parse_module(kRealAndFloat);
+  CompareProcsOptions opts;
+  opts.inputs = {.integer_valued = false, .real_as = ScalarKind::F32};
+  opts.interp.real_as = ScalarKind::F32;
+  EXPECT_EQ(compare_procs(m.proc("dot_r"), m.proc("dot_f32"), {{"N", 50}}, 1, opts), "");
+}
+
+TEST(CompareProcs, ExactRDiffersFromF32OnRealValues) {
+  Module m = parse_module(kRealAndFloat);
+  CompareProcsOptions opts;
+  opts.inputs = {.integer_valued = false, .real_as = ScalarKind::F32};
+  opts.trials = 5;  // deterministic seeds; float rounding shows in at least one of them
+  EXPECT_THAT(compare_procs(m.proc("dot_r"), m.proc("dot_f32"), {{"N", 200}}, 1, opts),
+              ::testing::HasSubstr("r[0] differs"));
+}
+
 }  // namespace
 }  // namespace exocpp

@@ -1,0 +1,239 @@
+// The reference interpreter's expressions: variable lookup, bounds-checked element access,
+// windows, and control (64-bit integer) and data (rounded double) evaluation.
+#include <cmath>
+
+#include "core/externs.h"
+#include "core/interp_internal.h"
+
+namespace exocpp::interp_detail {
+namespace {
+
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+int64_t floor_mod(int64_t a, int64_t b) {
+  if (b == -1) return 0;
+  int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+
+}  // namespace
+
+// ---- environment and accesses ----------------------------------------------------------------
+
+ArgValue& Interp::lookup(Frame& f, const Sym& name, const SrcInfo& where) {
+  ArgValue* v = f.find(name);
+  if (!v) fail(where, "'" + name.name() + "' is not defined at this point of proc '" + f.proc->name + "'");
+  return *v;
+}
+
+Buffer& Interp::lookup_buffer(Frame& f, const Sym& name, const SrcInfo& where) {
+  ArgValue& v = lookup(f, name, where);
+  Buffer* b = std::get_if<Buffer>(&v);
+  if (!b) fail(where, "'" + name.name() + "' is a control value, not a buffer");
+  return *b;
+}
+
+int64_t Interp::locate(Buffer& b, const Sym& name, const std::vector<Expr>& idx, Frame& f,
+                       const SrcInfo& where, const char* what) {
+  if (static_cast<int>(idx.size()) != b.rank())
+    fail(where, std::string(what) + " of '" + name.name() + "' with " + std::to_string(idx.size()) +
+                    " indices, but it has rank " + std::to_string(b.rank()));
+  int64_t pos = b.offset();
+  for (size_t d = 0; d < idx.size(); ++d) {
+    int64_t v = eval_int(idx[d], f);
+    if (v < 0 || v >= b.shape()[d]) {
+      std::vector<int64_t> vals;
+      for (const Expr& i : idx) vals.push_back(eval_int(i, f));
+      fail(where, std::string("out-of-bounds ") + what + ": " + name.name() + "[" +
+                      index_list(vals) + "] is outside " + name.name() + " of shape " +
+                      shape_string(b.shape()) + " (index " + std::to_string(d) + " is " +
+                      std::to_string(v) + ", extent " + std::to_string(b.shape()[d]) + ")");
+    }
+    pos += v * b.strides()[d];
+  }
+  return pos;
+}
+
+Buffer Interp::eval_window(const WindowExprNode* w, const Expr& e, Frame& f) {
+  Buffer& b = lookup_buffer(f, w->name, e.srcinfo());
+  if (static_cast<int>(w->idx.size()) != b.rank())
+    fail(e.srcinfo(), "window of '" + w->name.name() + "' with " + std::to_string(w->idx.size()) +
+                          " indices, but it has rank " + std::to_string(b.rank()));
+  std::vector<Buffer::Slice> slices;
+  bool ok = true;
+  std::string text;
+  for (size_t d = 0; d < w->idx.size(); ++d) {
+    const WAccess& a = w->idx[d];
+    int64_t lo = eval_int(a.lo, f);
+    int64_t ext = b.shape()[d];
+    if (a.is_interval) {
+      int64_t hi = eval_int(a.hi, f);
+      slices.push_back(Buffer::Slice::interval(lo, hi));
+      ok = ok && 0 <= lo && lo <= hi && hi <= ext;
+      text += (d ? ", " : "") + std::to_string(lo) + ":" + std::to_string(hi);
+    } else {
+      slices.push_back(Buffer::Slice::point(lo));
+      ok = ok && 0 <= lo && lo < ext;
+      text += (d ? ", " : "") + std::to_string(lo);
+    }
+  }
+  if (!ok)
+    fail(e.srcinfo(), "out-of-bounds window: " + w->name.name() + "[" + text + "] is outside " +
+                          w->name.name() + " of shape " + shape_string(b.shape()));
+  return b.window(slices);
+}
+
+// ---- expressions -----------------------------------------------------------------------------
+
+int64_t Interp::eval_int(const Expr& e, Frame& f) {
+  ScalarKind t = e.type().base;
+  if (t == ScalarKind::Error || !e.type().is_scalar())
+    fail(e.srcinfo(), "ill-typed expression where a control value is needed (run the type checker)");
+  if (is_data(t)) fail(e.srcinfo(), "a data value is used where a control value is needed");
+  switch (e.kind()) {
+    case ExprKind::Read: {
+      const ReadNode* n = e.as<ReadNode>();
+      ArgValue& v = lookup(f, n->name, e.srcinfo());
+      if (const int64_t* i = std::get_if<int64_t>(&v)) return *i;
+      if (const bool* b = std::get_if<bool>(&v)) return *b ? 1 : 0;
+      fail(e.srcinfo(), "'" + n->name.name() + "' is a buffer, not a control value");
+    }
+    case ExprKind::Const:
+      return static_cast<int64_t>(e.as<ConstNode>()->val);
+    case ExprKind::USub: {
+      int64_t v = eval_int(e.as<USubNode>()->arg, f);
+      if (v == INT64_MIN) fail(e.srcinfo(), "integer overflow in negation");
+      return -v;
+    }
+    case ExprKind::BinOp:
+      return eval_int_binop(e.as<BinOpNode>(), e, f);
+    case ExprKind::StrideExpr: {
+      const StrideExprNode* n = e.as<StrideExprNode>();
+      Buffer& b = lookup_buffer(f, n->name, e.srcinfo());
+      if (n->dim < 0 || n->dim >= b.rank())
+        fail(e.srcinfo(), "stride(" + n->name.name() + ", " + std::to_string(n->dim) +
+                              "): '" + n->name.name() + "' has rank " + std::to_string(b.rank()));
+      return b.strides()[static_cast<size_t>(n->dim)];
+    }
+    case ExprKind::ReadConfig: {
+      const ReadConfigNode* n = e.as<ReadConfigNode>();
+      const ConfigValue& v = cfg_.get(n->config->name, n->field, e.srcinfo());
+      if (const int64_t* i = std::get_if<int64_t>(&v)) return *i;
+      if (const bool* b = std::get_if<bool>(&v)) return *b ? 1 : 0;
+      fail(e.srcinfo(), "config field " + n->config->name + "." + n->field +
+                            " holds a data value, not a control value");
+    }
+    case ExprKind::Extern:
+    case ExprKind::WindowExpr:
+      break;
+  }
+  fail(e.srcinfo(), std::string("a ") + to_string(e.kind()) +
+                        " expression cannot give a control value");
+}
+
+int64_t Interp::eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f) {
+  // Logical operators short-circuit, as the emitted C (&&, ||) does.
+  if (b->op == BinOpKind::And) return eval_bool(b->lhs, f) && eval_bool(b->rhs, f);
+  if (b->op == BinOpKind::Or) return eval_bool(b->lhs, f) || eval_bool(b->rhs, f);
+  int64_t x = eval_int(b->lhs, f), y = eval_int(b->rhs, f), r = 0;
+  auto overflow = [&]() -> int64_t {
+    fail(e.srcinfo(), "integer overflow: " + std::to_string(x) + " " + to_string(b->op) + " " +
+                          std::to_string(y) + " does not fit in 64 bits");
+  };
+  switch (b->op) {
+    case BinOpKind::Add: return __builtin_add_overflow(x, y, &r) ? overflow() : r;
+    case BinOpKind::Sub: return __builtin_sub_overflow(x, y, &r) ? overflow() : r;
+    case BinOpKind::Mul: return __builtin_mul_overflow(x, y, &r) ? overflow() : r;
+    case BinOpKind::Div:
+    case BinOpKind::Mod:
+      if (y == 0)
+        fail(e.srcinfo(), std::string(b->op == BinOpKind::Div ? "division" : "modulo") +
+                              " by zero: " + std::to_string(x) + " " + to_string(b->op) + " 0");
+      if (b->op == BinOpKind::Mod) return floor_mod(x, y);
+      if (x == INT64_MIN && y == -1) return overflow();
+      return floor_div(x, y);
+    case BinOpKind::Lt: return x < y;
+    case BinOpKind::Le: return x <= y;
+    case BinOpKind::Gt: return x > y;
+    case BinOpKind::Ge: return x >= y;
+    case BinOpKind::Eq: return x == y;
+    case BinOpKind::And:
+    case BinOpKind::Or:
+      break;
+  }
+  return 0;
+}
+
+double Interp::eval_data(const Expr& e, Frame& f) {
+  ScalarKind t = e.type().base;
+  if (t == ScalarKind::Error || !e.type().is_scalar())
+    fail(e.srcinfo(), "ill-typed expression where a data value is needed (run the type checker)");
+  if (!is_data(t)) return static_cast<double>(eval_int(e, f));  // integer literals, mostly
+  switch (e.kind()) {
+    case ExprKind::Read: {
+      const ReadNode* n = e.as<ReadNode>();
+      Buffer& b = lookup_buffer(f, n->name, e.srcinfo());
+      return b.raw(locate(b, n->name, n->idx, f, e.srcinfo(), "read"));
+    }
+    case ExprKind::Const:
+      return e.as<ConstNode>()->val;
+    case ExprKind::USub:
+      return -eval_data(e.as<USubNode>()->arg, f);
+    case ExprKind::BinOp:
+      return eval_data_binop(e.as<BinOpNode>(), e, f);
+    case ExprKind::Extern: {
+      const ExternNode* n = e.as<ExternNode>();
+      std::vector<double> args;
+      args.reserve(n->args.size());
+      for (const Expr& a : n->args) args.push_back(eval_data(a, f));
+      if (static_cast<int>(args.size()) != n->fn->arity())
+        fail(e.srcinfo(), n->fn->name() + "() takes " + std::to_string(n->fn->arity()) +
+                              " arguments, got " + std::to_string(args.size()));
+      return round_to_kind(precision(t), n->fn->interpret(args));
+    }
+    case ExprKind::ReadConfig: {
+      const ReadConfigNode* n = e.as<ReadConfigNode>();
+      const ConfigValue& v = cfg_.get(n->config->name, n->field, e.srcinfo());
+      if (const double* d = std::get_if<double>(&v)) return *d;
+      if (const int64_t* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
+      return std::get<bool>(v) ? 1.0 : 0.0;
+    }
+    case ExprKind::WindowExpr:
+    case ExprKind::StrideExpr:
+      break;
+  }
+  fail(e.srcinfo(), std::string("a ") + to_string(e.kind()) + " expression cannot give a data value");
+}
+
+// Float arithmetic is rounded to the expression's precision after each operation. Integer data
+// arithmetic follows C: the operands are promoted to (32-bit) int, so intermediates wrap at 32
+// bits and `/` truncates toward zero; the store then wraps to the buffer's width.
+double Interp::eval_data_binop(const BinOpNode* b, const Expr& e, Frame& f) {
+  ScalarKind t = precision(e.type().base);
+  double x = eval_data(b->lhs, f), y = eval_data(b->rhs, f);
+  ScalarKind r = is_float(t) ? t : ScalarKind::I32;
+  switch (b->op) {
+    case BinOpKind::Add: return round_to_kind(r, x + y);
+    case BinOpKind::Sub: return round_to_kind(r, x - y);
+    case BinOpKind::Mul: return round_to_kind(r, x * y);
+    case BinOpKind::Div:
+    case BinOpKind::Mod: {
+      if (is_float(t)) return round_to_kind(t, b->op == BinOpKind::Div ? x / y : std::fmod(x, y));
+      if (y == 0)
+        fail(e.srcinfo(), std::string("integer ") + (b->op == BinOpKind::Div ? "division" : "modulo") +
+                              " by zero: " + fmt_double(x) + " " + to_string(b->op) + " 0");
+      auto xi = static_cast<int64_t>(x), yi = static_cast<int64_t>(y);
+      return round_to_kind(r, static_cast<double>(b->op == BinOpKind::Div ? xi / yi : xi % yi));
+    }
+    case BinOpKind::Lt: case BinOpKind::Le: case BinOpKind::Gt: case BinOpKind::Ge:
+    case BinOpKind::Eq: case BinOpKind::And: case BinOpKind::Or:
+      break;
+  }
+  fail(e.srcinfo(), std::string("operator ") + to_string(b->op) + " cannot give a data value");
+}
+
+}  // namespace exocpp::interp_detail

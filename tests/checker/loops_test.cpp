@@ -1,0 +1,225 @@
+// loops_can_interchange, can_fission and can_fuse: proved, refuted with a checked
+// counterexample, and unknown cases.
+#include "tests/checker/checker_test_util.h"
+
+namespace exocpp::checker::testing {
+namespace {
+
+const char* kGemm = R"(
+def gemm(N: size, M: size, K: size, A: f32[N, K] @ DRAM, B: f32[K, M] @ DRAM, C: f32[N, M] @ DRAM):
+    for i in seq(0, N):
+        for j in seq(0, M):
+            for k in seq(0, K):
+                C[i, j] += A[i, k] * B[k, j]
+)";
+
+TEST(Interchange, GemmLoopsInterchange) {
+  Proc p = parse_proc(kGemm);
+  for (const char* it : {"i", "j"}) {
+    Stmt l = loop(p, it);
+    EXPECT_TRUE(loops_can_interchange(Context::at(p, l), l).proved()) << it;
+  }
+}
+
+TEST(Interchange, AntiDiagonalDependenceIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(n: size, m: size, x: f32[n + 1, m + 1] @ DRAM):
+    for i in seq(1, n):
+        for j in seq(0, m):
+            x[i, j] = x[i - 1, j + 1]
+)");
+  Stmt l = loop(p, "i");
+  Answer ans = loops_can_interchange(Context::at(p, l), l);
+  ASSERT_TRUE(ans.refuted()) << to_string(ans);
+  std::vector<long> v = captures(
+      ans.counterexample,
+      R"(^iteration \(i = (\d+), j = (\d+)\) (?:writes|reads) x\[(\d+), (\d+)\] at line 5, then iteration \(i = (\d+), j = (\d+)\) (?:writes|reads) x\[(\d+), (\d+)\] at line 5)");
+  ASSERT_EQ(v.size(), 8u) << ans.counterexample;
+  EXPECT_LT(v[0], v[4]);  // i1 < i2
+  EXPECT_GT(v[1], v[5]);  // j1 > j2
+  EXPECT_EQ(v[2], v[6]);
+  EXPECT_EQ(v[3], v[7]);
+}
+
+TEST(Interchange, TriangularBoundsAreRefuted) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n, n] @ DRAM):
+    for i in seq(0, n):
+        for j in seq(0, i):
+            x[i, j] = 0.0
+)");
+  Stmt l = loop(p, "i");
+  Answer ans = loops_can_interchange(Context::at(p, l), l);
+  ASSERT_TRUE(ans.refuted());
+  EXPECT_EQ(ans.reason, "the bounds of loop j depend on i");
+}
+
+TEST(Interchange, ImperfectNestIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n, n] @ DRAM):
+    for i in seq(0, n):
+        x[i, 0] = 1.0
+        for j in seq(0, n):
+            x[i, j] = 0.0
+)");
+  Stmt l = loop(p, "i");
+  Answer ans = loops_can_interchange(Context::at(p, l), l);
+  ASSERT_TRUE(ans.refuted());
+  EXPECT_EQ(ans.reason, "loop i does not hold exactly one loop");
+}
+
+TEST(Interchange, NonConstantDivisionIsUnknown) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n, n] @ DRAM):
+    for i in seq(0, n):
+        for j in seq(0, n):
+            x[i / n, j] = 0.0
+)");
+  Stmt l = loop(p, "i");
+  EXPECT_TRUE(loops_can_interchange(Context::at(p, l), l).unknown());
+}
+
+// ---- fission -------------------------------------------------------------------------------
+
+TEST(Fission, ProducerBeforeConsumerOfSameIterationIsProved) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        x[i] = 1.0
+        y[i] = x[i]
+)");
+  Stmt l = loop(p, "i");
+  EXPECT_TRUE(can_fission(Context::at(p, l), l, 1).proved());
+}
+
+TEST(Fission, ReadOfNextIterationsWriteIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n + 1] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        x[i] = 1.0
+        y[i] = x[i + 1]
+)");
+  Stmt l = loop(p, "i");
+  Answer ans = can_fission(Context::at(p, l), l, 1);
+  ASSERT_TRUE(ans.refuted()) << to_string(ans);
+  std::vector<long> v = captures(
+      ans.counterexample,
+      R"(^iteration i = (\d+) \(after the gap\) reads x\[(\d+)\] at line 5, then iteration i = (\d+) \(before the gap\) writes x\[(\d+)\] at line 4)");
+  ASSERT_EQ(v.size(), 4u) << ans.counterexample;
+  EXPECT_EQ(v[1], v[0] + 1);
+  EXPECT_EQ(v[2], v[0] + 1);
+  EXPECT_EQ(v[3], v[1]);
+}
+
+TEST(Fission, AllocationUsedAcrossTheGapIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        t: f32 @ DRAM
+        t = x[i]
+        y[i] = t
+)");
+  Stmt l = loop(p, "i");
+  Answer ans = can_fission(Context::at(p, l), l, 2);
+  ASSERT_TRUE(ans.refuted());
+  EXPECT_EQ(ans.reason, "`t` is defined before the gap and used after it");
+}
+
+TEST(Fission, GapOutsideTheBodyIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n] @ DRAM):
+    for i in seq(0, n):
+        x[i] = 1.0
+)");
+  Stmt l = loop(p, "i");
+  EXPECT_TRUE(can_fission(Context::at(p, l), l, 1).refuted());
+}
+
+TEST(Fission, NonConstantDivisionIsUnknown) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        x[i / n] = 1.0
+        y[i] = x[i]
+)");
+  Stmt l = loop(p, "i");
+  EXPECT_TRUE(can_fission(Context::at(p, l), l, 1).unknown());
+}
+
+// ---- fusion --------------------------------------------------------------------------------
+
+TEST(Fuse, ElementwiseProducerConsumerIsProved) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        x[i] = 1.0
+    for j in seq(0, n):
+        y[j] = x[j]
+)");
+  Stmt a = loop(p, "i"), b = loop(p, "j");
+  EXPECT_TRUE(can_fuse(Context::at(p, a), a, b).proved());
+}
+
+TEST(Fuse, ConsumerReadingALaterProducerIterationIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n + 1] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        x[i] = 1.0
+    for j in seq(0, n):
+        y[j] = x[j + 1]
+)");
+  Stmt a = loop(p, "i"), b = loop(p, "j");
+  Answer ans = can_fuse(Context::at(p, a), a, b);
+  ASSERT_TRUE(ans.refuted()) << to_string(ans);
+  std::vector<long> v = captures(
+      ans.counterexample,
+      R"(^iteration i = (\d+) of the first loop writes x\[(\d+)\] at line 4, then iteration j = (\d+) of the second loop reads x\[(\d+)\] at line 6)");
+  ASSERT_EQ(v.size(), 4u) << ans.counterexample;
+  EXPECT_EQ(v[1], v[0]);
+  EXPECT_EQ(v[3], v[2] + 1);
+  EXPECT_EQ(v[1], v[3]);
+}
+
+TEST(Fuse, DifferentBoundsAreRefuted) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n + 1] @ DRAM, y: f32[n + 1] @ DRAM):
+    for i in seq(0, n):
+        x[i] = 1.0
+    for j in seq(0, n + 1):
+        y[j] = 2.0
+)");
+  Stmt a = loop(p, "i"), b = loop(p, "j");
+  Answer ans = can_fuse(Context::at(p, a), a, b);
+  ASSERT_TRUE(ans.refuted());
+  EXPECT_EQ(ans.reason, "the loops have different bounds");
+}
+
+TEST(Fuse, BoundsEqualUnderAnAssertAreAccepted) {
+  Proc p = parse_proc(R"(
+def f(n: size, m: size, x: f32[n] @ DRAM, y: f32[m] @ DRAM):
+    assert n == m
+    for i in seq(0, n):
+        x[i] = 1.0
+    for j in seq(0, m):
+        y[j] = 2.0
+)");
+  Stmt a = loop(p, "i"), b = loop(p, "j");
+  EXPECT_TRUE(can_fuse(Context::at(p, a), a, b).proved());
+}
+
+TEST(Fuse, NonConstantDivisionInBoundsIsUnknown) {
+  Proc p = parse_proc(R"(
+def f(n: size, m: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n / m):
+        x[i] = 1.0
+    for j in seq(0, n / m):
+        y[j] = 2.0
+)");
+  Stmt a = loop(p, "i"), b = loop(p, "j");
+  Answer ans = can_fuse(Context::at(p, a), a, b);
+  ASSERT_TRUE(ans.unknown()) << to_string(ans);
+  EXPECT_EQ(ans.reason, "`n / m` divides by a non-constant, outside the quasi-affine fragment");
+}
+
+}  // namespace
+}  // namespace exocpp::checker::testing

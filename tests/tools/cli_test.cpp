@@ -1,0 +1,101 @@
+// The exocpp command-line program: exit codes, output and error reports.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct CliRun {
+  int code;
+  std::string out;  // stdout and stderr together
+};
+
+CliRun run_cli(const std::string& args) {
+  std::string cmd = std::string(EXOCPP_CLI_PATH) + " " + args + " 2>&1";
+  FILE* f = popen(cmd.c_str(), "r");
+  CliRun r{-1, ""};
+  if (!f) return r;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(f);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+const std::string kGemm = std::string(EXOCPP_SOURCE_DIR) + "/examples/gemm.exo";
+
+TEST(Cli, CheckAcceptsAGoodFile) {
+  CliRun r = run_cli("check " + kGemm);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(Cli, PrintShowsCanonicalText) {
+  CliRun r = run_cli("print " + kGemm);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("def gemm(M: size, N: size, K: size, A: f32[M, K] @ DRAM"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("                C[i, j] += A[i, k] * B[k, j]\n"), std::string::npos) << r.out;
+}
+
+TEST(Cli, PrintOutputParsesBackToItself) {
+  CliRun first = run_cli("print " + kGemm);
+  std::string path = write_temp("cli_roundtrip.exo", first.out);
+  CliRun second = run_cli("print " + path);
+  EXPECT_EQ(second.code, 0) << second.out;
+  EXPECT_EQ(second.out, first.out);
+}
+
+TEST(Cli, CheckReportsAParseErrorWithLocation) {
+  std::string path = write_temp("cli_bad.exo", "def f(N: size):\n    for i in seq(0, N)\n        pass\n");
+  CliRun r = run_cli("check " + path);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find(path + ":2:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("^"), std::string::npos) << r.out;
+}
+
+TEST(Cli, CheckReportsAnOutOfBoundsAccess) {
+  std::string path = write_temp("cli_oob.exo",
+                                "def f(N: size, A: f32[N] @ DRAM):\n    for i in seq(0, N):\n        A[i + 1] = 0.0\n");
+  CliRun r = run_cli("check " + path);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find(path + ":3:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bounds"), std::string::npos) << r.out;
+}
+
+TEST(Cli, MissingFileIsAnError) {
+  CliRun r = run_cli("check /nonexistent/x.exo");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("/nonexistent/x.exo"), std::string::npos) << r.out;
+}
+
+TEST(Cli, HelpForEachCommand) {
+  for (const char* cmd : {"--help", "check --help", "print --help"}) {
+    CliRun r = run_cli(cmd);
+    EXPECT_EQ(r.code, 0) << cmd;
+    EXPECT_NE(r.out.find("usage: exocpp"), std::string::npos) << cmd << ": " << r.out;
+  }
+}
+
+TEST(Cli, UnknownCommandIsAUsageError) {
+  CliRun r = run_cli("frobnicate x.exo");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("unknown command 'frobnicate'"), std::string::npos) << r.out;
+}
+
+TEST(Cli, MissingFileArgumentIsAUsageError) {
+  CliRun r = run_cli("check");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("usage: exocpp check"), std::string::npos) << r.out;
+}
+
+}  // namespace
