@@ -10,6 +10,11 @@
 
 #include "rewrite_test_util.h"
 #include "rewrites/stmts.h"
+#if __has_include("rewrites/loops.h")
+#include "rewrites/composites.h"
+#include "rewrites/loops.h"
+#define EXOCPP_HAVE_LOOP_OPS 1
+#endif
 
 using namespace exocpp;
 using namespace exocpp::testing;
@@ -71,8 +76,8 @@ class ProcGen {
     }
   }
 
-  std::string stmt(int depth, std::vector<std::string> iters, int budget) {
-    int kind = budget > 0 ? pick(0, 9) : pick(0, 3);
+  std::string stmt(int depth, std::vector<std::string> iters, int budget, int force = -1) {
+    int kind = force >= 0 ? force : budget > 0 ? pick(0, 9) : pick(0, 3);
     std::string p = pad(depth);
     switch (kind) {
       case 0: return p + target(iters) + " = " + rhs(iters) + "\n";
@@ -89,8 +94,17 @@ class ProcGen {
       case 5: {
         std::string i = "i" + std::to_string(loops_++);
         std::string lo = pick(0, 3) == 0 ? "N" : "0";
-        std::string out = p + "for " + i + " in seq(" + lo + ", N):\n";
+        std::string hi = pick(0, 3) == 0 ? "2" : "N";  // constant bounds can be unrolled
+        if (hi == "2") lo = "0";
+        if (lo == "N" && budget > 1 && pick(0, 1)) lo = "0";
+        std::string out = p + "for " + i + " in seq(" + lo + ", " + hi + "):\n";
         iters.push_back(i);
+        if (budget > 1 && pick(0, 2) == 0) {  // a perfect nest (tile2d, reorder_loops)
+          size_t saved = visible_.size();
+          out += stmt(depth + 1, iters, budget - 1, 4);
+          visible_.resize(saved);
+          return out;
+        }
         int n = pick(1, 3);
         size_t saved = visible_.size();
         for (int k = 0; k < n; ++k) out += stmt(depth + 1, iters, budget - 1);
@@ -206,6 +220,39 @@ std::vector<std::pair<std::string, Step>> steps() {
       {"eliminate_dead_code",
        [](const Proc& p, std::mt19937& r) { return eliminate_dead_code(p, any_stmt(p, r)); }},
       {"simplify", [](const Proc& p, std::mt19937&) { return simplify(p); }},
+#ifdef EXOCPP_HAVE_LOOP_OPS
+      {"divide_loop",
+       [](const Proc& p, std::mt19937& r) {
+         static const Tail tails[] = {Tail::Guard, Tail::Cut, Tail::CutAndGuard};
+         int q = std::uniform_int_distribution<int>(2, 3)(r);
+         std::string n = std::to_string(r() % 100000);
+         return divide_loop(p, any_stmt(p, r), q, {"o" + n, "n" + n}, {.tail = tails[r() % 3], .perfect = r() % 4 == 0});
+       }},
+      {"reorder_loops", [](const Proc& p, std::mt19937& r) { return reorder_loops(p, any_stmt(p, r)); }},
+      {"fission", [](const Proc& p, std::mt19937& r) { return fission(p, any_stmt(p, r)); }},
+      {"fuse",
+       [](const Proc& p, std::mt19937& r) {
+         Cursor s = any_stmt(p, r);
+         Cursor n = s.next();
+         return fuse(p, s, n.is_valid() ? n : s);
+       }},
+      {"remove_loop", [](const Proc& p, std::mt19937& r) { return remove_loop(p, any_stmt(p, r)); }},
+      {"unroll_loop", [](const Proc& p, std::mt19937& r) { return unroll_loop(p, any_stmt(p, r)); }},
+      {"lift_scope", [](const Proc& p, std::mt19937& r) { return lift_scope(p, any_stmt(p, r)); }},
+      {"cut_loop", [](const Proc& p, std::mt19937& r) { return cut_loop(p, any_stmt(p, r), r() % 2 ? "1" : "N - 1"); }},
+      {"shift_loop", [](const Proc& p, std::mt19937& r) { return shift_loop(p, any_stmt(p, r), r() % 2 ? "1" : "0"); }},
+      {"tile2d",
+       [](const Proc& p, std::mt19937& r) {
+         std::string n = std::to_string(r() % 100000);
+         return tile2d(p, any_stmt(p, r), {2, 3}, {"a" + n, "b" + n, "c" + n, "d" + n}, {.perfect = r() % 4 == 0});
+       }},
+      {"compute_at",
+       [](const Proc& p, std::mt19937& r) {
+         Cursor s = any_stmt(p, r);
+         Cursor n = s.next();
+         return compute_at(p, s, n.is_valid() ? n : s);
+       }},
+#endif
   };
 }
 
