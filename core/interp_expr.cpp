@@ -102,8 +102,11 @@ int64_t Interp::eval_int(const Expr& e, Frame& f) {
       if (const bool* b = std::get_if<bool>(&v)) return *b ? 1 : 0;
       fail(e.srcinfo(), "'" + n->name.name() + "' is a buffer, not a control value");
     }
-    case ExprKind::Const:
-      return static_cast<int64_t>(e.as<ConstNode>()->val);
+    case ExprKind::Const: {
+      double v = e.as<ConstNode>()->val;
+      if (!(std::fabs(v) < 9.2e18)) fail(e.srcinfo(), "integer constant " + fmt_double(v) + " does not fit in 64 bits");
+      return static_cast<int64_t>(v);
+    }
     case ExprKind::USub: {
       int64_t v = eval_int(e.as<USubNode>()->arg, f);
       if (v == INT64_MIN) fail(e.srcinfo(), "integer overflow in negation");
@@ -223,10 +226,12 @@ double Interp::eval_data_binop(const BinOpNode* b, const Expr& e, Frame& f) {
     case BinOpKind::Div:
     case BinOpKind::Mod: {
       if (is_float(t)) return round_to_kind(t, b->op == BinOpKind::Div ? x / y : std::fmod(x, y));
-      if (y == 0)
+      if (round_to_kind(r, y) == 0)
         fail(e.srcinfo(), std::string("integer ") + (b->op == BinOpKind::Div ? "division" : "modulo") +
                               " by zero: " + fmt_double(x) + " " + to_string(b->op) + " 0");
-      auto xi = static_cast<int64_t>(x), yi = static_cast<int64_t>(y);
+      // Operands are already 32-bit values unless a literal is out of range: wrap them first so
+      // that the conversion to an integer is always defined.
+      auto xi = static_cast<int64_t>(round_to_kind(r, x)), yi = static_cast<int64_t>(round_to_kind(r, y));
       return round_to_kind(r, static_cast<double>(b->op == BinOpKind::Div ? xi / yi : xi % yi));
     }
     case BinOpKind::Lt: case BinOpKind::Le: case BinOpKind::Gt: case BinOpKind::Ge:

@@ -75,6 +75,8 @@ Buffer::Buffer(ScalarKind kind, std::vector<int64_t> shape, double fill)
   int64_t n = 1;
   for (int64_t d : shape_) {
     if (d < 0) throw InterpError({}, "a buffer cannot have a negative extent: shape " + shape_string(shape_));
+    if (d > 0 && n > (int64_t(1) << 40) / d)
+      throw InterpError({}, "a buffer of shape " + shape_string(shape_) + " is too large to allocate");
     n *= d;
   }
   strides_.assign(shape_.size(), 1);

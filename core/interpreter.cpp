@@ -127,7 +127,7 @@ void Interp::exec(const Stmt& s, Frame& f) {
       if (!field) fail(s.srcinfo(), "config " + n->config->name + " has no field '" + n->field + "'");
       ConfigValue v;
       if (is_data(field->type))
-        v = round_to_kind(field->type, eval_data(n->rhs, f));
+        v = round_to_kind(precision(field->type), eval_data(n->rhs, f));
       else if (field->type == ScalarKind::Bool)
         v = eval_bool(n->rhs, f);
       else
@@ -146,6 +146,13 @@ void Interp::exec(const Stmt& s, Frame& f) {
       const ForNode* n = s.as<ForNode>();
       int64_t lo = eval_int(n->lo, f), hi = eval_int(n->hi, f);
       ArgValue& slot = f.slot(n->iter);
+      if (n->mode == LoopMode::Par && opts_.reverse_par) {
+        for (int64_t i = hi; i > lo;) {
+          slot = --i;
+          exec(n->body, f);
+        }
+        return;
+      }
       for (int64_t i = lo; i < hi; ++i) {
         slot = i;
         exec(n->body, f);
@@ -284,9 +291,9 @@ void interpret(const Proc& p, std::map<std::string, ArgValue>& args, const Inter
   interpret(p, vals, opts);
 }
 
-void check_args(const Proc& p, const std::vector<ArgValue>& args) {
+void check_args(const Proc& p, const std::vector<ArgValue>& args, const ConfigState* configs) {
   if (!p.defined()) throw InterpError({}, "check_args() of an undefined proc");
-  ConfigState cfg;
+  ConfigState cfg = configs ? *configs : ConfigState{};
   InterpOptions opts;
   Interp in(cfg, opts);
   Frame f;
@@ -308,9 +315,10 @@ std::vector<std::vector<int64_t>> arg_shapes(const Proc& p, const std::vector<Ar
   return out;
 }
 
-int first_failing_assert(const Proc& p, const std::vector<ArgValue>& args) {
+int first_failing_assert(const Proc& p, const std::vector<ArgValue>& args,
+                         const ConfigState* configs) {
   if (!p.defined()) throw InterpError({}, "first_failing_assert() of an undefined proc");
-  ConfigState cfg;
+  ConfigState cfg = configs ? *configs : ConfigState{};
   InterpOptions opts;
   Interp in(cfg, opts);
   Frame f;

@@ -13,7 +13,8 @@
 //    in C); integer data arithmetic is C's: operands promote to 32-bit int, so intermediates
 //    wrap at 32 bits and `/` truncates toward zero; the store then wraps to the buffer's width.
 //    Data `/` by zero is an InterpError for integer types and inf/NaN for floats.
-//  - `and`/`or` short-circuit. `par` loops run sequentially, in order.
+//  - `and`/`or` short-circuit. `par` loops run sequentially, in order (or in reverse order with
+//    InterpOptions::reverse_par, which shows whether a par loop's iterations depend on each other).
 //  - Allocations are fresh buffers filled with NaN for float types, so a read of memory never
 //    written shows up as NaN in the result; integer buffers are filled with 0.
 //  - Windows alias their buffer: A[i, 0:16] is a rank-1 view with A's stride; points drop
@@ -160,6 +161,9 @@ struct InterpOptions {
   // The precision R (not yet chosen) arithmetic and allocations use: exact by default; set it
   // to F32 to mirror C code generated for an R proc (R is emitted as float).
   ScalarKind real_as = ScalarKind::R;
+  // Run `par` loops from the last iteration to the first. A par loop whose iterations are
+  // independent gives the same results either way.
+  bool reverse_par = false;
 };
 
 // Runs `p` on `args` (in argument order). Buffers are modified in place. Throws InterpError on a
@@ -171,13 +175,16 @@ void interpret(const Proc& p, std::map<std::string, ArgValue>& args,
                const InterpOptions& opts = {});
 
 // Checks `args` against `p`'s signature and asserts without running the body: the checks
-// interpret() does on entry. Throws the same InterpErrors.
-void check_args(const Proc& p, const std::vector<ArgValue>& args);
+// interpret() does on entry. Throws the same InterpErrors. Asserts that read configs see
+// `configs` (none written when null).
+void check_args(const Proc& p, const std::vector<ArgValue>& args,
+                const ConfigState* configs = nullptr);
 // The shape of each data argument of `p` (empty for control arguments and scalars), evaluated
 // from the control values in `args`; data entries of `args` are not looked at.
 std::vector<std::vector<int64_t>> arg_shapes(const Proc& p, const std::vector<ArgValue>& args);
 // The index of the first assert of `p` that does not hold for `args` (which must otherwise fit
-// the signature), or -1 when all hold.
-int first_failing_assert(const Proc& p, const std::vector<ArgValue>& args);
+// the signature), or -1 when all hold. Asserts that read configs see `configs`.
+int first_failing_assert(const Proc& p, const std::vector<ArgValue>& args,
+                         const ConfigState* configs = nullptr);
 
 }  // namespace exocpp

@@ -272,7 +272,7 @@ std::vector<FnArg> Parser::parse_args() {
       if (t.is_control())
         fail(at, "the control argument '" + n.text + "' (" + to_string(t.base) +
                      ") cannot have a memory annotation");
-      mem = parse_mem(at);
+      mem = parse_mem();
     } else if (!t.is_control()) {
       mem = "DRAM";
     }
@@ -398,7 +398,7 @@ Stmt Parser::parse_alloc(const Token& name) {
     fail(tt, "cannot allocate '" + name.text + "' of control type '" + to_string(t.base) +
                  "'; only data types (R, f32, ...) can be allocated");
   std::string mem = "DRAM";
-  if (peek().is_op("@")) mem = parse_mem(next());
+  if (accept_op("@")) mem = parse_mem();
   expect_newline("after the allocation of '" + name.text + "'");
   Sym s = declare(name, t, VarKind::Alloc).sym;
   return AllocNode::make(s, std::move(t), std::move(mem), loc(name));

@@ -79,8 +79,7 @@ Type Parser::parse_type(const char* context) {
   return Type(*k, std::move(shape));
 }
 
-std::string Parser::parse_mem(const Token& at) {
-  (void)at;
+std::string Parser::parse_mem() {
   const Token& m = peek();
   if (m.kind != TokKind::Name) fail_expected("a memory name such as 'DRAM'", "after '@'");
   next();

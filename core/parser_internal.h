@@ -59,7 +59,7 @@ class Parser {
   // ---- types and expressions (parser_expr.cpp) ----
   // A scalar, tensor or window type; `context` completes "expected a type ...".
   Type parse_type(const char* context);
-  std::string parse_mem(const Token& at);  // after '@'
+  std::string parse_mem();  // the memory name after '@'
   Expr parse_expr(bool allow_window = false);
   Expr parse_or();
   Expr parse_and();

@@ -97,7 +97,7 @@ std::vector<ArgValue> random_args(const Proc& p, const std::map<std::string, int
       else if (given != sizes.end())
         vals[i] = given->second;
       else if (k == ScalarKind::Size)
-        vals[i] = rng.range(1, std::max<int64_t>(opts.max_size, 1));
+        vals[i] = rng.range(1, std::max<int64_t>(t < tries / 2 ? opts.max_size : 4 * opts.max_size, 1));
       else if (k == ScalarKind::Stride)
         vals[i] = int64_t(1);
       else
@@ -136,7 +136,7 @@ std::vector<ArgValue> random_args(const Proc& p, const std::map<std::string, int
       }
     int k = -1;
     try {
-      k = first_failing_assert(p, vals);
+      k = first_failing_assert(p, vals, opts.configs);
     } catch (const InterpError& e) {
       if (!any_free) throw;
       last_failure = e.reason();
@@ -219,7 +219,9 @@ std::string compare_procs(const Proc& a, const Proc& b, const std::map<std::stri
   if (!a.defined() || !b.defined()) throw InterpError({}, "compare_procs() of an undefined proc");
   for (int t = 0; t < std::max(opts.trials, 1); ++t) {
     uint64_t s = seed + static_cast<uint64_t>(t);
-    std::vector<ArgValue> args = random_args(a, sizes, s, opts.inputs);
+    RandomArgsOptions inputs = opts.inputs;
+    if (!inputs.configs) inputs.configs = &opts.initial_configs;
+    std::vector<ArgValue> args = random_args(a, sizes, s, inputs);
     std::string header = "'" + a.name() + "' vs '" + b.name() + "' with seed " + std::to_string(s) +
                          " (" + control_values(a, args) + "): ";
     std::map<std::string, ArgValue> args_a = by_name(a, args);
@@ -234,6 +236,7 @@ std::string compare_procs(const Proc& a, const Proc& b, const std::map<std::stri
     }
     ConfigState cfg_a = opts.initial_configs, cfg_b = opts.initial_configs;
     InterpOptions ia = opts.interp, ib = opts.interp;
+    ib.reverse_par = ib.reverse_par || opts.reverse_par_in_b;
     ia.configs = &cfg_a;
     ib.configs = &cfg_b;
     try {
@@ -249,7 +252,7 @@ std::string compare_procs(const Proc& a, const Proc& b, const std::map<std::stri
     std::map<std::string, ArgValue> common_a;
     for (const auto& [name, v] : args_b) common_a.emplace(name, args_a.at(name));
     std::string d = compare_args(common_a, args_b, opts.compare);
-    if (d.empty()) d = compare_configs(cfg_a, cfg_b);
+    if (d.empty() && opts.compare_configs) d = compare_configs(cfg_a, cfg_b);
     if (!d.empty()) return header + d;
   }
   return "";

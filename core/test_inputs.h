@@ -29,10 +29,14 @@ struct RandomArgsOptions {
   int lo = -4;
   int hi = 4;
   // Size arguments not given are drawn from [1, max_size]; int and index arguments from
-  // [0, max_size - 1]; stride arguments are 1; bools are random.
+  // [0, max_size - 1]; stride arguments are 1; bools are random. After half of max_tries draws
+  // failed the asserts, sizes are drawn from [1, 4 * max_size] (so `assert N % 16 == 0` can
+  // still be met).
   int64_t max_size = 8;
   // Draws of the free control arguments before giving up on the proc's asserts.
   int max_tries = 1000;
+  // Config state the asserts are checked against (asserts may read configs); none when null.
+  const ConfigState* configs = nullptr;
   // Element type of buffers for R arguments (see InterpOptions::real_as).
   ScalarKind real_as = ScalarKind::R;
 };
@@ -64,10 +68,16 @@ struct CompareProcsOptions {
   CompareOptions compare{};
   // Seeds seed, seed + 1, ... are tried in turn; free sizes are redrawn for each.
   int trials = 3;
-  // Config state both runs start from (each run gets its own copy).
+  // Config state both runs start from (each run gets its own copy); random arguments are
+  // drawn to satisfy the asserts under it.
   ConfigState initial_configs{};
   // Passed to both runs (its `configs` is ignored: see initial_configs).
   InterpOptions interp{};
+  // Compare the final config state too (off for rewrites that delete dead config writes).
+  bool compare_configs = true;
+  // Run `b`'s par loops in reverse order (InterpOptions::reverse_par), so that a par loop whose
+  // iterations depend on each other shows up as a difference.
+  bool reverse_par_in_b = true;
 };
 
 // Runs `a` and `b` on deep copies of the same random arguments (drawn for `a`, handed to `b`

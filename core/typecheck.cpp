@@ -387,7 +387,8 @@ void Checker::check_binop(const Expr& e) {
     auto c = fold_int_constant(n->rhs);
     if (!c)
       fail(n->rhs.srcinfo(), "'" + op + "' on control values needs a positive integer "
-                             "constant on the right, got a " + rs + " expression");
+                             "constant on the right, got " +
+                             (rs == "index" || rs == "int" ? "an " : "a ") + rs + " expression");
     if (*c <= 0)
       fail(n->rhs.srcinfo(), "'" + op + "' on control values needs a positive integer "
                              "constant on the right, got " + std::to_string(*c));

@@ -1,5 +1,6 @@
 // Type checking of calls: every argument against the callee's signature, as Exo's
-// check_call_types does. Control parameters take control expressions of a compatible type,
+// check_call_types does. Control parameters take control expressions of a compatible type
+// (size and index parameters: int, index or size expressions; a constant size is positive),
 // scalar data parameters take a scalar buffer (a variable or one element, passed by address),
 // tensor parameters take a whole tensor and window parameters a window or a whole tensor, of
 // the same rank and element precision (R unifies).
@@ -65,8 +66,9 @@ void Checker::check_control_arg(const std::string& who, const Type& pt, const Ex
                             (t.is_data() ? ": data values cannot be passed as control values"
                                          : ""));
   if (pt.base != ScalarKind::Size) return;
-  // A size is fixed for the whole callee: arguments and constants only, and positive.
-  check_size_expr(arg, who + " (a size)");
+  // As in Exo, a size parameter takes any index expression, loop variables included (a
+  // replaced tail loop passes `N - 8 * io`); the checker proves it positive at the call
+  // (checker/frontend_checks.h, check_calls). A constant is decided here.
   auto c = fold_int_constant(arg);
   if (c && *c <= 0)
     fail(arg.srcinfo(), who + " is a size and must be positive, got " + std::to_string(*c));

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <set>
 
 #include "core/parser.h"
@@ -62,9 +63,36 @@ TEST(RandomArgs, UnsatisfiableGivenSizesFailAtOnce) {
 
 TEST(RandomArgs, UnsatisfiableFreeSizesFailAfterMaxTries) {
   Proc p = parse_module(kCopy).proc("copy");
-  std::string msg = random_args_error(p, {{"N", 8}}, {.max_size = 7, .max_tries = 50});
+  std::string msg = random_args_error(p, {{"N", 8}}, {.max_size = 1, .max_tries = 50});
   EXPECT_THAT(msg, ::testing::StartsWith("random_args: no argument values for proc 'copy' found in "
                                          "50 tries: `assert M >= N` does not hold for N = 8, M = "));
+}
+
+TEST(RandomArgs, SizesWidenWhenSmallOnesCannotMeetTheAsserts) {
+  Proc p = parse_module(R"(
+def k(N: size, x: f32[N] @ DRAM):
+    assert N % 16 == 0
+    pass
+)").proc("k");
+  auto args = random_args(p, {}, 1, {.max_size = 8});
+  int64_t N = std::get<int64_t>(args[0]);
+  EXPECT_EQ(N % 16, 0);
+  EXPECT_LE(N, 32);
+}
+
+TEST(RandomArgs, AssertsReadingConfigsSeeTheGivenState) {
+  Proc p = parse_module(R"(
+config Cfg:
+    n: size
+
+def k(N: size, x: f32[N] @ DRAM):
+    assert N == Cfg.n
+    pass
+)").proc("k");
+  ConfigState cfg;
+  cfg.set("Cfg", "n", int64_t(5));
+  auto args = random_args(p, {}, 1, {.configs = &cfg});
+  EXPECT_EQ(std::get<int64_t>(args[0]), 5);
 }
 
 TEST(RandomArgs, UnknownSizeNameListsTheArguments) {
@@ -186,6 +214,41 @@ def b(N: size, x: f32[N] @ DRAM):
             "'a' vs 'b' with seed 1 (N = 4): config Cfg.n differs: 4 vs 5");
 }
 
+TEST(CompareProcs, ConfigComparisonCanBeTurnedOff) {
+  Module m = parse_module(R"(
+config Cfg:
+    n: index
+
+def a(N: size, x: f32[N] @ DRAM):
+    Cfg.n = N
+
+def b(N: size, x: f32[N] @ DRAM):
+    pass
+)");
+  CompareProcsOptions opts;
+  EXPECT_THAT(compare_procs(m.proc("a"), m.proc("b"), {}, 1, opts),
+              ::testing::HasSubstr("is written only in the first run"));
+  opts.compare_configs = false;
+  EXPECT_EQ(compare_procs(m.proc("a"), m.proc("b"), {}, 1, opts), "");
+}
+
+TEST(CompareProcs, ParLoopWithCarriedDependenceIsCaught) {
+  Module m = parse_module(R"(
+def prefix_seq(N: size, x: f32[N + 1] @ DRAM):
+    for i in seq(0, N):
+        x[i + 1] += x[i]
+
+def prefix_par(N: size, x: f32[N + 1] @ DRAM):
+    for i in par(0, N):
+        x[i + 1] += x[i]
+)");
+  EXPECT_THAT(compare_procs(m.proc("prefix_seq"), m.proc("prefix_par"), {{"N", 6}}),
+              ::testing::HasSubstr("x["));
+  CompareProcsOptions in_order;
+  in_order.reverse_par_in_b = false;
+  EXPECT_EQ(compare_procs(m.proc("prefix_seq"), m.proc("prefix_par"), {{"N", 6}}, 1, in_order), "");
+}
+
 const char* kRealAndFloat = R"(
 def dot_r(N: size, x: R[N] @ DRAM, y: R[N] @ DRAM, r: R[1] @ DRAM):
     t: R[1] @ DRAM
@@ -217,6 +280,32 @@ TEST(CompareProcs, ExactRDiffersFromF32OnRealValues) {
   opts.trials = 5;  // deterministic seeds; float rounding shows in at least one of them
   EXPECT_THAT(compare_procs(m.proc("dot_r"), m.proc("dot_f32"), {{"N", 200}}, 1, opts),
               ::testing::HasSubstr("r[0] differs"));
+}
+
+// Every proc of the printer's corpus (tests/corpus/*.exo) runs on random inputs; the only
+// procs allowed to fail (with an InterpError, never another exception) are those whose asserts
+// read config state no one has written.
+TEST(RandomArgs, EveryCorpusProcRunsOrFailsCleanly) {
+  int ran = 0, total = 0;
+  std::string failures;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(EXOCPP_TEST_DATA_DIR) + "/corpus")) {
+    if (entry.path().extension() != ".exo") continue;
+    Module m = parse_file(entry.path().string());
+    for (const Proc& p : m.procs) {
+      ++total;
+      try {
+        auto args = random_args(p, {}, 1, {.max_size = 6});
+        interpret(p, args, {.max_steps = 10'000'000});
+        ++ran;
+      } catch (const InterpError& e) {
+        if (e.reason().find("is read before it was ever written") == std::string::npos)
+          failures += entry.path().filename().string() + ": " + p.name() + ": " + e.reason() + "\n";
+      }
+    }
+  }
+  EXPECT_GT(total, 0);
+  EXPECT_GT(ran, 0);
+  EXPECT_EQ(failures, "");
 }
 
 }  // namespace

@@ -241,15 +241,23 @@ def f(A: f32[4] @ DRAM, y: f32 @ DRAM):
                     "'callee' takes 7 arguments, got 6", 6, 5);
 }
 
-TEST(TypecheckCalls, SizeParameterGivenLoopVariableIsRejected) {
-  expect_type_error(std::string(kCallee) + R"(
+TEST(TypecheckCalls, SizeParameterGivenLoopExpressionPasses) {
+  // As in Exo: the checker, not the type checker, proves such a size positive at the call.
+  expect_ok(std::string(kCallee) + R"(
 def f(N: size, A: f32[4] @ DRAM, y: f32 @ DRAM):
     for i in seq(0, N):
-        callee(i + 1, 0, True, 1, y, A, A)
+        callee(N - i, 0, True, 1, y, A, A)
+)");
+}
+
+TEST(TypecheckCalls, SizeParameterGivenDataIsRejected) {
+  expect_type_error(std::string(kCallee) + R"(
+def f(A: f32[4] @ DRAM, y: f32 @ DRAM):
+    callee(y, 0, True, 1, y, A, A)
 )",
-                    "argument 'n' of 'callee' (a size) must be built from size arguments and "
-                    "constants, but 'i' is a loop variable",
-                    7, 16);
+                    "argument 'n' of 'callee' expects size, got f32: data values cannot be "
+                    "passed as control values",
+                    6, 12);
 }
 
 TEST(TypecheckCalls, SizeParameterGivenZeroIsRejected) {

@@ -1,0 +1,58 @@
+// add_loop: wrap a block in a new loop.
+//
+//   s   -->   for iter in seq(0, hi):        (guard:)  for iter in seq(0, hi):
+//                 s                                         if iter == 0:
+//                                                               s
+//
+// Checks: `iter` is a new name; `hi` parses as an integer expression in the block's scope and
+// is provably positive (always_true(hi > 0)); without guard, running the block more than once
+// must equal running it once (checker::loop_body_idempotent on the new loop).
+// Forwarding: cursors into the block move into the new loop (and its guard).
+#include "checker/queries.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+Proc add_loop(const Proc& p, const CursorLike& block, const std::string& iter_name,
+              const std::string& hi_expr, const AddLoopOptions& opts) {
+  const char* op = "add_loop";
+  return rw::run_op(op, [&]() -> Proc {
+    // 1. Arguments and checks.
+    Cursor c = rw::resolve_block(op, p, block);
+    Cursor first = c[0];
+    Sym iter = rw::fresh_name(op, p, iter_name, first);
+    Expr hi = parse_in_scope(op, first, hi_expr, "index");
+    checker::Context ctx = context_of(first);
+    rw::require_proved(op, first, checker::always_true(ctx, mk_cmp(BinOpKind::Gt, hi, int_const(0))),
+                       "the new loop's bound '" + hi_expr + "' is positive");
+    const SrcInfo& si = first.stmt().srcinfo();
+    Block body = c.stmts();
+    Stmt candidate = ForNode::make(iter, int_const(0, si), hi, body, LoopMode::Seq, si);
+    if (!opts.guard)
+      rw::require_proved(op, first, checker::loop_body_idempotent(ctx, candidate),
+                         "running the block more than once is the same as running it once");
+
+    // 2. The loop (with its guard).
+    Stmt loop = candidate;
+    if (opts.guard)
+      loop = ForNode::make(iter, int_const(0, si), hi,
+                           {IfNode::make(mk_cmp(BinOpKind::Eq, index_var(iter, si), int_const(0, si)), body, {}, si)},
+                           LoopMode::Seq, si);
+
+    // 3. Forwarding.
+    const BlockPath& path = c.loc().block;
+    int lo = c.loc().lo, n = c.loc().hi - lo;
+    ForwardFn fwd = fwd_wrap(path, lo, c.loc().hi);
+    if (opts.guard) {
+      BlockPath inner = path;
+      inner.push_back({lo, BlockField::Body});
+      fwd = fwd_compose(fwd, fwd_wrap(inner, 0, n));
+    }
+    return derive_proc(p, replace_stmts(p.body(), path, lo, c.loc().hi, {loop}), fwd);
+  });
+}
+
+}  // namespace exocpp

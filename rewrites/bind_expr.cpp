@@ -1,0 +1,84 @@
+// bind_expr: bind equal data expressions to a new scalar buffer.
+//
+//   a = 32.0 * x[i] + 4.0           b : R @ DRAM
+//                          -->      b = 32.0 * x[i]
+//                                   a = b + 4.0
+//
+// The binding goes right before the statement holding the first expression; every other
+// expression must sit in a statement of that same list, at or after it. Legality: the
+// expressions are equal (same structure), of a data type, and the statements from the
+// binding up to the last occurrence's statement commute with computing the expression
+// (checker::stmts_commute): none of them writes a location it reads.
+#include <algorithm>
+
+#include "checker/context.h"
+#include "checker/queries.h"
+#include "core/printer.h"
+#include "rewrites/buffer_util.h"
+#include "rewrites/buffers.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "bind_expr";
+}  // namespace
+
+Proc bind_expr(const Proc& p, const CursorLike& expr, const std::string& new_name) {
+  return bind_expr(p, std::vector<CursorLike>{expr}, new_name);
+}
+
+Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::string& new_name) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    if (exprs.empty()) rw::fail(kOp, p->srcinfo, "no expression to bind");
+    std::vector<Cursor> cs;
+    for (const CursorLike& e : exprs) cs.push_back(rw::resolve_expr(kOp, p, e));
+    std::sort(cs.begin(), cs.end(), [](const Cursor& a, const Cursor& b) {
+      return a.loc().lo != b.loc().lo ? a.loc().lo < b.loc().lo : a.loc().expr < b.loc().expr;
+    });
+    const Cursor& first = cs.front();
+    const Expr e = first.expr();
+    const BlockPath path = first.loc().block;
+    const int k0 = first.loc().lo;
+    if (!e.type().is_scalar() || !e.type().is_data())
+      rw::fail(kOp, first, "'" + to_string(e) + "' is not a data value (only data expressions can be bound)");
+    for (const Cursor& c : cs) {
+      if (!(c.loc().block == path))
+        rw::fail(kOp, c, "every expression must be in the same statement list as the first one");
+      if (!rw::same_expr(c.expr(), e))
+        rw::fail(kOp, c, "'" + to_string(c.expr()) + "' differs from '" + to_string(e) + "'");
+    }
+    for (size_t i = 1; i < cs.size(); ++i)
+      if (cs[i].loc() == cs[i - 1].loc()) rw::fail(kOp, cs[i], "the same expression is named twice");
+    const Block& list = first.list();
+    const int k_last = cs.back().loc().lo;
+    Sym b = rw::fresh_name(kOp, p, new_name, first);
+    SrcInfo src = list[k0].srcinfo();
+    Type t(e.type().base);
+    Stmt alloc = AllocNode::make(b, t, "DRAM", src);
+    Stmt assign = AssignNode::make(b, t.base, {}, e, src);
+    // Nothing between the binding and the last occurrence may change the expression's value:
+    // computing it before those statements or after them must be the same (checker).
+    if (k_last > k0) {
+      Block between(list.begin() + k0, list.begin() + k_last);
+      checker::Answer ans = checker::stmts_commute(checker::Context::at(p, between), between, Block{alloc, assign});
+      rw::require_proved(kOp, cs.back(), ans,
+                         "the statements between the binding and the last occurrence leave '" + to_string(e) +
+                             "' unchanged");
+    }
+
+    // Build: alloc + assignment before statement k0; occurrences replaced by reads of b.
+    Expr rd = ReadNode::make(b, {}, t, e.srcinfo());
+    Block stmts(list.begin() + k0, list.begin() + k_last + 1);
+    for (const Cursor& c : cs) {
+      int j = c.loc().lo - k0;
+      stmts[j] = replace_expr(stmts[j], c.loc().expr, rd);
+    }
+    Block out{alloc, assign};
+    out.insert(out.end(), stmts.begin(), stmts.end());
+    // Two statements are inserted before k0; everything else stays in place.
+    ForwardFn fwd = fwd_replace(path, k0, k0, 2);
+    return derive_proc(p, replace_stmts(p.body(), path, k0, k_last + 1, out), fwd);
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,48 @@
+// Halide-style scheduling composites built only out of Exo's primitives (rewrites/loops.h and
+// rewrites/stmts.h): 2-D tiling and a compute_at-style producer/consumer fusion. They add no
+// legality reasoning of their own: every step is a primitive that asks the checker, so a
+// composite is exactly as safe as the primitives it calls, and a refused step names the
+// primitive that refused. Available once the loop operations (rewrites/loops.h) are built.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rewrites/common.h"
+
+namespace exocpp {
+
+struct Tile2dOptions {
+  // Prove that both tile sizes divide the loop extents (no guards); otherwise partial tiles are
+  // guarded by ifs (divide_loop's Tail::Guard).
+  bool perfect = false;
+};
+
+// Tiles two directly nested loops (Halide's `tile`):
+//
+//   for i in seq(0, n):               for io in _:
+//       for j in seq(0, m):    -->        for jo in _:
+//           s                                 for ii in seq(0, ti):
+//                                                 for ji in seq(0, tj):
+//                                                     s[i -> ti*io + ii, j -> tj*jo + ji]
+//
+// (with `if` guards on partial tiles unless opts.perfect). `loop_pair` is "i j" (loop i whose
+// only statement is loop j) or a cursor to the outer loop; tile_sizes = {ti, tj};
+// new_names = {io, jo, ii, ji} (outer names first, as Halide). Built from divide_loop (twice),
+// lift_scope (to move jo above i's guard) and reorder_loops.
+Proc tile2d(const Proc& p, const CursorLike& loop_pair, const std::vector<int64_t>& tile_sizes,
+            const std::vector<std::string>& new_names, const Tile2dOptions& opts = {});
+
+// Computes a producer loop inside its consumer loop (Halide's `compute_at` at the consumer's
+// outer loop):
+//
+//   for i in e: P ; S1 ; ... ; Sk ; for j in e: C   -->   S1 ; ... ; Sk ; for i in e: (P ; C[j -> i])
+//
+// The producer is moved down past the statements in between with reorder_stmts (each swap
+// proved to commute), then fused with the consumer by fuse (which proves the bounds equal and
+// that no consumer iteration needs a later producer iteration). Both loops must be in the
+// same statement list, the producer first.
+Proc compute_at(const Proc& p, const CursorLike& producer, const CursorLike& consumer);
+
+}  // namespace exocpp

@@ -1,0 +1,48 @@
+// cut_loop: split a loop's range in two at a point.
+//
+//   for i in seq(lo, hi):      for i in seq(lo, cut):
+//       s              -->         s
+//                              for i in seq(cut, hi):
+//                                  s
+//
+// Checks: `cut_point` parses as an integer expression in the loop's scope, and the checker
+// proves lo <= cut and cut <= hi.
+// Forwarding: the loop and its body map to the first loop; later statements shift by one.
+#include "checker/queries.h"
+#include "core/simplify.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+Proc cut_loop(const Proc& p, const CursorLike& loop, const std::string& cut_point) {
+  const char* op = "cut_loop";
+  return rw::run_op(op, [&]() -> Proc {
+    // 1. Arguments and checks.
+    Cursor c = rw::resolve_loop(op, p, loop);
+    const ForNode* f = rw::as_loop(op, c);
+    Expr cut = simplify_expr(parse_in_scope(op, c, cut_point, "index"));
+    checker::Context ctx = context_of(c);
+    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f->lo, cut)),
+                       "the cut point '" + cut_point + "' is at least the lower bound '" + c.lo().to_string() + "'");
+    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, cut, f->hi)),
+                       "the cut point '" + cut_point + "' is at most the upper bound '" + c.hi().to_string() + "'");
+
+    // 2. The two loops; the second binds fresh names.
+    Stmt first = ForNode::make(f->iter, f->lo, cut, f->body, f->mode, f->srcinfo);
+    Sym i2 = f->iter.copy();
+    Stmt second = ForNode::make(i2, cut, f->hi,
+                                alpha_rename(substitute(f->body, {{f->iter, index_var(i2, f->srcinfo)}})), f->mode,
+                                f->srcinfo);
+
+    // 3. Forwarding.
+    const BlockPath& path = c.loc().block;
+    int at = c.loc().lo;
+    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {first, second}),
+                       fwd_replace(path, at, at + 1, 2, fwd_identity()));
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,32 @@
+// delete_buffer: remove an allocation nothing uses.
+//
+//   buf : T ; s        -->        s          (s does not mention buf)
+#include "rewrites/buffer_util.h"
+#include "rewrites/buffers.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "delete_buffer";
+}  // namespace
+
+Proc delete_buffer(const Proc& p, const CursorLike& alloc) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor a = rw::resolve_alloc(kOp, p, alloc);
+    if (a.is_arg()) rw::fail(kOp, a, "'" + a.name() + "' is an argument, not an allocation");
+    const BlockPath path = a.loc().block;
+    const int ai = a.loc().lo;
+    const Block& list = a.list();
+    const Sym buf = a.stmt().as<AllocNode>()->name;
+    for (size_t k = ai + 1; k < list.size(); ++k) {
+      rw::BufferUses u = rw::buffer_uses(list[k], buf);
+      if (u.any())
+        rw::fail(kOp, a, "'" + a.name() + "' is still used, e.g. by '" +
+                             Cursor(p, Loc{CursorKind::Stmt, path, static_cast<int>(k), static_cast<int>(k) + 1, {}}).to_string() + "'");
+    }
+    Block out = replace_stmts(p.body(), path, ai, ai + 1, {});
+    return derive_proc(p, out, fwd_replace(path, ai, ai + 1, 0));
+  });
+}
+
+}  // namespace exocpp

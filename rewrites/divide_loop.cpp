@@ -1,0 +1,95 @@
+// divide_loop: split a loop into an outer loop over chunks and an inner loop over a chunk.
+//
+//   for i in seq(0, N): s
+//     -->  (tail = Guard)
+//   for io in seq(0, (N + q - 1) / q):
+//       for ii in seq(0, q):
+//           if q * io + ii < N: s[i -> q * io + ii]
+//     -->  (tail = Cut; CutAndGuard puts the tail loop under `if N % q > 0:`)
+//   for io in seq(0, N / q):
+//       for ii in seq(0, q): s[i -> q * io + ii]
+//   for ii in seq(0, N % q): s[i -> q * (N / q) + ii]
+//     -->  (perfect: N % q == 0 proved)
+//   for io in seq(0, N / q): for ii in seq(0, q): s[i -> q * io + ii]
+//
+// Checks: q > 1; two distinct new names not used in the proc; the loop starts at 0; for
+// perfect, the checker proves N divisible by q (always_divisible).
+#include "checker/queries.h"
+#include "core/simplify.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+namespace {
+const char* kOp = "divide_loop";
+
+struct Names {
+  Sym outer, inner;
+};
+
+Names check_names(const Proc& p, const Cursor& c, const std::vector<std::string>& new_iters) {
+  if (new_iters.size() != 2)
+    rw::fail(kOp, c, "expected two new loop names (outer, inner), got " + std::to_string(new_iters.size()));
+  if (new_iters[0] == new_iters[1])
+    rw::fail(kOp, c, "the two new loop names must differ, both are '" + new_iters[0] + "'");
+  return {rw::fresh_name(kOp, p, new_iters[0], c), rw::fresh_name(kOp, p, new_iters[1], c)};
+}
+}  // namespace
+
+Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
+                 const std::vector<std::string>& new_iters, const DivideLoopOptions& opts) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    // 1. Arguments and checks.
+    Cursor c = rw::resolve_loop(kOp, p, loop);
+    const ForNode* f = rw::as_loop(kOp, c);
+    if (div_const <= 1)
+      rw::fail(kOp, c, "the divisor must be an integer greater than 1, got " + std::to_string(div_const));
+    Names names = check_names(p, c, new_iters);
+    if (const_int(f->lo) != 0)
+      rw::fail(kOp, c, "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
+                           c.lo().to_string() + "' (shift_loop can move it)");
+    if (opts.perfect)
+      rw::require_proved(kOp, c, checker::always_divisible(context_of(c), f->hi, div_const),
+                         "the bound '" + c.hi().to_string() + "' is divisible by " + std::to_string(div_const));
+
+    // 2. The new loops.
+    const SrcInfo& si = f->srcinfo;
+    Expr q = int_const(div_const, si), N = f->hi;
+    Expr outer_hi = opts.perfect || opts.tail != Tail::Guard ? mk_div(N, q) : mk_div(mk_add(N, int_const(div_const - 1, si)), q);
+    Expr idx = simplify_expr(mk_add(mk_mul(q, index_var(names.outer, si)), index_var(names.inner, si)));
+    Block body = substitute(f->body, {{f->iter, idx}});
+    bool guard = !opts.perfect && opts.tail == Tail::Guard;
+    if (guard) body = {IfNode::make(mk_cmp(BinOpKind::Lt, idx, N), body, {}, si)};
+    Stmt inner = ForNode::make(names.inner, int_const(0, si), q, body, f->mode, si);
+    Stmt outer = ForNode::make(names.outer, f->lo, simplify_expr(outer_hi), {inner}, f->mode, si);
+    Block out{outer};
+    if (!opts.perfect && opts.tail != Tail::Guard) {
+      Sym tail_i = names.inner.copy();
+      Expr tail_idx = simplify_expr(mk_add(mk_mul(q, mk_div(N, q)), index_var(tail_i, si)));
+      Expr n_tail = simplify_expr(mk_mod(N, q));
+      Stmt tail = ForNode::make(tail_i, int_const(0, si), n_tail,
+                                alpha_rename(substitute(f->body, {{f->iter, tail_idx}})), f->mode, si);
+      if (opts.tail == Tail::CutAndGuard)
+        tail = IfNode::make(mk_cmp(BinOpKind::Gt, n_tail, int_const(0, si)), {tail}, {}, si);
+      out.push_back(tail);
+    }
+
+    // 3. Forwarding: the body moves into the inner loop (and its guard); a tail is inserted.
+    const BlockPath& path = c.loc().block;
+    int at = c.loc().lo, n = static_cast<int>(f->body.size());
+    BlockPath body_path = child_path(c);
+    ForwardFn fwd = fwd_wrap(body_path, 0, n);
+    if (guard) {
+      BlockPath inner_path = body_path;
+      inner_path.push_back({0, BlockField::Body});
+      fwd = fwd_compose(fwd, fwd_wrap(inner_path, 0, n));
+    }
+    if (out.size() == 2) fwd = fwd_compose(fwd, fwd_replace(path, at + 1, at + 1, 1));
+    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, out), fwd);
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,66 @@
+// divide_with_recompute: split a loop into outer_hi overlapping chunks that together cover
+// its range, recomputing the iterations where chunks overlap.
+//
+//   for i in seq(0, N):          for io in seq(0, outer_hi):
+//       s                -->         for ii in seq(0, outer_stride + (N - outer_hi * outer_stride)):
+//                                        s[i -> outer_stride * io + ii]
+//
+// Checks: the loop starts at 0; outer_stride > 0; two distinct unused names; outer_hi parses
+// as an integer expression in the loop's scope; the checker proves outer_hi > 0 and
+// outer_hi * outer_stride <= N (so the chunks cover exactly [0, N)), that the loop's
+// iterations commute (loop_iterations_commute: the overlap reorders them) and that one
+// iteration run twice equals it run once (loop_body_idempotent on `for r in seq(0, 2): s`
+// inside loop i).
+// Forwarding: the body moves into the inner loop.
+#include "checker/queries.h"
+#include "core/simplify.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::string& outer_hi,
+                           int64_t outer_stride, const std::vector<std::string>& new_iters) {
+  const char* op = "divide_with_recompute";
+  return rw::run_op(op, [&]() -> Proc {
+    // 1. Arguments and checks.
+    Cursor c = rw::resolve_loop(op, p, loop);
+    const ForNode* f = rw::as_loop(op, c);
+    if (const_int(f->lo) != 0)
+      rw::fail(op, c, "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" + c.lo().to_string() + "'");
+    if (outer_stride <= 0) rw::fail(op, c, "the outer stride must be positive, got " + std::to_string(outer_stride));
+    if (new_iters.size() != 2 || new_iters[0] == new_iters[1])
+      rw::fail(op, c, "expected two distinct new loop names (outer, inner)");
+    Sym io = rw::fresh_name(op, p, new_iters[0], c), ii = rw::fresh_name(op, p, new_iters[1], c);
+    Expr ohi = simplify_expr(parse_in_scope(op, c, outer_hi, "index"));
+    const SrcInfo& si = f->srcinfo;
+    Expr stride = int_const(outer_stride, si);
+    Expr covered = simplify_expr(mk_mul(ohi, stride));
+    checker::Context ctx = context_of(c);
+    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Gt, ohi, int_const(0))),
+                       "the outer bound '" + outer_hi + "' is positive");
+    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, covered, f->hi)),
+                       "outer_hi * outer_stride is at most the loop's bound '" + c.hi().to_string() + "'");
+    rw::require_proved(op, c, checker::loop_iterations_commute(ctx, c.stmt()),
+                       "the iterations of loop " + f->iter.name() + " commute");
+    Stmt twice = ForNode::make(Sym("repeat"), int_const(0, si), int_const(2, si), f->body, LoopMode::Seq, si);
+    rw::require_proved(op, c, checker::loop_body_idempotent(context_of(c.body()[0]), twice),
+                       "running one iteration of loop " + f->iter.name() + " twice is the same as running it once");
+
+    // 2. The overlapping chunks.
+    Expr inner_hi = simplify_expr(mk_add(stride, mk_sub(f->hi, covered)));
+    Expr idx = simplify_expr(mk_add(mk_mul(stride, index_var(io, si)), index_var(ii, si)));
+    Stmt inner = ForNode::make(ii, int_const(0, si), inner_hi, substitute(f->body, {{f->iter, idx}}), LoopMode::Seq, si);
+    Stmt outer = ForNode::make(io, f->lo, ohi, {inner}, f->mode, si);
+
+    // 3. Forwarding.
+    const BlockPath& path = c.loc().block;
+    int at = c.loc().lo;
+    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {outer}),
+                       fwd_wrap(child_path(c), 0, static_cast<int>(f->body.size())));
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,83 @@
+// expand_dim: give a buffer a new leading dimension.
+//
+//   x : T[...] ; s        -->        x : T[alloc_dim, ...] ; s[ x[...] -> x[indexing_expr, ...] ]
+//
+// Both strings are parsed in the scope of the allocation. Legality (checker): alloc_dim > 0
+// and 0 <= indexing_expr < alloc_dim.
+#include "checker/context.h"
+#include "checker/queries.h"
+#include "core/printer.h"
+#include "rewrites/buffer_util.h"
+#include "rewrites/buffers.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "expand_dim";
+}  // namespace
+
+namespace rw {
+// The allocation statement named by `alloc` (arguments refused), for the reshaping operations.
+Cursor resolve_alloc_stmt(const std::string& op, const Proc& p, const CursorLike& alloc) {
+  Cursor a = resolve_alloc(op, p, alloc);
+  if (a.is_arg()) fail(op, a, "'" + a.name() + "' is an argument; only allocations can be reshaped");
+  return a;
+}
+// An index expression given as a string, parsed at the allocation.
+Expr parse_index_at(const std::string& op, const Cursor& a, const std::string& text, const std::string& what) {
+  Expr e = parse_at(a, text);
+  if (!e.type().is_scalar() || !is_indexable(e.type().base))
+    fail(op, a, what + " '" + text + "' is not an integer expression");
+  return e;
+}
+}  // namespace rw
+
+namespace rw {
+Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, const Expr& dim, const Expr& idx,
+                     bool append) {
+  const AllocNode* an = a.stmt().as<AllocNode>();
+  const BlockPath path = a.loc().block;
+  const int ai = a.loc().lo;
+  const Block& list = a.list();
+  Block rest(list.begin() + ai + 1, list.end());
+  BufferUses uses = buffer_uses(rest, an->name);
+  if (uses.whole) fail(op, a, "'" + a.name() + "' is passed whole to a call, which would see the new dimension");
+  if (uses.stride && append) fail(op, a, "the code takes a stride of '" + a.name() + "', which a new last dimension would change");
+  checker::Context ctx = checker::Context::at(p, a.stmt());
+  require_proved(op, a, checker::always_true(ctx, BinOpNode::make(BinOpKind::Gt, dim, zero())),
+                 "the new dimension's size '" + to_string(dim) + "' is positive");
+  require_proved(op, a, checker::always_in_range(ctx, idx, zero(), dim),
+                 "the indexing expression '" + to_string(idx) + "' is in [0, " + to_string(dim) + ")");
+
+  std::vector<Expr> shape = an->type.shape;
+  shape.insert(append ? shape.end() : shape.begin(), dim);
+  Stmt new_alloc = AllocNode::make(an->name, Type(an->type.base, shape), an->mem, an->srcinfo);
+  AccessMap m;
+  m.buf = an->name;
+  m.idx = [&idx, append](std::vector<Expr> i) {
+    i.insert(append ? i.end() : i.begin(), idx);
+    return i;
+  };
+  m.window = [&idx, append](std::vector<WAccess> w) {
+    w.insert(append ? w.end() : w.begin(), WAccess::point(idx));
+    return w;
+  };
+  m.stride = [](const StrideExprNode* n) { return StrideExprNode::make(n->name, n->dim + 1, n->srcinfo); };
+  Block out{new_alloc};
+  Block mapped = map_accesses(rest, m);
+  out.insert(out.end(), mapped.begin(), mapped.end());
+  return derive_proc(p, replace_stmts(p.body(), path, ai, static_cast<int>(list.size()), out), fwd_identity());
+}
+}  // namespace rw
+
+Proc expand_dim(const Proc& p, const CursorLike& alloc, const std::string& alloc_dim, const std::string& indexing_expr) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
+    Expr dim = rw::parse_index_at(kOp, a, alloc_dim, "the new dimension's size");
+    Expr idx = rw::parse_index_at(kOp, a, indexing_expr, "the indexing expression");
+    rw::require_size_expr(kOp, a, dim, "the new dimension's size");
+    return rw::expand_dim_with(kOp, p, a, dim, idx, /*append=*/false);
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,117 @@
+// fission: split the loops and ifs around a gap into two copies each.
+//
+//   for i in _:          for i in _:            if c:              if c:
+//       s1                   s1                     s1                 s1
+//       <- gap     -->   for i in _:                <- gap   -->   if c:
+//       s2                   s2                     s2                 s2
+//                                               else: t            else: t
+//
+// With n_lifts = k the split repeats k levels up: after each level the gap is the one
+// between the two new copies. (A gap in an else branch splits as `if c: b else: s1` ;
+// `if c: pass else: s2`.)
+// Checks per level: the gap is inside a loop or if, with statements on both sides; nothing
+// allocated or windowed before the gap is used after it; for a loop, the checker proves the
+// split reorders no conflicting statements (checker::can_fission); for an if, the statements
+// before the gap write no config field the condition reads.
+// Forwarding: statements before the gap stay in the first copy, those after it move to the
+// second; the split statement maps to the first copy; the gap maps to the gap between copies.
+#include "checker/queries.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+namespace {
+const char* kOp = "fission";
+
+// One level: splits the statement enclosing gap `g`; returns the new proc and its new gap.
+std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) {
+  // 1. Checks.
+  const Loc& gl = g.loc();
+  if (gl.block.empty())
+    rw::fail(kOp, g, "the gap is at the top level of the proc" +
+                         std::string(level > 0 ? " after " + std::to_string(level) + " lift(s)" : "") +
+                         ": there is no enclosing loop or if to split (n_lifts is too large)");
+  BlockPath path(gl.block.begin(), gl.block.end() - 1);
+  int at = gl.block.back().index;
+  BlockField field = gl.block.back().field;
+  Cursor sc(p, Loc{CursorKind::Stmt, path, at, at + 1, {}});
+  Stmt s = sc.stmt();
+  const Block& list = field == BlockField::Body ? (s.is<ForNode>() ? s.as<ForNode>()->body : s.as<IfNode>()->body)
+                                                : s.as<IfNode>()->orelse;
+  int k = gl.lo, n = static_cast<int>(list.size());
+  if (k == 0 || k == n)
+    rw::fail(kOp, sc, std::string("the gap is at the ") + (k == 0 ? "start" : "end") + " of the body of '" +
+                          sc.to_string() + "': there is nothing to split off");
+  Block pre(list.begin(), list.begin() + k), post(list.begin() + k, list.end());
+  if (auto used = bindings_used_after(pre, post); !used.empty())
+    rw::fail(kOp, sc, "'" + used.front() + "' is defined before the gap and used after it (lift its allocation first)");
+  if (const ForNode* f = s.as<ForNode>()) {
+    rw::require_proved(kOp, sc, checker::can_fission(context_of(sc), s, static_cast<size_t>(k)),
+                       "splitting loop " + f->iter.name() + " keeps every dependence");
+  } else if (writes_config_read_by(pre, s.as<IfNode>()->cond)) {
+    rw::fail(kOp, sc, "the statements before the gap write a config field that the condition '" +
+                          sc.cond().to_string() + "' reads");
+  }
+
+  // 2. The two copies.
+  Stmt a, b;
+  if (const ForNode* f = s.as<ForNode>()) {
+    a = ForNode::make(f->iter, f->lo, f->hi, pre, f->mode, f->srcinfo);
+    b = ForNode::make(f->iter, f->lo, f->hi, post, f->mode, f->srcinfo);
+  } else {
+    const IfNode* i = s.as<IfNode>();
+    if (field == BlockField::Body) {
+      a = IfNode::make(i->cond, pre, {}, i->srcinfo);
+      b = IfNode::make(i->cond, post, i->orelse, i->srcinfo);
+    } else {
+      a = IfNode::make(i->cond, i->body, pre, i->srcinfo);
+      b = IfNode::make(i->cond, {PassNode::make(i->srcinfo)}, post, i->srcinfo);
+    }
+  }
+
+  // 3. Forwarding.
+  BlockPath split = path;
+  split.push_back({at, field});
+  ForwardFn inside = [path, at, field, split, k](const Loc& l) -> Loc {
+    if (l.block.size() == path.size()) return l.kind == CursorKind::Block ? Loc::invalid() : l;  // the statement
+    if (!(l.block[path.size()] == split.back())) {
+      // The other branch of an if: it stays with the copy that keeps it.
+      Loc out = l;
+      if (field == BlockField::Body) out.block[path.size()].index = at + 1;
+      return out;
+    }
+    bool direct = l.block.size() == split.size();
+    int idx = direct ? l.lo : l.block[split.size()].index;
+    if (direct && l.kind == CursorKind::Gap && l.lo == k) return Loc{CursorKind::Gap, path, at + 1, at + 1, {}};
+    if (direct && l.kind == CursorKind::Block && l.lo < k && l.hi > k) return Loc::invalid();
+    if (idx < k) return l;
+    BlockPath to = path;
+    to.push_back({at + 1, field});
+    Loc out = loc_reroot(l, split, -1, to, -1);
+    if (direct) {
+      out.lo -= k;
+      out.hi -= k;
+    } else {
+      out.block[to.size()].index -= k;
+    }
+    return out;
+  };
+  Proc q = derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {a, b}), fwd_replace(path, at, at + 1, 2, inside));
+  return {q, Cursor(q, Loc{CursorKind::Gap, path, at + 1, at + 1, {}})};
+}
+}  // namespace
+
+Proc fission(const Proc& p, const CursorLike& gap, const FissionOptions& opts) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor g = rw::resolve_gap(kOp, p, gap);
+    if (opts.n_lifts < 1) rw::fail(kOp, g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+    Proc q = p;
+    for (int level = 0; level < opts.n_lifts; ++level) std::tie(q, g) = fission_once(q, g, level);
+    return q;
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,55 @@
+// ============================================================================================
+// fold_into_reduce: turn an accumulating assignment into a reduction.
+// ============================================================================================
+//
+//   a = a + e   -->   a += e
+//
+// The left operand of `+` must read the very location written (indices syntactically equal or
+// proved equal by the checker). Both forms evaluate e before writing, so e may read anything.
+// Forwarding: the statement stays; a cursor to e follows it; other cursors into the old
+// right-hand side become invalid.
+#include "checker/queries.h"
+#include "rewrites/stmts.h"
+#include "rewrites/stmts_internal.h"
+
+namespace exocpp {
+
+Proc fold_into_reduce(const Proc& p, const CursorLike& assign) {
+  const std::string op = "fold_into_reduce";
+  return rw::run_op(op, [&]() -> Proc {
+    Cursor c = rw::resolve_stmt(op, p, assign);
+    const AssignNode* a = c.stmt().as<AssignNode>();
+    if (!a) rw::fail(op, c, "expected an assignment, but '" + c.to_string() + "' is not one");
+    const BinOpNode* sum = a->rhs.as<BinOpNode>();
+    if (!sum || sum->op != BinOpKind::Add)
+      rw::fail(op, c, "the right-hand side of '" + c.to_string() + "' is not an addition");
+    const ReadNode* rd = sum->lhs.as<ReadNode>();
+    if (!rd || rd->name != a->name)
+      rw::fail(op, c, "the left operand of the addition in '" + c.to_string() + "' is not a read of '" +
+                          a->name.name() + "'");
+    const Loc& l = c.loc();
+    checker::Context ctx = rw::context_at(p, l.block, l.lo);
+    rw::require_same_location(op, c, ctx, a->idx, rd->idx,
+                              "the addition reads the location '" + c.to_string() + "' writes");
+
+    Stmt red = ReduceNode::make(a->name, a->type, a->idx, sum->rhs, c.stmt().srcinfo());
+    const int rhs_child = static_cast<int>(a->idx.size());
+    Loc at = l;
+    at.kind = CursorKind::Expr;
+    at.hi = at.lo + 1;
+    at.expr = {rhs_child};
+    ForwardFn fwd = [at, rhs_child](const Loc& x) -> Loc {
+      if (x.kind != CursorKind::Expr || x.block != at.block || x.lo != at.lo) return x;
+      if (x.expr.empty() || x.expr[0] != rhs_child) return x;
+      if (x.expr.size() >= 2 && x.expr[1] == 1) {  // inside e
+        Loc out = x;
+        out.expr.erase(out.expr.begin() + 1);
+        return out;
+      }
+      return Loc::invalid();
+    };
+    return derive_proc(p, replace_stmts(p.body(), l.block, l.lo, l.lo + 1, {red}), fwd);
+  });
+}
+
+}  // namespace exocpp

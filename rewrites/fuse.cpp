@@ -1,0 +1,95 @@
+// fuse: merge two consecutive loops with equal bounds, or two consecutive ifs with the same
+// condition.
+//
+//   for i in seq(lo, hi): s1          for i in seq(lo, hi):
+//   for j in seq(lo, hi): s2   -->        s1
+//                                         s2[j -> i]
+//
+//   if c: s1 else: t1                 if c: s1 ; s2
+//   if c: s2 else: t2          -->    else: t1 ; t2
+//
+// Checks: stmt2 directly follows stmt1; both are loops or both ifs. Loops: the checker proves
+// the bounds equal and that no iteration of the second loop conflicts with a later iteration
+// of the first (checker::can_fuse). Ifs: the conditions are the same expression and the first
+// if writes no config field the condition reads.
+// Forwarding: cursors into stmt2's branches move to the end of stmt1's; stmt2 itself becomes
+// invalid; later statements shift up by one.
+#include "checker/queries.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+namespace {
+const char* kOp = "fuse";
+
+// Moves a location inside statement `at + 1` of `path` (list `field`) to the end of the same
+// list of statement `at`, offset by `offset` statements.
+Loc move_into_first(const Loc& l, const BlockPath& path, int at, BlockField field, int offset) {
+  BlockPath from = path, to = path;
+  from.push_back({at + 1, field});
+  to.push_back({at, field});
+  Loc out = loc_reroot(l, from, -1, to, -1);
+  if (l.block.size() == from.size()) {
+    out.lo += offset;
+    out.hi += offset;
+  } else {
+    out.block[to.size()].index += offset;
+  }
+  return out;
+}
+}  // namespace
+
+Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    // 1. Arguments and checks.
+    Cursor c1 = rw::resolve_stmt(kOp, p, stmt1);
+    Cursor c2 = rw::resolve_stmt(kOp, p, stmt2);
+    if (c1.loc().block != c2.loc().block || c2.loc().lo != c1.loc().lo + 1)
+      rw::fail(kOp, c2, "expected the second statement '" + c2.to_string() + "' to directly follow the first '" +
+                            c1.to_string() + "'");
+    Stmt s1 = c1.stmt(), s2 = c2.stmt();
+    bool loops = s1.is<ForNode>() && s2.is<ForNode>(), ifs = s1.is<IfNode>() && s2.is<IfNode>();
+    if (!loops && !ifs)
+      rw::fail(kOp, c1, "expected two loops or two ifs, got '" + c1.to_string() + "' and '" + c2.to_string() + "'");
+    Stmt fused;
+    int n1 = 0, o1 = 0;
+    if (loops) {
+      const ForNode *f1 = s1.as<ForNode>(), *f2 = s2.as<ForNode>();
+      rw::require_proved(kOp, c2, checker::can_fuse(context_of(c1), s1, s2),
+                         "loops " + f1->iter.name() + " and " + f2->iter.name() + " can be fused");
+      Block body = f1->body;
+      for (const Stmt& s : substitute(f2->body, {{f2->iter, index_var(f1->iter, f2->srcinfo)}})) body.push_back(s);
+      n1 = static_cast<int>(f1->body.size());
+      fused = ForNode::make(f1->iter, f1->lo, f1->hi, body, f1->mode, f1->srcinfo);
+    } else {
+      const IfNode *i1 = s1.as<IfNode>(), *i2 = s2.as<IfNode>();
+      if (!same_expr(i1->cond, i2->cond))
+        rw::fail(kOp, c2, "the conditions differ: '" + c1.cond().to_string() + "' and '" + c2.cond().to_string() + "'");
+      Block first{s1};
+      if (writes_config_read_by(first, i1->cond))
+        rw::fail(kOp, c1, "the first if writes a config field that the condition '" + c1.cond().to_string() + "' reads");
+      Block body = i1->body, orelse = i1->orelse;
+      body.insert(body.end(), i2->body.begin(), i2->body.end());
+      orelse.insert(orelse.end(), i2->orelse.begin(), i2->orelse.end());
+      n1 = static_cast<int>(i1->body.size());
+      o1 = static_cast<int>(i1->orelse.size());
+      fused = IfNode::make(i1->cond, body, orelse, i1->srcinfo);
+    }
+
+    // 2. Forwarding.
+    BlockPath path = c1.loc().block;
+    int at = c1.loc().lo;
+    ForwardFn inside = [path, at, n1, o1](const Loc& l) -> Loc {
+      if (loc_within_stmt(l, path, at) || (l.block == path && l.lo == at && l.hi == at + 1)) return l;
+      if (l.block.size() == path.size()) return Loc::invalid();  // stmt2 itself, or a block/gap across both
+      BlockField field = l.block[path.size()].field;
+      return move_into_first(l, path, at, field, field == BlockField::Body ? n1 : o1);
+    };
+    return derive_proc(p, replace_stmts(p.body(), path, at, at + 2, {fused}), fwd_replace(path, at, at + 2, 1, inside));
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,100 @@
+// inline_window: replace a window statement by its definition at every use.
+//
+//   y = x[i, lo:hi]                    s[ y[j]       -> x[i, lo + j],
+//   s                      -->            y[a:b]     -> x[i, lo + a : lo + b],
+//                                         y          -> x[i, lo:hi],
+//                                         stride(y, 0) -> stride(x, 1) ]
+//
+// Always legal: a window is only another name for part of its buffer.
+#include "core/ir_visit.h"
+#include "rewrites/buffer_util.h"
+#include "rewrites/buffers.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "inline_window";
+
+// Substitutes the window's accesses of its buffer for every access of the window name.
+class WindowInliner : public IRMutator {
+ public:
+  WindowInliner(Sym w, const WindowExprNode& def, Expr def_e) : w_(std::move(w)), def_(def), def_e_(std::move(def_e)) {}
+
+ protected:
+  // The buffer indices for window indices `idx` (one per interval dimension of the window).
+  std::vector<Expr> full_idx(const std::vector<Expr>& idx) const {
+    std::vector<Expr> out;
+    size_t k = 0;
+    for (const WAccess& a : def_.idx) out.push_back(a.is_interval ? rw::add(a.lo, idx.at(k++)) : a.lo);
+    return out;
+  }
+  Expr mutate_Read(const ReadNode* n, const Expr& e) override {
+    Expr r = IRMutator::mutate_Read(n, e);
+    const ReadNode* rn = r.as<ReadNode>();
+    if (rn->name != w_) return r;
+    if (rn->idx.empty() && rn->type.is_tensor_or_window()) return def_e_;
+    return ReadNode::make(def_.name, full_idx(rn->idx), rn->type, rn->srcinfo);
+  }
+  Expr mutate_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+    Expr r = IRMutator::mutate_WindowExpr(n, e);
+    const WindowExprNode* wn = r.as<WindowExprNode>();
+    if (wn->name != w_) return r;
+    std::vector<WAccess> out;
+    size_t k = 0;
+    for (const WAccess& a : def_.idx) {
+      if (!a.is_interval) {
+        out.push_back(a);
+        continue;
+      }
+      const WAccess& u = wn->idx.at(k++);
+      out.push_back(u.is_interval ? WAccess::interval(rw::add(a.lo, u.lo), rw::add(a.lo, u.hi))
+                                  : WAccess::point(rw::add(a.lo, u.lo)));
+    }
+    return WindowExprNode::make(def_.name, wn->type.base, std::move(out), wn->srcinfo);
+  }
+  Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
+    if (n->name != w_) return e;
+    int k = 0;
+    for (size_t d = 0; d < def_.idx.size(); ++d)
+      if (def_.idx[d].is_interval && k++ == n->dim) return StrideExprNode::make(def_.name, static_cast<int>(d), n->srcinfo);
+    return e;
+  }
+  Stmt mutate_Assign(const AssignNode* n, const Stmt& s) override {
+    Stmt r = IRMutator::mutate_Assign(n, s);
+    const AssignNode* a = r.as<AssignNode>();
+    if (a->name != w_) return r;
+    return AssignNode::make(def_.name, a->type, full_idx(a->idx), a->rhs, a->srcinfo);
+  }
+  Stmt mutate_Reduce(const ReduceNode* n, const Stmt& s) override {
+    Stmt r = IRMutator::mutate_Reduce(n, s);
+    const ReduceNode* a = r.as<ReduceNode>();
+    if (a->name != w_) return r;
+    return ReduceNode::make(def_.name, a->type, full_idx(a->idx), a->rhs, a->srcinfo);
+  }
+
+ private:
+  Sym w_;
+  const WindowExprNode& def_;
+  Expr def_e_;
+};
+
+}  // namespace
+
+Proc inline_window(const Proc& p, const CursorLike& window_stmt) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor c = rw::resolve_stmt(kOp, p, window_stmt);
+    const WindowStmtNode* ws = c.stmt().as<WindowStmtNode>();
+    if (!ws) rw::fail(kOp, c, "expected a window statement such as 'y = x[i, 0:16]', got '" + c.to_string() + "'");
+    const BlockPath path = c.loc().block;
+    const int wi = c.loc().lo;
+    const Block& list = c.list();
+    Block rest(list.begin() + wi + 1, list.end());
+    WindowInliner inl(ws->name, *ws->rhs.as<WindowExprNode>(), ws->rhs);
+    Block new_rest = inl.mutate(rest);
+    // The window statement disappears; the statements after it move up in place.
+    ForwardFn fwd = fwd_replace(path, wi, wi + 1, 0);
+    return derive_proc(p, replace_stmts(p.body(), path, wi, static_cast<int>(list.size()), new_rest), fwd);
+  });
+}
+
+}  // namespace exocpp

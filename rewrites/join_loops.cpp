@@ -1,0 +1,44 @@
+// join_loops: join two adjacent loops with the same body over consecutive ranges.
+//
+//   for i in seq(lo, mid): s
+//   for j in seq(mid, hi): s[i -> j]   -->   for i in seq(lo, hi): s
+//
+// Checks: loop2 directly follows loop1; the bodies are the same once j is renamed i (compared
+// as printed code: both lie in the same scope, so equal text means equal code); the checker
+// proves loop1's hi equals loop2's lo (always_true).
+// Forwarding: loop1 and its body stay; loop2 and everything in it become invalid.
+#include "checker/queries.h"
+#include "core/printer.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2) {
+  const char* op = "join_loops";
+  return rw::run_op(op, [&]() -> Proc {
+    Cursor c1 = rw::resolve_loop(op, p, loop1), c2 = rw::resolve_loop(op, p, loop2);
+    const ForNode *f1 = rw::as_loop(op, c1), *f2 = rw::as_loop(op, c2);
+    if (c1.loc().block != c2.loc().block || c2.loc().lo != c1.loc().lo + 1)
+      rw::fail(op, c2, "expected the second loop to directly follow the first");
+    Block renamed = substitute(f2->body, {{f2->iter, index_var(f1->iter, f2->srcinfo)}});
+    if (to_string(renamed) != to_string(f1->body))
+      rw::fail(op, c2, "the bodies of loops " + f1->iter.name() + " and " + f2->iter.name() + " differ");
+    rw::require_proved(op, c2, checker::always_true(context_of(c1), mk_cmp(BinOpKind::Eq, f1->hi, f2->lo)),
+                       "the first loop ends ('" + c1.hi().to_string() + "') where the second begins ('" +
+                           c2.lo().to_string() + "')");
+    if (f1->mode != f2->mode) rw::fail(op, c2, "the loops differ in mode (seq and par)");
+    Stmt s = ForNode::make(f1->iter, f1->lo, f2->hi, f1->body, f1->mode, f1->srcinfo);
+    BlockPath path = c1.loc().block;
+    int at = c1.loc().lo;
+    ForwardFn inside = [path, at](const Loc& l) -> Loc {
+      if (loc_within_stmt(l, path, at) || (l.block == path && l.lo == at && l.hi == at + 1)) return l;
+      return Loc::invalid();
+    };
+    return derive_proc(p, replace_stmts(p.body(), path, at, at + 2, {s}), fwd_replace(path, at, at + 2, 1, inside));
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,59 @@
+// lift_alloc: move an allocation out of the loops and ifs around it.
+//
+//   for i in _:                    buf : T
+//       buf : T          -->       for i in _:
+//       s                              s
+//
+// Repeated n_lifts times. Legality (per loop lifted past): checker::can_lift_alloc — the shape
+// of buf does not depend on the loop variable, and no iteration reads a value of buf that an
+// earlier iteration wrote (one buffer then serves every iteration). Lifting out of an if is
+// always legal.
+#include "checker/context.h"
+#include "checker/queries.h"
+#include "rewrites/buffer_util.h"
+#include "rewrites/buffers.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "lift_alloc";
+}  // namespace
+
+Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& opts) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor a = rw::resolve_alloc(kOp, p, alloc);
+    if (a.is_arg()) rw::fail(kOp, a, "'" + a.name() + "' is an argument, not an allocation");
+    if (opts.n_lifts < 1) rw::fail(kOp, a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+    const Stmt alloc_stmt = a.stmt();
+    const std::string name = a.name();
+    if (static_cast<int>(a.loc().block.size()) < opts.n_lifts)
+      rw::fail(kOp, a, "cannot lift '" + name + "' " + std::to_string(opts.n_lifts) + " times: only " +
+                           std::to_string(a.loc().block.size()) + " loops or ifs enclose it");
+    // One lift at a time; each is checked before it is built, and a refusal discards the
+    // earlier steps (the caller's proc is never changed).
+    Proc cur = p;
+    Loc loc = a.loc();
+    for (int k = 0; k < opts.n_lifts; ++k) {
+      BlockPath parent = loc.block;
+      const int pi = parent.back().index;
+      parent.pop_back();
+      Stmt encl = stmt_at(cur.body(), parent, pi);
+      if (const ForNode* f = encl.as<ForNode>(); f && f->mode == LoopMode::Par)
+        rw::fail(kOp, Cursor(cur, loc), "cannot lift '" + name + "' out of the par loop '" + f->iter.name() +
+                                            "': its parallel iterations would share one buffer");
+      if (encl.is<ForNode>()) {
+        checker::Answer ans = checker::can_lift_alloc(checker::Context::at(cur, encl), encl, alloc_stmt);
+        rw::require_proved(kOp, Cursor(cur, loc), ans,
+                           "one '" + name + "' can serve every iteration of loop '" +
+                               encl.as<ForNode>()->iter.name() + "'");
+      }
+      Block removed = replace_stmts(cur.body(), loc.block, loc.lo, loc.lo + 1, {});
+      Block inserted = replace_stmts(removed, parent, pi, pi, {alloc_stmt});
+      cur = derive_proc(cur, inserted, rw::fwd_move_stmt(loc.block, loc.lo, parent, pi));
+      loc = Loc{CursorKind::Stmt, parent, pi, pi + 1, {}};
+    }
+    return cur;
+  });
+}
+
+}  // namespace exocpp

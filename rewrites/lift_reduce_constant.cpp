@@ -1,0 +1,199 @@
+// ============================================================================================
+// lift_reduce_constant: pull a constant factor out of a reduction loop.
+// ============================================================================================
+//
+//   x = 0.0                      x = 0.0
+//   for i in _:          -->     for i in _:
+//       x += c * y[i]                x += y[i]
+//                                x = c * x
+//
+// The target is a block of two statements: an assignment of zero to x (any indices) and a
+// loop. Every access of x's buffer in the loop must be a reduction into the same indices whose
+// right-hand side is `c * y` with the same c (syntactically); c must not mention anything the
+// loop binds (its iterator, inner loops, allocations) nor read anything the loop writes.
+// Then sum(c * y) = c * sum(y). Forwarding: cursors to the two statements stay; the new
+// statement follows the loop; cursors into the old factors `c *` become invalid.
+#include <algorithm>
+#include <set>
+
+#include "core/ir_visit.h"
+#include "rewrites/stmts.h"
+#include "rewrites/stmts_internal.h"
+
+namespace exocpp {
+
+namespace {
+
+// Finds every access of `x` in a loop body: reductions (with their paths) and anything else.
+class XAccesses : public IRVisitor {
+ public:
+  explicit XAccesses(Sym x) : x_(std::move(x)) {}
+  std::vector<const ReduceNode*> reductions;
+  bool other_access = false;
+  std::set<Sym> bound;  // names the loop body binds
+
+  void visit_stmt_top(const Stmt& s) { visit(s); }
+
+ protected:
+  void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
+    if (n->name == x_) {
+      reductions.push_back(n);
+      // The rhs is inspected separately; it must not read x (checked by the caller).
+      for (const Expr& i : n->idx) visit(i);
+      visit(n->rhs);
+      return;
+    }
+    IRVisitor::visit_Reduce(n, s);
+  }
+  void visit_Assign(const AssignNode* n, const Stmt& s) override {
+    if (n->name == x_) other_access = true;
+    IRVisitor::visit_Assign(n, s);
+  }
+  void visit_Read(const ReadNode* n, const Expr& e) override {
+    if (n->name == x_) other_access = true;
+    IRVisitor::visit_Read(n, e);
+  }
+  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+    if (n->name == x_) other_access = true;
+    IRVisitor::visit_WindowExpr(n, e);
+  }
+  void visit_For(const ForNode* n, const Stmt& s) override {
+    bound.insert(n->iter);
+    IRVisitor::visit_For(n, s);
+  }
+  void visit_Alloc(const AllocNode* n, const Stmt& s) override {
+    bound.insert(n->name);
+    IRVisitor::visit_Alloc(n, s);
+  }
+  void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
+    bound.insert(n->name);
+    IRVisitor::visit_WindowStmt(n, s);
+  }
+
+ private:
+  Sym x_;
+};
+
+class SymsUsed : public IRVisitor {
+ public:
+  std::set<Sym> used;
+
+ protected:
+  void visit_Read(const ReadNode* n, const Expr& e) override {
+    used.insert(n->name);
+    IRVisitor::visit_Read(n, e);
+  }
+  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+    used.insert(n->name);
+    IRVisitor::visit_WindowExpr(n, e);
+  }
+  void visit_StrideExpr(const StrideExprNode* n, const Expr& e) override {
+    used.insert(n->name);
+    IRVisitor::visit_StrideExpr(n, e);
+  }
+};
+
+// Drops the factor from every reduction into x.
+class DropFactor : public IRMutator {
+ public:
+  explicit DropFactor(Sym x) : x_(std::move(x)) {}
+
+ protected:
+  Stmt mutate_Reduce(const ReduceNode* n, const Stmt& s) override {
+    if (n->name != x_) return IRMutator::mutate_Reduce(n, s);
+    const BinOpNode* m = n->rhs.as<BinOpNode>();
+    return ReduceNode::make(n->name, n->type, n->idx, m->rhs, s.srcinfo());
+  }
+
+ private:
+  Sym x_;
+};
+
+bool is_zero(const Expr& e) {
+  const ConstNode* k = e.as<ConstNode>();
+  return k && k->val == 0.0;
+}
+
+}  // namespace
+
+Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
+  const std::string op = "lift_reduce_constant";
+  return rw::run_op(op, [&]() -> Proc {
+    // 1. The zero assignment and the loop.
+    Cursor c = rw::resolve_block(op, p, block);
+    if (c.size() != 2)
+      rw::fail(op, c, "expected a block of two statements (an assignment of zero and a loop), but the block has " +
+                          std::to_string(c.size()));
+    const AssignNode* init = c[0].stmt().as<AssignNode>();
+    if (!init || !is_zero(init->rhs))
+      rw::fail(op, c[0], "the first statement must assign zero to the accumulator, but it is '" + c[0].to_string() + "'");
+    const ForNode* loop = c[1].stmt().as<ForNode>();
+    if (!loop) rw::fail(op, c[1], "the second statement must be a loop, but it is '" + c[1].to_string() + "'");
+
+    // 2. Every access of x in the loop is `x[idx] += c * y` with one c.
+    XAccesses acc(init->name);
+    acc.visit(loop->body);
+    acc.bound.insert(loop->iter);
+    if (acc.other_access)
+      rw::fail(op, c[1], "the loop reads or assigns '" + init->name.name() + "' other than by reductions into it");
+    if (acc.reductions.empty()) rw::fail(op, c[1], "the loop does not reduce into '" + init->name.name() + "'");
+    Expr factor;
+    for (const ReduceNode* r : acc.reductions) {
+      if (r->idx.size() != init->idx.size())
+        rw::fail(op, c[1], "a reduction into '" + init->name.name() + "' has other indices than the assignment");
+      for (size_t i = 0; i < r->idx.size(); ++i)
+        if (!rw::same_expr(r->idx[i], init->idx[i]))
+          rw::fail(op, r->srcinfo, "a reduction into '" + init->name.name() + "' has other indices than the assignment");
+      const BinOpNode* m = r->rhs.as<BinOpNode>();
+      if (!m || m->op != BinOpKind::Mul)
+        rw::fail(op, r->srcinfo, "the reduction into '" + init->name.name() + "' does not add a product `c * y`");
+      if (!factor.defined()) factor = m->lhs;
+      else if (!rw::same_expr(factor, m->lhs))
+        rw::fail(op, r->srcinfo, "the reductions into '" + init->name.name() + "' are scaled by different factors");
+    }
+    SymsUsed used;
+    used.visit(factor);
+    for (const ReduceNode* r : acc.reductions) used.visit(r->rhs.as<BinOpNode>()->rhs);
+    if (used.used.count(init->name))
+      rw::fail(op, c[1], "a reduction into '" + init->name.name() + "' reads '" + init->name.name() + "' itself");
+    SymsUsed in_factor;
+    in_factor.visit(factor);
+    for (const Sym& s : in_factor.used)
+      if (acc.bound.count(s))
+        rw::fail(op, c[1], "the factor mentions '" + s.name() + "', which changes inside the loop");
+    auto roots = rw::window_roots(p);
+    for (const auto& [w, r] : roots)
+      if (rw::root_of(roots, r) == rw::root_of(roots, init->name) && w != init->name)
+        rw::fail(op, c[1], "'" + init->name.name() + "' is also accessed through the window '" + w.name() + "'");
+    rw::Access body = rw::accesses(loop->body, roots);
+    rw::Access f = rw::accesses(factor, roots);
+    for (const Sym& b : f.reads)
+      if (body.writes.count(b)) rw::fail(op, c[1], "the factor reads '" + b.name() + "', which the loop writes");
+    for (const std::string& cf : f.config_reads)
+      if (body.config_writes.count(cf) || body.config_writes.count("*"))
+        rw::fail(op, c[1], "the factor reads config field '" + cf + "', which the loop may write");
+
+    // 3. The rewrite.
+    DropFactor drop(init->name);
+    Stmt new_loop = drop.mutate(c[1].stmt());
+    Type xt = init->type;
+    Expr read_x = ReadNode::make(init->name, init->idx, xt, init->srcinfo);
+    Expr scaled = BinOpNode::make(BinOpKind::Mul, factor, read_x, factor.srcinfo());
+    Stmt scale = AssignNode::make(init->name, init->type, init->idx, scaled, loop->srcinfo);
+    const Loc& l = c.loc();
+    Block body_out = replace_stmts(p.body(), l.block, l.lo + 1, l.lo + 2, {new_loop, scale});
+    // Statements keep their places; a new one follows the loop; factor cursors become invalid.
+    BlockPath loop_path = l.block;
+    loop_path.push_back({l.lo + 1, BlockField::Body});
+    ForwardFn inside_loop = [loop_path](const Loc& x) -> Loc {
+      if (x.kind == CursorKind::Expr && x.block.size() >= loop_path.size() &&
+          std::equal(loop_path.begin(), loop_path.end(), x.block.begin()) && x.expr.size() > 1)
+        return Loc::invalid();  // possibly inside a rewritten right-hand side
+      return x;
+    };
+    ForwardFn fwd = fwd_compose(inside_loop, fwd_replace(l.block, l.lo + 2, l.lo + 2, 1));
+    return derive_proc(p, std::move(body_out), fwd);
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,143 @@
+// lift_scope: move a loop or if up past the loop or if around it (it must be the only
+// statement of the enclosing branch).
+//
+//   for i in _:                 if c:                    if c:              for j in _:
+//       if c: A        -->          for i in _: A            for j in _:  -->   if c: A
+//       else: B                 else:                            A
+//                                   for i in _: B
+//
+//   if c:                       if d:                    if c: A            if d:
+//       if d: A        -->          if c: A              else:        -->       if c: A
+//       else: B                     else: C                  if d: B            else: B
+//   else: C                     else:                        else: C        else:
+//                                   if c: B                                     if c: A
+//                                   else: C                                     else: C
+//
+//   for i in _: for j in _: A   -->   reorder_loops
+//
+// Checks: the target is a loop or if whose parent is a loop or if holding only it (in that
+// branch); an if lifted out of a loop has a condition that does not use the loop variable nor
+// read a config field its branches write; a
+// loop lifted out of an if requires the if to have no else branch; loop pairs are checked as
+// reorder_loops checks them.
+// Forwarding: cursors into the branches follow them; the two heads trade places (a cursor to
+// the lifted statement points to the new outer statement). Copies of a branch (C above) are
+// reached through their first occurrence.
+#include <algorithm>
+
+#include "checker/queries.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+namespace {
+const char* kOp = "lift_scope";
+
+Block with_pass(Block b, const SrcInfo& si) {
+  if (b.empty()) b.push_back(PassNode::make(si));
+  return b;
+}
+}  // namespace
+
+Proc lift_scope(const Proc& p, const CursorLike& scope) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    // 1. Arguments and checks.
+    Cursor ic = rw::resolve_stmt(kOp, p, scope);
+    Stmt inner = ic.stmt();
+    if (!inner.is<ForNode>() && !inner.is<IfNode>())
+      rw::fail(kOp, ic, "expected a loop or an if, got '" + ic.to_string() + "'");
+    if (ic.loc().block.empty()) rw::fail(kOp, ic, "the statement is at the top level of the proc: there is no scope to lift it out of");
+    BlockPath path(ic.loc().block.begin(), ic.loc().block.end() - 1);
+    int at = ic.loc().block.back().index;
+    BlockField field = ic.loc().block.back().field;
+    Cursor oc(p, Loc{CursorKind::Stmt, path, at, at + 1, {}});
+    Stmt outer = oc.stmt();
+    if (ic.list().size() != 1)
+      rw::fail(kOp, ic, "expected '" + ic.to_string() + "' to be the only statement of its enclosing '" + oc.to_string() +
+                            "', which holds " + std::to_string(ic.list().size()));
+    if (outer.is<ForNode>() && inner.is<ForNode>()) return reorder_at(kOp, p, oc);
+
+    // 2. The lifted nest.
+    Stmt lifted;
+    const SrcInfo& osi = outer->srcinfo;
+    if (const ForNode* f = outer.as<ForNode>()) {
+      const IfNode* i = inner.as<IfNode>();
+      if (mentions(i->cond, f->iter))
+        rw::fail(kOp, ic, "the condition '" + ic.cond().to_string() + "' depends on the loop variable " + f->iter.name());
+      Block branches = i->body;
+      branches.insert(branches.end(), i->orelse.begin(), i->orelse.end());
+      if (writes_config_read_by(branches, i->cond))
+        rw::fail(kOp, ic, "the branches write a config field that the condition '" + ic.cond().to_string() +
+                              "' reads, so it must be evaluated in every iteration");
+      Stmt a = ForNode::make(f->iter, f->lo, f->hi, i->body, f->mode, osi);
+      Block b;
+      if (!i->orelse.empty()) {
+        Sym i2 = f->iter.copy();
+        b = {ForNode::make(i2, f->lo, f->hi, alpha_rename(substitute(i->orelse, {{f->iter, index_var(i2, osi)}})),
+                           f->mode, osi)};
+      }
+      lifted = IfNode::make(i->cond, {a}, b, i->srcinfo);
+    } else if (const ForNode* f = inner.as<ForNode>()) {
+      const IfNode* o = outer.as<IfNode>();
+      if (!o->orelse.empty())
+        rw::fail(kOp, oc, "cannot lift a loop out of an if that has an else branch");
+      lifted = ForNode::make(f->iter, f->lo, f->hi, {IfNode::make(o->cond, f->body, {}, osi)}, f->mode, f->srcinfo);
+    } else {
+      const IfNode *o = outer.as<IfNode>(), *i = inner.as<IfNode>();
+      Block then_b, else_b;
+      if (field == BlockField::Body) {
+        then_b = {IfNode::make(o->cond, i->body, o->orelse, osi)};
+        if (!i->orelse.empty() || !o->orelse.empty())
+          else_b = {IfNode::make(o->cond, with_pass(i->orelse, osi), alpha_rename(o->orelse), osi)};
+      } else {
+        then_b = {IfNode::make(o->cond, o->body, i->body, osi)};
+        else_b = {IfNode::make(o->cond, alpha_rename(o->body), i->orelse, osi)};
+      }
+      lifted = IfNode::make(i->cond, then_b, else_b, i->srcinfo);
+    }
+
+    // 3. Forwarding: the heads trade places; the lifted statement's branches keep their
+    // paths except those that move between the else branches.
+    BlockPath ipath = path;
+    ipath.push_back({at, field});  // the list holding the inner statement
+    auto below = [](const Loc& l, const BlockPath& prefix) {
+      if (l.block.size() < prefix.size()) return false;
+      return std::equal(prefix.begin(), prefix.end(), l.block.begin());
+    };
+    BlockField other = field == BlockField::Body ? BlockField::Orelse : BlockField::Body;
+    BlockPath opath = path, onew = path;
+    opath.push_back({at, other});  // the outer if's other branch (copied into the new inner ifs)
+    onew.push_back({at, BlockField::Body});
+    onew.push_back({0, other});
+    ForwardFn fwd = [path, at, ipath, field, below, opath, onew](const Loc& l) -> Loc {
+      Loc out = l;
+      bool head = l.kind == CursorKind::Stmt || l.kind == CursorKind::Expr;
+      if (head && l.block == path && l.lo == at) {  // outer head -> now inner
+        out.block = path;
+        out.block.push_back({at, BlockField::Body});
+        out.lo = 0;
+        out.hi = 1;
+        return out;
+      }
+      if (head && l.block == ipath && l.lo == 0) {  // inner head -> now outer
+        out.block = path;
+        out.lo = at;
+        out.hi = at + 1;
+        return out;
+      }
+      if (below(l, opath)) return loc_reroot(l, opath, -1, onew, -1);
+      if (!below(l, ipath) || l.block.size() == ipath.size()) return l;
+      // Inside branch g of the inner statement, under branch `field` of the outer: afterwards
+      // it sits in branch `field` (of the new inner) under branch g (of the new outer).
+      out.block[path.size()].field = l.block[ipath.size()].field;
+      out.block[ipath.size()].field = field;
+      return out;
+    };
+    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {lifted}), fwd);
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,84 @@
+// ============================================================================================
+// merge_writes: make two consecutive writes to one location a single write.
+// ============================================================================================
+//
+//   a = b  ; a = c    -->   a = c
+//   a += b ; a = c    -->   a = c
+//   a = b  ; a += c   -->   a = b + c
+//   a += b ; a += c   -->   a += b + c
+//
+// The target is a block of two assignments/reductions to the same buffer (or the first of
+// them). The indices must be provably equal (checker::always_true under the context), and `c`
+// must not read the buffer `a` (it would see the first write). Forwarding: the block maps to
+// the merged statement; cursors inside the two statements become invalid.
+#include <optional>
+
+#include "checker/queries.h"
+#include "rewrites/stmts.h"
+#include "rewrites/stmts_internal.h"
+
+namespace exocpp {
+
+namespace {
+
+struct Write {
+  bool reduce;
+  Sym name;
+  ScalarKind type;
+  const std::vector<Expr>* idx;
+  Expr rhs;
+};
+
+std::optional<Write> as_write(const Stmt& s) {
+  if (auto a = s.as<AssignNode>()) return Write{false, a->name, a->type, &a->idx, a->rhs};
+  if (auto r = s.as<ReduceNode>()) return Write{true, r->name, r->type, &r->idx, r->rhs};
+  return std::nullopt;
+}
+
+}  // namespace
+
+Proc merge_writes(const Proc& p, const CursorLike& block) {
+  const std::string op = "merge_writes";
+  return rw::run_op(op, [&]() -> Proc {
+    // 1. The two writes.
+    Cursor c = rw::resolve(op, p, block);
+    if (c.is_block() && c.size() == 1) c = c[0];
+    if (c.is_stmt()) {
+      if (!c.next().is_valid()) rw::fail(op, c, "there is no statement after '" + c.to_string() + "' to merge it with");
+      c = c.as_block().expand(0, 1);
+    }
+    if (!c.is_block() || c.size() != 2)
+      rw::fail(op, c, "expected a block of two statements");
+    Stmt s1 = c[0].stmt(), s2 = c[1].stmt();
+    std::optional<Write> w1 = as_write(s1), w2 = as_write(s2);
+    if (!w1 || !w2)
+      rw::fail(op, c, "both statements must be assignments or reductions ('" + c[w1 ? 1 : 0].to_string() + "' is not)");
+    if (w1->name != w2->name)
+      rw::fail(op, c, "the statements write different buffers ('" + w1->name.name() + "' and '" + w2->name.name() + "')");
+
+    // 2. Legality: one location, and c does not see the first write.
+    const Loc& l = c.loc();
+    checker::Context ctx = rw::context_at(p, l.block, l.lo);
+    rw::require_same_location(op, c, ctx, *w1->idx, *w2->idx, "the two statements write the same location");
+    auto roots = rw::window_roots(p);
+    Sym root = rw::root_of(roots, w1->name);
+    if (rw::accesses(w2->rhs, roots).reads.count(root))
+      rw::fail(op, c[1], "the second statement's right-hand side reads '" + w1->name.name() +
+                             "', which the first statement writes");
+
+    // 3. The merged statement.
+    Stmt merged;
+    if (!w2->reduce) {
+      merged = s2;
+    } else {
+      Expr sum = BinOpNode::make(BinOpKind::Add, w1->rhs, w2->rhs, w1->rhs.srcinfo());
+      merged = w1->reduce ? ReduceNode::make(w1->name, w1->type, *w1->idx, sum, s1.srcinfo())
+                          : AssignNode::make(w1->name, w1->type, *w1->idx, sum, s1.srcinfo());
+    }
+    Block body = replace_stmts(p.body(), l.block, l.lo, l.lo + 2, {merged});
+    return derive_proc(p, std::move(body), fwd_replace(l.block, l.lo, l.lo + 2, 1));
+  });
+}
+
+
+}  // namespace exocpp

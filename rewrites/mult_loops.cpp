@@ -1,0 +1,52 @@
+// mult_loops: merge two nested loops, the inner of constant extent, into one (the inverse of
+// divide_loop with a perfect division).
+//
+//   for i in seq(0, e):
+//       for j in seq(0, c):     -->   for k in seq(0, e * c):
+//           s                             s[i -> k / c, j -> k % c]
+//
+// Checks: the target loop holds exactly one statement, a loop; both start at 0; the inner
+// bound is an integer constant > 0; the inner bound does not use i; `new_iter_name` is unused.
+// Forwarding: the body stays at the same depth below the new loop (one level up).
+#include "core/simplify.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string& new_iter_name) {
+  const char* op = "mult_loops";
+  return rw::run_op(op, [&]() -> Proc {
+    // 1. Checks.
+    Cursor c = rw::resolve_loop(op, p, nested_loops);
+    const ForNode* outer = rw::as_loop(op, c);
+    if (outer->body.size() != 1 || !outer->body[0].is<ForNode>())
+      rw::fail(op, c, "expected loop " + outer->iter.name() + " to hold exactly one statement, a loop");
+    const ForNode* inner = outer->body[0].as<ForNode>();
+    if (const_int(outer->lo) != 0 || const_int(inner->lo) != 0)
+      rw::fail(op, c, "expected both loops " + outer->iter.name() + " and " + inner->iter.name() + " to start at 0");
+    auto ext = const_int(inner->hi);
+    if (!ext || *ext <= 0)
+      rw::fail(op, c.body()[0], "expected the bound of loop " + inner->iter.name() +
+                                    " to be a positive integer constant, got '" + c.body()[0].hi().to_string() + "'");
+    Sym k = rw::fresh_name(op, p, new_iter_name, c);
+
+    // 2. The merged loop.
+    const SrcInfo& si = outer->srcinfo;
+    Expr kv = index_var(k, si), cv = int_const(*ext, si);
+    Block body = substitute(inner->body, {{outer->iter, simplify_expr(mk_div(kv, cv))},
+                                          {inner->iter, simplify_expr(mk_mod(kv, cv))}});
+    Stmt s = ForNode::make(k, int_const(0, si), simplify_expr(mk_mul(outer->hi, cv)), body, outer->mode, si);
+
+    // 3. Forwarding: the inner loop's body moves up one level; the inner loop disappears.
+    BlockPath path = c.loc().block;
+    int at = c.loc().lo;
+    BlockPath outer_body = child_path(c);
+    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {s}),
+                       fwd_unwrap(outer_body, 0, static_cast<int>(inner->body.size())));
+  });
+}
+
+}  // namespace exocpp

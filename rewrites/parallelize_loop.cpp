@@ -1,0 +1,33 @@
+// ============================================================================================
+// parallelize_loop: make a sequential loop parallel.
+// ============================================================================================
+//
+//   for i in seq(lo, hi): s   -->   for i in par(lo, hi): s
+//
+// Legal when the checker proves no two iterations conflict (checker::loop_is_parallelizable):
+// reductions into one location by two iterations are a data race too. Codegen lowers `par` to
+// an OpenMP parallel loop. A loop that is already parallel is left as it is. Nothing moves.
+#include "checker/queries.h"
+#include "rewrites/stmts.h"
+#include "rewrites/stmts_internal.h"
+
+namespace exocpp {
+
+Proc parallelize_loop(const Proc& p, const CursorLike& loop) {
+  const std::string op = "parallelize_loop";
+  return rw::run_op(op, [&]() -> Proc {
+    Cursor c = rw::resolve_loop(op, p, loop);
+    const ForNode* f = rw::as_loop(op, c);
+    const Loc& l = c.loc();
+    if (f->mode == LoopMode::Par) return derive_proc(p, p.body(), fwd_identity());
+
+    checker::Context ctx = rw::context_at(p, l.block, l.lo);
+    rw::require_proved(op, c, checker::loop_is_parallelizable(ctx, c.stmt()),
+                       "the iterations of loop '" + f->iter.name() + "' are independent");
+
+    Stmt par = ForNode::make(f->iter, f->lo, f->hi, f->body, LoopMode::Par, c.stmt().srcinfo());
+    return derive_proc(p, replace_stmts(p.body(), l.block, l.lo, l.lo + 1, {par}), fwd_identity());
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,89 @@
+// rearrange_dim: permute the dimensions of a buffer.
+//
+//   rearrange_dim(p, "x", {2, 0, 1})
+//   x : T[N, M, K] ; s      -->      x : T[K, N, M] ; s[ x[a, b, c] -> x[c, a, b] ]
+//
+// New dimension k is old dimension permute_vector[k]. Always legal for element accesses;
+// refused when x is passed whole, its stride is taken, or a window of it would have its own
+// dimensions transposed.
+#include "core/ir_visit.h"
+#include "core/printer.h"
+#include "rewrites/buffer_util.h"
+#include "rewrites/buffers.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "rearrange_dim";
+}  // namespace
+
+Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int>& permute_vector) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
+    const AllocNode* an = a.stmt().as<AllocNode>();
+    const int rank = an->type.rank();
+    std::vector<int> perm = permute_vector;
+    std::vector<bool> seen(rank, false);
+    bool ok = static_cast<int>(perm.size()) == rank;
+    for (int k : perm) {
+      ok = ok && k >= 0 && k < rank && !seen[k];
+      if (k >= 0 && k < rank) seen[k] = true;
+    }
+    if (!ok) {
+      std::string got;
+      for (int k : perm) got += (got.empty() ? "" : ", ") + std::to_string(k);
+      rw::fail(kOp, a, "{" + got + "} is not a permutation of the " + std::to_string(rank) + " dimensions of '" +
+                           a.name() + "'");
+    }
+    const BlockPath path = a.loc().block;
+    const int ai = a.loc().lo;
+    const Block& list = a.list();
+    Block rest(list.begin() + ai + 1, list.end());
+    rw::BufferUses uses = rw::buffer_uses(rest, an->name);
+    if (uses.whole) rw::fail(kOp, a, "'" + a.name() + "' is passed whole to a call, which would see its dimensions permuted");
+    if (uses.stride) rw::fail(kOp, a, "the code takes a stride of '" + a.name() + "', which permuting would change");
+    struct Windows : IRVisitor {
+      Sym buf;
+      const std::vector<int>* perm;
+      std::string bad;
+      void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+        if (n->name == buf) {
+          int last = -1;
+          for (int old : *perm)
+            if (n->idx[old].is_interval) {
+              if (old < last && bad.empty()) bad = to_string(e);
+              last = old;
+            }
+        }
+        IRVisitor::visit_WindowExpr(n, e);
+      }
+    } wins;
+    wins.buf = an->name;
+    wins.perm = &perm;
+    wins.visit(rest);
+    if (!wins.bad.empty())
+      rw::fail(kOp, a, "the window '" + wins.bad + "' would have its dimensions transposed by the permutation");
+
+    std::vector<Expr> shape;
+    for (int k : perm) shape.push_back(an->type.shape[k]);
+    Stmt new_alloc = AllocNode::make(an->name, Type(an->type.base, shape), an->mem, an->srcinfo);
+    rw::AccessMap m;
+    m.buf = an->name;
+    m.idx = [&perm](const std::vector<Expr>& i) {
+      std::vector<Expr> out;
+      for (int k : perm) out.push_back(i[k]);
+      return out;
+    };
+    m.window = [&perm](const std::vector<WAccess>& w) {
+      std::vector<WAccess> out;
+      for (int k : perm) out.push_back(w[k]);
+      return out;
+    };
+    Block out{new_alloc};
+    Block mapped = rw::map_accesses(rest, m);
+    out.insert(out.end(), mapped.begin(), mapped.end());
+    return derive_proc(p, replace_stmts(p.body(), path, ai, static_cast<int>(list.size()), out), fwd_identity());
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,34 @@
+// remove_loop: drop a loop whose body gives the same result however often it runs.
+//
+//   for i in seq(lo, hi):      s
+//       s              -->
+//
+// Checks (checker): the body does not use i and is idempotent (loop_body_idempotent), and
+// the loop runs at least once (always_true(lo < hi)) - otherwise removing it would run s.
+// Forwarding: cursors into the body move up one level; the loop itself becomes invalid.
+#include "checker/queries.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+Proc remove_loop(const Proc& p, const CursorLike& loop) {
+  const char* op = "remove_loop";
+  return rw::run_op(op, [&]() -> Proc {
+    Cursor c = rw::resolve_loop(op, p, loop);
+    const ForNode* f = rw::as_loop(op, c);
+    checker::Context ctx = context_of(c);
+    rw::require_proved(op, c, checker::loop_body_idempotent(ctx, c.stmt()),
+                       "the body of loop " + f->iter.name() + " is idempotent");
+    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Lt, f->lo, f->hi)),
+                       "loop " + f->iter.name() + " runs at least once");
+    const BlockPath& path = c.loc().block;
+    int at = c.loc().lo;
+    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, f->body),
+                       fwd_unwrap(path, at, static_cast<int>(f->body.size())));
+  });
+}
+
+}  // namespace exocpp

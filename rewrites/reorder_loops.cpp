@@ -1,0 +1,113 @@
+// reorder_loops: interchange two directly nested loops.
+//
+//   for i in seq(a, b):          for j in seq(c, d):
+//       for j in seq(c, d):  -->     for i in seq(a, b):
+//           s                            s
+//
+// Checks: loop i holds exactly one statement, loop j; j's bounds do not mention i; and no two
+// conflicting iterations change their order (checker::loops_can_interchange).
+// Forwarding: cursors follow the loops they name (a cursor to loop i, or to its bounds, points
+// to loop i, now inner); the body stays where it was.
+#include <regex>
+
+#include "checker/queries.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+namespace {
+const char* kOp = "reorder_loops";
+
+// Pre-order search for "loop `outer` whose only statement is loop `inner`".
+void find_nests(const Proc& p, const Block& list, BlockPath path, const std::string& outer,
+                const std::string& inner, std::vector<Cursor>& out) {
+  for (int k = 0; k < static_cast<int>(list.size()); ++k) {
+    const Stmt& s = list[k];
+    if (const ForNode* f = s.as<ForNode>()) {
+      if (f->iter.name() == outer && f->body.size() == 1 && f->body[0].is<ForNode>() &&
+          f->body[0].as<ForNode>()->iter.name() == inner)
+        out.push_back(Cursor(p, Loc{CursorKind::Stmt, path, k, k + 1, {}}));
+    }
+    auto down = [&](const Block& b, BlockField field) {
+      BlockPath sub = path;
+      sub.push_back({k, field});
+      find_nests(p, b, sub, outer, inner, out);
+    };
+    if (const ForNode* f = s.as<ForNode>()) down(f->body, BlockField::Body);
+    if (const IfNode* n = s.as<IfNode>()) {
+      down(n->body, BlockField::Body);
+      down(n->orelse, BlockField::Orelse);
+    }
+  }
+}
+
+Cursor resolve_nest(const Proc& p, const CursorLike& target) {
+  if (target.is_pattern()) {
+    static const std::regex pair(R"(^\s*([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*(?:#\s*(\d+))?\s*$)");
+    std::smatch m;
+    const std::string& pat = target.pattern();
+    if (std::regex_match(pat, m, pair)) {
+      std::vector<Cursor> all;
+      find_nests(p, p.body(), {}, m[1].str(), m[2].str(), all);
+      size_t n = m[3].matched ? std::stoul(m[3].str()) : 0;
+      if (n >= all.size())
+        rw::fail(kOp, p->srcinfo, "no loop " + m[1].str() + " whose only statement is a loop " + m[2].str() +
+                                      " matches '" + pat + "' in proc '" + p.name() + "'");
+      return all[n];
+    }
+  }
+  return rw::resolve_loop(kOp, p, target);
+}
+}  // namespace
+
+namespace rw::loops {
+
+Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
+  // 1. Checks.
+  const ForNode* outer = rw::as_loop(op, c);
+  if (outer->body.size() != 1 || !outer->body[0].is<ForNode>())
+    rw::fail(op, c, "expected loop " + outer->iter.name() + " to hold exactly one statement, a loop, but its body has " +
+                        std::to_string(outer->body.size()) + " statement(s) starting with '" + c.body()[0].to_string() + "'");
+  const ForNode* inner = outer->body[0].as<ForNode>();
+  if (mentions(inner->lo, outer->iter) || mentions(inner->hi, outer->iter))
+    rw::fail(op, c.body()[0], "the bounds of loop " + inner->iter.name() + " depend on " + outer->iter.name() +
+                                  ", so the loops cannot be interchanged");
+  rw::require_proved(op, c, checker::loops_can_interchange(context_of(c), c.stmt()),
+                     "interchanging loops " + outer->iter.name() + " and " + inner->iter.name() + " is safe");
+
+  // 2. The interchanged nest.
+  Stmt new_inner = ForNode::make(outer->iter, outer->lo, outer->hi, inner->body, outer->mode, outer->srcinfo);
+  Stmt new_outer = ForNode::make(inner->iter, inner->lo, inner->hi, {new_inner}, inner->mode, inner->srcinfo);
+
+  // 3. Forwarding: the two loop statements (and their bound expressions) trade places.
+  BlockPath path = c.loc().block;
+  int at = c.loc().lo;
+  BlockPath body = child_path(c);
+  ForwardFn fwd = [path, at, body](const Loc& l) -> Loc {
+    bool head_kind = l.kind == CursorKind::Stmt || l.kind == CursorKind::Expr;
+    if (!head_kind) return l;
+    Loc out = l;
+    if (l.block == path && l.lo == at) {
+      out.block = body;
+      out.lo = 0;
+      out.hi = 1;
+    } else if (l.block == body && l.lo == 0) {
+      out.block = path;
+      out.lo = at;
+      out.hi = at + 1;
+    }
+    return out;
+  };
+  return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {new_outer}), fwd);
+}
+
+}  // namespace rw::loops
+
+Proc reorder_loops(const Proc& p, const CursorLike& nested_loops) {
+  return rw::run_op(kOp, [&]() -> Proc { return reorder_at(kOp, p, resolve_nest(p, nested_loops)); });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,113 @@
+// resize_dim: change the size of one dimension of a buffer, shifting its accesses.
+//
+//   x : T[.., n, ..] ; s     -->     x : T[.., size, ..] ; s[ x[.., e, ..] -> x[.., e - offset, ..] ]
+//
+// size and offset are parsed in the scope of the allocation. Legality (checker): size > 0 and
+// every access's index in that dimension lies in [offset, offset + size). fold = true
+// (circular buffers) is not supported yet and is refused.
+#include "checker/context.h"
+#include "checker/queries.h"
+#include "core/ir_visit.h"
+#include "core/printer.h"
+#include "rewrites/buffer_util.h"
+#include "rewrites/buffers.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "resize_dim";
+
+// The indices (in dimension `dim`) with which statement `s` itself accesses `buf`; window
+// intervals contribute lo and hi - 1.
+std::vector<Expr> dim_indices(const Stmt& s, const Sym& buf, int dim) {
+  struct V : IRVisitor {
+    Sym buf;
+    int dim;
+    std::vector<Expr> out;
+    void visit_Read(const ReadNode* n, const Expr& e) override {
+      if (n->name == buf && static_cast<int>(n->idx.size()) > dim) out.push_back(n->idx[dim]);
+      IRVisitor::visit_Read(n, e);
+    }
+    void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+      if (n->name == buf) {
+        const WAccess& a = n->idx.at(dim);
+        out.push_back(a.lo);
+        if (a.is_interval) out.push_back(rw::sub(a.hi, ConstNode::make_int(1)));
+      }
+      IRVisitor::visit_WindowExpr(n, e);
+    }
+    void visit_Assign(const AssignNode* n, const Stmt& st) override {
+      if (n->name == buf) out.push_back(n->idx.at(dim));
+      IRVisitor::visit_Assign(n, st);
+    }
+    void visit_Reduce(const ReduceNode* n, const Stmt& st) override {
+      if (n->name == buf) out.push_back(n->idx.at(dim));
+      IRVisitor::visit_Reduce(n, st);
+    }
+    // Only the statement itself: nested statements are checked in their own context.
+    void visit_For(const ForNode* n, const Stmt&) override {
+      visit(n->lo);
+      visit(n->hi);
+    }
+    void visit_If(const IfNode* n, const Stmt&) override { visit(n->cond); }
+  } v;
+  v.buf = buf;
+  v.dim = dim;
+  v.visit(s);
+  return v.out;
+}
+}  // namespace
+
+Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::string& size,
+                const std::string& offset, const ResizeDimOptions& opts) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
+    const AllocNode* an = a.stmt().as<AllocNode>();
+    if (opts.fold) rw::fail(kOp, a, "fold = true (circular buffers) is not supported yet");
+    if (dim_idx < 0 || dim_idx >= an->type.rank())
+      rw::fail(kOp, a, "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() + "' has " +
+                           std::to_string(an->type.rank()) + " dimensions");
+    Expr sz = rw::parse_index_at(kOp, a, size, "the size");
+    Expr off = rw::parse_index_at(kOp, a, offset, "the offset");
+    rw::require_size_expr(kOp, a, sz, "the new size");
+    const BlockPath path = a.loc().block;
+    const int ai = a.loc().lo;
+    const Block& list = a.list();
+    Block rest(list.begin() + ai + 1, list.end());
+    rw::BufferUses uses = rw::buffer_uses(rest, an->name);
+    if (uses.whole) rw::fail(kOp, a, "'" + a.name() + "' is passed whole to a call, which would see the new size");
+    if (uses.stride) rw::fail(kOp, a, "the code takes a stride of '" + a.name() + "', which resizing would change");
+    checker::Context actx = checker::Context::at(p, a.stmt());
+    rw::require_proved(kOp, a, checker::always_true(actx, BinOpNode::make(BinOpKind::Gt, sz, rw::zero())),
+                       "the new size '" + to_string(sz) + "' is positive");
+    Expr end = rw::add(off, sz);
+    for (const Stmt& s : uses.stmts) {
+      checker::Context ctx = checker::Context::at(p, s);
+      for (const Expr& e : dim_indices(s, an->name, dim_idx))
+        rw::require_proved(kOp, a, checker::always_in_range(ctx, e, off, end),
+                           "every access of '" + a.name() + "' in dimension " + std::to_string(dim_idx) + " lies in [" +
+                               to_string(off) + ", " + to_string(end) + ")");
+    }
+
+    std::vector<Expr> shape = an->type.shape;
+    shape[dim_idx] = sz;
+    Stmt new_alloc = AllocNode::make(an->name, Type(an->type.base, shape), an->mem, an->srcinfo);
+    rw::AccessMap m;
+    m.buf = an->name;
+    m.idx = [&off, dim_idx](std::vector<Expr> i) {
+      i[dim_idx] = rw::sub(i[dim_idx], off);
+      return i;
+    };
+    m.window = [&off, dim_idx](std::vector<WAccess> w) {
+      WAccess& x = w[dim_idx];
+      x = x.is_interval ? WAccess::interval(rw::sub(x.lo, off), rw::sub(x.hi, off)) : WAccess::point(rw::sub(x.lo, off));
+      return w;
+    };
+    Block out{new_alloc};
+    Block mapped = rw::map_accesses(rest, m);
+    out.insert(out.end(), mapped.begin(), mapped.end());
+    return derive_proc(p, replace_stmts(p.body(), path, ai, static_cast<int>(list.size()), out), fwd_identity());
+  });
+}
+
+}  // namespace exocpp

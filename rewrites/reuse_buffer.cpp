@@ -1,0 +1,80 @@
+// reuse_buffer: use an existing buffer in place of a later allocation of the same type.
+//
+//   x : T ; ... ; y : T ; s        -->        x : T ; ... ; s[ y -> x ]
+//
+// Legality: x and y have the same type and memory, y lies in x's scope, and x is dead at
+// y's allocation: nothing after it (nor any loop around it, inside x's scope) uses x.
+#include "core/printer.h"
+#include "rewrites/buffer_util.h"
+#include "rewrites/buffers.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "reuse_buffer";
+
+bool same_type(const Type& a, const Type& b) {
+  if (a.base != b.base || a.rank() != b.rank() || a.window != b.window) return false;
+  for (int d = 0; d < a.rank(); ++d)
+    if (!rw::same_expr(a.shape[d], b.shape[d])) return false;
+  return true;
+}
+std::string first_line(const Stmt& s) {
+  std::string t = to_string(s);
+  return t.substr(0, t.find('\n'));
+}
+}  // namespace
+
+Proc reuse_buffer(const Proc& p, const CursorLike& buf, const CursorLike& replace) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor xc = rw::resolve_alloc_stmt(kOp, p, buf);
+    Cursor yc = rw::resolve_alloc_stmt(kOp, p, replace);
+    const AllocNode* x = xc.stmt().as<AllocNode>();
+    const AllocNode* y = yc.stmt().as<AllocNode>();
+    if (x->name == y->name) rw::fail(kOp, yc, "a buffer cannot replace itself");
+    if (!same_type(x->type, y->type) || x->mem != y->mem)
+      rw::fail(kOp, yc, "'" + y->name.name() + ": " + to_string(y->type) + " @ " + y->mem + "' and '" + x->name.name() +
+                            ": " + to_string(x->type) + " @ " + x->mem + "' differ in type or memory");
+    const BlockPath& px = xc.loc().block;
+    const BlockPath& py = yc.loc().block;
+    const int xi = xc.loc().lo, yi = yc.loc().lo;
+    bool prefix = px.size() <= py.size() && std::equal(px.begin(), px.end(), py.begin());
+    int top = py.size() == px.size() ? yi : (prefix ? py[px.size()].index : -1);
+    if (!prefix || top <= xi)
+      rw::fail(kOp, yc, "'" + y->name.name() + "' is not allocated after '" + x->name.name() + "' in its scope");
+    // A par loop between the two would make its parallel iterations share x.
+    const Block* level = &xc.list();
+    for (size_t l = px.size(); l < py.size(); ++l) {
+      const Stmt& s = (*level)[py[l].index];
+      if (const ForNode* f = s.as<ForNode>()) {
+        if (f->mode == LoopMode::Par)
+          rw::fail(kOp, yc, "'" + y->name.name() + "' is allocated in the par loop '" + f->iter.name() +
+                                "', whose parallel iterations would share '" + x->name.name() + "'");
+        level = &f->body;
+      } else if (const IfNode* i = s.as<IfNode>()) {
+        level = py[l].field == BlockField::Body ? &i->body : &i->orelse;
+      }
+    }
+    // x must be dead from y's allocation on.
+    const Block& xlist = xc.list();
+    auto refuse_use = [&](const Stmt& s) {
+      if (rw::buffer_uses(s, x->name).any())
+        rw::fail(kOp, yc, "'" + x->name.name() + "' is still live at the allocation of '" + y->name.name() +
+                              "' (used later by '" + first_line(rw::buffer_uses(s, x->name).stmts.front()) + "')");
+    };
+    for (size_t k = top + 1; k < xlist.size(); ++k) refuse_use(xlist[k]);
+    if (py.size() > px.size()) refuse_use(xlist[top]);  // conservatively: anywhere around y
+    const Block& ylist = yc.list();
+    for (size_t k = yi + 1; k < ylist.size(); ++k) refuse_use(ylist[k]);
+
+    Block rest(ylist.begin() + yi + 1, ylist.end());
+    rw::AccessMap m;
+    m.buf = y->name;
+    m.new_name = x->name;
+    Block mapped = rw::map_accesses(rest, m);
+    return derive_proc(p, replace_stmts(p.body(), py, yi, static_cast<int>(ylist.size()), mapped),
+                       fwd_replace(py, yi, yi + 1, 0));
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,37 @@
+// shift_loop: make a loop start at a new lower bound.
+//
+//   for i in seq(lo, hi):      for i in seq(new_lo, new_lo + (hi - lo)):
+//       s              -->         s[i -> i + (lo - new_lo)]
+//
+// Checks: `new_lo` parses as an integer expression in the loop's scope and the checker proves
+// new_lo >= 0 (as Exo requires).
+// Forwarding: nothing moves.
+#include "checker/queries.h"
+#include "core/simplify.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+Proc shift_loop(const Proc& p, const CursorLike& loop, const std::string& new_lo) {
+  const char* op = "shift_loop";
+  return rw::run_op(op, [&]() -> Proc {
+    Cursor c = rw::resolve_loop(op, p, loop);
+    const ForNode* f = rw::as_loop(op, c);
+    Expr lo2 = simplify_expr(parse_in_scope(op, c, new_lo, "index"));
+    rw::require_proved(op, c, checker::always_true(context_of(c), mk_cmp(BinOpKind::Ge, lo2, int_const(0))),
+                       "the new lower bound '" + new_lo + "' is non-negative");
+
+    const SrcInfo& si = f->srcinfo;
+    Expr hi2 = simplify_expr(mk_add(lo2, mk_sub(f->hi, f->lo)));
+    Expr shifted = simplify_expr(mk_add(index_var(f->iter, si), mk_sub(f->lo, lo2)));
+    Stmt s = ForNode::make(f->iter, lo2, hi2, substitute(f->body, {{f->iter, shifted}}), f->mode, si);
+    const BlockPath& path = c.loc().block;
+    int at = c.loc().lo;
+    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {s}), fwd_identity());
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,79 @@
+// sink_alloc: move an allocation into the loop or if right after it.
+//
+//   buf : T                        for i in _:
+//   for i in _:          -->           buf : T
+//       s                              s
+//
+// For an if, the allocation goes into its body, and into its else branch as well when that
+// uses buf. Legality: buf is not used after the loop or if; for a loop, no iteration reads a
+// value of buf that an earlier iteration wrote (checker::can_lift_alloc on the sunk loop).
+#include "checker/context.h"
+#include "checker/queries.h"
+#include "core/printer.h"
+#include "rewrites/buffer_util.h"
+#include "rewrites/buffers.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "sink_alloc";
+}  // namespace
+
+Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor a = rw::resolve_alloc(kOp, p, alloc);
+    if (a.is_arg()) rw::fail(kOp, a, "'" + a.name() + "' is an argument, not an allocation");
+    const Stmt alloc_stmt = a.stmt();
+    const AllocNode* an = alloc_stmt.as<AllocNode>();
+    const BlockPath path = a.loc().block;
+    const int ai = a.loc().lo;
+    const Block& list = a.list();
+    if (ai + 1 >= static_cast<int>(list.size()) || !(list[ai + 1].is<ForNode>() || list[ai + 1].is<IfNode>()))
+      rw::fail(kOp, a, "the statement after '" + a.name() + "' must be a loop or an if to sink into");
+    const Stmt scope = list[ai + 1];
+    for (size_t k = ai + 2; k < list.size(); ++k)
+      if (rw::buffer_uses(list[k], an->name).any())
+        rw::fail(kOp, a, "'" + a.name() + "' is used after the " + (scope.is<ForNode>() ? "loop" : "if") +
+                             ": '" + Cursor(p, Loc{CursorKind::Stmt, path, static_cast<int>(k), static_cast<int>(k) + 1, {}}).to_string() + "'");
+
+    Block body;
+    BlockPath inner = path;
+    inner.push_back({ai, BlockField::Body});
+    ForwardFn fwd = rw::fwd_move_stmt(path, ai, inner, 0);
+    Stmt sunk;
+    if (const ForNode* f = scope.as<ForNode>()) {
+      if (rw::mentions_sym(f->lo, an->name) || rw::mentions_sym(f->hi, an->name))
+        rw::fail(kOp, a, "the bounds of loop '" + f->iter.name() + "' use '" + a.name() + "'");
+      Block b{alloc_stmt};
+      b.insert(b.end(), f->body.begin(), f->body.end());
+      sunk = ForNode::make(f->iter, f->lo, f->hi, b, f->mode, f->srcinfo);
+      checker::Answer ans = checker::can_lift_alloc(checker::Context::at(p, scope), sunk, alloc_stmt);
+      rw::require_proved(kOp, a, ans,
+                         "no iteration of loop '" + f->iter.name() + "' reads a value of '" + a.name() +
+                             "' written by an earlier one");
+    } else {
+      const IfNode* i = scope.as<IfNode>();
+      if (rw::mentions_sym(i->cond, an->name))
+        rw::fail(kOp, a, "the condition of the if uses '" + a.name() + "'");
+      Block b{alloc_stmt};
+      b.insert(b.end(), i->body.begin(), i->body.end());
+      Block e = i->orelse;
+      if (rw::buffer_uses(e, an->name).any()) {
+        Sym copy = an->name.copy();
+        rw::AccessMap m;
+        m.buf = an->name;
+        m.new_name = copy;
+        e = rw::map_accesses(e, m);
+        e.insert(e.begin(), AllocNode::make(copy, an->type, an->mem, an->srcinfo));
+        BlockPath other = path;
+        other.push_back({ai, BlockField::Orelse});
+        fwd = fwd_compose(fwd, fwd_replace(other, 0, 0, 1));
+      }
+      sunk = IfNode::make(i->cond, b, e, i->srcinfo);
+    }
+    Block out = replace_stmts(p.body(), path, ai, ai + 2, {sunk});
+    return derive_proc(p, out, fwd);
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,39 @@
+// specialize: duplicate a block under a chain of conditions, so each copy can be scheduled
+// for its case.
+//
+//   B   -->   if c0: B
+//             else:
+//                 if c1: B
+//                 else: B          (n conditions give n + 1 copies; the last is the default)
+//
+// Checks: at least one condition; each parses as a boolean expression in the block's scope.
+// Every copy binds fresh names. No legality question arises: exactly one copy runs.
+// Forwarding: the block maps to its first copy (cursors inside it follow into that copy);
+// statements after it shift.
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+Proc specialize(const Proc& p, const CursorLike& block, const std::vector<std::string>& conds) {
+  const char* op = "specialize";
+  return rw::run_op(op, [&]() -> Proc {
+    Cursor c = rw::resolve_block(op, p, block);
+    if (conds.empty()) rw::fail(op, c, "expected at least one condition");
+    std::vector<Expr> cs;
+    for (const std::string& t : conds) cs.push_back(parse_in_scope(op, c[0], t, "bool"));
+
+    Block b = c.stmts();
+    const SrcInfo& si = b.front().srcinfo();
+    Block chain = alpha_rename(b);
+    for (size_t k = cs.size(); k-- > 0;) chain = {IfNode::make(cs[k], k == 0 ? b : alpha_rename(b), chain, si)};
+
+    const BlockPath& path = c.loc().block;
+    int lo = c.loc().lo, hi = c.loc().hi;
+    return derive_proc(p, replace_stmts(p.body(), path, lo, hi, chain), fwd_wrap(path, lo, hi));
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,45 @@
+// ============================================================================================
+// split_write: split a write of a sum into two writes (the inverse of merge_writes' last two
+// cases).
+// ============================================================================================
+//
+//   a = b + c    -->   a = b ; a += c
+//   a += b + c   -->   a += b ; a += c
+//
+// `c` must not read the buffer `a` (after the split it would see the first write).
+// Forwarding: a block holding the statement grows by one; cursors to the statement and inside
+// it become invalid.
+#include "rewrites/stmts.h"
+#include "rewrites/stmts_internal.h"
+
+namespace exocpp {
+
+Proc split_write(const Proc& p, const CursorLike& stmt) {
+  const std::string op = "split_write";
+  return rw::run_op(op, [&]() -> Proc {
+    Cursor c = rw::resolve_stmt(op, p, stmt);
+    Stmt s = c.stmt();
+    const AssignNode* a = s.as<AssignNode>();
+    const ReduceNode* r = s.as<ReduceNode>();
+    if (!a && !r) rw::fail(op, c, "expected an assignment or a reduction, but '" + c.to_string() + "' is not one");
+    Sym name = a ? a->name : r->name;
+    ScalarKind type = a ? a->type : r->type;
+    const std::vector<Expr>& idx = a ? a->idx : r->idx;
+    const BinOpNode* sum = (a ? a->rhs : r->rhs).as<BinOpNode>();
+    if (!sum || sum->op != BinOpKind::Add)
+      rw::fail(op, c, "the right-hand side of '" + c.to_string() + "' is not an addition");
+    auto roots = rw::window_roots(p);
+    if (rw::accesses(sum->rhs, roots).reads.count(rw::root_of(roots, name)))
+      rw::fail(op, c, "the second operand of the addition reads '" + name.name() +
+                          "', which would then see the first write");
+
+    Stmt first = a ? AssignNode::make(name, type, idx, sum->lhs, s.srcinfo())
+                   : ReduceNode::make(name, type, idx, sum->lhs, s.srcinfo());
+    Stmt second = ReduceNode::make(name, type, idx, sum->rhs, s.srcinfo());
+    const Loc& l = c.loc();
+    Block body = replace_stmts(p.body(), l.block, l.lo, l.lo + 1, {first, second});
+    return derive_proc(p, std::move(body), fwd_replace(l.block, l.lo, l.lo + 1, 2));
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,263 @@
+// stage_mem: stage a window of a buffer into a new buffer around a block of statements.
+//
+//   stage_mem(p, block, "x[0:n, j-1:j+1]", "xt")
+//
+//     s                           xt : T[n, 2] @ MEM                    -- x's memory
+//                           -->   for i0 in seq(0, n):                  -- load (if s reads x)
+//                                     for i1 in seq(0, 2):
+//                                         xt[i0, i1] = x[i0, j - 1 + i1]
+//                                 s[ x[a, b] -> xt[a, b - (j - 1)] ]
+//                                 for i0 ..: for i1 ..:                 -- store (if s writes x)
+//                                         x[i0, j - 1 + i1] = xt[i0, i1]
+//
+// With accum = true the block may only reduce into x: the load becomes `xt[..] = 0` and the
+// store `x[..] += xt[..]`. Legality: the window covers every access of x in the block
+// (checker::window_covers), and is not empty; where the window may reach outside x, the load
+// and store are guarded by `if` (as Exo does).
+#include <algorithm>
+
+#include "checker/context.h"
+#include "checker/queries.h"
+#include "core/ir_visit.h"
+#include "core/printer.h"
+#include "rewrites/buffer_util.h"
+#include "rewrites/buffers.h"
+
+namespace exocpp {
+
+namespace {
+
+const char* kOp = "stage_mem";
+
+// The window the user named, as a WindowExpr over every dimension of its buffer.
+Expr as_window(const Cursor& at, const Expr& e, const std::string& text, Type& buf_type) {
+  Sym name;
+  std::vector<WAccess> idx;
+  ScalarKind elem = e.type().base;
+  if (const WindowExprNode* w = e.as<WindowExprNode>()) {
+    name = w->name;
+    idx = w->idx;
+  } else if (const ReadNode* r = e.as<ReadNode>()) {
+    name = r->name;
+    for (const Expr& i : r->idx) idx.push_back(WAccess::point(i));
+  } else {
+    rw::fail(kOp, at, "expected a window of a buffer such as 'A[i, 0:16]', got '" + text + "'");
+  }
+  bool found = false;
+  for (const ScopeVar& v : rw::scope_at(at))
+    if (v.sym == name) {
+      buf_type = v.type;
+      found = true;
+    }
+  if (!found || !buf_type.is_data())
+    rw::fail(kOp, at, "'" + name.name() + "' in '" + text + "' is not a data buffer");
+  if (const ReadNode* r = e.as<ReadNode>(); r && r->idx.empty() && buf_type.is_tensor_or_window())
+    for (const Expr& d : buf_type.shape) idx.push_back(WAccess::interval(rw::zero(), d));
+  if (static_cast<int>(idx.size()) != buf_type.rank())
+    rw::fail(kOp, at, "the window '" + text + "' has " + std::to_string(idx.size()) + " indices but '" +
+                          name.name() + "' has " + std::to_string(buf_type.rank()) + " dimensions");
+  return WindowExprNode::make(name, elem, std::move(idx), e.srcinfo());
+}
+
+// Every window expression of `buf` in the block must keep the staged window's point
+// dimensions as points (they disappear in the staged buffer).
+void check_block_windows(const Cursor& at, const Block& b, const Expr& win_e) {
+  const WindowExprNode& win = *win_e.as<WindowExprNode>();
+  struct V : IRVisitor {
+    const WindowExprNode* win;
+    std::string bad;
+    void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+      if (n->name == win->name)
+        for (size_t d = 0; d < n->idx.size() && d < win->idx.size(); ++d)
+          if (n->idx[d].is_interval && !win->idx[d].is_interval && bad.empty()) bad = to_string(e);
+      IRVisitor::visit_WindowExpr(n, e);
+    }
+  } v;
+  v.win = &win;
+  v.visit(b);
+  if (!v.bad.empty())
+    rw::fail(kOp, at, "the window '" + v.bad + "' spans dimensions that the staged window '" +
+                          to_string(win_e) + "' fixes to a point");
+}
+
+// A window statement before the block that aliases `buf` and that the block uses: its accesses
+// would bypass the staged copy.
+std::string aliasing_window(const Proc& p, const Block& b, const Sym& buf) {
+  struct V : IRVisitor {
+    std::vector<Sym> aliases;
+    void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
+      const Sym& root = n->rhs.as<WindowExprNode>()->name;
+      if (std::find(aliases.begin(), aliases.end(), root) != aliases.end()) aliases.push_back(n->name);
+      IRVisitor::visit_WindowStmt(n, s);
+    }
+  } v;
+  v.aliases.push_back(buf);
+  v.visit(p.body());
+  for (size_t k = 1; k < v.aliases.size(); ++k) {
+    bool defined_inside = false;
+    for (const Stmt& s : b)
+      if (const WindowStmtNode* w = s.as<WindowStmtNode>(); w && w->name == v.aliases[k]) defined_inside = true;
+    if (!defined_inside && rw::buffer_uses(b, v.aliases[k]).any()) return v.aliases[k].name();
+  }
+  return "";
+}
+
+}  // namespace
+
+Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_expr, const std::string& new_name,
+               const StageMemOptions& opts) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    // 1. Arguments.
+    Cursor blk = rw::resolve_block(kOp, p, block);
+    const Block stmts = blk.stmts();
+    const BlockPath path = blk.loc().block;
+    const int lo = blk.loc().lo, hi = blk.loc().hi;
+    Expr parsed = rw::parse_at(blk, win_expr, /*allow_window=*/true);
+    Type buf_type;
+    Expr win_e = as_window(blk, parsed, win_expr, buf_type);
+    const WindowExprNode& win = *win_e.as<WindowExprNode>();
+    const Sym buf = win.name;
+    const ScalarKind elem = buf_type.base;
+    Sym new_sym = rw::fresh_name(kOp, p, new_name, blk);
+
+    // 2. Checks.
+    rw::BufferUses uses = rw::buffer_uses(stmts, buf);
+    if (std::string w = aliasing_window(p, stmts, buf); !w.empty())
+      rw::fail(kOp, blk, "the block accesses '" + buf.name() + "' through the window '" + w +
+                             "' defined before it; inline_window it first");
+    // A window of the buffer defined in the block and used after it would outlive the staging.
+    for (const Stmt& s : stmts)
+      if (const WindowStmtNode* w = s.as<WindowStmtNode>(); w && rw::buffer_uses(s, buf).any())
+        for (size_t k = hi; k < blk.list().size(); ++k)
+          if (rw::buffer_uses(blk.list()[k], w->name).any())
+            rw::fail(kOp, blk, "the window '" + w->name.name() + "' of '" + buf.name() +
+                                   "' defined in the block is used after it");
+    if (!uses.any()) rw::fail(kOp, blk, "'" + buf.name() + "' is not accessed in the block, nothing to stage");
+    if (uses.whole)
+      rw::fail(kOp, blk, "the block passes all of '" + buf.name() + "' to a call; stage only element or window accesses");
+    if (uses.stride) rw::fail(kOp, blk, "the block takes a stride of '" + buf.name() + "', which staging would change");
+    if (opts.accum && (uses.read || uses.write || uses.window))
+      rw::fail(kOp, blk, "with accum = true the block may only reduce (+=) into '" + buf.name() +
+                             "', but it also reads or assigns it");
+    check_block_windows(blk, stmts, win_e);
+    checker::Context ctx = checker::Context::at(p, stmts);
+    for (const WAccess& a : win.idx)
+      if (a.is_interval)
+        rw::require_proved(kOp, blk, checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, a.lo, a.hi)),
+                           "the window '" + to_string(win_e) + "' is not empty (lo <= hi in every dimension)");
+    rw::require_proved(kOp, blk, checker::window_covers(ctx, win_e, stmts),
+                       "the window '" + to_string(win_e) + "' covers every access of '" + buf.name() + "' in the block");
+    // Which dimensions need guards in the load and store (the window may reach outside).
+    std::vector<bool> guard_lo(win.idx.size(), false), guard_hi(win.idx.size(), false);
+    for (size_t d = 0; d < win.idx.size(); ++d) {
+      const WAccess& a = win.idx[d];
+      if (!a.is_interval) continue;
+      guard_lo[d] = !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, rw::zero(), a.lo)).proved();
+      guard_hi[d] = !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, a.hi, buf_type.shape[d])).proved();
+    }
+    for (const WAccess& a : win.idx)
+      if (a.is_interval)
+        rw::require_size_expr(kOp, blk, rw::sub(a.hi, a.lo), "the window's extent");
+    // The load is needed unless the block first overwrites the whole (one-element) window.
+    bool all_points = std::none_of(win.idx.begin(), win.idx.end(), [](const WAccess& a) { return a.is_interval; });
+    bool overwritten = false;
+    if (all_points && !uses.read && !uses.reduce && !uses.window) {
+      for (const Stmt& s : stmts) {
+        if (!rw::buffer_uses(s, buf).any()) continue;
+        const AssignNode* a = s.as<AssignNode>();
+        overwritten = a && a->name == buf;
+        break;
+      }
+    }
+    const bool load = opts.accum || uses.read || uses.reduce || uses.window || !overwritten;
+    const bool store = uses.write || uses.reduce || uses.window;
+
+    // 3. The staged buffer and the rewritten block.
+    std::vector<Expr> shape;
+    std::vector<Expr> los;  // per interval dimension
+    for (const WAccess& a : win.idx)
+      if (a.is_interval) {
+        shape.push_back(rw::sub(a.hi, a.lo));
+        los.push_back(a.lo);
+      }
+    SrcInfo src = stmts.front().srcinfo();
+    Type new_type = shape.empty() ? Type(elem) : Type(elem, shape);
+    Stmt alloc = AllocNode::make(new_sym, new_type, rw::mem_of(p, buf), src);
+
+    rw::AccessMap m;
+    m.buf = buf;
+    m.new_name = new_sym;
+    m.idx = [&win](const std::vector<Expr>& idx) {
+      std::vector<Expr> out;
+      for (size_t d = 0; d < idx.size(); ++d)
+        if (win.idx[d].is_interval) out.push_back(rw::sub(idx[d], win.idx[d].lo));
+      return out;
+    };
+    m.window = [&win](const std::vector<WAccess>& idx) {
+      std::vector<WAccess> out;
+      for (size_t d = 0; d < idx.size(); ++d) {
+        if (!win.idx[d].is_interval) continue;
+        const Expr& off = win.idx[d].lo;
+        out.push_back(idx[d].is_interval ? WAccess::interval(rw::sub(idx[d].lo, off), rw::sub(idx[d].hi, off))
+                                         : WAccess::point(rw::sub(idx[d].lo, off)));
+      }
+      return out;
+    };
+    Block body = rw::map_accesses(stmts, m);
+
+    // 4. Load and store nests over the window.
+    std::vector<std::string> taken;
+    std::vector<Sym> iters;
+    for (size_t k = 0; k < shape.size(); ++k) iters.push_back(rw::fresh_iter(p, "i" + std::to_string(k), taken));
+    std::vector<Expr> new_idx, buf_idx;
+    std::vector<Expr> guards;
+    for (size_t d = 0, k = 0; d < win.idx.size(); ++d) {
+      if (!win.idx[d].is_interval) {
+        buf_idx.push_back(win.idx[d].lo);
+        continue;
+      }
+      Expr it = ReadNode::make(iters[k], {}, Type(ScalarKind::Index), src);
+      new_idx.push_back(it);
+      Expr at = rw::add(win.idx[d].lo, it);
+      buf_idx.push_back(at);
+      if (guard_lo[d]) guards.push_back(BinOpNode::make(BinOpKind::Le, rw::zero(), at, src));
+      if (guard_hi[d]) guards.push_back(BinOpNode::make(BinOpKind::Lt, at, buf_type.shape[d], src));
+      ++k;
+    }
+    auto nest = [&](Stmt inner, bool guarded) {
+      if (guarded && !guards.empty()) {
+        Expr cond = guards[0];
+        for (size_t g = 1; g < guards.size(); ++g) cond = BinOpNode::make(BinOpKind::And, cond, guards[g], src);
+        inner = IfNode::make(cond, {inner}, {}, src);
+      }
+      for (size_t k = iters.size(); k-- > 0;)
+        inner = ForNode::make(iters[k], rw::zero(), shape[k], {inner}, LoopMode::Seq, src);
+      return inner;
+    };
+    Expr new_read = ReadNode::make(new_sym, new_idx, Type(elem), src);
+    Expr buf_read = ReadNode::make(buf, buf_idx, Type(elem), src);
+    Block out{alloc};
+    if (load) {
+      if (opts.accum) {
+        Expr z = is_float(elem) ? ConstNode::make_float(0.0, ScalarKind::R, src) : ConstNode::make_int(0, src);
+        out.push_back(nest(AssignNode::make(new_sym, elem, new_idx, z, src), false));
+      } else {
+        out.push_back(nest(AssignNode::make(new_sym, elem, new_idx, buf_read, src), true));
+      }
+    }
+    const int pre = static_cast<int>(out.size());
+    out.insert(out.end(), body.begin(), body.end());
+    if (store) {
+      Stmt st = opts.accum ? ReduceNode::make(buf, elem, buf_idx, new_read, src)
+                           : AssignNode::make(buf, elem, buf_idx, new_read, src);
+      out.push_back(nest(st, true));
+    }
+
+    // 5. The new proc; the block's statements shift past the allocation and load.
+    ForwardFn inside = [path, lo, pre](const Loc& l) { return loc_reroot(l, path, lo, path, lo + pre); };
+    ForwardFn fwd = fwd_replace(path, lo, hi, static_cast<int>(out.size()), inside);
+    return derive_proc(p, replace_stmts(p.body(), path, lo, hi, out), fwd);
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,77 @@
+// Exo's statement and expression scheduling operations: renaming a proc, pass statements,
+// reordering statements, parallel loops, expression rewrites (commute, reassociate, rewrite by
+// an equal expression), write merging and splitting, inlining an assignment, lifting a constant
+// out of a reduction, dead-code elimination and simplification.
+//
+// Each operation follows Exo's primitive of the same name (docs/primitives/other_ops.md and
+// backend_ops.md of exo-lang/exo): required arguments positional in Exo's order, targets as
+// CursorLike (a pattern string or a cursor of this proc or an ancestor). An illegal request
+// throws SchedulingError naming the operation, the target and the reason (with the checker's
+// counterexample where there is one); it never returns a changed proc. Every result is a
+// derived proc whose forwarding function carries cursors of the input into it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/ir.h"
+#include "rewrites/common.h"
+
+namespace exocpp {
+
+// The proc with a new name. `name` must be an identifier.
+Proc rename(const Proc& p, const std::string& name);
+
+// `s1 ; s2` --> `s1 ; pass ; s2` at the gap (a statement means the gap after it).
+Proc insert_pass(const Proc& p, const CursorLike& gap);
+
+// Every `pass` removed; a body left empty keeps one `pass`.
+Proc delete_pass(const Proc& p);
+
+// `s1 ; s2` --> `s2 ; s1` for a block of two statements (or a statement and the one after it),
+// when the checker proves they commute.
+Proc reorder_stmts(const Proc& p, const CursorLike& block);
+
+// `for i in seq(lo, hi): s` --> `for i in par(lo, hi): s` when no two iterations conflict
+// (reductions into one location are races too).
+Proc parallelize_loop(const Proc& p, const CursorLike& loop);
+
+// `a + b` --> `b + a`, `a * b` --> `b * a` at each of the expressions.
+Proc commute_expr(const Proc& p, const std::vector<CursorLike>& exprs);
+
+// `a + (b + c)` --> `(a + b) + c` (also for `*`).
+Proc left_reassociate_expr(const Proc& p, const CursorLike& expr);
+
+// `e` --> `new_expr` (parsed in the scope of the statement holding `e`) when the checker proves
+// `e == new_expr` under the context (asserts, enclosing loops and ifs).
+Proc rewrite_expr(const Proc& p, const CursorLike& expr, const std::string& new_expr);
+
+// Two consecutive writes to one location made one:
+//   a = b ; a = c   --> a = c          a += b ; a = c  --> a = c
+//   a = b ; a += c  --> a = b + c      a += b ; a += c --> a += b + c
+// The indices must be provably equal and `c` must not read the buffer `a`.
+Proc merge_writes(const Proc& p, const CursorLike& block);
+
+// `a = b + c` --> `a = b ; a += c`, `a += b + c` --> `a += b ; a += c` (c must not read a).
+Proc split_write(const Proc& p, const CursorLike& stmt);
+
+// `a = a + e` --> `a += e` (the read on the left of `+` is the written location).
+Proc fold_into_reduce(const Proc& p, const CursorLike& assign);
+
+// `x = e ; s` --> `s[x -> e]`: the scalar x (allocated earlier in the same block) is replaced by
+// e in the rest of the block and the assignment removed. `s` must not write x or anything e reads.
+Proc inline_assign(const Proc& p, const CursorLike& assign);
+
+// `x = 0.0 ; for i in _: x += c * y` --> `x = 0.0 ; for i in _: x += y ; x = c * x` for a block
+// of two statements, where every reduction into x in the loop body is scaled by the same c,
+// which the loop does not change.
+Proc lift_reduce_constant(const Proc& p, const CursorLike& block);
+
+// `if p: s1 else: s2` --> `s1` when p always holds (`s2` when it never does); a loop whose
+// range is always empty is removed. Decided by the checker.
+Proc eliminate_dead_code(const Proc& p, const CursorLike& stmt);
+
+// Every expression of the body simplified (core/simplify.h).
+Proc simplify(const Proc& p);
+
+}  // namespace exocpp

@@ -1,0 +1,252 @@
+// Private helpers of the statement and expression operations: contexts and scopes along a
+// path, read/write sets, structural equality and expression-edit forwarding.
+#include "rewrites/stmts_internal.h"
+
+#include "checker/queries.h"
+#include "core/ir_visit.h"
+#include "rewrites/common.h"
+
+namespace exocpp::rw {
+
+namespace {
+
+// Calls `on_stmt(s, in_list_before)` for each statement before the target on the way down and
+// `on_enter(s, field)` for each statement entered.
+template <class Before, class Enter>
+void walk_path(const Proc& p, const BlockPath& path, int index, Before before, Enter enter) {
+  const Block* blk = &p.body();
+  for (size_t d = 0; d <= path.size(); ++d) {
+    int stop = d < path.size() ? path[d].index : index;
+    for (int i = 0; i < stop && i < static_cast<int>(blk->size()); ++i) before((*blk)[static_cast<size_t>(i)]);
+    if (d == path.size()) break;
+    EXOCPP_ASSERT(stop < static_cast<int>(blk->size()), "walk_path: bad path");
+    const Stmt& s = (*blk)[static_cast<size_t>(stop)];
+    enter(s, path[d].field);
+    if (auto f = s.as<ForNode>()) {
+      blk = &f->body;
+    } else if (auto n = s.as<IfNode>()) {
+      blk = path[d].field == BlockField::Body ? &n->body : &n->orelse;
+    } else {
+      EXOCPP_ASSERT(false, "walk_path: path enters a statement without a body");
+    }
+  }
+}
+
+}  // namespace
+
+checker::Context context_at(const Proc& p, const BlockPath& path, int index) {
+  checker::Context ctx = checker::Context::top(p);
+  walk_path(
+      p, path, index,
+      [&](const Stmt& s) {
+        if (auto w = s.as<WindowStmtNode>()) {
+          checker::Scope sc{checker::Scope::Window};
+          sc.name = w->name;
+          sc.window = w->rhs;
+          ctx.push(sc);
+        } else if (auto a = s.as<AllocNode>()) {
+          checker::Scope sc{checker::Scope::Alloc};
+          sc.name = a->name;
+          sc.type = a->type;
+          ctx.push(sc);
+        }
+      },
+      [&](const Stmt& s, BlockField field) {
+        if (auto f = s.as<ForNode>()) {
+          checker::Scope sc{checker::Scope::Loop};
+          sc.loop = f;
+          ctx.push(sc);
+        } else if (auto n = s.as<IfNode>()) {
+          checker::Scope sc{checker::Scope::Cond};
+          sc.cond = n->cond;
+          sc.negated = field == BlockField::Orelse;
+          ctx.push(sc);
+        }
+      });
+  return ctx;
+}
+
+std::vector<ScopeVar> scope_at(const Proc& p, const BlockPath& path, int index) {
+  std::vector<ScopeVar> scope;
+  for (const FnArg& a : p.args()) scope.push_back({a.name, a.type});
+  walk_path(
+      p, path, index,
+      [&](const Stmt& s) {
+        if (auto w = s.as<WindowStmtNode>()) scope.push_back({w->name, w->rhs.type()});
+        else if (auto a = s.as<AllocNode>()) scope.push_back({a->name, a->type});
+      },
+      [&](const Stmt& s, BlockField) {
+        if (auto f = s.as<ForNode>()) scope.push_back({f->iter, Type(ScalarKind::Index)});
+      });
+  return scope;
+}
+
+Stmt stmt_of_expr(const Cursor& c) { return stmt_at(c.proc().body(), c.loc().block, c.loc().lo); }
+
+std::vector<std::pair<Sym, Sym>> window_roots(const Proc& p) {
+  struct V : IRVisitor {
+    std::vector<std::pair<Sym, Sym>> out;
+    void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
+      if (auto w = n->rhs.as<WindowExprNode>()) out.push_back({n->name, w->name});
+      IRVisitor::visit_WindowStmt(n, s);
+    }
+  } v;
+  v.visit(p.body());
+  return v.out;
+}
+
+Sym root_of(const std::vector<std::pair<Sym, Sym>>& roots, const Sym& s) {
+  Sym cur = s;
+  for (size_t guard = 0; guard <= roots.size(); ++guard) {
+    bool moved = false;
+    for (const auto& [w, r] : roots)
+      if (w == cur) {
+        cur = r;
+        moved = true;
+        break;
+      }
+    if (!moved) break;
+  }
+  return cur;
+}
+
+namespace {
+
+class AccessCollector : public IRVisitor {
+ public:
+  AccessCollector(const std::vector<std::pair<Sym, Sym>>& roots, Access& out) : roots_(roots), out_(out) {}
+
+ protected:
+  void visit_Read(const ReadNode* n, const Expr& e) override {
+    if (exocpp::is_data(e.type().base)) out_.reads.insert(root_of(roots_, n->name));
+    IRVisitor::visit_Read(n, e);
+  }
+  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+    out_.reads.insert(root_of(roots_, n->name));
+    IRVisitor::visit_WindowExpr(n, e);
+  }
+  void visit_ReadConfig(const ReadConfigNode* n, const Expr& e) override {
+    out_.config_reads.insert(n->config->name + "." + n->field);
+    IRVisitor::visit_ReadConfig(n, e);
+  }
+  void visit_Assign(const AssignNode* n, const Stmt& s) override {
+    out_.writes.insert(root_of(roots_, n->name));
+    IRVisitor::visit_Assign(n, s);
+  }
+  void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
+    out_.writes.insert(root_of(roots_, n->name));
+    out_.reads.insert(root_of(roots_, n->name));
+    IRVisitor::visit_Reduce(n, s);
+  }
+  void visit_WriteConfig(const WriteConfigNode* n, const Stmt& s) override {
+    out_.config_writes.insert(n->config->name + "." + n->field);
+    IRVisitor::visit_WriteConfig(n, s);
+  }
+  void visit_Call(const CallNode* n, const Stmt& s) override {
+    out_.has_call = true;
+    out_.config_writes.insert("*");
+    out_.config_reads.insert("*");
+    for (const Expr& a : n->args) {
+      if (auto r = a.as<ReadNode>(); r && r->idx.empty() && exocpp::is_data(a.type().base))
+        out_.writes.insert(root_of(roots_, r->name));
+      if (auto w = a.as<WindowExprNode>()) out_.writes.insert(root_of(roots_, w->name));
+    }
+    IRVisitor::visit_Call(n, s);
+  }
+
+ private:
+  const std::vector<std::pair<Sym, Sym>>& roots_;
+  Access& out_;
+};
+
+}  // namespace
+
+Access accesses(const Expr& e, const std::vector<std::pair<Sym, Sym>>& roots) {
+  Access a;
+  AccessCollector c(roots, a);
+  c.visit(e);
+  return a;
+}
+
+Access accesses(const Block& b, const std::vector<std::pair<Sym, Sym>>& roots) {
+  Access a;
+  AccessCollector c(roots, a);
+  c.visit(b);
+  return a;
+}
+
+bool same_expr(const Expr& a, const Expr& b) {
+  if (a.same_as(b)) return true;
+  if (!a.defined() || !b.defined() || a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case ExprKind::Read: {
+      auto x = a.as<ReadNode>(), y = b.as<ReadNode>();
+      if (x->name != y->name || x->idx.size() != y->idx.size()) return false;
+      for (size_t i = 0; i < x->idx.size(); ++i)
+        if (!same_expr(x->idx[i], y->idx[i])) return false;
+      return true;
+    }
+    case ExprKind::Const:
+      return a.as<ConstNode>()->val == b.as<ConstNode>()->val && a.type().base == b.type().base;
+    case ExprKind::USub: return same_expr(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
+    case ExprKind::BinOp: {
+      auto x = a.as<BinOpNode>(), y = b.as<BinOpNode>();
+      return x->op == y->op && same_expr(x->lhs, y->lhs) && same_expr(x->rhs, y->rhs);
+    }
+    case ExprKind::Extern: {
+      auto x = a.as<ExternNode>(), y = b.as<ExternNode>();
+      if (x->fn != y->fn || x->args.size() != y->args.size()) return false;
+      for (size_t i = 0; i < x->args.size(); ++i)
+        if (!same_expr(x->args[i], y->args[i])) return false;
+      return true;
+    }
+    case ExprKind::WindowExpr: {
+      auto x = a.as<WindowExprNode>(), y = b.as<WindowExprNode>();
+      if (x->name != y->name || x->idx.size() != y->idx.size()) return false;
+      for (size_t i = 0; i < x->idx.size(); ++i) {
+        if (x->idx[i].is_interval != y->idx[i].is_interval || !same_expr(x->idx[i].lo, y->idx[i].lo)) return false;
+        if (x->idx[i].is_interval && !same_expr(x->idx[i].hi, y->idx[i].hi)) return false;
+      }
+      return true;
+    }
+    case ExprKind::StrideExpr:
+      return a.as<StrideExprNode>()->name == b.as<StrideExprNode>()->name &&
+             a.as<StrideExprNode>()->dim == b.as<StrideExprNode>()->dim;
+    case ExprKind::ReadConfig:
+      return a.as<ReadConfigNode>()->config == b.as<ReadConfigNode>()->config &&
+             a.as<ReadConfigNode>()->field == b.as<ReadConfigNode>()->field;
+  }
+  return false;
+}
+
+void require_same_location(const std::string& op, const Cursor& where, const checker::Context& ctx,
+                           const std::vector<Expr>& a, const std::vector<Expr>& b, const std::string& what) {
+  if (a.size() != b.size()) fail(op, where, what + " does not hold: the index counts differ");
+  Expr all;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (same_expr(a[i], b[i])) continue;
+    Expr eq = BinOpNode::make(BinOpKind::Eq, a[i], b[i], a[i].srcinfo());
+    all = all.defined() ? BinOpNode::make(BinOpKind::And, all, eq, a[i].srcinfo()) : eq;
+  }
+  if (!all.defined()) return;
+  require_proved(op, where, checker::always_true(ctx, all), what);
+}
+
+ForwardFn fwd_expr_edit(const Loc& at) {
+  return [at](const Loc& l) -> Loc {
+    if (l.kind != CursorKind::Expr || l.block != at.block || l.lo != at.lo) return l;
+    if (l.expr.size() <= at.expr.size()) return l;
+    for (size_t i = 0; i < at.expr.size(); ++i)
+      if (l.expr[i] != at.expr[i]) return l;
+    return Loc::invalid();
+  };
+}
+
+Proc replace_expr_in_proc(const Proc& p, const Cursor& at, const Expr& with, ForwardFn fwd) {
+  const Loc& l = at.loc();
+  Stmt s = stmt_at(p.body(), l.block, l.lo);
+  Stmt ns = replace_expr(s, l.expr, with);
+  return derive_proc(p, replace_stmts(p.body(), l.block, l.lo, l.lo + 1, {ns}), std::move(fwd));
+}
+
+}  // namespace exocpp::rw

@@ -1,0 +1,134 @@
+// bind_expr and inline_window: golden results, refusals with their messages, forwarding and
+// interpreter equivalence.
+#include "rewrite_test_util.h"
+#include "rewrites/buffers.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kScale = R"(def scale(N: size, x: f32[N] @ DRAM, a: f32[N] @ DRAM, b: f32[N] @ DRAM):
+    for i in seq(0, N):
+        a[i] = 32.0 * x[i] + 4.0
+        b[i] = 32.0 * x[i] - 1.0
+)";
+
+TEST(BindExpr, BindsOneExpression) {
+  Proc p = parse_proc(kScale);
+  Cursor e = p.body_cursor()[0].body()[0].rhs().child(0);
+  Proc q = bind_expr(p, e, "t");
+  expect_golden("BindExpr_One", to_string(q));
+  expect_equivalent(p, q, {{"N", 4}});
+}
+
+TEST(BindExpr, BindsEqualExpressionsInLaterStatements) {
+  Proc p = parse_proc(kScale);
+  Cursor body = p.body_cursor()[0].body();
+  Proc q = bind_expr(p, std::vector<CursorLike>{body[0].rhs().child(0), body[1].rhs().child(0)}, "t");
+  expect_golden("BindExpr_Two", to_string(q));
+  expect_equivalent(p, q, {{"N", 4}});
+}
+
+TEST(BindExpr, RefusesDifferentExpressions) {
+  Proc p = parse_proc(kScale);
+  Cursor body = p.body_cursor()[0].body();
+  expect_refused([&] { bind_expr(p, std::vector<CursorLike>{body[0].rhs().child(0), body[1].rhs()}, "t"); },
+                 "bind_expr", "differs from");
+}
+
+TEST(BindExpr, RefusesWhenABufferItReadsIsWrittenInBetween) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[N] @ DRAM, a: f32[N] @ DRAM):
+    for i in seq(0, N):
+        a[i] = x[i] * 2.0
+        x[i] = 0.0
+        a[i] += x[i] * 2.0
+)");
+  Cursor body = p.body_cursor()[0].body();
+  expect_refused([&] { bind_expr(p, std::vector<CursorLike>{body[0].rhs(), body[2].rhs()}, "t"); }, "bind_expr",
+                 "leave 'x[i] * 2.0' unchanged");
+}
+
+TEST(BindExpr, RefusesAControlExpression) {
+  Proc p = parse_proc(kScale);
+  Cursor idx = p.body_cursor()[0].body()[0].idx()[0];
+  expect_refused([&] { bind_expr(p, idx, "t"); }, "bind_expr", "not a data value");
+}
+
+TEST(BindExpr, RefusesANameInUse) {
+  Proc p = parse_proc(kScale);
+  expect_refused([&] { bind_expr(p, p.body_cursor()[0].body()[0].rhs(), "x"); }, "bind_expr", "already used");
+}
+
+TEST(BindExpr, RefusesAStatementTarget) {
+  Proc p = parse_proc(kScale);
+  expect_refused([&] { bind_expr(p, p.body_cursor()[0], "t"); }, "bind_expr", "expected an expression");
+}
+
+TEST(BindExpr, ForwardsStatementsPastTheBinding) {
+  Proc p = parse_proc(kScale);
+  Cursor s1 = p.body_cursor()[0].body()[1];
+  Proc q = bind_expr(p, p.body_cursor()[0].body()[0].rhs().child(0), "t");
+  EXPECT_EQ(q.forward(s1).to_string(), "b[i] = 32.0 * x[i] - 1.0");
+  EXPECT_EQ(q.forward(p.body_cursor()[0].body()[0]).to_string(), "a[i] = t + 4.0");
+}
+
+const char* kWin = R"(def f(N: size, A: f32[N, 8] @ DRAM):
+    for i in seq(0, N):
+        w = A[i, 2:6]
+        for j in seq(0, 4):
+            w[j] = w[j] + 1.0
+)";
+
+TEST(InlineWindow, ReplacesWindowAccessesByBufferAccesses) {
+  Proc p = parse_proc(kWin);
+  Proc q = inline_window(p, p.body_cursor()[0].body()[0]);
+  expect_golden("InlineWindow_Elements", to_string(q));
+  expect_equivalent(p, q, {{"N", 3}});
+}
+
+TEST(InlineWindow, ComposesWindowsOfTheWindow) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N, 8] @ DRAM):
+    for i in seq(0, N):
+        w = A[i, 2:8]
+        v = w[1:5]
+        for j in seq(0, 4):
+            v[j] = 2.0
+)");
+  Proc q = inline_window(p, p.body_cursor()[0].body()[0]);
+  expect_golden("InlineWindow_Nested", to_string(q));
+  expect_equivalent(p, q, {{"N", 2}});
+}
+
+TEST(InlineWindow, RefusesAStatementThatIsNotAWindow) {
+  Proc p = parse_proc(kWin);
+  expect_refused([&] { inline_window(p, p.body_cursor()[0].body()[1]); }, "inline_window",
+                 "expected a window statement");
+}
+
+TEST(InlineWindow, ForwardsTheFollowingStatementsUpOne) {
+  Proc p = parse_proc(kWin);
+  Cursor loop = p.body_cursor()[0].body()[1];
+  Proc q = inline_window(p, p.body_cursor()[0].body()[0]);
+  EXPECT_EQ(q.forward(loop).loc(), q.body_cursor()[0].body()[0].loc());
+  EXPECT_FALSE(q.forward(p.body_cursor()[0].body()[0]).is_valid());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(BindExpr, AcceptsWritesToOtherElementsInBetween) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[N + 1] @ DRAM, a: f32[N] @ DRAM):
+    for i in seq(0, N):
+        a[i] = x[i] * 2.0
+        x[i + 1] = 0.0
+        a[i] += x[i] * 2.0
+)");
+  Cursor body = p.body_cursor()[0].body();
+  Proc q = bind_expr(p, std::vector<CursorLike>{body[0].rhs(), body[2].rhs()}, "t");
+  expect_golden("BindExpr_DisjointWrite", to_string(q));
+  expect_equivalent(p, q, {{"N", 4}});
+}
+
+}  // namespace

@@ -1,0 +1,63 @@
+// Tests of divide_with_recompute: golden + equivalence, refusals (chunks past the bound, a
+// reduction recomputed, iterations that do not commute, bad stride) and forwarding.
+#include "rewrite_test_util.h"
+#include "rewrites/loops.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kBlur = R"(def f(N: size, A: f32[N + 2] @ DRAM, B: f32[N] @ DRAM):
+    assert N >= 8
+    for i in seq(0, N):
+        B[i] = A[i] + A[i + 1] + A[i + 2]
+)";
+
+TEST(DivideWithRecompute, OverlappingChunks) {
+  Proc p = parse_proc(kBlur);
+  Proc q = divide_with_recompute(p, p.body_cursor()[0], "N / 4", 4, {"io", "ii"});
+  expect_golden("DivideWithRecompute.OverlappingChunks", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(DivideWithRecompute, RefusesChunksPastTheBound) {
+  Proc p = parse_proc(kBlur);
+  expect_refused([&] { divide_with_recompute(p, p.body_cursor()[0], "N / 4 + 1", 4, {"io", "ii"}); },
+                 "divide_with_recompute", "is at most the loop's bound 'N' does not hold");
+}
+
+TEST(DivideWithRecompute, RefusesRecomputingAReduction) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM, x: f32 @ DRAM):
+    assert N >= 8
+    for i in seq(0, N):
+        x += A[i]
+)");
+  expect_refused([&] { divide_with_recompute(p, p.body_cursor()[0], "N / 4", 4, {"io", "ii"}); },
+                 "divide_with_recompute", "twice is the same as running it once does not hold");
+}
+
+TEST(DivideWithRecompute, RefusesIterationsThatDoNotCommute) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N + 1] @ DRAM):
+    assert N >= 8
+    for i in seq(0, N):
+        A[i + 1] = A[i]
+)");
+  expect_refused([&] { divide_with_recompute(p, p.body_cursor()[0], "N / 4", 4, {"io", "ii"}); },
+                 "divide_with_recompute", "commute does not hold");
+}
+
+TEST(DivideWithRecompute, RefusesANonPositiveStride) {
+  Proc p = parse_proc(kBlur);
+  expect_refused([&] { divide_with_recompute(p, p.body_cursor()[0], "N / 4", 0, {"io", "ii"}); },
+                 "divide_with_recompute", "stride must be positive");
+}
+
+TEST(DivideWithRecompute, ForwardsTheBodyIntoTheInnerLoop) {
+  Proc p = parse_proc(kBlur);
+  Cursor body = p.body_cursor()[0].body()[0];
+  Proc q = divide_with_recompute(p, p.body_cursor()[0], "N / 4", 4, {"io", "ii"});
+  EXPECT_EQ(q.forward(body).loc(), q.body_cursor()[0].body()[0].body()[0].loc());
+}
+
+}  // namespace

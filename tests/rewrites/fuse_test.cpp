@@ -1,0 +1,99 @@
+// Tests of fuse: loops and ifs (golden + equivalence), refusals (different bounds, a reversed
+// dependence, not adjacent, mixed kinds, different conditions) and forwarding.
+#include "rewrite_test_util.h"
+#include "rewrites/loops.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kLoops = R"(def f(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+    for j in seq(0, N):
+        B[j] = A[j] * 2.0
+)";
+
+TEST(Fuse, TwoLoops) {
+  Proc p = parse_proc(kLoops);
+  Proc q = fuse(p, p.body_cursor()[0], p.body_cursor()[1]);
+  expect_golden("Fuse.TwoLoops", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(Fuse, TwoIfs) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32 @ DRAM, y: f32 @ DRAM):
+    if N > 2:
+        x = 1.0
+    else:
+        x = 2.0
+    if N > 2:
+        y = 3.0
+)");
+  Proc q = fuse(p, p.body_cursor()[0], p.body_cursor()[1]);
+  expect_golden("Fuse.TwoIfs", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(Fuse, RefusesDifferentBounds) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+    for j in seq(0, N - 1):
+        B[j] = 2.0
+)");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse", "different bounds");
+}
+
+TEST(Fuse, RefusesAReversedDependence) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N + 1] @ DRAM, B: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+    for j in seq(0, N):
+        B[j] = A[j + 1]
+)");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse", "can be fused does not hold");
+}
+
+TEST(Fuse, RefusesStatementsThatAreNotAdjacent) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM, x: f32 @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+    x = 1.0
+    for j in seq(0, N):
+        A[j] = 2.0
+)");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[2]); }, "fuse", "to directly follow the first");
+}
+
+TEST(Fuse, RefusesALoopAndAnIf) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM, x: f32 @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+    if N > 1:
+        x = 1.0
+)");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse", "expected two loops or two ifs");
+}
+
+TEST(Fuse, RefusesDifferentConditions) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32 @ DRAM):
+    if N > 1:
+        x = 1.0
+    if N > 2:
+        x = 2.0
+)");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse", "the conditions differ");
+}
+
+TEST(Fuse, ForwardsTheSecondBodyIntoTheFusedLoop) {
+  Proc p = parse_proc(kLoops);
+  Cursor second_body = p.body_cursor()[1].body()[0];
+  Proc q = fuse(p, p.body_cursor()[0], p.body_cursor()[1]);
+  EXPECT_EQ(q.forward(second_body).loc(), q.body_cursor()[0].body()[1].loc());
+  EXPECT_EQ(q.forward(second_body).to_string(), "B[i] = A[i] * 2.0");
+  EXPECT_FALSE(q.forward(p.body_cursor()[1]).is_valid());
+}
+
+}  // namespace

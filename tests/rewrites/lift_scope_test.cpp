@@ -1,0 +1,169 @@
+// Tests of lift_scope: each shape of the rewrite (golden + equivalence), the refusals
+// (condition uses the loop variable, parent has other statements, if with else around a loop,
+// top level, not a loop or if) and forwarding.
+#include "rewrite_test_util.h"
+#include "rewrites/loops.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+TEST(LiftScope, IfOutOfALoop) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        if N > 4:
+            A[i] = 1.0
+        else:
+            A[i] = 2.0
+)");
+  Proc q = lift_scope(p, p.body_cursor()[0].body()[0]);
+  expect_golden("LiftScope.IfOutOfALoop", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(LiftScope, LoopOutOfAnIf) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    if N > 4:
+        for i in seq(0, N):
+            A[i] = 1.0
+)");
+  Proc q = lift_scope(p, p.body_cursor()[0].body()[0]);
+  expect_golden("LiftScope.LoopOutOfAnIf", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(LiftScope, IfOutOfAnIfBody) {
+  Proc p = parse_proc(R"(def f(N: size, M: size, x: f32 @ DRAM):
+    if N > 4:
+        if M > 4:
+            x = 1.0
+        else:
+            x = 2.0
+    else:
+        x = 3.0
+)");
+  Proc q = lift_scope(p, p.body_cursor()[0].body()[0]);
+  expect_golden("LiftScope.IfOutOfAnIfBody", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(LiftScope, IfOutOfAnElseBranch) {
+  Proc p = parse_proc(R"(def f(N: size, M: size, x: f32 @ DRAM):
+    if N > 4:
+        x = 1.0
+    else:
+        if M > 4:
+            x = 2.0
+        else:
+            x = 3.0
+)");
+  Proc q = lift_scope(p, p.body_cursor()[0].orelse()[0]);
+  expect_golden("LiftScope.IfOutOfAnElse", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(LiftScope, LoopOutOfALoopIsAReorder) {
+  Proc p = parse_proc(R"(def f(N: size, M: size, A: f32[N, M] @ DRAM):
+    for i in seq(0, N):
+        for j in seq(0, M):
+            A[i, j] = 1.0
+)");
+  Proc q = lift_scope(p, p.body_cursor()[0].body()[0]);
+  EXPECT_EQ(to_string(q), to_string(reorder_loops(p, "i j")));
+  expect_equivalent(p, q);
+}
+
+TEST(LiftScope, RefusesAConditionOnTheLoopVariable) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        if i > 4:
+            A[i] = 1.0
+)");
+  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
+                 "depends on the loop variable i");
+}
+
+TEST(LiftScope, RefusesAConditionOnAConfigTheBranchesWrite) {
+  Proc p = parse_proc(R"(config Cfg:
+    n: index
+
+def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        if Cfg.n > 0:
+            Cfg.n = 0
+            A[i] = 1.0
+)");
+  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
+                 "must be evaluated in every iteration");
+}
+
+TEST(LiftScope, ForwardsTheCopiedElseBranchToItsFirstCopy) {
+  Proc p = parse_proc(R"(def f(N: size, M: size, x: f32 @ DRAM):
+    if N > 4:
+        if M > 4:
+            x = 1.0
+    else:
+        x = 3.0
+)");
+  Cursor c_branch = p.body_cursor()[0].orelse()[0];
+  Proc q = lift_scope(p, p.body_cursor()[0].body()[0]);
+  EXPECT_EQ(q.forward(c_branch).loc(), q.body_cursor()[0].body()[0].orelse()[0].loc());
+  EXPECT_EQ(q.forward(c_branch).to_string(), "x = 3.0");
+  expect_equivalent(p, q);
+}
+
+TEST(LiftScope, RefusesAParentWithOtherStatements) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 0.0
+        if N > 4:
+            A[i] = 1.0
+)");
+  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[1]); }, "lift_scope", "to be the only statement");
+}
+
+TEST(LiftScope, RefusesALoopOutOfAnIfWithElse) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    if N > 4:
+        for i in seq(0, N):
+            A[i] = 1.0
+    else:
+        A[0] = 2.0
+)");
+  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope", "has an else branch");
+}
+
+TEST(LiftScope, RefusesATopLevelStatement) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+)");
+  expect_refused([&] { lift_scope(p, p.body_cursor()[0]); }, "lift_scope", "top level");
+}
+
+TEST(LiftScope, RefusesAnAssignment) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+)");
+  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope", "expected a loop or an if");
+}
+
+TEST(LiftScope, ForwardsBranchesAndHeads) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        if N > 4:
+            A[i] = 1.0
+        else:
+            A[i] = 2.0
+)");
+  Cursor loop = p.body_cursor()[0], cond = loop.body()[0], then_s = cond.body()[0], else_s = cond.orelse()[0];
+  Proc q = lift_scope(p, cond);
+  EXPECT_EQ(q.forward(cond).loc(), q.body_cursor()[0].loc());
+  EXPECT_EQ(q.forward(loop).loc(), q.body_cursor()[0].body()[0].loc());
+  EXPECT_EQ(q.forward(then_s).loc(), q.body_cursor()[0].body()[0].body()[0].loc());
+  EXPECT_EQ(q.forward(else_s).loc(), q.body_cursor()[0].orelse()[0].body()[0].loc());
+}
+
+}  // namespace

@@ -1,0 +1,68 @@
+// Tests of remove_loop: golden + equivalence, the refusals (body uses the variable, reduces,
+// the loop may run zero times) and forwarding.
+#include "rewrite_test_util.h"
+#include "rewrites/loops.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kIdem = R"(def f(N: size, x: f32 @ DRAM, y: f32 @ DRAM):
+    for i in seq(0, N):
+        x = y * 2.0
+        y = 3.0
+)";
+
+TEST(RemoveLoop, IdempotentBody) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32 @ DRAM, y: f32 @ DRAM):
+    for i in seq(0, N):
+        x = y * 2.0
+)");
+  Proc q = remove_loop(p, p.body_cursor()[0]);
+  expect_golden("RemoveLoop.IdempotentBody", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(RemoveLoop, RefusesABodyThatReadsWhatItWrites) {
+  Proc p = parse_proc(kIdem);
+  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop", "is idempotent");
+}
+
+TEST(RemoveLoop, RefusesABodyUsingTheLoopVariable) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+)");
+  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop", "depends on i");
+}
+
+TEST(RemoveLoop, RefusesAReduction) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32 @ DRAM):
+    for i in seq(0, N):
+        x += 1.0
+)");
+  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop", "adds twice");
+}
+
+TEST(RemoveLoop, RefusesALoopThatMayNotRun) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32 @ DRAM):
+    for i in seq(0, N - 1):
+        x = 1.0
+)");
+  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop", "runs at least once does not hold");
+}
+
+TEST(RemoveLoop, ForwardsTheBodyUpOneLevel) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32 @ DRAM, y: f32 @ DRAM):
+    for i in seq(0, N):
+        x = 1.0
+        y = 2.0
+)");
+  Cursor second = p.body_cursor()[0].body()[1];
+  Proc q = remove_loop(p, p.body_cursor()[0]);
+  EXPECT_EQ(q.forward(second).loc(), q.body_cursor()[1].loc());
+  EXPECT_FALSE(q.forward(p.body_cursor()[0]).is_valid());
+}
+
+}  // namespace

@@ -1,0 +1,65 @@
+// reorder_stmts: two statements swapped when the checker proves they commute.
+#include "rewrite_test_util.h"
+#include "rewrites/stmts.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kSrc = R"(def f(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+        B[i] = 2.0
+        B[i] += A[i]
+)";
+
+TEST(ReorderStmts, SwapsIndependentStatements) {
+  Proc p = parse_proc(kSrc);
+  Proc q = reorder_stmts(p, p.body_cursor()[0].body().slice(0, 2));
+  expect_golden("ReorderStmts_SwapsIndependentStatements", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(ReorderStmts, AStatementMeansItAndTheNext) {
+  Proc p = parse_proc(kSrc);
+  Proc q = reorder_stmts(p, p.body_cursor()[0].body()[0]);
+  EXPECT_EQ(to_string(q), to_string(reorder_stmts(p, p.body_cursor()[0].body().slice(0, 2))));
+}
+
+TEST(ReorderStmts, RefusesDependentStatements) {
+  Proc p = parse_proc(kSrc);
+  expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body().slice(1, 3)); }, "reorder_stmts",
+                 "the two statements commute");
+}
+
+TEST(ReorderStmts, RefusesAReadAfterWrite) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+        B[i] = A[i]
+)");
+  expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()[0]); }, "reorder_stmts", "commute");
+}
+
+TEST(ReorderStmts, RefusesTheLastStatementAlone) {
+  Proc p = parse_proc(kSrc);
+  expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()[2]); }, "reorder_stmts", "no statement after");
+}
+
+TEST(ReorderStmts, RefusesABlockOfThree) {
+  Proc p = parse_proc(kSrc);
+  expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()); }, "reorder_stmts", "block has 3");
+}
+
+TEST(ReorderStmts, ForwardsBothStatements) {
+  Proc p = parse_proc(kSrc);
+  Cursor a = p.body_cursor()[0].body()[0];
+  Cursor b = p.body_cursor()[0].body()[1];
+  Proc q = reorder_stmts(p, a);
+  EXPECT_EQ(q.forward(a).loc().lo, 1);
+  EXPECT_EQ(q.forward(b).loc().lo, 0);
+  EXPECT_EQ(q.forward(a).to_string(), "A[i] = 1.0");
+}
+
+}  // namespace

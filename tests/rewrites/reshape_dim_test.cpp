@@ -1,0 +1,151 @@
+// expand_dim, resize_dim, rearrange_dim and delete_buffer: golden results, refusals with their
+// messages, forwarding and interpreter equivalence.
+#include "rewrite_test_util.h"
+#include "rewrites/buffers.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kTmp = R"(def f(N: size, A: f32[N, 4] @ DRAM, B: f32[N, 4] @ DRAM):
+    for i in seq(0, N):
+        t: f32[4] @ DRAM
+        for k in seq(0, 4):
+            t[k] = A[i, k] * 2.0
+        for k in seq(0, 4):
+            B[i, k] = t[k]
+)";
+
+const char* kGrid = R"(def g(A: f32[2, 3, 4] @ DRAM):
+    t: f32[2, 3, 4] @ DRAM
+    for a in seq(0, 2):
+        for b in seq(0, 3):
+            for c in seq(0, 4):
+                t[a, b, c] = A[a, b, c]
+    for a in seq(0, 2):
+        for b in seq(0, 3):
+            for c in seq(0, 4):
+                A[a, b, c] = t[a, b, c] + 1.0
+)";
+
+Cursor tmp_alloc(const Proc& p) { return p.body_cursor()[0].body()[0]; }
+
+TEST(ExpandDim, AddsALeadingDimensionIndexedByTheLoop) {
+  Proc p = parse_proc(kTmp);
+  Proc q = expand_dim(p, tmp_alloc(p), "N", "i");
+  expect_golden("ExpandDim_Loop", to_string(q));
+  expect_equivalent(p, q, {{"N", 3}});
+}
+
+TEST(ExpandDim, RefusesAnIndexOutOfRange) {
+  Proc p = parse_proc(kTmp);
+  expect_refused([&] { expand_dim(p, tmp_alloc(p), "N", "i + 1"); }, "expand_dim", "is in [0, N)");
+}
+
+TEST(ExpandDim, RefusesANonPositiveSize) {
+  Proc p = parse_proc(kTmp);
+  expect_refused([&] { expand_dim(p, tmp_alloc(p), "N - N", "0"); }, "expand_dim", "is positive");
+}
+
+TEST(ExpandDim, RefusesASizeDependingOnALoopVariable) {
+  Proc p = parse_proc(kTmp);
+  expect_refused([&] { expand_dim(p, tmp_alloc(p), "i + 1", "0"); }, "expand_dim",
+                 "must be built from size arguments and constants, but it uses 'i'");
+}
+
+TEST(ExpandDim, RefusesAnArgument) {
+  Proc p = parse_proc(kTmp);
+  expect_refused([&] { expand_dim(p, p.arg_cursors()[1], "4", "0"); }, "expand_dim", "is an argument");
+}
+
+TEST(ExpandDim, RefusesANameOutOfScope) {
+  Proc p = parse_proc(kTmp);
+  expect_refused([&] { expand_dim(p, tmp_alloc(p), "4", "k"); }, "expand_dim", "k");
+}
+
+TEST(ExpandDim, KeepsCursorsInPlace) {
+  Proc p = parse_proc(kTmp);
+  Cursor loop = p.body_cursor()[0].body()[2];
+  Proc q = expand_dim(p, tmp_alloc(p), "N", "i");
+  EXPECT_EQ(q.forward(loop).loc(), loop.loc());
+  EXPECT_EQ(q.forward(loop.body()[0]).to_string(), "B[i, k] = t[i, k]");
+}
+
+TEST(ResizeDim, ShrinksAndShiftsADimension) {
+  Proc p = parse_proc(R"(def f(A: f32[8] @ DRAM):
+    t: f32[8] @ DRAM
+    for k in seq(2, 6):
+        t[k] = A[k]
+    for k in seq(2, 6):
+        A[k] = t[k] * 2.0
+)");
+  Proc q = resize_dim(p, p.body_cursor()[0], 0, "4", "2");
+  expect_golden("ResizeDim_Shift", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(ResizeDim, RefusesAnAccessOutsideTheNewRange) {
+  Proc p = parse_proc(kTmp);
+  expect_refused([&] { resize_dim(p, tmp_alloc(p), 0, "3", "0"); }, "resize_dim", "lies in [0, 3)");
+}
+
+TEST(ResizeDim, RefusesABadDimension) {
+  Proc p = parse_proc(kTmp);
+  expect_refused([&] { resize_dim(p, tmp_alloc(p), 1, "3", "0"); }, "resize_dim", "does not exist");
+}
+
+TEST(ResizeDim, RefusesFold) {
+  Proc p = parse_proc(kTmp);
+  expect_refused([&] { resize_dim(p, tmp_alloc(p), 0, "4", "0", {.fold = true}); }, "resize_dim", "not supported");
+}
+
+TEST(ResizeDim, RefusesANonPositiveSize) {
+  Proc p = parse_proc(kTmp);
+  expect_refused([&] { resize_dim(p, tmp_alloc(p), 0, "0", "0"); }, "resize_dim", "is positive");
+}
+
+TEST(RearrangeDim, PermutesDimensionsAndIndices) {
+  Proc p = parse_proc(kGrid);
+  Proc q = rearrange_dim(p, p.body_cursor()[0], {2, 0, 1});
+  expect_golden("RearrangeDim_201", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(RearrangeDim, RefusesANonPermutation) {
+  Proc p = parse_proc(kGrid);
+  expect_refused([&] { rearrange_dim(p, p.body_cursor()[0], {0, 0, 1}); }, "rearrange_dim",
+                 "not a permutation");
+  expect_refused([&] { rearrange_dim(p, p.body_cursor()[0], {1, 0}); }, "rearrange_dim", "not a permutation");
+}
+
+TEST(RearrangeDim, RefusesTransposingAWindow) {
+  Proc p = parse_proc(R"(def f(A: f32[4, 4] @ DRAM):
+    t: f32[4, 4] @ DRAM
+    w = t[0:4, 0:4]
+    for a in seq(0, 4):
+        for b in seq(0, 4):
+            w[a, b] = A[a, b]
+)");
+  expect_refused([&] { rearrange_dim(p, p.body_cursor()[0], {1, 0}); }, "rearrange_dim", "transposed");
+}
+
+TEST(DeleteBuffer, DeletesAnUnusedAllocation) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    t: f32[4] @ DRAM
+    for i in seq(0, N):
+        A[i] = 1.0
+)");
+  Cursor loop = p.body_cursor()[1];
+  Proc q = delete_buffer(p, p.body_cursor()[0]);
+  expect_golden("DeleteBuffer_Unused", to_string(q));
+  expect_equivalent(p, q, {{"N", 3}});
+  EXPECT_EQ(q.forward(loop).loc(), q.body_cursor()[0].loc());
+}
+
+TEST(DeleteBuffer, RefusesAUsedAllocation) {
+  Proc p = parse_proc(kTmp);
+  expect_refused([&] { delete_buffer(p, tmp_alloc(p)); }, "delete_buffer", "is still used");
+}
+
+}  // namespace

@@ -1,0 +1,202 @@
+// stage_mem: golden results (load/store, accum, read-only, point windows, guards), every
+// refusal with its message, cursor forwarding, and interpreter equivalence of each rewrite.
+#include "rewrite_test_util.h"
+#include "rewrites/buffers.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kAdd = R"(def add(N: size, A: f32[N, 16] @ DRAM, B: f32[N, 16] @ DRAM):
+    for i in seq(0, N):
+        for j in seq(0, 16):
+            A[i, j] = A[i, j] + B[i, j]
+)";
+
+const char* kSum = R"(def rowsum(N: size, A: f32[N, 8] @ DRAM, C: f32[N] @ DRAM):
+    for i in seq(0, N):
+        for j in seq(0, 8):
+            C[i] += A[i, j]
+)";
+
+const char* kTail = R"(def inc(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = A[i] + 1.0
+)";
+
+TEST(StageMem, StagesAReadWrittenRowWithLoadAndStore) {
+  Proc p = parse_proc(kAdd);
+  Proc q = stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:16]", "A_t");
+  expect_golden("StageMem_ReadWrite", to_string(q));
+  expect_equivalent(p, q, {{"N", 3}});
+}
+
+TEST(StageMem, ReadOnlyBufferIsLoadedButNotStored) {
+  Proc p = parse_proc(kAdd);
+  Proc q = stage_mem(p, p.body_cursor()[0].body()[0], "B[i, 0:16]", "B_t");
+  expect_golden("StageMem_ReadOnly", to_string(q));
+  expect_equivalent(p, q, {{"N", 3}});
+}
+
+TEST(StageMem, AccumZeroInitialisesAndAddsBack) {
+  Proc p = parse_proc(kSum);
+  Proc q = stage_mem(p, p.body_cursor()[0].body()[0], "C[i]", "acc", {.accum = true});
+  expect_golden("StageMem_Accum", to_string(q));
+  expect_equivalent(p, q, {{"N", 4}});
+}
+
+TEST(StageMem, PointWindowStagesOneElementAroundAReduction) {
+  Proc p = parse_proc(kSum);
+  Proc q = stage_mem(p, p.body_cursor()[0].body()[0], "C[i]", "c");
+  expect_golden("StageMem_Point", to_string(q));
+  expect_equivalent(p, q, {{"N", 4}});
+}
+
+TEST(StageMem, TwoDimensionalWindowAroundALoopNest) {
+  Proc p = parse_proc(kAdd);
+  Proc q = stage_mem(p, p.body_cursor()[0], "A[0:N, 0:16]", "A_all");
+  expect_golden("StageMem_TwoDims", to_string(q));
+  expect_equivalent(p, q, {{"N", 2}});
+}
+
+TEST(StageMem, WindowReachingPastTheBufferIsGuarded) {
+  Proc p = parse_proc(kTail);
+  Proc q = stage_mem(p, p.body_cursor()[0], "A[0:N + 3]", "A_pad");
+  expect_golden("StageMem_Guarded", to_string(q));
+  expect_equivalent(p, q, {{"N", 5}});
+}
+
+TEST(StageMem, RefusesAWindowThatMissesAnAccess) {
+  Proc p = parse_proc(kAdd);
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:8]", "A_t"); }, "stage_mem",
+                 "covers every access of 'A'");
+}
+
+TEST(StageMem, RefusesAccumWhenTheBlockReadsTheBuffer) {
+  Proc p = parse_proc(kAdd);
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:16]", "A_t", {.accum = true}); },
+                 "stage_mem", "may only reduce");
+}
+
+TEST(StageMem, RefusesABufferTheBlockDoesNotAccess) {
+  Proc r = parse_proc(R"(def g(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+)");
+  expect_refused([&] { stage_mem(r, r.body_cursor()[0], "B[0:N]", "t"); }, "stage_mem", "not accessed");
+}
+
+TEST(StageMem, RefusesAWindowOfTheWrongRank) {
+  Proc p = parse_proc(kAdd);
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[0:16]", "A_t"); }, "stage_mem", "dimensions");
+}
+
+TEST(StageMem, RefusesAWindowWhoseExtentDependsOnALoopVariable) {
+  Proc p = parse_proc(kAdd);
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[0:i + 1, 0:16]", "t"); }, "stage_mem",
+                 "but it uses 'i'");
+}
+
+TEST(StageMem, RefusesANameAlreadyInUse) {
+  Proc p = parse_proc(kAdd);
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:16]", "B"); }, "stage_mem",
+                 "already used");
+}
+
+TEST(StageMem, RefusesSomethingThatIsNotAWindow) {
+  Proc p = parse_proc(kAdd);
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "i + 1", "t"); }, "stage_mem",
+                 "expected a window");
+}
+
+TEST(StageMem, RefusesAnEmptyWindow) {
+  Proc p = parse_proc(kAdd);
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 4:0]", "t"); }, "stage_mem",
+                 "not empty");
+}
+
+TEST(StageMem, ForwardsCursorsIntoTheStagedBlock) {
+  Proc p = parse_proc(kAdd);
+  Cursor assign = p.body_cursor()[0].body()[0].body()[0];
+  Cursor loop = p.body_cursor()[0].body()[0];
+  Proc q = stage_mem(p, loop, "A[i, 0:16]", "A_t");
+  Cursor fa = q.forward(assign);
+  ASSERT_TRUE(fa.is_valid());
+  EXPECT_EQ(fa.to_string(), "A_t[j] = A_t[j] + B[i, j]");
+  EXPECT_EQ(q.forward(loop).to_string(), "for j in seq(0, 16): ...");
+  EXPECT_EQ(q.forward(loop).prev().to_string(), "for i0 in seq(0, 16): ...");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(StageMem, RefusesAccessesThroughAWindowDefinedBeforeTheBlock) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N, 16] @ DRAM):
+    for i in seq(0, N):
+        w = A[i, 0:16]
+        for j in seq(0, 16):
+            w[j] = 1.0
+)");
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[1], "A[i, 0:16]", "t"); }, "stage_mem",
+                 "through the window 'w'");
+}
+
+TEST(StageMem, StagesAWindowPassedToACallInsideTheBlock) {
+  Module m = parse_module(R"(def fill(x: [f32][8] @ DRAM):
+    for k in seq(0, 8):
+        x[k] = 3.0
+
+def f(N: size, A: f32[N, 16] @ DRAM):
+    for i in seq(0, N):
+        fill(A[i, 4:12])
+)");
+  Proc p = m.proc("f");
+  Proc q = stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:16]", "t");
+  expect_golden("StageMem_CallWindow", to_string(q));
+  expect_equivalent(p, q, {{"N", 2}});
+}
+
+TEST(StageMem, RefusesAScalarThatIsNotABuffer) {
+  Proc p = parse_proc(kAdd);
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "i", "t"); }, "stage_mem",
+                 "is not a data buffer");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(StageMem, StagesATileOfADividedLoopWithSimplifiedIndices) {
+  Proc p = parse_proc(R"(def mv(N: size, A: f32[N, 16] @ DRAM, x: f32[16] @ DRAM, C: f32[N, 16] @ DRAM):
+    for i in seq(0, N):
+        for jo in seq(0, 4):
+            for ji in seq(0, 4):
+                C[i, 4 * jo + ji] += A[i, 4 * jo + ji] * x[4 * jo + ji]
+)");
+  Cursor ji = p.body_cursor()[0].body()[0].body()[0];
+  Proc q = stage_mem(p, ji, "C[i, 4 * jo:4 * jo + 4]", "C_reg", {.accum = true});
+  expect_golden("StageMem_Tile", to_string(q));
+  expect_equivalent(p, q, {{"N", 2}});
+}
+
+}  // namespace
+
+namespace {
+
+TEST(StageMem, StoresBackAnElementPassedToACall) {
+  Module m = parse_module(R"(def set1(x: f32 @ DRAM):
+    x = 1.0
+
+def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        set1(A[i])
+)");
+  Proc p = m.proc("f");
+  Proc q = stage_mem(p, p.body_cursor()[0].body()[0], "A[i]", "a");
+  expect_golden("StageMem_CallElement", to_string(q));
+  expect_equivalent(p, q, {{"N", 3}});
+}
+
+}  // namespace
