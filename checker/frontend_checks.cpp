@@ -58,6 +58,8 @@ void check_access(const Context& ctx, const Sym& name, const std::vector<WAccess
     throw BoundsError(where, text + " may be out of bounds");
   } catch (const Unsupported& u) {
     throw BoundsError(where, "cannot prove that " + text + " is in bounds: " + u.reason);
+  } catch (const z3::exception& e) {
+    throw BoundsError(where, "cannot prove that " + text + " is in bounds: Z3 failed: " + e.msg());
   }
 }
 
@@ -246,6 +248,8 @@ void check_asserts_satisfiable(const Proc& p) {
     }
   } catch (const Unsupported& u) {
     throw AssertError(u.loc.known() ? u.loc : p->srcinfo, "cannot decide the asserts of " + p.name() + ": " + u.reason);
+  } catch (const z3::exception& e) {
+    throw AssertError(p->srcinfo, "cannot decide the asserts of " + p.name() + ": Z3 failed: " + e.msg());
   }
 }
 

@@ -20,6 +20,14 @@ inline Proc parse_proc(const std::string& src) {
   return m.procs.back();
 }
 
+// The same, without the type checker (for IR only a buggy rewrite could build).
+inline Proc parse_proc_unchecked(const std::string& src) {
+  ParseOptions o;
+  o.typecheck = false;
+  Module m = parse_module(src, o);
+  return m.procs.back();
+}
+
 // The n-th statement (pre-order) satisfying `pred`; fails the test when absent.
 template <class Pred>
 bool find_nth(const Block& b, Pred pred, int& n, Stmt& out) {

@@ -68,12 +68,14 @@ def f(n: size, x: f32[n, n] @ DRAM):
   EXPECT_EQ(ans.reason, "loop i does not hold exactly one loop");
 }
 
-TEST(Interchange, NonConstantDivisionIsUnknown) {
+TEST(Interchange, ConfigIndexIsUnknown) {
   Proc p = parse_proc(R"(
+config Cfg:
+    k: index
 def f(n: size, x: f32[n, n] @ DRAM):
     for i in seq(0, n):
         for j in seq(0, n):
-            x[i / n, j] = 0.0
+            x[Cfg.k, j] = 0.0
 )");
   Stmt l = loop(p, "i");
   EXPECT_TRUE(loops_can_interchange(Context::at(p, l), l).unknown());
@@ -135,11 +137,13 @@ def f(n: size, x: f32[n] @ DRAM):
   EXPECT_TRUE(can_fission(Context::at(p, l), l, 1).refuted());
 }
 
-TEST(Fission, NonConstantDivisionIsUnknown) {
+TEST(Fission, ConfigIndexIsUnknown) {
   Proc p = parse_proc(R"(
+config Cfg:
+    k: index
 def f(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
     for i in seq(0, n):
-        x[i / n] = 1.0
+        x[Cfg.k] = 1.0
         y[i] = x[i]
 )");
   Stmt l = loop(p, "i");
@@ -207,18 +211,20 @@ def f(n: size, m: size, x: f32[n] @ DRAM, y: f32[m] @ DRAM):
   EXPECT_TRUE(can_fuse(Context::at(p, a), a, b).proved());
 }
 
-TEST(Fuse, NonConstantDivisionInBoundsIsUnknown) {
+TEST(Fuse, ConfigBoundIsUnknown) {
   Proc p = parse_proc(R"(
-def f(n: size, m: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
-    for i in seq(0, n / m):
+config Cfg:
+    k: index
+def f(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, Cfg.k):
         x[i] = 1.0
-    for j in seq(0, n / m):
+    for j in seq(0, Cfg.k):
         y[j] = 2.0
 )");
   Stmt a = loop(p, "i"), b = loop(p, "j");
   Answer ans = can_fuse(Context::at(p, a), a, b);
   ASSERT_TRUE(ans.unknown()) << to_string(ans);
-  EXPECT_EQ(ans.reason, "`n / m` divides by a non-constant, outside the quasi-affine fragment");
+  EXPECT_EQ(ans.reason, "`Cfg.k` reads a config field, whose value is not modelled");
 }
 
 }  // namespace
