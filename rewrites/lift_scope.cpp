@@ -18,7 +18,8 @@
 // Checks: the target is a loop or if whose parent is a loop or if holding only it (in that
 // branch); an if lifted out of a loop has a condition that does not use the loop variable nor
 // read a config field its branches write; a
-// loop lifted out of an if requires the if to have no else branch; loop pairs are checked as
+// loop lifted out of an if requires the if to have no else branch and the loop to write no
+// config field the condition reads; loop pairs are checked as
 // reorder_loops checks them.
 // Forwarding: cursors into the branches follow them; the two heads trade places (a cursor to
 // the lifted statement points to the new outer statement). Copies of a branch (C above) are
@@ -84,6 +85,9 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
       const IfNode* o = outer.as<IfNode>();
       if (!o->orelse.empty())
         rw::fail(kOp, oc, "cannot lift a loop out of an if that has an else branch");
+      if (writes_config_read_by(f->body, o->cond))
+        rw::fail(kOp, ic, "the loop writes a config field that the condition '" + oc.cond().to_string() +
+                              "' reads, so the condition cannot move inside the loop");
       lifted = ForNode::make(f->iter, f->lo, f->hi, {IfNode::make(o->cond, f->body, {}, osi)}, f->mode, f->srcinfo);
     } else {
       const IfNode *o = outer.as<IfNode>(), *i = inner.as<IfNode>();

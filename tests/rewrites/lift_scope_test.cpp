@@ -98,6 +98,20 @@ def f(N: size, A: f32[N] @ DRAM):
                  "must be evaluated in every iteration");
 }
 
+TEST(LiftScope, RefusesALoopWritingAConfigTheConditionReads) {
+  Proc p = parse_proc(R"(config Cfg:
+    n: index
+
+def f(N: size, A: f32[N] @ DRAM):
+    if Cfg.n > 0:
+        for i in seq(0, N):
+            Cfg.n = 0
+            A[i] = 1.0
+)");
+  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
+                 "cannot move inside the loop");
+}
+
 TEST(LiftScope, ForwardsTheCopiedElseBranchToItsFirstCopy) {
   Proc p = parse_proc(R"(def f(N: size, M: size, x: f32 @ DRAM):
     if N > 4:
