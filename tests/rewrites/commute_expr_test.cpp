@@ -50,4 +50,11 @@ TEST(CommuteExpr, ForwardsOperands) {
   EXPECT_EQ(q.forward(b).loc().expr.back(), 1);
 }
 
+TEST(CommuteExpr, AcceptsAnExpressionPattern) {
+  Proc p = parse_proc(kSrc);
+  Proc q = commute_expr(p, {"_ * _"});
+  EXPECT_EQ(to_string(q.body()[0].as<ForNode>()->body[0]), "A[i + 1] = 2.0 * B[i]\n");
+  expect_equivalent(p, q);
+}
+
 }  // namespace

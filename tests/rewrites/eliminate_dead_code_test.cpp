@@ -102,4 +102,9 @@ TEST(EliminateDeadCode, ForwardsTheKeptBranch) {
   EXPECT_FALSE(q.forward(dropped).is_valid());
 }
 
+TEST(EliminateDeadCode, AcceptsAnIfPattern) {
+  Proc p = parse_proc(kSrc);
+  EXPECT_EQ(to_string(eliminate_dead_code(p, "if _: _ #1")), to_string(eliminate_dead_code(p, loop_stmt(p, 1))));
+}
+
 }  // namespace

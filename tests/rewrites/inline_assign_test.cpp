@@ -70,4 +70,9 @@ TEST(InlineAssign, ForwardsTheFollowingStatement) {
   EXPECT_FALSE(q.forward(assign(p)).is_valid());
 }
 
+TEST(InlineAssign, AcceptsAnAssignmentPattern) {
+  Proc p = parse_proc(kSrc);
+  EXPECT_EQ(to_string(inline_assign(p, "t = _")), to_string(inline_assign(p, assign(p))));
+}
+
 }  // namespace

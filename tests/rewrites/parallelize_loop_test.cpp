@@ -51,4 +51,14 @@ TEST(ParallelizeLoop, ForwardsTheBody) {
   EXPECT_EQ(q.forward(s).stmt().get(), q.body()[0].as<ForNode>()->body[0].get());
 }
 
+TEST(ParallelizeLoop, AcceptsALoopName) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+)");
+  Proc q = parallelize_loop(p, "i");
+  EXPECT_EQ(q.body()[0].as<ForNode>()->mode, LoopMode::Par);
+  expect_equivalent(p, q);
+}
+
 }  // namespace

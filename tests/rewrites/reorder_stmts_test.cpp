@@ -62,4 +62,10 @@ TEST(ReorderStmts, ForwardsBothStatements) {
   EXPECT_EQ(q.forward(a).to_string(), "A[i] = 1.0");
 }
 
+TEST(ReorderStmts, AcceptsABlockPattern) {
+  Proc p = parse_proc(kSrc);
+  Proc q = reorder_stmts(p, "A[_] = _ ; B[_] = _");
+  EXPECT_EQ(to_string(q), to_string(reorder_stmts(p, p.body_cursor()[0].body()[0])));
+}
+
 }  // namespace
