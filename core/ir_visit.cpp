@@ -78,6 +78,53 @@ void IRVisitor::visit_Call(const CallNode* n, const Stmt&) {
 }
 void IRVisitor::visit_WindowStmt(const WindowStmtNode* n, const Stmt&) { visit(n->rhs); }
 
+// ---- structural equality ---------------------------------------------------------------------
+
+bool expr_equal(const std::vector<Expr>& a, const std::vector<Expr>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!expr_equal(a[i], b[i])) return false;
+  return true;
+}
+
+bool expr_equal(const Expr& a, const Expr& b) {
+  if (a.same_as(b)) return true;
+  if (!a.defined() || !b.defined() || a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case ExprKind::Read: {
+      auto x = a.as<ReadNode>(), y = b.as<ReadNode>();
+      return x->name == y->name && expr_equal(x->idx, y->idx);
+    }
+    case ExprKind::Const:
+      return a.as<ConstNode>()->val == b.as<ConstNode>()->val && a.type().base == b.type().base;
+    case ExprKind::USub: return expr_equal(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
+    case ExprKind::BinOp: {
+      auto x = a.as<BinOpNode>(), y = b.as<BinOpNode>();
+      return x->op == y->op && expr_equal(x->lhs, y->lhs) && expr_equal(x->rhs, y->rhs);
+    }
+    case ExprKind::Extern: {
+      auto x = a.as<ExternNode>(), y = b.as<ExternNode>();
+      return x->fn == y->fn && expr_equal(x->args, y->args);
+    }
+    case ExprKind::WindowExpr: {
+      auto x = a.as<WindowExprNode>(), y = b.as<WindowExprNode>();
+      if (x->name != y->name || x->idx.size() != y->idx.size()) return false;
+      for (size_t i = 0; i < x->idx.size(); ++i) {
+        if (x->idx[i].is_interval != y->idx[i].is_interval || !expr_equal(x->idx[i].lo, y->idx[i].lo)) return false;
+        if (x->idx[i].is_interval && !expr_equal(x->idx[i].hi, y->idx[i].hi)) return false;
+      }
+      return true;
+    }
+    case ExprKind::StrideExpr:
+      return a.as<StrideExprNode>()->name == b.as<StrideExprNode>()->name &&
+             a.as<StrideExprNode>()->dim == b.as<StrideExprNode>()->dim;
+    case ExprKind::ReadConfig:
+      return a.as<ReadConfigNode>()->config == b.as<ReadConfigNode>()->config &&
+             a.as<ReadConfigNode>()->field == b.as<ReadConfigNode>()->field;
+  }
+  return false;
+}
+
 // ---- mutator ---------------------------------------------------------------------------------
 
 bool same_nodes(const std::vector<Expr>& a, const std::vector<Expr>& b) {

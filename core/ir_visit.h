@@ -55,6 +55,10 @@ class IRMutator {
 #undef X
 };
 
+// Structural equality: same node kinds, symbols, constants and children (types follow).
+bool expr_equal(const Expr& a, const Expr& b);
+bool expr_equal(const std::vector<Expr>& a, const std::vector<Expr>& b);
+
 // True when the two lists hold the very same nodes.
 bool same_nodes(const std::vector<Expr>& a, const std::vector<Expr>& b);
 bool same_nodes(const Block& a, const Block& b);

@@ -21,38 +21,6 @@ int64_t floor_div(int64_t a, int64_t b) {
 }
 int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
 
-// Structural equality of expressions (same shape, same symbols, same constants).
-bool expr_equal(const Expr& a, const Expr& b) {
-  if (a.same_as(b)) return true;
-  if (!a.defined() || !b.defined() || a.kind() != b.kind()) return false;
-  switch (a.kind()) {
-    case ExprKind::Read: {
-      auto x = a.as<ReadNode>(), y = b.as<ReadNode>();
-      if (x->name != y->name || x->idx.size() != y->idx.size()) return false;
-      for (size_t i = 0; i < x->idx.size(); ++i)
-        if (!expr_equal(x->idx[i], y->idx[i])) return false;
-      return true;
-    }
-    case ExprKind::Const:
-      return a.as<ConstNode>()->val == b.as<ConstNode>()->val && a.type().base == b.type().base;
-    case ExprKind::USub: return expr_equal(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
-    case ExprKind::BinOp: {
-      auto x = a.as<BinOpNode>(), y = b.as<BinOpNode>();
-      return x->op == y->op && expr_equal(x->lhs, y->lhs) && expr_equal(x->rhs, y->rhs);
-    }
-    case ExprKind::StrideExpr:
-      return a.as<StrideExprNode>()->name == b.as<StrideExprNode>()->name &&
-             a.as<StrideExprNode>()->dim == b.as<StrideExprNode>()->dim;
-    case ExprKind::ReadConfig:
-      return a.as<ReadConfigNode>()->config == b.as<ReadConfigNode>()->config &&
-             a.as<ReadConfigNode>()->field == b.as<ReadConfigNode>()->field;
-    case ExprKind::Extern:
-    case ExprKind::WindowExpr:
-      return false;  // never needed as atoms of index arithmetic
-  }
-  return false;
-}
-
 // A polynomial with integer coefficients over atoms; monomials are sorted atom-id lists.
 struct Poly {
   struct Term {

@@ -242,54 +242,6 @@ bool mentions_sym(const Type& t, const Sym& x) {
   return false;
 }
 
-bool same_expr(const Expr& a, const Expr& b) {
-  if (a.same_as(b)) return true;
-  if (!a.defined() || !b.defined() || a.kind() != b.kind()) return false;
-  auto same_list = [](const std::vector<Expr>& x, const std::vector<Expr>& y) {
-    if (x.size() != y.size()) return false;
-    for (size_t i = 0; i < x.size(); ++i)
-      if (!same_expr(x[i], y[i])) return false;
-    return true;
-  };
-  switch (a.kind()) {
-    case ExprKind::Read: {
-      auto *x = a.as<ReadNode>(), *y = b.as<ReadNode>();
-      return x->name == y->name && same_list(x->idx, y->idx);
-    }
-    case ExprKind::Const: {
-      auto *x = a.as<ConstNode>(), *y = b.as<ConstNode>();
-      return x->val == y->val && x->type.base == y->type.base;
-    }
-    case ExprKind::USub: return same_expr(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
-    case ExprKind::BinOp: {
-      auto *x = a.as<BinOpNode>(), *y = b.as<BinOpNode>();
-      return x->op == y->op && same_expr(x->lhs, y->lhs) && same_expr(x->rhs, y->rhs);
-    }
-    case ExprKind::Extern: {
-      auto *x = a.as<ExternNode>(), *y = b.as<ExternNode>();
-      return x->fn == y->fn && same_list(x->args, y->args);
-    }
-    case ExprKind::WindowExpr: {
-      auto *x = a.as<WindowExprNode>(), *y = b.as<WindowExprNode>();
-      if (x->name != y->name || x->idx.size() != y->idx.size()) return false;
-      for (size_t i = 0; i < x->idx.size(); ++i) {
-        if (x->idx[i].is_interval != y->idx[i].is_interval || !same_expr(x->idx[i].lo, y->idx[i].lo)) return false;
-        if (x->idx[i].is_interval && !same_expr(x->idx[i].hi, y->idx[i].hi)) return false;
-      }
-      return true;
-    }
-    case ExprKind::StrideExpr: {
-      auto *x = a.as<StrideExprNode>(), *y = b.as<StrideExprNode>();
-      return x->name == y->name && x->dim == y->dim;
-    }
-    case ExprKind::ReadConfig: {
-      auto *x = a.as<ReadConfigNode>(), *y = b.as<ReadConfigNode>();
-      return x->config == y->config && x->field == y->field;
-    }
-  }
-  return false;
-}
-
 // ---- forwarding ---------------------------------------------------------------------------------
 
 ForwardFn fwd_move_stmt(BlockPath from, int from_idx, BlockPath to, int to_idx) {

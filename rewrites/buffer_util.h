@@ -3,6 +3,8 @@
 // statement with its cursors.
 #pragma once
 
+#include "core/ir_visit.h"
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -50,7 +52,7 @@ Stmt map_accesses(const Stmt& s, const AccessMap& m);
 bool mentions_sym(const Expr& e, const Sym& x);
 bool mentions_sym(const Type& t, const Sym& x);
 // Structural equality (same kinds, symbols, constants, operators).
-bool same_expr(const Expr& a, const Expr& b);
+inline bool same_expr(const Expr& a, const Expr& b) { return expr_equal(a, b); }
 
 // Forwarding of "statement `from_idx` of list `from` moved to position `to_idx` of list `to`"
 // where `to` and `to_idx` are given in the coordinates after the removal.

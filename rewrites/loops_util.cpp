@@ -174,38 +174,6 @@ bool mentions(const Expr& e, const Sym& s) {
   return u.syms.count(s) > 0;
 }
 
-bool same_expr(const Expr& a, const Expr& b) {
-  if (a.same_as(b)) return true;
-  if (!a.defined() || !b.defined() || a.kind() != b.kind()) return false;
-  auto same_list = [](const std::vector<Expr>& x, const std::vector<Expr>& y) {
-    if (x.size() != y.size()) return false;
-    for (size_t i = 0; i < x.size(); ++i)
-      if (!same_expr(x[i], y[i])) return false;
-    return true;
-  };
-  switch (a.kind()) {
-    case ExprKind::Read:
-      return a.as<ReadNode>()->name == b.as<ReadNode>()->name && same_list(a.as<ReadNode>()->idx, b.as<ReadNode>()->idx);
-    case ExprKind::Const:
-      return a.as<ConstNode>()->val == b.as<ConstNode>()->val && a.type().base == b.type().base;
-    case ExprKind::USub: return same_expr(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
-    case ExprKind::BinOp: {
-      auto *x = a.as<BinOpNode>(), *y = b.as<BinOpNode>();
-      return x->op == y->op && same_expr(x->lhs, y->lhs) && same_expr(x->rhs, y->rhs);
-    }
-    case ExprKind::Extern:
-      return a.as<ExternNode>()->fn == b.as<ExternNode>()->fn && same_list(a.as<ExternNode>()->args, b.as<ExternNode>()->args);
-    case ExprKind::StrideExpr:
-      return a.as<StrideExprNode>()->name == b.as<StrideExprNode>()->name &&
-             a.as<StrideExprNode>()->dim == b.as<StrideExprNode>()->dim;
-    case ExprKind::ReadConfig:
-      return a.as<ReadConfigNode>()->config == b.as<ReadConfigNode>()->config &&
-             a.as<ReadConfigNode>()->field == b.as<ReadConfigNode>()->field;
-    case ExprKind::WindowExpr: return false;
-  }
-  return false;
-}
-
 Expr index_var(const Sym& s, const SrcInfo& si) { return ReadNode::make(s, {}, Type(ScalarKind::Index), si); }
 Expr int_const(int64_t v, const SrcInfo& si) { return ConstNode::make_int(v, si); }
 

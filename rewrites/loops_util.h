@@ -3,6 +3,8 @@
 // constants, the names in scope at a statement, and parsing a user's expression there.
 #pragma once
 
+#include "core/ir_visit.h"
+
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,7 +30,7 @@ Block alpha_rename(const Block& b);
 bool mentions(const Block& b, const Sym& s);
 bool mentions(const Expr& e, const Sym& s);
 // Structural equality of control expressions (same symbols, same constants).
-bool same_expr(const Expr& a, const Expr& b);
+inline bool same_expr(const Expr& a, const Expr& b) { return expr_equal(a, b); }
 
 // Index-expression builders; integer constants are folded, x + 0, 1 * x, ... collapse.
 Expr index_var(const Sym& s, const SrcInfo& si = {});

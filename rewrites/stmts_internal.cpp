@@ -175,50 +175,6 @@ Access accesses(const Block& b, const std::vector<std::pair<Sym, Sym>>& roots) {
   return a;
 }
 
-bool same_expr(const Expr& a, const Expr& b) {
-  if (a.same_as(b)) return true;
-  if (!a.defined() || !b.defined() || a.kind() != b.kind()) return false;
-  switch (a.kind()) {
-    case ExprKind::Read: {
-      auto x = a.as<ReadNode>(), y = b.as<ReadNode>();
-      if (x->name != y->name || x->idx.size() != y->idx.size()) return false;
-      for (size_t i = 0; i < x->idx.size(); ++i)
-        if (!same_expr(x->idx[i], y->idx[i])) return false;
-      return true;
-    }
-    case ExprKind::Const:
-      return a.as<ConstNode>()->val == b.as<ConstNode>()->val && a.type().base == b.type().base;
-    case ExprKind::USub: return same_expr(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
-    case ExprKind::BinOp: {
-      auto x = a.as<BinOpNode>(), y = b.as<BinOpNode>();
-      return x->op == y->op && same_expr(x->lhs, y->lhs) && same_expr(x->rhs, y->rhs);
-    }
-    case ExprKind::Extern: {
-      auto x = a.as<ExternNode>(), y = b.as<ExternNode>();
-      if (x->fn != y->fn || x->args.size() != y->args.size()) return false;
-      for (size_t i = 0; i < x->args.size(); ++i)
-        if (!same_expr(x->args[i], y->args[i])) return false;
-      return true;
-    }
-    case ExprKind::WindowExpr: {
-      auto x = a.as<WindowExprNode>(), y = b.as<WindowExprNode>();
-      if (x->name != y->name || x->idx.size() != y->idx.size()) return false;
-      for (size_t i = 0; i < x->idx.size(); ++i) {
-        if (x->idx[i].is_interval != y->idx[i].is_interval || !same_expr(x->idx[i].lo, y->idx[i].lo)) return false;
-        if (x->idx[i].is_interval && !same_expr(x->idx[i].hi, y->idx[i].hi)) return false;
-      }
-      return true;
-    }
-    case ExprKind::StrideExpr:
-      return a.as<StrideExprNode>()->name == b.as<StrideExprNode>()->name &&
-             a.as<StrideExprNode>()->dim == b.as<StrideExprNode>()->dim;
-    case ExprKind::ReadConfig:
-      return a.as<ReadConfigNode>()->config == b.as<ReadConfigNode>()->config &&
-             a.as<ReadConfigNode>()->field == b.as<ReadConfigNode>()->field;
-  }
-  return false;
-}
-
 void require_same_location(const std::string& op, const Cursor& where, const checker::Context& ctx,
                            const std::vector<Expr>& a, const std::vector<Expr>& b, const std::string& what) {
   if (a.size() != b.size()) fail(op, where, what + " does not hold: the index counts differ");

@@ -3,6 +3,8 @@
 // which buffers code reads and writes, and forwarding for an edit inside one expression.
 #pragma once
 
+#include "core/ir_visit.h"
+
 #include <set>
 #include <string>
 #include <vector>
@@ -41,7 +43,7 @@ Access accesses(const Expr& e, const std::vector<std::pair<Sym, Sym>>& roots);
 Access accesses(const Block& b, const std::vector<std::pair<Sym, Sym>>& roots);
 
 // Structural equality of two expressions (same shape, symbols and constants).
-bool same_expr(const Expr& a, const Expr& b);
+inline bool same_expr(const Expr& a, const Expr& b) { return expr_equal(a, b); }
 
 // Proves that two index lists name the same location in `ctx` (syntactically equal ones need
 // no proof); throws SchedulingError(op) saying `what` does not hold otherwise.

@@ -32,7 +32,9 @@ def f(N: size, A: f32[N, 16] @ DRAM, B: f32[N] @ DRAM, s: f32 @ DRAM):
     Cfg.scale = acc
     helper(16, A[0, 0:16])
     w = A[1, 0:16]
-    B[0] = stride(A, 0) * 1.0
+    B[0] = select(0.0, 1.0, 1.0, 0.0)
+    if stride(A, 0) == 16:
+        pass
     acc = Cfg.scale
 )";
 
