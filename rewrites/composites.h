@@ -2,7 +2,7 @@
 // rewrites/stmts.h): 2-D tiling and a compute_at-style producer/consumer fusion. They add no
 // legality reasoning of their own: every step is a primitive that asks the checker, so a
 // composite is exactly as safe as the primitives it calls, and a refused step names the
-// primitive that refused. Available once the loop operations (rewrites/loops.h) are built.
+// primitive that refused.
 #pragma once
 
 #include <cstdint>

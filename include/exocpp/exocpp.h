@@ -13,3 +13,8 @@
 #include "core/printer.h"
 #include "core/test_inputs.h"
 #include "core/typecheck.h"
+#include "rewrites/buffers.h"
+#include "rewrites/common.h"
+#include "rewrites/composites.h"
+#include "rewrites/loops.h"
+#include "rewrites/stmts.h"

@@ -10,11 +10,9 @@
 
 #include "rewrite_test_util.h"
 #include "rewrites/stmts.h"
-#if __has_include("rewrites/loops.h")
+#include "rewrites/buffers.h"
 #include "rewrites/composites.h"
 #include "rewrites/loops.h"
-#define EXOCPP_HAVE_LOOP_OPS 1
-#endif
 
 using namespace exocpp;
 using namespace exocpp::testing;
@@ -220,7 +218,6 @@ std::vector<std::pair<std::string, Step>> steps() {
       {"eliminate_dead_code",
        [](const Proc& p, std::mt19937& r) { return eliminate_dead_code(p, any_stmt(p, r)); }},
       {"simplify", [](const Proc& p, std::mt19937&) { return simplify(p); }},
-#ifdef EXOCPP_HAVE_LOOP_OPS
       {"divide_loop",
        [](const Proc& p, std::mt19937& r) {
          static const Tail tails[] = {Tail::Guard, Tail::Cut, Tail::CutAndGuard};
@@ -246,20 +243,23 @@ std::vector<std::pair<std::string, Step>> steps() {
          std::string n = std::to_string(r() % 100000);
          return tile2d(p, any_stmt(p, r), {2, 3}, {"a" + n, "b" + n, "c" + n, "d" + n}, {.perfect = r() % 4 == 0});
        }},
+      {"lift_alloc", [](const Proc& p, std::mt19937& r) { return lift_alloc(p, any_stmt(p, r)); }},
+      {"sink_alloc", [](const Proc& p, std::mt19937& r) { return sink_alloc(p, any_stmt(p, r)); }},
+      {"autolift_alloc", [](const Proc& p, std::mt19937& r) { return autolift_alloc(p, any_stmt(p, r)); }},
+      {"delete_buffer", [](const Proc& p, std::mt19937& r) { return delete_buffer(p, any_stmt(p, r)); }},
       {"compute_at",
        [](const Proc& p, std::mt19937& r) {
          Cursor s = any_stmt(p, r);
          Cursor n = s.next();
          return compute_at(p, s, n.is_valid() ? n : s);
        }},
-#endif
   };
 }
 
 int iterations() {
   const char* env = std::getenv("EXOCPP_RANDOM_SCHEDULE_N");
   if (env && std::atoi(env) > 0) return std::atoi(env);
-  return 150;
+  return 600;
 }
 
 TEST(RandomSchedule, AcceptedStepsPreserveResults) {
