@@ -29,7 +29,13 @@ class Context {
   // The context of `target`, a statement of `proc` found by identity (same node): every loop
   // and if-branch around it, and every window statement and allocation before it in an
   // enclosing block. Throws InternalError when `target` is not in `proc` (a caller's bug).
+  // A statement node a rewrite copied may sit at several places of a proc (a mutator shares
+  // unchanged subtrees); when `target` occurs more than once this throws an exocpp::Error
+  // asking for its location, rather than guessing which context is meant.
   static Context at(const Proc& proc, const Stmt& target);
+  // The context of statement `index` of the statement list at `path` (core/loc.h): exact even
+  // when the same node occurs at several places. Rewrites holding a cursor use this one.
+  static Context at(const Proc& proc, const BlockPath& path, int index);
   // The context a block's statements run in (that of its first statement).
   static Context at(const Proc& proc, const Block& target);
 

@@ -210,7 +210,10 @@ BlockPath child_path(const Cursor& c, BlockField field) {
   return p;
 }
 
-checker::Context context_of(const Cursor& c) { return checker::Context::at(c.proc(), c.stmt()); }
+checker::Context context_of(const Cursor& c) {
+  (void)c.stmt();  // a statement cursor
+  return checker::Context::at(c.proc(), c.loc().block, c.loc().lo);
+}
 
 namespace {
 void add_bindings(std::vector<ScopeVar>& out, const Block& list, int upto) {

@@ -35,35 +35,7 @@ void walk_path(const Proc& p, const BlockPath& path, int index, Before before, E
 }  // namespace
 
 checker::Context context_at(const Proc& p, const BlockPath& path, int index) {
-  checker::Context ctx = checker::Context::top(p);
-  walk_path(
-      p, path, index,
-      [&](const Stmt& s) {
-        if (auto w = s.as<WindowStmtNode>()) {
-          checker::Scope sc{checker::Scope::Window};
-          sc.name = w->name;
-          sc.window = w->rhs;
-          ctx.push(sc);
-        } else if (auto a = s.as<AllocNode>()) {
-          checker::Scope sc{checker::Scope::Alloc};
-          sc.name = a->name;
-          sc.type = a->type;
-          ctx.push(sc);
-        }
-      },
-      [&](const Stmt& s, BlockField field) {
-        if (auto f = s.as<ForNode>()) {
-          checker::Scope sc{checker::Scope::Loop};
-          sc.loop = f;
-          ctx.push(sc);
-        } else if (auto n = s.as<IfNode>()) {
-          checker::Scope sc{checker::Scope::Cond};
-          sc.cond = n->cond;
-          sc.negated = field == BlockField::Orelse;
-          ctx.push(sc);
-        }
-      });
-  return ctx;
+  return checker::Context::at(p, path, index);
 }
 
 std::vector<ScopeVar> scope_at(const Proc& p, const BlockPath& path, int index) {

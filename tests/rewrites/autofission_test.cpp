@@ -41,3 +41,21 @@ TEST(Autofission, RefusesWhatFissionRefuses) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Autofission, ForwardsCursorsIntoTheSecondLoop) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM, x: f32 @ DRAM):
+    for i in seq(0, N):
+        x = 2.0
+        A[i] = 1.0
+)");
+  Cursor second = p.body_cursor()[0].body()[1];
+  Proc q = autofission(p, p.body_cursor()[0].body()[0].after());
+  Cursor fwd = q.forward(second);
+  ASSERT_TRUE(fwd.is_valid());
+  EXPECT_EQ(fwd.to_string(), "A[i] = 1.0");
+  EXPECT_EQ(fwd.parent().stmt().kind(), StmtKind::For);
+}
+
+}  // namespace

@@ -149,3 +149,28 @@ TEST(DeleteBuffer, RefusesAUsedAllocation) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ResizeDim, ForwardsCursorsToTheRewrittenAccesses) {
+  Proc p = parse_proc(R"(def f(A: f32[8] @ DRAM):
+    t: f32[8] @ DRAM
+    for k in seq(2, 6):
+        t[k] = A[k]
+    for k in seq(2, 6):
+        A[k] = t[k] * 2.0
+)");
+  Cursor use = p.body_cursor()[2].body()[0];
+  Proc q = resize_dim(p, p.body_cursor()[0], 0, "4", "2");
+  EXPECT_EQ(q.forward(use).to_string(), "A[k] = t[k - 2] * 2.0");
+  EXPECT_EQ(q.forward(p.body_cursor()[0]).to_string(), "t: f32[4] @ DRAM");
+}
+
+TEST(RearrangeDim, ForwardsCursorsToTheRewrittenAccesses) {
+  Proc p = parse_proc(kGrid);
+  Cursor use = p.body_cursor()[2].body()[0].body()[0].body()[0];
+  Proc q = rearrange_dim(p, p.body_cursor()[0], {2, 0, 1});
+  EXPECT_EQ(q.forward(use).to_string(), "A[a, b, c] = t[c, a, b] + 1.0");
+}
+
+}  // namespace
