@@ -125,7 +125,9 @@ void require_proved(const std::string& op, const Cursor& where, const checker::A
   if (a.proved()) return;
   SrcInfo loc = where.is_valid() ? where.srcinfo() : SrcInfo{};
   if (a.refuted())
-    throw SchedulingError(op, loc, what + " does not hold" + (a.reason.empty() ? "" : ": " + a.reason),
+    throw SchedulingError(op, loc,
+                          "requires that " + what + ", but " +
+                              (a.reason.empty() ? std::string("the checker refuted it") : a.reason),
                           a.counterexample);
   throw SchedulingError(op, loc, "could not prove that " + what +
                                      (a.reason.empty() ? "" : " (" + a.reason + ")"));

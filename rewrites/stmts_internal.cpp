@@ -149,7 +149,7 @@ Access accesses(const Block& b, const std::vector<std::pair<Sym, Sym>>& roots) {
 
 void require_same_location(const std::string& op, const Cursor& where, const checker::Context& ctx,
                            const std::vector<Expr>& a, const std::vector<Expr>& b, const std::string& what) {
-  if (a.size() != b.size()) fail(op, where, what + " does not hold: the index counts differ");
+  if (a.size() != b.size()) fail(op, where, "requires that " + what + ", but the index counts differ");
   Expr all;
   for (size_t i = 0; i < a.size(); ++i) {
     if (same_expr(a[i], b[i])) continue;

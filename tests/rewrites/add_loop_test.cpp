@@ -34,7 +34,7 @@ TEST(AddLoop, RefusesANonIdempotentBlock) {
 
 TEST(AddLoop, RefusesABoundThatMayNotBePositive) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { add_loop(p, p.body_cursor()[0], "i", "N - 1"); }, "add_loop", "is positive does not hold");
+  expect_refused([&] { add_loop(p, p.body_cursor()[0], "i", "N - 1"); }, "add_loop", "is positive, but");
 }
 
 TEST(AddLoop, RefusesABoundThatIsNotAnInteger) {

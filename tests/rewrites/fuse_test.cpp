@@ -53,7 +53,7 @@ TEST(Fuse, RefusesAReversedDependence) {
     for j in seq(0, N):
         B[j] = A[j + 1]
 )");
-  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse", "can be fused does not hold");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse", "can be fused, but");
 }
 
 TEST(Fuse, RefusesStatementsThatAreNotAdjacent) {

@@ -40,7 +40,7 @@ TEST(JoinLoops, RefusesAGapBetweenTheRanges) {
         A[j] = 1.0
 )");
   expect_refused([&] { join_loops(p, p.body_cursor()[0], p.body_cursor()[1]); }, "join_loops",
-                 "where the second begins ('4') does not hold");
+                 "where the second begins ('4'), but");
 }
 
 TEST(JoinLoops, RefusesLoopsThatAreNotAdjacent) {

@@ -29,7 +29,7 @@ TEST(ShiftLoop, ToASize) {
 
 TEST(ShiftLoop, RefusesAPossiblyNegativeBound) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { shift_loop(p, p.body_cursor()[0], "1 - N"); }, "shift_loop", "is non-negative does not hold");
+  expect_refused([&] { shift_loop(p, p.body_cursor()[0], "1 - N"); }, "shift_loop", "is non-negative, but");
 }
 
 TEST(ShiftLoop, RefusesACondition) {
