@@ -11,34 +11,7 @@ namespace exocpp::rw {
 
 namespace {
 
-void add_defs(const Block& list, int upto, std::vector<ScopeVar>& out) {
-  for (int k = 0; k < upto && k < static_cast<int>(list.size()); ++k) {
-    if (const AllocNode* a = list[k].as<AllocNode>()) out.push_back({a->name, a->type});
-    if (const WindowStmtNode* w = list[k].as<WindowStmtNode>()) out.push_back({w->name, w->rhs.type()});
-  }
-}
-
 }  // namespace
-
-std::vector<ScopeVar> scope_at(const Cursor& c) {
-  std::vector<ScopeVar> out;
-  const Proc& p = c.proc();
-  for (const FnArg& a : p.args()) out.push_back({a.name, a.type});
-  if (c.is_arg()) return out;
-  const Block* list = &p.body();
-  for (const PathStep& step : c.loc().block) {
-    add_defs(*list, step.index, out);
-    const Stmt& s = (*list)[step.index];
-    if (const ForNode* f = s.as<ForNode>()) {
-      out.push_back({f->iter, Type(ScalarKind::Index)});
-      list = &f->body;
-    } else if (const IfNode* i = s.as<IfNode>()) {
-      list = step.field == BlockField::Body ? &i->body : &i->orelse;
-    }
-  }
-  add_defs(*list, c.loc().lo, out);
-  return out;
-}
 
 Expr parse_at(const Cursor& c, const std::string& text, bool allow_window) {
   return parse_expr(text, scope_at(c), {}, allow_window);

@@ -18,7 +18,7 @@ namespace exocpp::rw {
 
 // The variables visible at `c` (a statement, block, gap or expression cursor): the proc's
 // arguments, the loops around it and the allocations and windows before it.
-std::vector<ScopeVar> scope_at(const Cursor& c);
+
 // Parses `text` (a user's expression) in the scope of `c`.
 Expr parse_at(const Cursor& c, const std::string& text, bool allow_window = false);
 

@@ -161,6 +161,39 @@ class NameCollector : public IRVisitor {
 };
 }  // namespace
 
+std::vector<ScopeVar> scope_at(const Proc& p, const BlockPath& path, int index) {
+  std::vector<ScopeVar> out;
+  for (const FnArg& a : p.args()) out.push_back({a.name, a.type});
+  auto bind_before = [&out](const Block& list, int upto) {
+    for (int i = 0; i < upto && i < static_cast<int>(list.size()); ++i) {
+      const Stmt& s = list[static_cast<size_t>(i)];
+      if (const AllocNode* a = s.as<AllocNode>()) out.push_back({a->name, a->type});
+      if (const WindowStmtNode* w = s.as<WindowStmtNode>()) out.push_back({w->name, w->rhs.type()});
+    }
+  };
+  const Block* list = &p.body();
+  for (const PathStep& step : path) {
+    EXOCPP_ASSERT(step.index >= 0 && step.index < static_cast<int>(list->size()), "scope_at: bad path");
+    bind_before(*list, step.index);
+    const Stmt& s = (*list)[static_cast<size_t>(step.index)];
+    if (const ForNode* f = s.as<ForNode>()) {
+      out.push_back({f->iter, Type(ScalarKind::Index)});
+      list = &f->body;
+    } else if (const IfNode* i = s.as<IfNode>()) {
+      list = step.field == BlockField::Body ? &i->body : &i->orelse;
+    } else {
+      EXOCPP_ASSERT(false, "scope_at: path through a statement without a body");
+    }
+  }
+  bind_before(*list, index);
+  return out;
+}
+
+std::vector<ScopeVar> scope_at(const Cursor& c) {
+  if (c.is_arg()) return scope_at(c.proc(), {}, 0);
+  return scope_at(c.proc(), c.loc().block, c.loc().lo);
+}
+
 std::vector<std::string> bound_names(const Proc& p) {
   NameCollector c;
   for (const FnArg& a : p.args()) c.names.insert(a.name.name());

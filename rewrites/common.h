@@ -14,6 +14,7 @@
 #include "checker/answer.h"
 #include "core/cursor.h"
 #include "core/ir.h"
+#include "core/parser.h"
 #include "core/pattern.h"
 
 namespace exocpp {
@@ -75,6 +76,11 @@ const ForNode* as_loop(const std::string& op, const Cursor& c);
 // A fresh symbol named `name` unless `name` is already used in `p` (argument, loop, buffer):
 // throws SchedulingError then, because a printed proc must not be ambiguous.
 Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, const Cursor& where);
+// The variables visible at statement `index` of the list at `path` (or at a cursor): the
+// proc's arguments, the enclosing loop variables, and the allocations and windows before it
+// in enclosing lists: the scope in which a user's expression string is parsed (parse_expr).
+std::vector<ScopeVar> scope_at(const Proc& p, const BlockPath& path, int index);
+std::vector<ScopeVar> scope_at(const Cursor& c);
 // Every name bound in `p` (arguments, loop variables, allocations, windows).
 std::vector<std::string> bound_names(const Proc& p);
 

@@ -216,33 +216,7 @@ checker::Context context_of(const Cursor& c) {
 }
 
 namespace {
-void add_bindings(std::vector<ScopeVar>& out, const Block& list, int upto) {
-  for (int i = 0; i < upto && i < static_cast<int>(list.size()); ++i) {
-    if (const AllocNode* a = list[i].as<AllocNode>()) out.push_back({a->name, a->type});
-    if (const WindowStmtNode* w = list[i].as<WindowStmtNode>()) out.push_back({w->name, w->rhs.type()});
-  }
-}
 }  // namespace
-
-std::vector<ScopeVar> scope_at(const Cursor& c) {
-  std::vector<ScopeVar> out;
-  const Proc& p = c.proc();
-  for (const FnArg& a : p.args()) out.push_back({a.name, a.type});
-  const Block* list = &p.body();
-  for (const PathStep& step : c.loc().block) {
-    add_bindings(out, *list, step.index);
-    const Stmt& s = (*list)[step.index];
-    if (const ForNode* f = s.as<ForNode>()) {
-      out.push_back({f->iter, Type(ScalarKind::Index)});
-      list = &f->body;
-    } else {
-      const IfNode* n = s.as<IfNode>();
-      list = step.field == BlockField::Body ? &n->body : &n->orelse;
-    }
-  }
-  add_bindings(out, *list, c.loc().lo);
-  return out;
-}
 
 Expr parse_in_scope(const std::string& op, const Cursor& c, const std::string& text, const std::string& want) {
   Expr e = parse_expr(text, scope_at(c));

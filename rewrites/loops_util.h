@@ -3,6 +3,8 @@
 // constants, the names in scope at a statement, and parsing a user's expression there.
 #pragma once
 
+#include "rewrites/common.h"
+
 #include "core/ir_visit.h"
 
 #include <string>
@@ -50,7 +52,7 @@ BlockPath child_path(const Cursor& c, BlockField field = BlockField::Body);
 checker::Context context_of(const Cursor& c);
 // The variables visible just before statement (or gap/block start) `c`: the proc's arguments,
 // enclosing loop variables, and allocations and windows made before it in enclosing lists.
-std::vector<ScopeVar> scope_at(const Cursor& c);
+using rw::scope_at;
 // Parses `text` in scope_at(c). `want` is "index" (an integer expression: bound, offset) or
 // "bool" (a condition); anything else is refused with a SchedulingError naming `op`.
 Expr parse_in_scope(const std::string& op, const Cursor& c, const std::string& text,

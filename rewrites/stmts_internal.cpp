@@ -8,49 +8,8 @@
 
 namespace exocpp::rw {
 
-namespace {
-
-// Calls `on_stmt(s, in_list_before)` for each statement before the target on the way down and
-// `on_enter(s, field)` for each statement entered.
-template <class Before, class Enter>
-void walk_path(const Proc& p, const BlockPath& path, int index, Before before, Enter enter) {
-  const Block* blk = &p.body();
-  for (size_t d = 0; d <= path.size(); ++d) {
-    int stop = d < path.size() ? path[d].index : index;
-    for (int i = 0; i < stop && i < static_cast<int>(blk->size()); ++i) before((*blk)[static_cast<size_t>(i)]);
-    if (d == path.size()) break;
-    EXOCPP_ASSERT(stop < static_cast<int>(blk->size()), "walk_path: bad path");
-    const Stmt& s = (*blk)[static_cast<size_t>(stop)];
-    enter(s, path[d].field);
-    if (auto f = s.as<ForNode>()) {
-      blk = &f->body;
-    } else if (auto n = s.as<IfNode>()) {
-      blk = path[d].field == BlockField::Body ? &n->body : &n->orelse;
-    } else {
-      EXOCPP_ASSERT(false, "walk_path: path enters a statement without a body");
-    }
-  }
-}
-
-}  // namespace
-
 checker::Context context_at(const Proc& p, const BlockPath& path, int index) {
   return checker::Context::at(p, path, index);
-}
-
-std::vector<ScopeVar> scope_at(const Proc& p, const BlockPath& path, int index) {
-  std::vector<ScopeVar> scope;
-  for (const FnArg& a : p.args()) scope.push_back({a.name, a.type});
-  walk_path(
-      p, path, index,
-      [&](const Stmt& s) {
-        if (auto w = s.as<WindowStmtNode>()) scope.push_back({w->name, w->rhs.type()});
-        else if (auto a = s.as<AllocNode>()) scope.push_back({a->name, a->type});
-      },
-      [&](const Stmt& s, BlockField) {
-        if (auto f = s.as<ForNode>()) scope.push_back({f->iter, Type(ScalarKind::Index)});
-      });
-  return scope;
 }
 
 Stmt stmt_of_expr(const Cursor& c) { return stmt_at(c.proc().body(), c.loc().block, c.loc().lo); }

@@ -22,7 +22,7 @@ checker::Context context_at(const Proc& p, const BlockPath& path, int index);
 
 // The variables visible at statement `index` of list `path`: arguments, enclosing loop
 // iterators, allocations and windows before it in enclosing lists (later entries shadow).
-std::vector<ScopeVar> scope_at(const Proc& p, const BlockPath& path, int index);
+
 
 // The statement an expression cursor lies in.
 Stmt stmt_of_expr(const Cursor& c);
