@@ -170,9 +170,9 @@ std::string print_expr(const Expr& e, int prec) {
     case ExprKind::USub: {
       if (auto lit = folded_literal(e)) return print_literal(lit->base, lit->val);
       const USubNode* n = e.as<USubNode>();
-      // Never `--x`: a nested minus keeps its parentheses, `-(-x)`.
-      std::string arg = n->arg.is<USubNode>() ? "(" + print_expr(n->arg, 0) + ")"
-                                              : print_expr(n->arg, kPrecUnary);
+      // A nested minus prints as `--x`, not `-(-x)`: the parser counts every parenthesis as a
+      // nesting level, so adding them could push a deep chain past its depth limit.
+      std::string arg = print_expr(n->arg, kPrecUnary);
       std::string s = "-" + arg;
       return prec > kPrecUnary ? "(" + s + ")" : s;
     }

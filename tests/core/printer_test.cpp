@@ -249,7 +249,7 @@ TEST_F(PrinterExpr, UnaryMinus) {
   EXPECT_EQ(to_string(neg(mul(A(), B()))), "-(a * b)");
   EXPECT_EQ(to_string(mul(neg(A()), B())), "-a * b");
   EXPECT_EQ(to_string(mul(A(), neg(B()))), "a * -b");
-  EXPECT_EQ(to_string(neg(neg(A()))), "-(-a)");
+  EXPECT_EQ(to_string(neg(neg(A()))), "--a");
 }
 
 TEST_F(PrinterExpr, NegativeLiterals) {
