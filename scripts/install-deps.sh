@@ -8,6 +8,9 @@ packages=(
   clang libclang-rt-14-dev   # libFuzzer for the parser fuzzer
   libgtest-dev libgmock-dev libbenchmark-dev
   libz3-dev
+  libboost-graph-dev         # the proc call graph (codegen order)
+  libomp-dev                 # OpenMP for `par` loops in generated C built with clang
+  libopenblas-dev            # the peer in bench/sgemm
 )
 
 missing=()
