@@ -1,6 +1,8 @@
 // Target resolution, checker answers as errors, and the operation wrapper.
 #include "rewrites/common.h"
 
+#include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "core/ir_visit.h"
@@ -93,7 +95,11 @@ Cursor resolve_alloc(const std::string& op, const Proc& p, const CursorLike& tar
   Cursor c;
   if (target.is_pattern()) {
     const std::string& pat = target.pattern();
-    bool bare_name = pat.find_first_of(":=_ ") == std::string::npos;
+    // A bare identifier names the buffer ("C_reg"); anything else ("x: _", "_") is a pattern.
+    bool bare_name = !pat.empty() && pat != "_" && !std::isdigit(static_cast<unsigned char>(pat[0])) &&
+                     std::all_of(pat.begin(), pat.end(), [](char ch) {
+                       return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                     });
     if (bare_name) {
       try {
         c = find_alloc_or_arg(p, pat);
