@@ -208,8 +208,22 @@ std::vector<std::string> bound_names(const Proc& p) {
 }
 
 Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, const Cursor& where) {
-  for (const std::string& n : bound_names(p))
-    if (n == name) fail(op, where, "the name '" + name + "' is already used in proc '" + p.name() + "'");
+  // A name may repeat in sibling scopes (stage_mem's copy loops do), but it must neither shadow
+  // a name visible at `where` nor be shadowed by one bound in the new name's scope, which is at
+  // most the rest of the statement list from `where` on.
+  auto clash = [&] { fail(op, where, "the name '" + name + "' is already used in proc '" + p.name() + "' where it would be visible"); };
+  Cursor at = where.is_valid() ? where : proc_body(p);
+  for (const ScopeVar& v : scope_at(at))
+    if (v.sym.name() == name) clash();
+  if (!at.is_arg()) {
+    const Block& list = at.list();
+    NameCollector later;
+    for (size_t i = static_cast<size_t>(std::max(at.loc().lo, 0)); i < list.size(); ++i) later.visit(list[i]);
+    if (later.names.count(name)) clash();
+  } else {
+    for (const std::string& n : bound_names(p))
+      if (n == name) clash();
+  }
   return Sym(name);
 }
 
