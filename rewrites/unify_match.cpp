@@ -131,19 +131,47 @@ class Matcher {
   }
 
   // Loops match up to renaming and a shift: callee `for j in seq(a, b)` and caller
-  // `for i in seq(c, d)` run the same number of times and j stands for i - c + a.
+  // `for i in seq(c, d)` run the same number of times and j stands for i - c + a. A caller nest
+  // `for io in seq(c, c + P): for ii in seq(e, e + Q): s` of constant trip counts stands for
+  // one callee loop of P*Q iterations (j = Q*(io - c) + (ii - e) + a), as divide_loop leaves it.
   void loop(const Stmt& ce, const Stmt& ke) {
     const ForNode* c = ce.as<ForNode>();
     const ForNode* k = ke.as<ForNode>();
     Expr c_lo = subst(c->lo);
     Expr c_ext = simplify_expr(loops::mk_sub(subst(c->hi), c_lo));
     Expr k_ext = simplify_expr(loops::mk_sub(k->hi, k->lo));
+    std::vector<const ForNode*> nest{k};
+    Expr linear = simplify_expr(loops::mk_sub(loops::index_var(k->iter), k->lo));
+    if (auto want = loops::const_int(c_ext), have = loops::const_int(k_ext); want && have && *have < *want) {
+      int64_t prod = *have;
+      Expr lin = linear;
+      std::vector<const ForNode*> n = nest;
+      while (prod < *want && n.back()->body.size() == 1 && n.back()->body[0].is<ForNode>()) {
+        const ForNode* in = n.back()->body[0].as<ForNode>();
+        auto e = loops::const_int(simplify_expr(loops::mk_sub(in->hi, in->lo)));
+        if (!e || *e <= 0) break;
+        lin = loops::mk_add(loops::mk_mul(lin, loops::int_const(*e)), loops::mk_sub(loops::index_var(in->iter), in->lo));
+        prod *= *e;
+        n.push_back(in);
+      }
+      if (prod == *want && n.size() > 1) {
+        nest = n;
+        linear = simplify_expr(lin);
+        k_ext = loops::int_const(prod);
+      }
+    }
+    Stmt innermost = ke;
+    std::string kline = first_line(ke);
+    for (size_t d = 1; d < nest.size(); ++d) {
+      innermost = nest[d - 1]->body[0];
+      kline += " " + first_line(innermost);
+    }
     pb_.eqs.push_back(IndexEq{c_ext, k_ext,
-                              Site{ke.srcinfo(), "the trip count " + to_string(k_ext) + " of `" + first_line(ke) + "`",
+                              Site{ke.srcinfo(), "the trip count " + to_string(k_ext) + " of `" + kline + "`",
                                    "the trip count " + to_string(c_ext) + " of `" + first_line(ce) + "`"}});
-    pb_.inner_loops.push_back(k);
-    iters_[c->iter] = simplify_expr(loops::mk_add(loops::mk_sub(loops::index_var(k->iter), k->lo), c_lo));
-    block(c->body, k->body, ke.srcinfo(), "the body of `" + first_line(ke) + "`");
+    for (const ForNode* l : nest) pb_.inner_loops.push_back(l);
+    iters_[c->iter] = simplify_expr(loops::mk_add(linear, c_lo));
+    block(c->body, nest.back()->body, innermost.srcinfo(), "the body of `" + first_line(innermost) + "`");
   }
 
   void equation(const Expr& ce, const Expr& ke, const Stmt& at) {
@@ -238,6 +266,7 @@ class Matcher {
       case ExprKind::BinOp: {
         const BinOpNode* c = ce.as<BinOpNode>();
         const BinOpNode* k = ke.as<BinOpNode>();
+        if (!data && is_comparison(c->op) && is_comparison(k->op)) return comparison(ce, ke);
         if (c->op != k->op)
           differ(ce, ke, std::string("the operators differ (") + to_string(k->op) + " vs " + to_string(c->op) + ")");
         expr(c->lhs, k->lhs, data);
@@ -261,6 +290,27 @@ class Matcher {
       case ExprKind::WindowExpr:
       case ExprKind::StrideExpr: differ(ce, ke, "windows and strides inside the subproc's body are not unified");
     }
+  }
+
+  // `a < b` against `c < d` (also <=, >, >=, ==; `a > b` read as `b < a`): one equation
+  // a - b == c - d, so `i < n` unifies with `16 * jo + ii < M` by n := M - 16 * jo.
+  void comparison(const Expr& ce, const Expr& ke) {
+    auto canon = [](const BinOpNode* b, Expr& l, Expr& r) {
+      l = b->lhs, r = b->rhs;
+      if (b->op == BinOpKind::Gt || b->op == BinOpKind::Ge) std::swap(l, r);
+      return b->op == BinOpKind::Gt ? BinOpKind::Lt : b->op == BinOpKind::Ge ? BinOpKind::Le : b->op;
+    };
+    Expr cl, cr, kl, kr;
+    BinOpKind cop = canon(ce.as<BinOpNode>(), cl, cr), kop = canon(ke.as<BinOpNode>(), kl, kr);
+    if (cop != kop)
+      differ(ce, ke, std::string("the comparisons differ (") + to_string(ke.as<BinOpNode>()->op) + " vs " +
+                         to_string(ce.as<BinOpNode>()->op) + ")");
+    for (const Expr& e : {cl, cr, kl, kr})
+      if (!(e.type().is_scalar() && is_indexable(e.type().base)))
+        differ(ce, ke, "only comparisons of index expressions are unified");
+    pb_.eqs.push_back(IndexEq{subst(loops::mk_sub(cl, cr)), simplify_expr(loops::mk_sub(kl, kr)),
+                              Site{ke.srcinfo().known() ? ke.srcinfo() : cur_, "the condition `" + to_string(ke) + "`",
+                                   "`" + to_string(ce) + "`"}});
   }
 
   const Proc& callee_;

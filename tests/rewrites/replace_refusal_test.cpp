@@ -111,6 +111,20 @@ TEST(ReplaceRefusal, SizeArgumentMayBeZero) {
                  "the size argument 'n' = `N - 4` is positive");
 }
 
+TEST(ReplaceRefusal, MaskedLoadOverAWholeRowFailsItsLaneAssert) {
+  Proc p = parse_proc(R"(def k(M: size, A: f32[M] @ DRAM, x: f32[8, 16] @ DRAM):
+    assert M <= 128
+    for jo in seq(0, (M + 15) / 16):
+        for ii in seq(0, 16):
+            if 16 * jo + ii < M:
+                x[jo, ii] = A[16 * jo + ii]
+            else:
+                x[jo, ii] = 0.0
+)");
+  expect_refused([&] { replace(p, "for ii in _: _", instr("vmaskz")); }, "replace",
+                 "the assert `N <= 16` of 'vmaskz' holds at the call (as `-16 * jo + M <= 16`)");
+}
+
 TEST(ReplaceRefusal, WindowReachesOutsideTheBuffer) {
   Proc half = parse_module(R"(def half(dst: [f32][16] @ DRAM, src: [f32][16] @ DRAM):
     for i in seq(0, 8):
@@ -212,6 +226,20 @@ TEST(ReplaceRefusal, MismatchIsReportedAtTheBlockStatement) {
   } catch (const SchedulingError& e) {
     EXPECT_EQ(e.loc().line, 3) << e.what();  // the reduction's line
   }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ReplaceRefusal, TransposedNestFitsNoWindow) {
+  Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+    for ii in seq(0, 4):
+        for io in seq(0, 4):
+            x[4 * io + ii] = y[4 * io + ii]
+)");
+  expect_refused([&] { replace(p, "for ii in _: _", instr("vld")); }, "replace",
+                 "`x[4 * io + ii]` cannot equal `dst[i]` for any window of 'x'");
 }
 
 }  // namespace

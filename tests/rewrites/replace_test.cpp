@@ -75,6 +75,20 @@ TEST(Replace, IndexArgumentIsSolvedFromACondition) {
   expect_equivalent(p, q, {{"N", 10}});
 }
 
+TEST(Replace, MaskedTailLoadSolvesItsLaneCountFromTheGuard) {
+  Proc p = parse_proc(R"(def tail(M: size, A: f32[M] @ DRAM, x: f32[16] @ DRAM):
+    assert M % 16 > 0
+    for ii in seq(0, 16):
+        if 16 * (M / 16) + ii < M:
+            x[ii] = A[16 * (M / 16) + ii]
+        else:
+            x[ii] = 0.0
+)");
+  Proc q = replace(p, "for ii in _: _", instr("vmaskz"));
+  expect_golden("replace_masked_tail", to_string(q));
+  expect_equivalent(p, q, {{"M", 37}});
+}
+
 TEST(Replace, TwoDimensionalWindowWithNonUnitOuterStride) {
   Proc p = parse_proc(R"(def tiles(N: size, A: f32[N, 12] @ DRAM, B: f32[4, 4] @ DRAM):
     assert N >= 6
@@ -183,6 +197,33 @@ TEST(Replace, ReplaceAllWithNoMatchReturnsTheSameProc) {
 )");
   Proc q = replace_all(p, instr("vld"));
   EXPECT_TRUE(q.same_as(p));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Replace, DividedLoopNestUnifiesWithOneLoop) {
+  Proc p = parse_proc(R"(def copy(x: f32[2, 16] @ DRAM, y: f32[2, 16] @ DRAM):
+    for r in seq(0, 2):
+        for i in seq(0, 16):
+            x[r, i] = y[r, i]
+)");
+  Proc q = divide_loop(p, "i", 4, {"io", "ii"}, {.perfect = true});
+  Proc s = replace(q, "for io in _: _", instr("vld"));
+  expect_golden("replace_divided_nest", to_string(s));
+  expect_equivalent(p, s);
+}
+
+TEST(Replace, OffsetNestUnifiesWithOneLoop) {
+  Proc p = parse_proc(R"(def copy(x: f32[16] @ DRAM, y: f32[24] @ DRAM):
+    for io in seq(1, 5):
+        for ii in seq(0, 4):
+            x[4 * io + ii - 4] = y[4 * io + ii]
+)");
+  Proc q = replace(p, "for io in _: _", instr("vld"));
+  expect_golden("replace_offset_nest", to_string(q));
+  expect_equivalent(p, q);
 }
 
 }  // namespace

@@ -53,6 +53,16 @@ def vmasked(m: index, dst: [f32][16] @ DRAM, src: [f32][16] @ DRAM):
         if i < m:
             dst[i] = src[i]
 
+@instr("vmaskz({N}, {dst_data}, {src_data});")
+def vmaskz(N: size, dst: [f32][16] @ DRAM, src: [f32][N] @ DRAM):
+    assert stride(src, 0) == 1
+    assert N <= 16
+    for i in seq(0, 16):
+        if i < N:
+            dst[i] = src[i]
+        else:
+            dst[i] = 0.0
+
 @instr("tile_copy({dst_data}, {src_data});")
 def tile_copy(dst: [f32][4, 4] @ DRAM, src: [f32][4, 4] @ DRAM):
     assert stride(src, 1) == 1
