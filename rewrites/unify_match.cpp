@@ -39,6 +39,9 @@ std::string with_article(const std::string& w) {
   return (std::string("aeiou").find(w[0]) == std::string::npos ? "a " : "an ") + w;
 }
 
+// An index, size, int or stride value: what equations compare.
+bool is_number(const Type& t) { return t.is_scalar() && (is_indexable(t.base) || t.base == ScalarKind::Stride); }
+
 class Matcher {
  public:
   Matcher(const Proc& callee, Problem& pb) : callee_(callee), pb_(pb) {
@@ -222,8 +225,8 @@ class Matcher {
   // data expression, where integer literals are data values.
   void expr(const Expr& ce, const Expr& ke, bool data = false) {
     const Type& ct = ce.type();
-    if (ct.is_scalar() && is_indexable(ct.base) && !(data && is_data_value(ce))) {
-      if (!(ke.type().is_scalar() && is_indexable(ke.type().base)))
+    if (is_number(ct) && !(data && is_data_value(ce))) {
+      if (!is_number(ke.type()))
         differ(ce, ke, "an index expression was expected");
       pb_.eqs.push_back(IndexEq{subst(ce), ke, Site{ke.srcinfo().known() ? ke.srcinfo() : cur_, to_string(ke),
                                                     to_string(ce)}});
@@ -306,7 +309,7 @@ class Matcher {
       differ(ce, ke, std::string("the comparisons differ (") + to_string(ke.as<BinOpNode>()->op) + " vs " +
                          to_string(ce.as<BinOpNode>()->op) + ")");
     for (const Expr& e : {cl, cr, kl, kr})
-      if (!(e.type().is_scalar() && is_indexable(e.type().base)))
+      if (!is_number(e.type()))
         differ(ce, ke, "only comparisons of index expressions are unified");
     pb_.eqs.push_back(IndexEq{subst(loops::mk_sub(cl, cr)), simplify_expr(loops::mk_sub(kl, kr)),
                               Site{ke.srcinfo().known() ? ke.srcinfo() : cur_, "the condition `" + to_string(ke) + "`",

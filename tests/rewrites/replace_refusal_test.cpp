@@ -243,3 +243,26 @@ TEST(ReplaceRefusal, TransposedNestFitsNoWindow) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ReplaceRefusal, StrideOfAnUnassertedWindowArgumentIsNotProved) {
+  Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM, y: [f32][16] @ DRAM):
+    for i in seq(0, 16):
+        x[i] = y[i]
+)");
+  expect_refused([&] { replace(p, "for i in _: _", instr("vld")); }, "replace",
+                 "the assert `stride(src, 0) == 1` of 'vld' holds at the call (as `stride(y, 0) == 1`)");
+}
+
+TEST(ReplaceRefusal, ComparisonsDiffer) {
+  Proc p = parse_proc(R"(def k(N: size, A: f32[16] @ DRAM, B: f32[16] @ DRAM):
+    for i in seq(0, 16):
+        if i <= N:
+            B[i] = A[i]
+)");
+  expect_refused([&] { replace(p, "for i in _: _", instr("vmasked")); }, "replace",
+                 "the comparisons differ (<= vs <)");
+}
+
+}  // namespace

@@ -227,3 +227,67 @@ TEST(Replace, OffsetNestUnifiesWithOneLoop) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Replace, WindowArgumentsOfTheCallerWithAssertedStrides) {
+  Proc p = parse_proc(R"(def k(x: [f32][16] @ DRAM, y: [f32][16] @ DRAM):
+    assert stride(x, 0) == 1
+    assert stride(y, 0) == 1
+    for i in seq(0, 16):
+        x[i] = y[i]
+)");
+  Proc q = replace(p, "for i in _: _", instr("vld"));
+  expect_golden("replace_window_args", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(Replace, ReadOnlyBufferMayBePassedForTwoArguments) {
+  Proc p = parse_proc(R"(def sq(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+    for i in seq(0, 16):
+        x[i] += y[i] * y[i]
+)");
+  Proc q = replace(p, "for i in _: _", instr("vfma"));
+  expect_golden("replace_shared_input", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(Replace, BlockOfSeveralStatementsWithALocalBuffer) {
+  Module m = parse_module(R"(def zadd(dst: [f32][16] @ DRAM, src: [f32][16] @ DRAM):
+    t: f32[16] @ DRAM
+    for i in seq(0, 16):
+        t[i] = src[i] * 2.0
+    for i in seq(0, 16):
+        dst[i] += t[i]
+
+def k(N: size, A: f32[N, 16] @ DRAM, B: f32[N, 16] @ DRAM):
+    for r in seq(0, N):
+        tmp: f32[16] @ DRAM
+        for c in seq(0, 16):
+            tmp[c] = A[r, c] * 2.0
+        for c in seq(0, 16):
+            B[r, c] += tmp[c]
+)");
+  Proc p = m.proc("k");
+  Proc q = replace(p, p.find_loop("r").body(), m.proc("zadd"));
+  expect_golden("replace_block_with_local", to_string(q));
+  expect_equivalent(p, q, {{"N", 2}});
+}
+
+TEST(Replace, StrideArgumentSolvedFromAConfigWrite) {
+  Module m = parse_module(R"(config Cfg:
+    s: stride
+
+def set_stride(s: stride):
+    Cfg.s = s
+
+def k(N: size, A: f32[N, 8] @ DRAM):
+    Cfg.s = stride(A, 0)
+)");
+  Proc p = m.proc("k");
+  Proc q = replace(p, "Cfg.s = _", m.proc("set_stride"));
+  expect_golden("replace_stride_arg", to_string(q));
+  expect_equivalent(p, q, {{"N", 2}});
+}
+
+}  // namespace
