@@ -81,20 +81,8 @@ class Matcher {
       differ(ce, ke, "expected " + with_article(stmt_word(ce.kind())));
     cur_ = ke.srcinfo();
     switch (ce.kind()) {
-      case StmtKind::Assign: {
-        const AssignNode* c = ce.as<AssignNode>();
-        const AssignNode* k = ke.as<AssignNode>();
-        access(ce, ke, c->name, c->idx, k->name, k->idx, /*write=*/true);
-        expr(c->rhs, k->rhs, /*data=*/true);
-        return;
-      }
-      case StmtKind::Reduce: {
-        const ReduceNode* c = ce.as<ReduceNode>();
-        const ReduceNode* k = ke.as<ReduceNode>();
-        access(ce, ke, c->name, c->idx, k->name, k->idx, /*write=*/true);
-        expr(c->rhs, k->rhs, /*data=*/true);
-        return;
-      }
+      case StmtKind::Assign: return write<AssignNode>(ce, ke);
+      case StmtKind::Reduce: return write<ReduceNode>(ce, ke);
       case StmtKind::WriteConfig: {
         const WriteConfigNode* c = ce.as<WriteConfigNode>();
         const WriteConfigNode* k = ke.as<WriteConfigNode>();
@@ -131,6 +119,15 @@ class Matcher {
       case StmtKind::WindowStmt:
         differ(ce, ke, "window statements inside the subproc's body are not unified");
     }
+  }
+
+  // `x[idx] = rhs` or `x[idx] += rhs` on both sides.
+  template <class N>
+  void write(const Stmt& ce, const Stmt& ke) {
+    const N* c = ce.as<N>();
+    const N* k = ke.as<N>();
+    access(ce, ke, c->name, c->idx, k->name, k->idx, /*write=*/true);
+    expr(c->rhs, k->rhs, /*data=*/true);
   }
 
   // Loops match up to renaming and a shift: callee `for j in seq(a, b)` and caller

@@ -7,6 +7,13 @@ using namespace exocpp::testing;
 
 namespace {
 
+// replace(`block` of the proc `src`, `sub`) is refused with a message containing `needle`.
+void expect_replace_refused(const std::string& src, const std::string& block, const Proc& sub,
+                            const std::string& needle) {
+  Proc p = parse_proc(src);
+  expect_refused([&] { replace(p, block, sub); }, "replace", needle);
+}
+
 Proc copy16(const std::string& body_line, const std::string& extra_args = "") {
   return parse_proc("def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM" + extra_args +
                     "):\n    for i in seq(0, 16):\n        " + body_line + "\n");
@@ -19,30 +26,27 @@ TEST(ReplaceRefusal, StatementKindDiffers) {
 }
 
 TEST(ReplaceRefusal, TripCountDiffers) {
-  Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
     for i in seq(0, 8):
         x[i] = y[i]
-)");
-  expect_refused([&] { replace(p, "for i in _: _", instr("vld")); }, "replace",
-                 "the trip count 8 of `for i in seq(0, 8):` cannot equal the trip count 16");
+)", "for i in _: _", instr("vld"),
+                         "the trip count 8 of `for i in seq(0, 8):` cannot equal the trip count 16");
 }
 
 TEST(ReplaceRefusal, StridedIndexFitsNoWindow) {
-  Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM, y: f32[32] @ DRAM):
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: f32[32] @ DRAM):
     for i in seq(0, 16):
         x[i] = y[2 * i]
-)");
-  expect_refused([&] { replace(p, "for i in _: _", instr("vld")); }, "replace",
-                 "`y[2 * i]` cannot equal `src[i]` for any window of 'y'");
+)", "for i in _: _", instr("vld"),
+                         "`y[2 * i]` cannot equal `src[i]` for any window of 'y'");
 }
 
 TEST(ReplaceRefusal, ShiftedIndexInAnotherDimensionFitsNoWindow) {
-  Proc p = parse_proc(R"(def k(A: f32[17, 17] @ DRAM, x: f32[16] @ DRAM):
+  expect_replace_refused(R"(def k(A: f32[17, 17] @ DRAM, x: f32[16] @ DRAM):
     for i in seq(0, 16):
         x[i] = A[i, i + 1]
-)");
-  expect_refused([&] { replace(p, "for i in _: _", instr("vld")); }, "replace",
-                 "'A' varies in more dimensions across the block than the argument 'src' of 'vld' has (1)");
+)", "for i in _: _", instr("vld"),
+                         "'A' varies in more dimensions across the block than the argument 'src' of 'vld' has (1)");
 }
 
 TEST(ReplaceRefusal, WrittenBufferPassedForTwoArguments) {
@@ -62,12 +66,11 @@ TEST(ReplaceRefusal, OneArgumentWouldBeTwoBuffers) {
 }
 
 TEST(ReplaceRefusal, PrecisionDiffers) {
-  Proc p = parse_proc(R"(def k(x: f64[16] @ DRAM, y: f64[16] @ DRAM):
+  expect_replace_refused(R"(def k(x: f64[16] @ DRAM, y: f64[16] @ DRAM):
     for i in seq(0, 16):
         x[i] = y[i]
-)");
-  expect_refused([&] { replace(p, "for i in _: _", instr("vld")); }, "replace",
-                 "'x' holds f64 but the argument 'dst' of 'vld' is f32: precisions must agree");
+)", "for i in _: _", instr("vld"),
+                         "'x' holds f64 but the argument 'dst' of 'vld' is f32: precisions must agree");
 }
 
 TEST(ReplaceRefusal, MemoryDiffers) {
@@ -77,12 +80,11 @@ TEST(ReplaceRefusal, MemoryDiffers) {
 }
 
 TEST(ReplaceRefusal, StrideAssertFailsForAColumn) {
-  Proc p = parse_proc(R"(def k(A: f32[16, 16] @ DRAM, x: f32[16] @ DRAM):
+  expect_replace_refused(R"(def k(A: f32[16, 16] @ DRAM, x: f32[16] @ DRAM):
     for i in seq(0, 16):
         x[i] = A[i, 3]
-)");
-  expect_refused([&] { replace(p, "for i in _: _", instr("vld")); }, "replace",
-                 "the assert `stride(src, 0) == 1` of 'vld' holds at the call (as `stride(A, 0) == 1`)");
+)", "for i in _: _", instr("vld"),
+                         "the assert `stride(src, 0) == 1` of 'vld' holds at the call (as `stride(A, 0) == 1`)");
 }
 
 TEST(ReplaceRefusal, SizeAssertFailsWithACounterexample) {
@@ -102,17 +104,16 @@ TEST(ReplaceRefusal, SizeAssertFailsWithACounterexample) {
 }
 
 TEST(ReplaceRefusal, SizeArgumentMayBeZero) {
-  Proc p = parse_proc(R"(def k(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+  expect_replace_refused(R"(def k(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
     assert N <= 20
     for i in seq(0, N - 4):
         B[i] = A[i]
-)");
-  expect_refused([&] { replace(p, "for i in _: _", instr("vcopy_n")); }, "replace",
-                 "the size argument 'n' = `N - 4` is positive");
+)", "for i in _: _", instr("vcopy_n"),
+                         "the size argument 'n' = `N - 4` is positive");
 }
 
 TEST(ReplaceRefusal, MaskedLoadOverAWholeRowFailsItsLaneAssert) {
-  Proc p = parse_proc(R"(def k(M: size, A: f32[M] @ DRAM, x: f32[8, 16] @ DRAM):
+  expect_replace_refused(R"(def k(M: size, A: f32[M] @ DRAM, x: f32[8, 16] @ DRAM):
     assert M <= 128
     for jo in seq(0, (M + 15) / 16):
         for ii in seq(0, 16):
@@ -120,9 +121,8 @@ TEST(ReplaceRefusal, MaskedLoadOverAWholeRowFailsItsLaneAssert) {
                 x[jo, ii] = A[16 * jo + ii]
             else:
                 x[jo, ii] = 0.0
-)");
-  expect_refused([&] { replace(p, "for ii in _: _", instr("vmaskz")); }, "replace",
-                 "the assert `N <= 16` of 'vmaskz' holds at the call (as `-16 * jo + M <= 16`)");
+)", "for ii in _: _", instr("vmaskz"),
+                         "the assert `N <= 16` of 'vmaskz' holds at the call (as `-16 * jo + M <= 16`)");
 }
 
 TEST(ReplaceRefusal, WindowReachesOutsideTheBuffer) {
@@ -139,12 +139,11 @@ TEST(ReplaceRefusal, WindowReachesOutsideTheBuffer) {
 }
 
 TEST(ReplaceRefusal, ScalarArgumentVariesAcrossTheLoop) {
-  Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM, a: f32[16] @ DRAM, y: f32[16] @ DRAM):
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, a: f32[16] @ DRAM, y: f32[16] @ DRAM):
     for i in seq(0, 16):
         x[i] += a[i] * y[i]
-)");
-  expect_refused([&] { replace(p, "for i in _: _", instr("vfma_scalar")); }, "replace",
-                 "the argument 'a' of 'vfma_scalar' is a scalar, but `a[i]` names a different element");
+)", "for i in _: _", instr("vfma_scalar"),
+                         "the argument 'a' of 'vfma_scalar' is a scalar, but `a[i]` names a different element");
 }
 
 TEST(ReplaceRefusal, OperatorDiffers) {
@@ -160,13 +159,12 @@ TEST(ReplaceRefusal, ConstantDiffers) {
 }
 
 TEST(ReplaceRefusal, LoopWhereAnAssignmentIsExpected) {
-  Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
     for r in seq(0, 2):
         for i in seq(0, 16):
             x[i] = y[i]
-)");
-  expect_refused([&] { replace(p, "for r in _: _", instr("vld")); }, "replace",
-                 "the loop `for i in seq(0, 16):` does not match `dst[i] = src[i]` of 'vld'");
+)", "for r in _: _", instr("vld"),
+                         "the loop `for i in seq(0, 16):` does not match `dst[i] = src[i]` of 'vld'");
 }
 
 TEST(ReplaceRefusal, BlockHasMoreStatements) {
@@ -233,13 +231,12 @@ TEST(ReplaceRefusal, MismatchIsReportedAtTheBlockStatement) {
 namespace {
 
 TEST(ReplaceRefusal, TransposedNestFitsNoWindow) {
-  Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
     for ii in seq(0, 4):
         for io in seq(0, 4):
             x[4 * io + ii] = y[4 * io + ii]
-)");
-  expect_refused([&] { replace(p, "for ii in _: _", instr("vld")); }, "replace",
-                 "`x[4 * io + ii]` cannot equal `dst[i]` for any window of 'x'");
+)", "for ii in _: _", instr("vld"),
+                         "`x[4 * io + ii]` cannot equal `dst[i]` for any window of 'x'");
 }
 
 }  // namespace
@@ -247,22 +244,20 @@ TEST(ReplaceRefusal, TransposedNestFitsNoWindow) {
 namespace {
 
 TEST(ReplaceRefusal, StrideOfAnUnassertedWindowArgumentIsNotProved) {
-  Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM, y: [f32][16] @ DRAM):
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: [f32][16] @ DRAM):
     for i in seq(0, 16):
         x[i] = y[i]
-)");
-  expect_refused([&] { replace(p, "for i in _: _", instr("vld")); }, "replace",
-                 "the assert `stride(src, 0) == 1` of 'vld' holds at the call (as `stride(y, 0) == 1`)");
+)", "for i in _: _", instr("vld"),
+                         "the assert `stride(src, 0) == 1` of 'vld' holds at the call (as `stride(y, 0) == 1`)");
 }
 
 TEST(ReplaceRefusal, ComparisonsDiffer) {
-  Proc p = parse_proc(R"(def k(N: size, A: f32[16] @ DRAM, B: f32[16] @ DRAM):
+  expect_replace_refused(R"(def k(N: size, A: f32[16] @ DRAM, B: f32[16] @ DRAM):
     for i in seq(0, 16):
         if i <= N:
             B[i] = A[i]
-)");
-  expect_refused([&] { replace(p, "for i in _: _", instr("vmasked")); }, "replace",
-                 "the comparisons differ (<= vs <)");
+)", "for i in _: _", instr("vmasked"),
+                         "the comparisons differ (<= vs <)");
 }
 
 }  // namespace

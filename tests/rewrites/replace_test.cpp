@@ -9,25 +9,29 @@ using namespace exocpp::testing;
 
 namespace {
 
+// Replaces `block` of the proc `src` by `sub`; checks the result against golden `golden` and
+// against `src` in the interpreter.
+void expect_replaced(const std::string& src, const std::string& block, const Proc& sub, const std::string& golden,
+                     const std::map<std::string, int64_t>& sizes = {}) {
+  Proc p = parse_proc(src);
+  Proc q = replace(p, block, sub);
+  expect_golden(golden, to_string(q));
+  expect_equivalent(p, q, sizes);
+}
+
 TEST(Replace, CopyLoopBecomesLoad) {
-  Proc p = parse_proc(R"(def copy(N: size, A: f32[N, 16] @ DRAM, B: f32[N, 16] @ DRAM):
+  expect_replaced(R"(def copy(N: size, A: f32[N, 16] @ DRAM, B: f32[N, 16] @ DRAM):
     for i in seq(0, N):
         for j in seq(0, 16):
             B[i, j] = A[i, j]
-)");
-  Proc q = replace(p, "for j in _: _", instr("vld"));
-  expect_golden("replace_copy", to_string(q));
-  expect_equivalent(p, q, {{"N", 3}});
+)", "for j in _: _", instr("vld"), "replace_copy", {{"N", 3}});
 }
 
 TEST(Replace, ReductionBecomesFma) {
-  Proc p = parse_proc(R"(def dot(x: f32[16] @ DRAM, y: f32[16] @ DRAM, z: f32[16] @ DRAM):
+  expect_replaced(R"(def dot(x: f32[16] @ DRAM, y: f32[16] @ DRAM, z: f32[16] @ DRAM):
     for k in seq(0, 16):
         z[k] += x[k] * y[k]
-)");
-  Proc q = replace(p, "for k in _: _", instr("vfma"));
-  expect_golden("replace_fma", to_string(q));
-  expect_equivalent(p, q);
+)", "for k in _: _", instr("vfma"), "replace_fma");
 }
 
 const char* kGemmRow = R"(def row(K: size, A: f32[4, K] @ DRAM, B: f32[K, 16] @ DRAM, C: f32[4, 16] @ DRAM):
@@ -38,99 +42,72 @@ const char* kGemmRow = R"(def row(K: size, A: f32[4, K] @ DRAM, B: f32[K, 16] @ 
 )";
 
 TEST(Replace, BroadcastFmaTakesAPointWindowOfA) {
-  Proc p = parse_proc(kGemmRow);
-  Proc q = replace(p, "for j in _: _", instr("vfma_bcast"));
-  expect_golden("replace_fma_bcast", to_string(q));
-  expect_equivalent(p, q, {{"K", 3}});
+  expect_replaced(kGemmRow, "for j in _: _", instr("vfma_bcast"), "replace_fma_bcast", {{"K", 3}});
 }
 
 TEST(Replace, BroadcastFmaTakesAScalarElementOfA) {
-  Proc p = parse_proc(kGemmRow);
-  Proc q = replace(p, "for j in _: _", instr("vfma_scalar"));
-  expect_golden("replace_fma_scalar", to_string(q));
-  expect_equivalent(p, q, {{"K", 3}});
+  expect_replaced(kGemmRow, "for j in _: _", instr("vfma_scalar"), "replace_fma_scalar", {{"K", 3}});
 }
 
 TEST(Replace, SizeArgumentIsSolvedFromTheLoopBound) {
-  Proc p = parse_proc(R"(def tail(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+  expect_replaced(R"(def tail(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
     assert N >= 9
     assert N <= 24
     for i in seq(0, N - 8):
         B[i + 8] = A[i + 8]
-)");
-  Proc q = replace(p, "for i in _: _", instr("vcopy_n"));
-  expect_golden("replace_size_arg", to_string(q));
-  expect_equivalent(p, q, {{"N", 13}});
+)", "for i in _: _", instr("vcopy_n"), "replace_size_arg", {{"N", 13}});
 }
 
 TEST(Replace, IndexArgumentIsSolvedFromACondition) {
-  Proc p = parse_proc(R"(def masked(N: size, A: f32[16] @ DRAM, B: f32[16] @ DRAM):
+  expect_replaced(R"(def masked(N: size, A: f32[16] @ DRAM, B: f32[16] @ DRAM):
     assert N <= 19
     for i in seq(0, 16):
         if i < N - 3:
             B[i] = A[i]
-)");
-  Proc q = replace(p, "for i in _: _", instr("vmasked"));
-  expect_golden("replace_index_arg", to_string(q));
-  expect_equivalent(p, q, {{"N", 10}});
+)", "for i in _: _", instr("vmasked"), "replace_index_arg", {{"N", 10}});
 }
 
 TEST(Replace, MaskedTailLoadSolvesItsLaneCountFromTheGuard) {
-  Proc p = parse_proc(R"(def tail(M: size, A: f32[M] @ DRAM, x: f32[16] @ DRAM):
+  expect_replaced(R"(def tail(M: size, A: f32[M] @ DRAM, x: f32[16] @ DRAM):
     assert M % 16 > 0
     for ii in seq(0, 16):
         if 16 * (M / 16) + ii < M:
             x[ii] = A[16 * (M / 16) + ii]
         else:
             x[ii] = 0.0
-)");
-  Proc q = replace(p, "for ii in _: _", instr("vmaskz"));
-  expect_golden("replace_masked_tail", to_string(q));
-  expect_equivalent(p, q, {{"M", 37}});
+)", "for ii in _: _", instr("vmaskz"), "replace_masked_tail", {{"M", 37}});
 }
 
 TEST(Replace, TwoDimensionalWindowWithNonUnitOuterStride) {
-  Proc p = parse_proc(R"(def tiles(N: size, A: f32[N, 12] @ DRAM, B: f32[4, 4] @ DRAM):
+  expect_replaced(R"(def tiles(N: size, A: f32[N, 12] @ DRAM, B: f32[4, 4] @ DRAM):
     assert N >= 6
     for i in seq(0, 4):
         for j in seq(0, 4):
             B[i, j] = A[i + 2, j + 8]
-)");
-  Proc q = replace(p, "for i in _: _", instr("tile_copy"));
-  expect_golden("replace_tile", to_string(q));
-  expect_equivalent(p, q, {{"N", 7}});
+)", "for i in _: _", instr("tile_copy"), "replace_tile", {{"N", 7}});
 }
 
 TEST(Replace, OffsetLoopIsNormalisedToZero) {
-  Proc p = parse_proc(R"(def shifted(x: f32[16] @ DRAM, y: f32[20] @ DRAM):
+  expect_replaced(R"(def shifted(x: f32[16] @ DRAM, y: f32[20] @ DRAM):
     for i in seq(2, 18):
         x[i - 2] = y[i + 1]
-)");
-  Proc q = replace(p, "for i in _: _", instr("vld"));
-  expect_golden("replace_offset_loop", to_string(q));
-  expect_equivalent(p, q);
+)", "for i in _: _", instr("vld"), "replace_offset_loop");
 }
 
 TEST(Replace, IndicesEqualUpToArithmeticUnify) {
-  Proc p = parse_proc(R"(def perm(x: f32[64] @ DRAM, y: f32[64] @ DRAM):
+  expect_replaced(R"(def perm(x: f32[64] @ DRAM, y: f32[64] @ DRAM):
     for io in seq(0, 4):
         for ii in seq(0, 16):
             x[ii + io * 16] = y[16 * io + ii]
-)");
-  Proc q = replace(p, "for ii in _: _", instr("vld"));
-  expect_golden("replace_commuted_indices", to_string(q));
-  expect_equivalent(p, q);
+)", "for ii in _: _", instr("vld"), "replace_commuted_indices");
 }
 
 TEST(Replace, ConstantStoreIntoZeroInstruction) {
-  Proc p = parse_proc(R"(def clear(x: f32[2, 16] @ DRAM):
+  expect_replaced(R"(def clear(x: f32[2, 16] @ DRAM):
     for r in seq(0, 2):
         for c in seq(0, 16):
             x[r, c] = 0.0
-)");
-  Proc q = replace(p, "for c in _: _", instr("vzero"));
-  expect_golden("replace_zero", to_string(q));
-  expect_equivalent(p, q);
+)", "for c in _: _", instr("vzero"), "replace_zero");
 }
 
 // examples/gemm.exo scheduled into a 16-wide micro-kernel whose loads, FMAs and stores
@@ -216,14 +193,11 @@ TEST(Replace, DividedLoopNestUnifiesWithOneLoop) {
 }
 
 TEST(Replace, OffsetNestUnifiesWithOneLoop) {
-  Proc p = parse_proc(R"(def copy(x: f32[16] @ DRAM, y: f32[24] @ DRAM):
+  expect_replaced(R"(def copy(x: f32[16] @ DRAM, y: f32[24] @ DRAM):
     for io in seq(1, 5):
         for ii in seq(0, 4):
             x[4 * io + ii - 4] = y[4 * io + ii]
-)");
-  Proc q = replace(p, "for io in _: _", instr("vld"));
-  expect_golden("replace_offset_nest", to_string(q));
-  expect_equivalent(p, q);
+)", "for io in _: _", instr("vld"), "replace_offset_nest");
 }
 
 }  // namespace
@@ -231,25 +205,19 @@ TEST(Replace, OffsetNestUnifiesWithOneLoop) {
 namespace {
 
 TEST(Replace, WindowArgumentsOfTheCallerWithAssertedStrides) {
-  Proc p = parse_proc(R"(def k(x: [f32][16] @ DRAM, y: [f32][16] @ DRAM):
+  expect_replaced(R"(def k(x: [f32][16] @ DRAM, y: [f32][16] @ DRAM):
     assert stride(x, 0) == 1
     assert stride(y, 0) == 1
     for i in seq(0, 16):
         x[i] = y[i]
-)");
-  Proc q = replace(p, "for i in _: _", instr("vld"));
-  expect_golden("replace_window_args", to_string(q));
-  expect_equivalent(p, q);
+)", "for i in _: _", instr("vld"), "replace_window_args");
 }
 
 TEST(Replace, ReadOnlyBufferMayBePassedForTwoArguments) {
-  Proc p = parse_proc(R"(def sq(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+  expect_replaced(R"(def sq(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
     for i in seq(0, 16):
         x[i] += y[i] * y[i]
-)");
-  Proc q = replace(p, "for i in _: _", instr("vfma"));
-  expect_golden("replace_shared_input", to_string(q));
-  expect_equivalent(p, q);
+)", "for i in _: _", instr("vfma"), "replace_shared_input");
 }
 
 TEST(Replace, BlockOfSeveralStatementsWithALocalBuffer) {
