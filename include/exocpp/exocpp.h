@@ -18,3 +18,4 @@
 #include "rewrites/composites.h"
 #include "rewrites/loops.h"
 #include "rewrites/stmts.h"
+#include "rewrites/subprocs.h"
