@@ -19,3 +19,4 @@
 #include "rewrites/replace.h"
 #include "rewrites/loops.h"
 #include "rewrites/stmts.h"
+#include "rewrites/subprocs.h"
