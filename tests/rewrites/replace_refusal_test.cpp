@@ -321,3 +321,37 @@ TEST(ReplaceRefusal, EveryStatementAgainstEveryInstructionAcceptsOrRefusesCleanl
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ReplaceRefusal, WrittenArgumentAliasesAnotherThroughAWindow) {
+  expect_replace_refused(R"(def k(x: f32[32] @ DRAM):
+    w = x[16:32]
+    for i in seq(0, 16):
+        w[i] = x[i]
+)", "for i in _: _", instr("vld"),
+                         "'w' and 'x' (views of one buffer) would be passed for both 'dst' and 'src' of 'vld'");
+}
+
+TEST(ReplaceRefusal, ArgumentAllocatedInsideTheBlock) {
+  Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM):
+    for r in seq(0, 2):
+        t: f32[16] @ DRAM
+        for i in seq(0, 16):
+            t[i] = 0.0
+        for i in seq(0, 16):
+            x[i] = t[i]
+)");
+  // The callee clears its own `u` but copies from its argument `src`: the caller's `t` plays both.
+  Module m = parse_module(R"(def two(dst: [f32][16] @ DRAM, src: [f32][16] @ DRAM):
+    u: f32[16] @ DRAM
+    for i in seq(0, 16):
+        u[i] = 0.0
+    for i in seq(0, 16):
+        dst[i] = src[i]
+)");
+  expect_refused([&] { replace(p, p.find_loop("r").body(), m.proc("two")); }, "replace",
+                 "'t' would be passed for 'src' of 'two', but it is allocated inside the block");
+}
+
+}  // namespace
