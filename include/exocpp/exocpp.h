@@ -2,6 +2,7 @@
 #pragma once
 
 #include "checker/checker.h"
+#include "codegen/codegen.h"
 #include "core/cursor.h"
 #include "core/errors.h"
 #include "core/externs.h"
@@ -16,6 +17,7 @@
 #include "rewrites/buffers.h"
 #include "rewrites/common.h"
 #include "rewrites/composites.h"
+#include "rewrites/replace.h"
 #include "rewrites/loops.h"
 #include "rewrites/stmts.h"
 #include "rewrites/subprocs.h"
