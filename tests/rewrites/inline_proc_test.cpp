@@ -137,6 +137,36 @@ def f(N: size, A: f32[N] @ DRAM):
   expect_equivalent(p, q, {{"N", 4}});
 }
 
+TEST(InlineProc, AScalarArgumentBecomesTheElementPassed) {
+  Proc p = parse_proc(R"(def incr(x: f32 @ DRAM):
+    x = x + 1.0
+
+def f(A: f32[4, 4] @ DRAM):
+    for i in seq(0, 4):
+        incr(A[i, 2])
+)");
+  Proc q = inline_proc(p, "incr(_)");
+  EXPECT_EQ(to_string(q.body()), "for i in seq(0, 4):\n    A[i, 2] = A[i, 2] + 1.0\n");
+  expect_equivalent(p, q);
+}
+
+TEST(InlineProc, ArgumentsPassedOnToNestedCallsAreSubstituted) {
+  Proc p = parse_proc(R"(def leaf(n: size, v: [f32][n] @ DRAM):
+    for t in seq(0, n):
+        v[t] = 0.0
+
+def mid(n: size, x: f32[n, 8] @ DRAM):
+    for r in seq(0, n):
+        leaf(8, x[r, 0:8])
+
+def f(N: size, A: f32[N, 8] @ DRAM):
+    mid(N, A)
+)");
+  Proc q = inline_proc(p, "mid(_)");
+  EXPECT_EQ(to_string(q.body()), "for r in seq(0, N):\n    leaf(8, A[r, 0:8])\n");
+  expect_equivalent(p, q, {{"N", 3}});
+}
+
 TEST(InlineProc, DropsTheCalleesAsserts) {
   Proc p = parse_proc(R"(def g(n: size, x: [f32][n] @ DRAM):
     assert n >= 2
