@@ -16,5 +16,7 @@
 #include "rewrites/buffers.h"
 #include "rewrites/common.h"
 #include "rewrites/composites.h"
+#include "rewrites/configs.h"
 #include "rewrites/loops.h"
+#include "rewrites/memories.h"
 #include "rewrites/stmts.h"
