@@ -180,6 +180,9 @@ CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name
   h += "#ifndef " + guard + "\n#define " + guard + "\n\n";
   h += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
   h += "#include <stdbool.h>\n#include <stdint.h>\n\n";
+  bool f16 = false;
+  for (const std::string& d : defs) f16 = f16 || d.find("exo_f16") != std::string::npos;
+  if (f16) h += f16_typedef() + "\n";
   for (const auto& [rank, k, c] : g.windows) h += window_struct_def(rank, k, c) + "\n";
   if (!configs.empty()) {
     h += "// Configuration state: pass a pointer to one of these as `ctxt`.\n";
