@@ -116,7 +116,9 @@ CompiledLibrary::CompiledLibrary(const std::vector<Proc>& procs, const std::stri
   std::string so = dir_ + "/lib" + lib_name + ".so";
   std::string cmd = shell_quote(opts.compiler);
   for (const std::string& f : opts.flags) cmd += " " + shell_quote(f);
-  cmd += " -std=c99 -fPIC -shared";
+  // -Bsymbolic: calls inside the library bind to its own procs even when the process already
+  // has a function of that name (a proc named `fdiv` against libm's fdiv).
+  cmd += " -std=c99 -fPIC -shared -Wl,-Bsymbolic";
   if (src_.source.find("#pragma omp") != std::string::npos) cmd += " -fopenmp";
   cmd += " -o " + shell_quote(so) + " " + shell_quote(c_path_) + " -lm";
   std::string output;
