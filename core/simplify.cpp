@@ -3,7 +3,9 @@
 // then rebuilt in a stable order (terms in order of first appearance, constant last).
 #include "core/simplify.h"
 
+#include <functional>
 #include <optional>
+#include <utility>
 
 #include "core/ir_visit.h"
 
@@ -47,8 +49,15 @@ struct Poly {
   }
 };
 
+// The inclusive range [lo, hi] of an atom, when it is known (a loop variable with constant bounds).
+using Interval = std::pair<int64_t, int64_t>;
+using RangeOf = std::function<std::optional<Interval>(const Expr&)>;
+
 class Normalizer {
  public:
+  Normalizer() = default;
+  explicit Normalizer(const RangeOf* range_of) : range_of_(range_of) {}
+
   // The polynomial of a control expression, or nullopt when it does not fit (overflow).
   std::optional<Poly> poly(const Expr& e) {
     if (auto c = e.as<ConstNode>(); c && c->type.base != ScalarKind::Bool && !is_data(c->type.base)) {
@@ -109,6 +118,7 @@ class Normalizer {
           out.add_term({}, floor_div(c, k));
           return out;
         }
+        if (auto folded = fold_by_range(*l, k, b->op)) return folded;
         // Otherwise the (simplified) division is an atom.
         Expr inner = rebuild(*l, b->lhs);
         Expr atom = BinOpNode::make(b->op, inner, b->rhs, b->srcinfo);
@@ -156,7 +166,43 @@ class Normalizer {
     p.add_term({id}, 1);
     return p;
   }
+  // (k*Q + R) / k = Q + d and (k*Q + R) % k = R - d*k when every value of R lies in
+  // [d*k, d*k + k): R gathers the terms whose coefficient k does not divide, and the ranges of
+  // its atoms come from the enclosing loops. `(16*io + ii) / 16` with ii in [0, 15] is `io`.
+  std::optional<Poly> fold_by_range(const Poly& l, int64_t k, BinOpKind op) {
+    if (!range_of_) return std::nullopt;
+    Poly q, r;
+    for (const auto& t : l.terms) {
+      if (!t.mono.empty() && t.coeff % k == 0)
+        q.add_term(t.mono, t.coeff / k);
+      else
+        r.add_term(t.mono, t.coeff);
+    }
+    int64_t lo = 0, hi = 0;
+    for (const auto& t : r.terms) {
+      int64_t a = t.coeff, b = t.coeff;
+      if (!t.mono.empty()) {
+        if (t.mono.size() != 1) return std::nullopt;
+        auto range = (*range_of_)(atoms_[static_cast<size_t>(t.mono[0])]);
+        if (!range) return std::nullopt;
+        if (!checked_mul(t.coeff, range->first, &a) || !checked_mul(t.coeff, range->second, &b)) return std::nullopt;
+        if (a > b) std::swap(a, b);
+      }
+      if (!checked_add(lo, a, &lo) || !checked_add(hi, b, &hi)) return std::nullopt;
+    }
+    int64_t d = floor_div(lo, k);
+    if (d != floor_div(hi, k)) return std::nullopt;
+    if (op == BinOpKind::Div) {
+      q.add_term({}, d);
+      return q;
+    }
+    int64_t dk;
+    if (!checked_mul(d, -k, &dk) || !r.add_term({}, dk)) return std::nullopt;
+    return r;
+  }
+
   std::vector<Expr> atoms_;
+  const RangeOf* range_of_ = nullptr;
 };
 
 bool is_index_arith(const Expr& e) {
@@ -166,6 +212,15 @@ bool is_index_arith(const Expr& e) {
 
 class Simplifier : public IRMutator {
  public:
+  Simplifier() {
+    range_of_ = [this](const Expr& atom) -> std::optional<Interval> {
+      auto r = atom.as<ReadNode>();
+      if (!r || !r->idx.empty()) return std::nullopt;
+      for (auto it = ranges_.rbegin(); it != ranges_.rend(); ++it)
+        if (it->first == r->name) return it->second;
+      return std::nullopt;
+    };
+  }
   using IRMutator::mutate;
   Expr mutate(const Expr& e) override {
     Expr m = IRMutator::mutate(e);
@@ -175,9 +230,22 @@ class Simplifier : public IRMutator {
     return m;
   }
 
+ protected:
+  // Loop variables with constant bounds are known to lie in [lo, hi - 1] inside the body.
+  Stmt mutate_For(const ForNode* n, const Stmt& s) override {
+    Expr lo = mutate(n->lo), hi = mutate(n->hi);
+    auto clo = lo.as<ConstNode>(), chi = hi.as<ConstNode>();
+    bool known = clo && chi && !is_data(clo->type.base) && !is_data(chi->type.base) &&
+                 clo->int_val() < chi->int_val();
+    if (known) ranges_.push_back({n->iter, {clo->int_val(), chi->int_val() - 1}});
+    Stmt out = IRMutator::mutate_For(n, s);
+    if (known) ranges_.pop_back();
+    return out;
+  }
+
  private:
   Expr normalize(const Expr& e) {
-    Normalizer n;
+    Normalizer n(&range_of_);
     std::optional<Poly> p = n.poly(e);
     if (!p) return e;
     return n.rebuild(*p, e);
@@ -222,6 +290,9 @@ class Simplifier : public IRMutator {
     }
     return e;
   }
+
+  std::vector<std::pair<Sym, Interval>> ranges_;  // enclosing loops with constant bounds
+  RangeOf range_of_;
 };
 
 }  // namespace

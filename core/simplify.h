@@ -1,6 +1,8 @@
 // Algebraic simplification of control (index) expressions, as rewrites need after they
 // substitute `4*io + ii` for `i`: constant folding, collecting affine terms (2*i + 3*i ->
-// 5*i, i - i -> 0, (a + 1) - 1 -> a), folding `/` and `%` by constants where exact, and
+// 5*i, i - i -> 0, (a + 1) - 1 -> a), folding `/` and `%` by constants where exact (also
+// using the ranges of enclosing loops with constant bounds, when a statement or block is
+// simplified: `(16*io + ii) / 16` is `io` inside `for ii in seq(0, 16)`), and
 // boolean folding of constant comparisons. Data expressions are only constant-folded where
 // exact. The result is equal to the input for every value of its variables.
 #pragma once

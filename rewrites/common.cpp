@@ -1,6 +1,8 @@
 // Target resolution, checker answers as errors, and the operation wrapper.
 #include "rewrites/common.h"
 
+#include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "core/ir_visit.h"
@@ -93,7 +95,11 @@ Cursor resolve_alloc(const std::string& op, const Proc& p, const CursorLike& tar
   Cursor c;
   if (target.is_pattern()) {
     const std::string& pat = target.pattern();
-    bool bare_name = pat.find_first_of(":=_ ") == std::string::npos;
+    // A bare identifier names the buffer ("C_reg"); anything else ("x: _", "_") is a pattern.
+    bool bare_name = !pat.empty() && pat != "_" && !std::isdigit(static_cast<unsigned char>(pat[0])) &&
+                     std::all_of(pat.begin(), pat.end(), [](char ch) {
+                       return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+                     });
     if (bare_name) {
       try {
         c = find_alloc_or_arg(p, pat);
@@ -202,8 +208,22 @@ std::vector<std::string> bound_names(const Proc& p) {
 }
 
 Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, const Cursor& where) {
-  for (const std::string& n : bound_names(p))
-    if (n == name) fail(op, where, "the name '" + name + "' is already used in proc '" + p.name() + "'");
+  // A name may repeat in sibling scopes (stage_mem's copy loops do), but it must neither shadow
+  // a name visible at `where` nor be shadowed by one bound in the new name's scope, which is at
+  // most the rest of the statement list from `where` on.
+  auto clash = [&] { fail(op, where, "the name '" + name + "' is already used in proc '" + p.name() + "' where it would be visible"); };
+  Cursor at = where.is_valid() ? where : proc_body(p);
+  for (const ScopeVar& v : scope_at(at))
+    if (v.sym.name() == name) clash();
+  if (!at.is_arg()) {
+    const Block& list = at.list();
+    NameCollector later;
+    for (size_t i = static_cast<size_t>(std::max(at.loc().lo, 0)); i < list.size(); ++i) later.visit(list[i]);
+    if (later.names.count(name)) clash();
+  } else {
+    for (const std::string& n : bound_names(p))
+      if (n == name) clash();
+  }
   return Sym(name);
 }
 

@@ -1,5 +1,5 @@
 // Exo's loop and scope scheduling operations: divide_loop, reorder_loops, fission, remove_loop,
-// add_loop, unroll_loop, lift_scope, fuse, cut_loop, shift_loop, mult_loops, join_loops,
+// add_loop, unroll_loop, lift_scope, fuse, cut_loop, bound_and_guard, shift_loop, mult_loops, join_loops,
 // specialize, autofission, divide_with_recompute. Names, argument order and rewrite rules follow Exo's primitives (docs/primitives/loop_ops.md); every legality condition
 // is decided by the checker (checker/queries.h). See docs/scheduling/loops.md.
 //
@@ -72,6 +72,9 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2);
 // for i in seq(lo, hi): s  -->  for i in seq(lo, cut): s ; for i in seq(cut, hi): s
 // (lo <= cut <= hi must be proved).
 Proc cut_loop(const Proc& p, const CursorLike& loop, const std::string& cut_point);
+// for i in seq(lo, e): s  -->  for i in seq(lo, c): if i < e: s        (e <= c proved)
+// Gives a tail loop the shape of a masked instruction's body. (Exo's stdlib bound_and_guard.)
+Proc bound_and_guard(const Proc& p, const CursorLike& loop, const std::string& bound);
 
 // for i in seq(lo, hi): s  -->  for i in seq(new_lo, new_lo + hi - lo): s[i -> i + (lo - new_lo)]
 // (new_lo >= 0 must be proved).

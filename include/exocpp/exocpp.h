@@ -17,5 +17,7 @@
 #include "rewrites/buffers.h"
 #include "rewrites/common.h"
 #include "rewrites/composites.h"
+#include "rewrites/replace.h"
 #include "rewrites/loops.h"
 #include "rewrites/stmts.h"
+#include "rewrites/subprocs.h"

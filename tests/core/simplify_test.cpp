@@ -49,3 +49,49 @@ TEST(Simplify, SimplifiesIndicesInsideDataExpressions) {
 }
 
 }  // namespace
+
+// Division and modulo folded with the ranges of enclosing constant-bound loops.
+namespace {
+std::string simp_proc(const std::string& src) {
+  Module m = parse_module(src);
+  Proc p = m.procs.back();
+  Block b = simplify_block(p.body());
+  return to_string(Proc(std::make_shared<ProcNode>(ProcNode{p->name, p->args, p->preds, b, p->instr, p->srcinfo})));
+}
+}  // namespace
+
+TEST(SimplifyRanges, FoldsDivisionByTheLoopRange) {
+  std::string out = simp_proc(R"(def f(A: f32[4, 16] @ DRAM, B: f32[64] @ DRAM):
+    for io in seq(0, 4):
+        for ii in seq(0, 16):
+            A[(16 * io + ii) / 16, (16 * io + ii) % 16] = B[16 * io + ii]
+)");
+  EXPECT_NE(out.find("A[io, ii] = B[16 * io + ii]"), std::string::npos) << out;
+}
+
+TEST(SimplifyRanges, KeepsDivisionWhenTheRangeCrossesAMultiple) {
+  std::string out = simp_proc(R"(def f(A: f32[8] @ DRAM, B: f32[64] @ DRAM):
+    for io in seq(0, 4):
+        for ii in seq(0, 17):
+            A[(16 * io + ii) / 16] = B[io]
+)");
+  EXPECT_NE(out.find("A[(16 * io + ii) / 16]"), std::string::npos) << out;
+}
+
+TEST(SimplifyRanges, FoldsAnOffsetRemainder) {
+  // ii + 3 lies in [3, 10], inside [0, 16): (16*io + ii + 3) / 16 is io, whatever io's range.
+  std::string out = simp_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for io in seq(0, N):
+        for ii in seq(0, 8):
+            A[(16 * io + ii + 3) / 16] = 0.0
+)");
+  EXPECT_NE(out.find("A[io] = 0.0"), std::string::npos) << out;
+}
+
+TEST(SimplifyRanges, UsesNoRangeForLoopsWithSymbolicBounds) {
+  std::string out = simp_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i / 16] = 0.0
+)");
+  EXPECT_NE(out.find("A[i / 16]"), std::string::npos) << out;
+}

@@ -1,5 +1,6 @@
 // The shared scheduling framework: target resolution and the operation wrapper.
 #include "rewrite_test_util.h"
+#include "rewrites/loops.h"
 #include "rewrites/common.h"
 
 using namespace exocpp;
@@ -45,6 +46,31 @@ TEST(RewriteFramework, FreshNameRefusesANameInUse) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { rw::fresh_name("op", p, "i", p.body_cursor()[0]); }, "op", "already used");
   EXPECT_EQ(rw::fresh_name("op", p, "io", p.body_cursor()[0]).name(), "io");
+}
+
+// Sibling loops may reuse a name (stage_mem's copy loops do): dividing both the load and the
+// store loop of a staged buffer into `i1o`/`i1i` is legal and prints unambiguously.
+TEST(RewriteFramework, FreshNameAllowsReuseInSiblingScopes) {
+  Proc p = parse_proc(R"(def f(A: f32[64] @ DRAM, B: f32[64] @ DRAM):
+    for i in seq(0, 64):
+        B[i] = A[i]
+    for i in seq(0, 64):
+        A[i] = B[i]
+)");
+  Proc q = divide_loop(p, "i #0", 16, {"io", "ii"}, {.perfect = true});
+  q = divide_loop(q, "i #0", 16, {"io", "ii"}, {.perfect = true});
+  EXPECT_EQ(q.find_all("for io in _: _").size(), 2u) << q;
+  expect_equivalent(p, q);
+}
+
+TEST(RewriteFramework, FreshNameRefusesANameBoundLaterInTheSameList) {
+  Proc p = parse_proc(R"(def f(A: f32[64] @ DRAM):
+    for i in seq(0, 64):
+        A[i] = 1.0
+    t: f32[4] @ DRAM
+    t[0] = A[0]
+)");
+  expect_refused([&] { rw::fresh_name("op", p, "t", p.body_cursor()[0]); }, "op", "already used");
 }
 
 }  // namespace

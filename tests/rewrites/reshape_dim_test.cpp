@@ -174,3 +174,18 @@ TEST(RearrangeDim, ForwardsCursorsToTheRewrittenAccesses) {
 }
 
 }  // namespace
+
+// A buffer name with an underscore is a name, not a pattern with a `_` wildcard.
+TEST(ResolveAlloc, NameWithUnderscoreIsABufferName) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N, 4] @ DRAM):
+    for i in seq(0, N):
+        t_reg: f32[4] @ DRAM
+        for k in seq(0, 4):
+            t_reg[k] = A[i, k]
+        for k in seq(0, 4):
+            A[i, k] = t_reg[k] + 1.0
+)");
+  Proc q = expand_dim(p, "t_reg", "N", "i");
+  EXPECT_NE(to_string(q).find("t_reg: f32[N, 4] @ DRAM"), std::string::npos) << q;
+  expect_equivalent(p, q, {{"N", 3}});
+}

@@ -1,0 +1,65 @@
+// The x86 instructions: the embedded .exo files (avx512.exo, avx2.exo) parsed once, on first
+// use, after the memories they mention are registered; handles look their proc up by name.
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "hwlibs/embedded_exo.h"
+#include "hwlibs/x86/x86.h"
+
+namespace exocpp::x86 {
+namespace detail {
+// Generated at build time (hwlibs/embed_exo.cmake).
+extern const EmbeddedExo embedded_exo_files[];
+extern const int embedded_exo_count;
+}  // namespace detail
+
+namespace {
+
+Module parse_library() {
+  register_memories();
+  Module all;
+  for (int i = 0; i < detail::embedded_exo_count; ++i) {
+    const EmbeddedExo& f = detail::embedded_exo_files[i];
+    Module m = parse_module(f.text, {}, f.name);
+    all.configs.insert(all.configs.end(), m.configs.begin(), m.configs.end());
+    all.procs.insert(all.procs.end(), m.procs.begin(), m.procs.end());
+  }
+  return all;
+}
+
+const std::map<std::string, Proc>& by_name() {
+  static const std::map<std::string, Proc> index = [] {
+    std::map<std::string, Proc> out;
+    for (const Proc& p : library().procs) out.emplace(p.name(), p);
+    return out;
+  }();
+  return index;
+}
+
+}  // namespace
+
+const Module& library() {
+  static const Module m = parse_library();
+  return m;
+}
+
+const Proc& InstrRef::get() const {
+  const auto& index = by_name();
+  auto it = index.find(name_);
+  if (it == index.end()) throw InternalError(std::string("x86: no instruction named ") + name_);
+  return it->second;
+}
+
+std::ostream& operator<<(std::ostream& os, const InstrRef& instr) { return os << instr.get(); }
+
+std::vector<std::string> instruction_names() {
+  return {
+#define EXOCPP_X86_NAME(name) #name,
+      EXOCPP_X86_INSTRUCTIONS(EXOCPP_X86_NAME)
+#undef EXOCPP_X86_NAME
+  };
+}
+
+}  // namespace exocpp::x86

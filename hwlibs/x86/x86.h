@@ -1,0 +1,105 @@
+// The x86 hardware library: AVX2 and AVX-512 vector registers as memories, and SIMD
+// instructions (f32 and f64) as @instr procs, for use with `set_memory` and `replace`:
+//
+//   #include "hwlibs/x86/x86.h"
+//   p = set_memory(p, "C_reg", x86::AVX512);
+//   p = replace(p, "for ji in _: _ #0", x86::mm512_loadu_ps);
+//
+// Every instruction's body is its meaning (what the interpreter runs and `replace` unifies
+// with); its C template is what codegen emits. hwlibs/x86/README.md lists them. The library
+// uses only the public API. Handles are constexpr objects: nothing runs at static
+// initialisation; the embedded .exo text is parsed once, on first use, thread-safely.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <exocpp/exocpp.h>
+
+namespace exocpp::x86 {
+
+// Registers the AVX2 and AVX512 memories (idempotent, thread-safe), so that .exo text
+// mentioning `@ AVX512` parses. Using any handle below does it too.
+void register_memories();
+
+// Every instruction of the library, parsed from the embedded .exo files on first call. Pass
+// `library().procs` as ParseOptions::procs to call instructions from .exo text.
+const Module& library();
+
+// A memory of this library; converts to `const Memory&` (registering the memories first).
+class MemoryRef {
+ public:
+  constexpr explicit MemoryRef(const char* name) : name_(name) {}
+  const Memory& get() const;
+  operator const Memory&() const { return get(); }  // NOLINT: implicit by design
+  const char* name() const { return name_; }
+
+ private:
+  const char* name_;
+};
+
+// An instruction of this library; converts to `const Proc&` (parsing the library first).
+class InstrRef {
+ public:
+  constexpr explicit InstrRef(const char* name) : name_(name) {}
+  const Proc& get() const;
+  operator const Proc&() const { return get(); }  // NOLINT: implicit by design
+  const char* name() const { return name_; }
+
+ private:
+  const char* name_;
+};
+std::ostream& operator<<(std::ostream& os, const InstrRef& instr);  // the proc, as text
+
+// Vector registers: AVX2 holds 8 f32 (__m256) or 4 f64 (__m256d); AVX512 holds 16 f32 (__m512)
+// or 8 f64 (__m512d). A buffer's last dimension is one register: `f32[4, 16] @ AVX512` is four.
+inline constexpr MemoryRef AVX2{"AVX2"};
+inline constexpr MemoryRef AVX512{"AVX512"};
+
+// Every instruction, by name. The names follow Exo's x86 library (src/exo/platforms/x86.py)
+// and Intel's intrinsics; `N` in a masked instruction is the count of lanes it touches.
+#define EXOCPP_X86_AVX512_INSTRUCTIONS(X, ps) \
+  X(mm512_setzero_##ps)                             \
+  X(mm512_loadu_##ps)                               \
+  X(mm512_storeu_##ps)                              \
+  X(mm512_maskz_loadu_##ps)                         \
+  X(mm512_mask_loadu_##ps)                          \
+  X(mm512_mask_storeu_##ps)                         \
+  X(mm512_set1_##ps)                                \
+  X(mm512_mask_set1_##ps)                           \
+  X(mm512_fmadd_##ps)                               \
+  X(mm512_mask_fmadd_##ps)                          \
+  X(mm512_fmadd_##ps##_broadcast)                   \
+  X(mm512_mask_fmadd_##ps##_broadcast)              \
+  X(mm512_add_##ps)                                 \
+  X(mm512_mul_##ps)                                 \
+  X(mm512_max_##ps)                                 \
+  X(mm512_relu_##ps)
+#define EXOCPP_X86_AVX2_INSTRUCTIONS(X, ps, ss) \
+  X(mm256_setzero_##ps)                             \
+  X(mm256_loadu_##ps)                               \
+  X(mm256_storeu_##ps)                              \
+  X(mm256_broadcast_##ss)                           \
+  X(mm256_fmadd_##ps)                               \
+  X(mm256_fmadd_##ps##_broadcast)                   \
+  X(mm256_add_##ps)                                 \
+  X(mm256_mul_##ps)                                 \
+  X(mm256_max_##ps)                                 \
+  X(mm256_relu_##ps)
+#define EXOCPP_X86_INSTRUCTIONS(X)             \
+  EXOCPP_X86_AVX512_INSTRUCTIONS(X, ps)        \
+  EXOCPP_X86_AVX512_INSTRUCTIONS(X, pd)        \
+  EXOCPP_X86_AVX2_INSTRUCTIONS(X, ps, ss)      \
+  EXOCPP_X86_AVX2_INSTRUCTIONS(X, pd, sd)      \
+  X(mm_prefetch_ps)                            \
+  X(mm_prefetch_pd)
+
+#define EXOCPP_X86_DECLARE(name) inline constexpr InstrRef name{#name};
+EXOCPP_X86_INSTRUCTIONS(EXOCPP_X86_DECLARE)
+#undef EXOCPP_X86_DECLARE
+
+// The names of every handle above, in that order.
+std::vector<std::string> instruction_names();
+
+}  // namespace exocpp::x86

@@ -1,0 +1,44 @@
+// bound_and_guard: give a loop a fixed trip bound and guard its body with the old one, so a
+// loop of data-dependent length (a tail `for i in seq(0, N % 16)`) takes the shape of a masked
+// instruction's body (`for i in seq(0, 16): if i < n: ...`) and can be replaced by it.
+//
+//   for i in seq(lo, e):          for i in seq(lo, c):
+//       s               -->           if i < e:
+//                                         s
+//
+// Checks: `bound` parses as an integer expression in the loop's scope, and the checker proves
+// e <= c (so the guarded loop runs exactly the old iterations).
+// Forwarding: the loop stays; its body moves into the new if.
+#include "checker/queries.h"
+#include "core/simplify.h"
+#include "rewrites/loops.h"
+#include "rewrites/loops_util.h"
+
+namespace exocpp {
+
+using namespace rw::loops;
+
+Proc bound_and_guard(const Proc& p, const CursorLike& loop, const std::string& bound) {
+  const char* op = "bound_and_guard";
+  return rw::run_op(op, [&]() -> Proc {
+    Cursor c = rw::resolve_loop(op, p, loop);
+    const ForNode* f = rw::as_loop(op, c);
+    Expr c_bound = simplify_expr(parse_in_scope(op, c, bound, "index"));
+    rw::require_proved(op, c, checker::always_true(context_of(c), mk_cmp(BinOpKind::Le, f->hi, c_bound)),
+                       "the upper bound '" + c.hi().to_string() + "' is at most '" + bound + "'");
+
+    Stmt guard = IfNode::make(mk_cmp(BinOpKind::Lt, index_var(f->iter, f->srcinfo), f->hi), f->body, {}, f->srcinfo);
+    Stmt bounded = ForNode::make(f->iter, f->lo, c_bound, {guard}, f->mode, f->srcinfo);
+    const BlockPath& path = c.loc().block;
+    int at = c.loc().lo;
+    BlockPath body_path = child_path(c);
+    ForwardFn inside = fwd_wrap(body_path, 0, static_cast<int>(f->body.size()));
+    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {bounded}),
+                       fwd_replace(path, at, at + 1, 1, [inside, path, at](const Loc& l) -> Loc {
+                         if (l.kind == CursorKind::Stmt && l.block == path && l.lo == at) return l;
+                         return inside(l);
+                       }));
+  });
+}
+
+}  // namespace exocpp

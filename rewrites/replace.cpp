@@ -1,0 +1,194 @@
+// replace and replace_all: a block of the caller becomes a call to a subproc (usually an
+// @instr hardware instruction) whose body it unifies with (see rewrites/replace.h for the rule,
+// rewrites/unify.h for the unifier).
+//
+//   s_1 ; ... ; s_n      -->   f(a_1, ..., a_m)     when  f's body [a := a_1..a_m]  ==  s_1 ; ... ; s_n
+//
+// Checks, in order: the block unifies (shape, indices, buffers, precisions, memories); the
+// allocations it shares with f's body are not used after it; no written argument aliases
+// another; each size argument is positive; each window lies inside its buffer; each assert of
+// f holds at the call site. Only then is the call built.
+#include "rewrites/replace.h"
+
+#include "checker/context.h"
+#include "checker/queries.h"
+#include "core/ir_visit.h"
+#include "core/printer.h"
+#include "core/simplify.h"
+#include "rewrites/buffer_util.h"
+#include "rewrites/loops_util.h"
+#include "rewrites/unify.h"
+
+namespace exocpp {
+
+namespace {
+
+const char* kOp = "replace";
+
+// An assert of the callee with the solved arguments put in: control arguments by their
+// values, stride(x, k) by the stride of the caller dimension x's dimension k stands for.
+class Instantiate : public IRMutator {
+ public:
+  explicit Instantiate(const rw::unify::Solution& s) : sol_(s) {}
+
+ protected:
+  Expr mutate_Read(const ReadNode* n, const Expr& e) override {
+    if (n->idx.empty())
+      if (auto it = sol_.control.find(n->name); it != sol_.control.end()) return it->second;
+    return IRMutator::mutate_Read(n, e);
+  }
+  Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
+    auto it = sol_.views.find(n->name);
+    if (it == sol_.views.end() || n->dim < 0 || n->dim >= static_cast<int>(it->second.dims.size())) return e;
+    return StrideExprNode::make(it->second.buf, it->second.dims[static_cast<size_t>(n->dim)], e.srcinfo());
+  }
+
+ private:
+  const rw::unify::Solution& sol_;
+};
+
+Expr cmp(BinOpKind op, const Expr& a, const Expr& b) { return BinOpNode::make(op, a, b); }
+
+void check_locals(const Cursor& blk, const rw::unify::Problem& pb) {
+  const Block& list = blk.list();
+  for (const auto& [callee_local, caller_local] : pb.locals)
+    for (size_t k = static_cast<size_t>(blk.loc().hi); k < list.size(); ++k)
+      if (rw::buffer_uses(list[k], caller_local).any())
+        rw::fail(kOp, blk, "'" + caller_local.name() + "' is allocated in the block and used after it, but the call "
+                           "would make it local to '" + callee_local.name() + "' of the subproc");
+}
+
+void check_aliasing(const Cursor& blk, const Proc& sub, const rw::unify::Solution& sol) {
+  for (size_t i = 0; i < sub.args().size(); ++i)
+    for (size_t j = i + 1; j < sub.args().size(); ++j) {
+      auto a = sol.views.find(sub.args()[i].name), b = sol.views.find(sub.args()[j].name);
+      if (a == sol.views.end() || b == sol.views.end() || a->second.buf != b->second.buf) continue;
+      if (!a->second.written && !b->second.written) continue;
+      const FnArg& w = a->second.written ? sub.args()[i] : sub.args()[j];
+      rw::fail(kOp, blk, "'" + a->second.buf.name() + "' would be passed for both '" + sub.args()[i].name.name() +
+                             "' and '" + sub.args()[j].name.name() + "' of '" + sub.name() + "', and '" +
+                             w.name.name() + "' is written: arguments of a call may not alias a written one");
+    }
+}
+
+void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub, const rw::unify::Solution& sol,
+                     const checker::Context& ctx) {
+  for (size_t i = 0; i < sub.args().size(); ++i) {
+    const FnArg& a = sub.args()[i];
+    const Expr& v = sol.args[i];
+    if (a.type.is_scalar() && a.type.base == ScalarKind::Size)
+      rw::require_proved(kOp, blk, checker::always_true(ctx, cmp(BinOpKind::Gt, v, rw::loops::int_const(0))),
+                         "the size argument '" + a.name.name() + "' = `" + to_string(v) + "` is positive");
+    const WindowExprNode* w = v.as<WindowExprNode>();
+    if (!w) continue;
+    const Type* bt = ctx.type_of(w->name);
+    if (!bt || bt->rank() != static_cast<int>(w->idx.size())) continue;
+    for (size_t d = 0; d < w->idx.size(); ++d) {
+      if (!w->idx[d].is_interval) continue;
+      Expr inside = cmp(BinOpKind::And, cmp(BinOpKind::Le, rw::loops::int_const(0), w->idx[d].lo),
+                        cmp(BinOpKind::Le, w->idx[d].hi, bt->shape[d]));
+      rw::require_proved(kOp, blk, checker::always_true(ctx, inside),
+                         "the window `" + to_string(v) + "` passed for '" + a.name.name() + "' lies inside '" +
+                             w->name.name() + "' (dimension " + std::to_string(d) + ")");
+    }
+  }
+  (void)p;
+  Instantiate inst(sol);
+  for (const Expr& pred : sub.preds()) {
+    Expr here = simplify_expr(inst.mutate(pred));
+    rw::require_proved(kOp, blk, checker::always_true(ctx, here),
+                       "the assert `" + to_string(pred) + "` of '" + sub.name() + "' holds at the call (as `" +
+                           to_string(here) + "`)");
+  }
+}
+
+Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const ReplaceOptions& opts) {
+  const Block stmts = blk.stmts();
+  const BlockPath path = blk.loc().block;
+  const int lo = blk.loc().lo, hi = blk.loc().hi;
+  const checker::Context ctx = checker::Context::at(p, path, lo);
+
+  // 1. Unify.
+  rw::unify::Problem pb;
+  rw::unify::Solution sol;
+  try {
+    pb = rw::unify::match(sub, stmts);
+    checker::Context inner = ctx;
+    for (const ForNode* l : pb.inner_loops) {
+      checker::Scope sc(checker::Scope::Loop);
+      sc.loop = l;
+      inner.push(sc);
+    }
+    sol = rw::unify::solve(p, inner, sub, pb, stmts.front().srcinfo());
+  } catch (const rw::unify::Mismatch& m) {
+    std::string head = "the block does not unify with the body of '" + sub.name() + "'";
+    rw::fail(kOp, opts.quiet ? blk.srcinfo() : m.where, opts.quiet ? head : head + ": " + m.reason);
+  }
+
+  // 2. Checks on the solved call.
+  check_locals(blk, pb);
+  check_aliasing(blk, sub, sol);
+  check_call_site(blk, p, sub, sol, ctx);
+
+  // 3. The call in place of the block.
+  Stmt call = CallNode::make(sub.ptr(), sol.args, stmts.front().srcinfo());
+  Block body = replace_stmts(p.body(), path, lo, hi, {call});
+  return derive_proc(p, std::move(body), fwd_replace(path, lo, hi, 1));
+}
+
+// Every statement of `b` (list `path`), outermost first, in program order.
+void collect(const Proc& p, const Block& b, const BlockPath& path, std::vector<Cursor>& out) {
+  for (size_t i = 0; i < b.size(); ++i) {
+    Loc l;
+    l.kind = CursorKind::Stmt;
+    l.block = path;
+    l.lo = static_cast<int>(i);
+    l.hi = l.lo + 1;
+    out.emplace_back(p, l);
+    BlockPath sub = path;
+    if (const ForNode* f = b[i].as<ForNode>()) {
+      sub.push_back({static_cast<int>(i), BlockField::Body});
+      collect(p, f->body, sub, out);
+    } else if (const IfNode* n = b[i].as<IfNode>()) {
+      sub.push_back({static_cast<int>(i), BlockField::Body});
+      collect(p, n->body, sub, out);
+      sub.back().field = BlockField::Orelse;
+      collect(p, n->orelse, sub, out);
+    }
+  }
+}
+
+}  // namespace
+
+Proc replace(const Proc& p, const CursorLike& block, const Proc& subproc, const ReplaceOptions& opts) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor blk = rw::resolve_block(kOp, p, block);
+    if (!subproc.defined()) rw::fail(kOp, blk, "the subproc is undefined");
+    return replace_at(p, blk, subproc, opts);
+  });
+}
+
+Proc replace_all(const Proc& p, const Proc& subproc) {
+  return rw::run_op("replace_all", [&]() -> Proc {
+    if (!subproc.defined()) rw::fail("replace_all", SrcInfo{}, "the subproc is undefined");
+    const int n = static_cast<int>(subproc.body().size());
+    std::vector<Cursor> starts;
+    collect(p, p.body(), {}, starts);
+    Proc cur = p;
+    for (const Cursor& s : starts) {
+      Cursor c = cur.forward(s);
+      if (!c.is_valid() || c.loc().lo + n > static_cast<int>(c.list().size())) continue;
+      Loc l = c.loc();
+      l.kind = CursorKind::Block;
+      l.hi = l.lo + n;
+      try {
+        cur = replace_at(cur, Cursor(cur, l), subproc, {.quiet = true});
+      } catch (const SchedulingError&) {
+        // This block does not unify (or its call would be illegal): leave it.
+      }
+    }
+    return cur;
+  });
+}
+
+}  // namespace exocpp

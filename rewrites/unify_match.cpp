@@ -1,0 +1,332 @@
+// The first stage of replace's unifier: walk the caller's block and the subproc's body in
+// step, check that they have the same shape (statement kinds, loops, operators, constants,
+// allocations), and collect what the solver needs: index equations and the accesses of the
+// subproc's buffer arguments next to the caller accesses they stand for (see unify.h).
+#include <algorithm>
+
+#include "core/printer.h"
+#include "core/simplify.h"
+#include "rewrites/loops_util.h"
+#include "rewrites/unify.h"
+
+namespace exocpp::rw::unify {
+
+namespace {
+
+// The first line of a statement, without its trailing newline or body.
+std::string first_line(const Stmt& s) {
+  std::string t = to_string(s);
+  size_t nl = t.find('\n');
+  return nl == std::string::npos ? t : t.substr(0, nl);
+}
+
+const char* stmt_word(StmtKind k) {
+  switch (k) {
+    case StmtKind::Assign: return "assignment";
+    case StmtKind::Reduce: return "reduction";
+    case StmtKind::WriteConfig: return "config write";
+    case StmtKind::Pass: return "pass";
+    case StmtKind::If: return "if";
+    case StmtKind::For: return "loop";
+    case StmtKind::Alloc: return "allocation";
+    case StmtKind::Call: return "call";
+    case StmtKind::WindowStmt: return "window statement";
+  }
+  return "statement";
+}
+
+std::string with_article(const std::string& w) {
+  return (std::string("aeiou").find(w[0]) == std::string::npos ? "a " : "an ") + w;
+}
+
+// An index, size, int or stride value: what equations compare.
+bool is_number(const Type& t) { return t.is_scalar() && (is_indexable(t.base) || t.base == ScalarKind::Stride); }
+
+class Matcher {
+ public:
+  Matcher(const Proc& callee, Problem& pb) : callee_(callee), pb_(pb) {
+    for (const FnArg& a : callee.args()) args_.push_back(&a);
+  }
+
+  void block(const Block& ce, const Block& ke, const SrcInfo& where, const std::string& what) {
+    if (ce.size() != ke.size())
+      throw Mismatch{ke.empty() ? where : ke.front().srcinfo(),
+                     what + " has " + count(ke.size()) + " but the matching part of '" + callee_.name() + "' has " +
+                         count(ce.size())};
+    for (size_t k = 0; k < ce.size(); ++k) stmt(ce[k], ke[k]);
+  }
+
+ private:
+  static std::string count(size_t n) { return std::to_string(n) + (n == 1 ? " statement" : " statements"); }
+
+  [[noreturn]] void differ(const Stmt& ce, const Stmt& ke, const std::string& why) const {
+    throw Mismatch{ke.srcinfo(), "the " + std::string(stmt_word(ke.kind())) + " `" + first_line(ke) +
+                                     "` does not match `" + first_line(ce) + "` of '" + callee_.name() + "': " + why};
+  }
+  [[noreturn]] void differ(const Expr& ce, const Expr& ke, const std::string& why) const {
+    throw Mismatch{ke.srcinfo().known() ? ke.srcinfo() : cur_, "the expression `" + to_string(ke) +
+                                                                    "` does not match `" + to_string(ce) + "` of '" +
+                                                                    callee_.name() + "': " + why};
+  }
+
+  const FnArg* arg_of(const Sym& s) const {
+    for (const FnArg* a : args_)
+      if (a->name == s) return a;
+    return nullptr;
+  }
+  Expr subst(const Expr& e) const { return simplify_expr(loops::substitute(e, iters_)); }
+
+  void stmt(const Stmt& ce, const Stmt& ke) {
+    if (ce.kind() != ke.kind())
+      differ(ce, ke, "expected " + with_article(stmt_word(ce.kind())));
+    cur_ = ke.srcinfo();
+    switch (ce.kind()) {
+      case StmtKind::Assign: return write<AssignNode>(ce, ke);
+      case StmtKind::Reduce: return write<ReduceNode>(ce, ke);
+      case StmtKind::WriteConfig: {
+        const WriteConfigNode* c = ce.as<WriteConfigNode>();
+        const WriteConfigNode* k = ke.as<WriteConfigNode>();
+        if (c->config->name != k->config->name || c->field != k->field)
+          differ(ce, ke, "it writes another config field");
+        expr(c->rhs, k->rhs, is_data(c->rhs.type().base));
+        return;
+      }
+      case StmtKind::Pass: return;
+      case StmtKind::If: {
+        const IfNode* c = ce.as<IfNode>();
+        const IfNode* k = ke.as<IfNode>();
+        expr(c->cond, k->cond);
+        block(c->body, k->body, ke.srcinfo(), "the body of `" + first_line(ke) + "`");
+        if (c->orelse.empty() != k->orelse.empty()) differ(ce, ke, "only one of them has an else branch");
+        block(c->orelse, k->orelse, ke.srcinfo(), "the else branch of `" + first_line(ke) + "`");
+        return;
+      }
+      case StmtKind::For: return loop(ce, ke);
+      case StmtKind::Alloc: {
+        const AllocNode* c = ce.as<AllocNode>();
+        const AllocNode* k = ke.as<AllocNode>();
+        if (c->type.rank() != k->type.rank()) differ(ce, ke, "the buffers have different ranks");
+        if (c->type.base != k->type.base && c->type.base != ScalarKind::R && k->type.base != ScalarKind::R)
+          differ(ce, ke, "the element types differ");
+        if (c->mem != k->mem) differ(ce, ke, "the memories differ (" + k->mem + " vs " + c->mem + ")");
+        for (int d = 0; d < c->type.rank(); ++d)
+          equation(c->type.shape[static_cast<size_t>(d)], k->type.shape[static_cast<size_t>(d)], ke);
+        pb_.locals[c->name] = k->name;
+        return;
+      }
+      case StmtKind::Call:
+        differ(ce, ke, "calls inside the subproc's body are not unified; inline_proc the inner call first");
+      case StmtKind::WindowStmt:
+        differ(ce, ke, "window statements inside the subproc's body are not unified");
+    }
+  }
+
+  // `x[idx] = rhs` or `x[idx] += rhs` on both sides.
+  template <class N>
+  void write(const Stmt& ce, const Stmt& ke) {
+    const N* c = ce.as<N>();
+    const N* k = ke.as<N>();
+    access(ce, ke, c->name, c->idx, k->name, k->idx, /*write=*/true);
+    expr(c->rhs, k->rhs, /*data=*/true);
+  }
+
+  // Loops match up to renaming and a shift: callee `for j in seq(a, b)` and caller
+  // `for i in seq(c, d)` run the same number of times and j stands for i - c + a. A caller nest
+  // `for io in seq(c, c + P): for ii in seq(e, e + Q): s` of constant trip counts stands for
+  // one callee loop of P*Q iterations (j = Q*(io - c) + (ii - e) + a), as divide_loop leaves it.
+  void loop(const Stmt& ce, const Stmt& ke) {
+    const ForNode* c = ce.as<ForNode>();
+    const ForNode* k = ke.as<ForNode>();
+    Expr c_lo = subst(c->lo);
+    Expr c_ext = simplify_expr(loops::mk_sub(subst(c->hi), c_lo));
+    Expr k_ext = simplify_expr(loops::mk_sub(k->hi, k->lo));
+    std::vector<const ForNode*> nest{k};
+    Expr linear = simplify_expr(loops::mk_sub(loops::index_var(k->iter), k->lo));
+    if (auto want = loops::const_int(c_ext), have = loops::const_int(k_ext); want && have && *have < *want) {
+      int64_t prod = *have;
+      Expr lin = linear;
+      std::vector<const ForNode*> n = nest;
+      while (prod < *want && n.back()->body.size() == 1 && n.back()->body[0].is<ForNode>()) {
+        const ForNode* in = n.back()->body[0].as<ForNode>();
+        auto e = loops::const_int(simplify_expr(loops::mk_sub(in->hi, in->lo)));
+        if (!e || *e <= 0) break;
+        lin = loops::mk_add(loops::mk_mul(lin, loops::int_const(*e)), loops::mk_sub(loops::index_var(in->iter), in->lo));
+        prod *= *e;
+        n.push_back(in);
+      }
+      if (prod == *want && n.size() > 1) {
+        nest = n;
+        linear = simplify_expr(lin);
+        k_ext = loops::int_const(prod);
+      }
+    }
+    Stmt innermost = ke;
+    std::string kline = first_line(ke);
+    for (size_t d = 1; d < nest.size(); ++d) {
+      innermost = nest[d - 1]->body[0];
+      kline += " " + first_line(innermost);
+    }
+    pb_.eqs.push_back(IndexEq{c_ext, k_ext,
+                              Site{ke.srcinfo(), "the trip count " + to_string(k_ext) + " of `" + kline + "`",
+                                   "the trip count " + to_string(c_ext) + " of `" + first_line(ce) + "`"}});
+    for (const ForNode* l : nest) pb_.inner_loops.push_back(l);
+    iters_[c->iter] = simplify_expr(loops::mk_add(linear, c_lo));
+    block(c->body, nest.back()->body, innermost.srcinfo(), "the body of `" + first_line(innermost) + "`");
+  }
+
+  void equation(const Expr& ce, const Expr& ke, const Stmt& at) {
+    pb_.eqs.push_back(IndexEq{subst(ce), ke, Site{at.srcinfo(), to_string(ke), to_string(ce)}});
+  }
+
+  // The callee accesses `cn[ci]`, the caller `kn[ki]` (a write for assignments/reductions).
+  void access(const Stmt& cs, const Stmt& ks, const Sym& cn, const std::vector<Expr>& ci, const Sym& kn,
+              const std::vector<Expr>& ki, bool write) {
+    if (auto it = pb_.locals.find(cn); it != pb_.locals.end()) {
+      if (it->second != kn)
+        differ(cs, ks, "'" + kn.name() + "' stands where '" + callee_.name() + "' uses its own buffer '" +
+                           cn.name() + "' (matched to '" + it->second.name() + "')");
+      for (size_t d = 0; d < ci.size() && d < ki.size(); ++d) equation(ci[d], ki[d], ks);
+      return;
+    }
+    const FnArg* a = arg_of(cn);
+    if (!a || !a->type.is_data())
+      differ(cs, ks, "'" + cn.name() + "' is not a data argument of '" + callee_.name() + "'");
+    std::vector<Expr> sci;
+    for (const Expr& e : ci) sci.push_back(subst(e));
+    std::string ctext = cn.name();
+    if (!ci.empty()) {
+      ctext += "[";
+      for (size_t d = 0; d < sci.size(); ++d) ctext += (d ? ", " : "") + to_string(ci[d]);
+      ctext += "]";
+    }
+    std::string ktext = kn.name();
+    if (!ki.empty()) {
+      ktext += "[";
+      for (size_t d = 0; d < ki.size(); ++d) ktext += (d ? ", " : "") + to_string(ki[d]);
+      ktext += "]";
+    }
+    pb_.accesses.push_back(BufAccess{cn, std::move(sci), kn, ki, write, Site{ks.srcinfo(), ktext, ctext}});
+  }
+
+  // Is `e` a control value in a data expression (an integer literal or a data value read)?
+  bool is_data_value(const Expr& e) const {
+    if (const ReadNode* r = e.as<ReadNode>()) {
+      if (pb_.locals.count(r->name)) return true;
+      const FnArg* a = arg_of(r->name);
+      return a && a->type.is_data();
+    }
+    return e.is<ConstNode>() || e.is<USubNode>() || e.is<BinOpNode>() || e.is<ExternNode>() || e.is<ReadConfigNode>();
+  }
+
+  // Expressions of the same shape; control subexpressions become equations. `data`: inside a
+  // data expression, where integer literals are data values.
+  void expr(const Expr& ce, const Expr& ke, bool data = false) {
+    const Type& ct = ce.type();
+    if (is_number(ct) && !(data && is_data_value(ce))) {
+      if (!is_number(ke.type()))
+        differ(ce, ke, "an index expression was expected");
+      pb_.eqs.push_back(IndexEq{subst(ce), ke, Site{ke.srcinfo().known() ? ke.srcinfo() : cur_, to_string(ke),
+                                                    to_string(ce)}});
+      return;
+    }
+    if (ce.kind() != ke.kind()) differ(ce, ke, "the expressions have different forms");
+    switch (ce.kind()) {
+      case ExprKind::Read: {
+        const ReadNode* c = ce.as<ReadNode>();
+        const ReadNode* k = ke.as<ReadNode>();
+        if (ct.base == ScalarKind::Bool) {
+          const FnArg* a = arg_of(c->name);
+          if (!a) differ(ce, ke, "boolean variables are not unified");
+          pb_.eqs.push_back(IndexEq{ce, ke, Site{cur_, to_string(ke), to_string(ce)}});
+          return;
+        }
+        if (auto it = pb_.locals.find(c->name); it != pb_.locals.end()) {
+          if (it->second != k->name)
+            differ(ce, ke, "'" + k->name.name() + "' stands where '" + callee_.name() + "' reads its own buffer '" +
+                               c->name.name() + "'");
+          for (size_t d = 0; d < c->idx.size() && d < k->idx.size(); ++d)
+            pb_.eqs.push_back(IndexEq{subst(c->idx[d]), k->idx[d], Site{cur_, to_string(ke), to_string(ce)}});
+          return;
+        }
+        const FnArg* a = arg_of(c->name);
+        if (!a || !a->type.is_data()) differ(ce, ke, "'" + c->name.name() + "' is not a data argument");
+        std::vector<Expr> sci;
+        for (const Expr& e : c->idx) sci.push_back(subst(e));
+        pb_.accesses.push_back(
+            BufAccess{c->name, std::move(sci), k->name, k->idx, false, Site{cur_, to_string(ke), to_string(ce)}});
+        return;
+      }
+      case ExprKind::Const: {
+        const ConstNode* c = ce.as<ConstNode>();
+        const ConstNode* k = ke.as<ConstNode>();
+        if (c->val != k->val) differ(ce, ke, "the constants differ");
+        return;
+      }
+      case ExprKind::USub: return expr(ce.as<USubNode>()->arg, ke.as<USubNode>()->arg, data);
+      case ExprKind::BinOp: {
+        const BinOpNode* c = ce.as<BinOpNode>();
+        const BinOpNode* k = ke.as<BinOpNode>();
+        if (!data && is_comparison(c->op) && is_comparison(k->op)) return comparison(ce, ke);
+        if (c->op != k->op)
+          differ(ce, ke, std::string("the operators differ (") + to_string(k->op) + " vs " + to_string(c->op) + ")");
+        expr(c->lhs, k->lhs, data);
+        expr(c->rhs, k->rhs, data);
+        return;
+      }
+      case ExprKind::Extern: {
+        const ExternNode* c = ce.as<ExternNode>();
+        const ExternNode* k = ke.as<ExternNode>();
+        if (c->fn != k->fn || c->args.size() != k->args.size()) differ(ce, ke, "different functions are called");
+        for (size_t i = 0; i < c->args.size(); ++i) expr(c->args[i], k->args[i], data);
+        return;
+      }
+      case ExprKind::ReadConfig: {
+        const ReadConfigNode* c = ce.as<ReadConfigNode>();
+        const ReadConfigNode* k = ke.as<ReadConfigNode>();
+        if (c->config->name != k->config->name || c->field != k->field)
+          differ(ce, ke, "they read different config fields");
+        return;
+      }
+      case ExprKind::WindowExpr:
+      case ExprKind::StrideExpr: differ(ce, ke, "windows and strides inside the subproc's body are not unified");
+    }
+  }
+
+  // `a < b` against `c < d` (also <=, >, >=, ==; `a > b` read as `b < a`): one equation
+  // a - b == c - d, so `i < n` unifies with `16 * jo + ii < M` by n := M - 16 * jo.
+  void comparison(const Expr& ce, const Expr& ke) {
+    auto canon = [](const BinOpNode* b, Expr& l, Expr& r) {
+      l = b->lhs, r = b->rhs;
+      if (b->op == BinOpKind::Gt || b->op == BinOpKind::Ge) std::swap(l, r);
+      return b->op == BinOpKind::Gt ? BinOpKind::Lt : b->op == BinOpKind::Ge ? BinOpKind::Le : b->op;
+    };
+    Expr cl, cr, kl, kr;
+    BinOpKind cop = canon(ce.as<BinOpNode>(), cl, cr), kop = canon(ke.as<BinOpNode>(), kl, kr);
+    if (cop != kop)
+      differ(ce, ke, std::string("the comparisons differ (") + to_string(ke.as<BinOpNode>()->op) + " vs " +
+                         to_string(ce.as<BinOpNode>()->op) + ")");
+    for (const Expr& e : {cl, cr, kl, kr})
+      if (!is_number(e.type()))
+        differ(ce, ke, "only comparisons of index expressions are unified");
+    pb_.eqs.push_back(IndexEq{subst(loops::mk_sub(cl, cr)), simplify_expr(loops::mk_sub(kl, kr)),
+                              Site{ke.srcinfo().known() ? ke.srcinfo() : cur_, "the condition `" + to_string(ke) + "`",
+                                   "`" + to_string(ce) + "`"}});
+  }
+
+  const Proc& callee_;
+  Problem& pb_;
+  std::vector<const FnArg*> args_;
+  loops::SymMap iters_;
+  SrcInfo cur_;
+};
+
+}  // namespace
+
+Problem match(const Proc& callee, const Block& caller) {
+  Problem pb;
+  Matcher m(callee, pb);
+  m.block(callee.body(), caller, caller.empty() ? SrcInfo{} : caller.front().srcinfo(), "the block");
+  return pb;
+}
+
+}  // namespace exocpp::rw::unify

@@ -1,0 +1,335 @@
+// The second stage of replace's unifier: from the equations and accesses match() collected,
+// solve the subproc's control arguments (each equation with one unknown, linear with
+// coefficient +-1, fixes it; repeat), then each data argument (a caller variable or element for
+// a scalar; for a tensor, a window of the caller's buffer: which caller dimensions are
+// intervals, the offset of each and the point of each dropped one), and verify that every
+// equation and access holds for the solution (simplified normal form, else the checker).
+#include <algorithm>
+#include <functional>
+#include <optional>
+
+#include "checker/queries.h"
+#include "core/ir_visit.h"
+#include "core/printer.h"
+#include "core/simplify.h"
+#include "rewrites/buffer_util.h"
+#include "rewrites/loops_util.h"
+#include "rewrites/unify.h"
+
+namespace exocpp::rw::unify {
+
+bool mentions_any(const Expr& e, const std::vector<Sym>& vars) {
+  return std::any_of(vars.begin(), vars.end(), [&](const Sym& v) { return loops::mentions(e, v); });
+}
+
+bool provably_equal(const checker::Context& ctx, const Expr& a, const Expr& b) {
+  // Booleans come only from boolean arguments, which are solved by the caller's expression.
+  if (a.type().base == ScalarKind::Bool || b.type().base == ScalarKind::Bool)
+    return expr_equal(simplify_expr(a), simplify_expr(b));
+  Expr d = simplify_expr(loops::mk_sub(a, b));
+  if (auto c = loops::const_int(d)) return *c == 0;
+  return checker::always_true(ctx, BinOpNode::make(BinOpKind::Eq, simplify_expr(a), simplify_expr(b))).proved();
+}
+
+namespace {
+
+class Solver {
+ public:
+  Solver(const Proc& caller, const checker::Context& ctx, const Proc& callee, const Problem& pb, SrcInfo loc)
+      : caller_(caller), ctx_(ctx), callee_(callee), pb_(pb), loc_(std::move(loc)) {
+    for (const ForNode* l : pb.inner_loops) {
+      inner_.push_back(l->iter);
+      inner_lo_[l->iter] = l->lo;
+    }
+    for (const FnArg& a : callee.args())
+      if (!a.type.is_data()) unknown_.push_back(a.name);
+  }
+
+  Solution run() {
+    solve_control();
+    verify_equations();
+    for (const FnArg& a : callee_.args()) {
+      if (a.type.is_data()) {
+        sol_.args.push_back(data_arg(a));
+      } else {
+        sol_.args.push_back(sol_.control.at(a.name));
+      }
+    }
+    return sol_;
+  }
+
+ private:
+  [[noreturn]] void fail(const SrcInfo& where, const std::string& why) const {
+    throw Mismatch{where.known() ? where : loc_, why};
+  }
+  std::string who(const Sym& arg) const { return "the argument '" + arg.name() + "' of '" + callee_.name() + "'"; }
+
+  Expr with_solved(const Expr& e) const { return simplify_expr(loops::substitute(e, solved_)); }
+  std::vector<Sym> unknowns_in(const Expr& e) const {
+    std::vector<Sym> out;
+    for (const Sym& u : unknown_)
+      if (!solved_.count(u) && loops::mentions(e, u)) out.push_back(u);
+    return out;
+  }
+
+  // `d == 0` with `u` its only unknown: u's value when d is linear in u with coefficient +-1.
+  std::optional<Expr> isolate(const Expr& d, const Sym& u) const {
+    auto at = [&](int64_t v) {
+      loops::SymMap m{{u, loops::int_const(v)}};
+      return simplify_expr(loops::substitute(d, m));
+    };
+    Expr d0 = at(0), d1 = at(1), d2 = at(2);
+    auto c1 = loops::const_int(simplify_expr(loops::mk_sub(d1, d0)));
+    auto c2 = loops::const_int(simplify_expr(loops::mk_sub(d2, d1)));
+    if (!c1 || !c2 || *c1 != *c2 || (*c1 != 1 && *c1 != -1)) return std::nullopt;
+    // Not linear after all (u*u, u/2, ...)? verify_equations() then refuses the solution.
+    return simplify_expr(*c1 == 1 ? loops::mk_sub(loops::int_const(0), d0) : d0);
+  }
+
+  void solve_control() {
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (const IndexEq& eq : pb_.eqs) {
+        Expr c = with_solved(eq.callee);
+        std::vector<Sym> unk = unknowns_in(c);
+        if (unk.size() != 1) continue;
+        const Sym& u = unk[0];
+        if (const ReadNode* r = c.as<ReadNode>(); r && r->name == u && r->idx.empty()) {
+          solved_[u] = eq.caller;  // the argument itself (booleans, plain indices)
+        } else if (c.type().base == ScalarKind::Bool) {
+          continue;
+        } else if (auto v = isolate(simplify_expr(loops::mk_sub(c, eq.caller)), u)) {
+          solved_[u] = *v;
+        } else {
+          continue;
+        }
+        progress = true;
+      }
+    }
+    for (const FnArg& a : callee_.args()) {
+      if (a.type.is_data()) continue;
+      auto it = solved_.find(a.name);
+      if (it == solved_.end())
+        fail(loc_, "cannot determine " + who(a.name) + " from the block: no loop bound or index of the block fixes it");
+      Expr v = simplify_expr(it->second);
+      if (mentions_any(v, inner_))
+        fail(loc_, who(a.name) + " would be `" + to_string(v) +
+                       "`, which changes with the loops of the block (a call takes one value)");
+      sol_.control[a.name] = v;
+    }
+  }
+
+  void verify_equations() {
+    for (const IndexEq& eq : pb_.eqs) {
+      Expr c = with_solved(eq.callee);
+      if (!provably_equal(ctx_, c, eq.caller))
+        fail(eq.site.where, eq.site.caller + " cannot equal " + eq.site.callee + " of '" + callee_.name() +
+                                "' (with the arguments solved, that is `" + to_string(c) + "`)");
+    }
+  }
+
+  Expr data_arg(const FnArg& a) {
+    std::vector<const BufAccess*> accs;
+    for (const BufAccess& x : pb_.accesses)
+      if (x.callee_arg == a.name) accs.push_back(&x);
+    if (accs.empty())
+      fail(loc_, "cannot determine " + who(a.name) + ": '" + callee_.name() + "' never accesses it");
+    const Sym buf = accs[0]->caller_buf;
+    Solution::View view{buf, {}, false};
+    for (const BufAccess* x : accs) {
+      view.written = view.written || x->write;
+      if (x->caller_buf != buf)
+        fail(x->site.where, who(a.name) + " would have to be both '" + buf.name() + "' (`" + accs[0]->site.caller +
+                                "`) and '" + x->caller_buf.name() + "' (`" + x->site.caller + "`)");
+    }
+    const Type* bt = ctx_.type_of(buf);
+    if (!bt || !bt->is_data())
+      fail(accs[0]->site.where, "'" + buf.name() + "' is not a data buffer, so it cannot be passed as " + who(a.name));
+    check_types(a, buf, *bt, accs[0]->site.where);
+    const int caller_rank = static_cast<int>(accs[0]->caller_idx.size());
+    for (const BufAccess* x : accs)
+      if (static_cast<int>(x->caller_idx.size()) != caller_rank)
+        fail(x->site.where, "'" + buf.name() + "' is accessed with different numbers of indices");
+    Expr out;
+    if (a.type.is_scalar()) {
+      out = scalar_arg(a, accs, *bt);
+    } else {
+      out = window_arg(a, accs, *bt, view.dims);
+    }
+    sol_.views[a.name] = view;
+    return out;
+  }
+
+  void check_types(const FnArg& a, const Sym& buf, const Type& bt, const SrcInfo& where) const {
+    ScalarKind ck = a.type.base, kk = bt.base;
+    if (ck != kk && ck != ScalarKind::R && kk != ScalarKind::R)
+      fail(where, "'" + buf.name() + "' holds " + to_string(kk) + " but " + who(a.name) + " is " + to_string(ck) +
+                      ": precisions must agree (R matches any)");
+    std::string cm = a.mem.empty() ? "DRAM" : a.mem;
+    std::string km = mem_of(caller_, buf);
+    bool dram_family = cm == "DRAM" && (km == "DRAM_STATIC" || km == "DRAM_STACK");
+    if (cm != km && !dram_family)
+      fail(where, "'" + buf.name() + "' lives in " + km + " but " + who(a.name) + " is declared @ " + cm);
+  }
+
+  Expr scalar_arg(const FnArg& a, const std::vector<const BufAccess*>& accs, const Type& bt) const {
+    const BufAccess& first = *accs[0];
+    for (const BufAccess* x : accs) {
+      for (const Expr& i : x->caller_idx)
+        if (mentions_any(i, inner_))
+          fail(x->site.where, who(a.name) + " is a scalar, but `" + x->site.caller +
+                                  "` names a different element in each iteration of the block's loops");
+      for (size_t d = 0; d < x->caller_idx.size(); ++d)
+        if (!provably_equal(ctx_, x->caller_idx[d], first.caller_idx[d]))
+          fail(x->site.where, who(a.name) + " is a scalar, but the block uses both `" + first.site.caller +
+                                  "` and `" + x->site.caller + "` for it");
+    }
+    std::vector<Expr> idx;
+    for (const Expr& i : first.caller_idx) idx.push_back(simplify_expr(i));
+    if (idx.empty() && bt.is_tensor_or_window())
+      fail(first.site.where, "'" + first.caller_buf.name() + "' is a tensor, not a scalar");
+    return ReadNode::make(first.caller_buf, std::move(idx), bt.base, first.site.where);
+  }
+
+  // The value of caller index `e` with the block's loop variables at their lower bounds.
+  Expr at_start(const Expr& e) const {
+    Expr v = e;
+    for (size_t n = 0; n <= inner_.size() && mentions_any(v, inner_); ++n)
+      v = simplify_expr(loops::substitute(v, inner_lo_));
+    return v;
+  }
+
+  // One way to see `buf` as `a`: caller dimensions `dims` (ascending) are the window's
+  // intervals. Returns the window accesses, or sets `why`.
+  std::optional<std::vector<WAccess>> try_window(const FnArg& a, const std::vector<const BufAccess*>& accs,
+                                                 const std::vector<int>& dims, std::string& why,
+                                                 SrcInfo& why_at) const {
+    const BufAccess& first = *accs[0];
+    const int rank = static_cast<int>(first.caller_idx.size());
+    std::vector<WAccess> idx;
+    for (int d = 0; d < rank; ++d) {
+      auto pos = std::find(dims.begin(), dims.end(), d);
+      const Expr& f0 = first.caller_idx[static_cast<size_t>(d)];
+      if (pos == dims.end()) {
+        Expr pt = simplify_expr(f0);
+        for (const BufAccess* x : accs) {
+          const Expr& f = x->caller_idx[static_cast<size_t>(d)];
+          if (mentions_any(f, inner_) || !provably_equal(ctx_, f, pt)) {
+            why = "`" + x->site.caller + "` cannot equal `" + x->site.callee + "` for any window of '" +
+                  first.caller_buf.name() + "': its index `" + to_string(f) +
+                  "` in dimension " + std::to_string(d) + " is not fixed across the block";
+            why_at = x->site.where;
+            return std::nullopt;
+          }
+        }
+        idx.push_back(WAccess::point(pt));
+        continue;
+      }
+      size_t k = static_cast<size_t>(pos - dims.begin());
+      Expr off = at_start(loops::mk_sub(f0, first.callee_idx[k]));
+      if (mentions_any(off, inner_)) {
+        why = "`" + first.site.caller + "` cannot equal `" + first.site.callee + "` for any window of '" +
+              first.caller_buf.name() + "': the offset `" + to_string(off) + "` would change with the block's loops";
+        why_at = first.site.where;
+        return std::nullopt;
+      }
+      for (const BufAccess* x : accs) {
+        Expr want = simplify_expr(loops::mk_add(off, x->callee_idx[k]));
+        if (!provably_equal(ctx_, x->caller_idx[static_cast<size_t>(d)], want)) {
+          why = "`" + x->site.caller + "` cannot equal `" + x->site.callee + "` for any window of '" +
+                first.caller_buf.name() + "': in dimension " + std::to_string(d) + " `" +
+                to_string(x->caller_idx[static_cast<size_t>(d)]) + "` is not `" + to_string(want) + "`";
+          why_at = x->site.where;
+          return std::nullopt;
+        }
+      }
+      Expr ext = with_solved(a.type.shape[k]);
+      idx.push_back(WAccess::interval(off, simplify_expr(loops::mk_add(off, ext))));
+    }
+    return idx;
+  }
+
+  Expr window_arg(const FnArg& a, const std::vector<const BufAccess*>& accs, const Type& bt, std::vector<int>& out_dims) {
+    const BufAccess& first = *accs[0];
+    const int r = a.type.rank();
+    const int rank = static_cast<int>(first.caller_idx.size());
+    for (const BufAccess* x : accs)
+      for (const Expr& e : x->callee_idx)
+        if (auto u = unknowns_in(e); !u.empty())
+          fail(x->site.where, "cannot determine " + who(u[0]) + " from `" + x->site.callee + "`");
+    if (rank < r)
+      fail(first.site.where, who(a.name) + " has " + std::to_string(r) + " dimensions but `" + first.site.caller +
+                                 "` indexes only " + std::to_string(rank));
+    std::vector<bool> varies(static_cast<size_t>(rank), false);
+    for (const BufAccess* x : accs)
+      for (int d = 0; d < rank; ++d)
+        if (mentions_any(x->caller_idx[static_cast<size_t>(d)], inner_)) varies[static_cast<size_t>(d)] = true;
+    // Candidate interval dimensions: every dimension that varies, plus the latest others.
+    std::vector<std::vector<int>> cands;
+    std::vector<int> pick;
+    std::function<void(int)> gen = [&](int d) {
+      if (static_cast<int>(pick.size()) == r) {
+        bool ok = true;
+        for (int e = 0; e < rank; ++e)
+          if (varies[static_cast<size_t>(e)] && std::find(pick.begin(), pick.end(), e) == pick.end()) ok = false;
+        if (ok) cands.push_back(pick);
+        return;
+      }
+      if (d < 0) return;
+      pick.insert(pick.begin(), d);
+      gen(d - 1);
+      pick.erase(pick.begin());
+      gen(d - 1);
+    };
+    gen(rank - 1);
+    if (cands.empty())
+      fail(first.site.where, "`" + first.site.caller + "` cannot equal `" + first.site.callee + "`: '" +
+                                 first.caller_buf.name() + "' varies in more dimensions across the block than " +
+                                 who(a.name) + " has (" + std::to_string(r) + ")");
+    std::string why;
+    SrcInfo why_at;
+    for (const std::vector<int>& dims : cands) {
+      std::string w;
+      SrcInfo wa;
+      auto idx = try_window(a, accs, dims, w, wa);
+      if (!idx) {
+        if (why.empty()) why = w, why_at = wa;
+        continue;
+      }
+      out_dims = dims;
+      if (a.type.window)
+        return WindowExprNode::make(first.caller_buf, bt.base, std::move(*idx), first.site.where);
+      // A tensor parameter takes a whole tensor of the same shape.
+      bool whole = !bt.window && bt.rank() == r;
+      for (size_t d = 0; whole && d < idx->size(); ++d)
+        whole = provably_equal(ctx_, (*idx)[d].lo, loops::int_const(0)) &&
+                provably_equal(ctx_, (*idx)[d].hi, bt.shape[d]);
+      if (!whole)
+        fail(first.site.where, who(a.name) + " is a tensor, which takes a whole buffer, but the block uses a part of '" +
+                                   first.caller_buf.name() + "'; declare it as a window [" + to_string(a.type.base) +
+                                   "][...]");
+      return ReadNode::make(first.caller_buf, {}, bt, first.site.where);
+    }
+    fail(why_at, why);
+  }
+
+  const Proc& caller_;
+  const checker::Context& ctx_;
+  const Proc& callee_;
+  const Problem& pb_;
+  SrcInfo loc_;
+  std::vector<Sym> inner_;
+  loops::SymMap inner_lo_;
+  std::vector<Sym> unknown_;
+  loops::SymMap solved_;
+  Solution sol_;
+};
+
+}  // namespace
+
+Solution solve(const Proc& caller, const checker::Context& ctx, const Proc& callee, const Problem& pb,
+               const SrcInfo& block_loc) {
+  return Solver(caller, ctx, callee, pb, block_loc).run();
+}
+
+}  // namespace exocpp::rw::unify

@@ -1,0 +1,170 @@
+// The x86 library as a whole (hwlibs/x86/x86.h): handles convert to the procs and memories they
+// name, every instruction is a well-formed @instr proc with its stride and mask-count asserts,
+// the library parses once (also under concurrent first use) and prints back as it parses, and
+// user .exo text can allocate in AVX512 and call the instructions.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <thread>
+
+#include "hwlibs/x86/x86.h"
+#include "x86_harness.h"
+
+namespace exocpp {
+namespace {
+
+TEST(X86Library, EveryHandleNamesALibraryInstructionAndViceVersa) {
+  std::set<std::string> handles, procs;
+  for (const std::string& n : x86::instruction_names()) EXPECT_TRUE(handles.insert(n).second) << n;
+  for (const Proc& p : x86::library().procs) EXPECT_TRUE(procs.insert(p.name()).second) << p.name();
+  EXPECT_EQ(handles, procs);
+}
+
+TEST(X86Library, HandleConvertsToTheLibraryProc) {
+  const Proc& p = x86::mm512_loadu_ps;
+  EXPECT_EQ(p.name(), "mm512_loadu_ps");
+  EXPECT_TRUE(p.same_as(x86::library().proc("mm512_loadu_ps")));
+  const Proc& again = x86::mm512_loadu_ps;
+  EXPECT_EQ(&p, &again);  // one proc, parsed once
+}
+
+TEST(X86Library, HandlePrintsItsProc) {
+  std::ostringstream os;
+  os << x86::mm512_setzero_ps;
+  EXPECT_EQ(os.str(), to_string(x86::mm512_setzero_ps.get()));
+  EXPECT_NE(os.str().find("_mm512_setzero_ps()"), std::string::npos) << os.str();
+}
+
+TEST(X86Library, MemoryHandlesConvertToRegisteredMemories) {
+  const Memory& m512 = x86::AVX512;
+  const Memory& m256 = x86::AVX2;
+  EXPECT_EQ(m512.name(), "AVX512");
+  EXPECT_EQ(m256.name(), "AVX2");
+  EXPECT_EQ(find_memory("AVX512"), &m512);
+  EXPECT_EQ(find_memory("AVX2"), &m256);
+}
+
+TEST(X86Library, ConcurrentFirstUseParsesOnce) {
+  std::vector<const Module*> seen(8, nullptr);
+  std::vector<const ProcNode*> procs(8, nullptr);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < seen.size(); ++i)
+    threads.emplace_back([&, i] {
+      seen[i] = &x86::library();
+      procs[i] = x86::mm512_fmadd_ps.get().get();
+    });
+  for (std::thread& t : threads) t.join();
+  for (size_t i = 1; i < seen.size(); ++i) {
+    EXPECT_EQ(seen[i], seen[0]);
+    EXPECT_EQ(procs[i], procs[0]);
+  }
+}
+
+TEST(X86Library, EveryProcIsAnInstructionWithAnIntrinsicTemplate) {
+  for (const Proc& p : x86::library().procs) {
+    ASSERT_TRUE(p.is_instr()) << p.name();
+    // mm512_foo_ps uses _mm512_*; prefetch uses _mm_prefetch.
+    std::string bank = p.name().substr(0, p.name().find('_'));
+    EXPECT_NE(p->instr->c_instr.find("_" + bank + "_"), std::string::npos) << p.name();
+    EXPECT_EQ(p->instr->c_global, "#include <immintrin.h>") << p.name();
+  }
+}
+
+// Every {hole} of a template names an argument ({x} or {x_data}): a typo would otherwise reach
+// the C compiler as text.
+TEST(X86Library, EveryTemplateHoleNamesAnArgument) {
+  for (const Proc& p : x86::library().procs) {
+    std::set<std::string> args;
+    for (const FnArg& a : p.args()) {
+      args.insert(a.name.name());
+      args.insert(a.name.name() + "_data");
+    }
+    const std::string& t = p->instr->c_instr;
+    for (size_t open = t.find('{'); open != std::string::npos; open = t.find('{', open + 1)) {
+      size_t close = t.find('}', open);
+      ASSERT_NE(close, std::string::npos) << p.name();
+      EXPECT_TRUE(args.count(t.substr(open + 1, close - open - 1)))
+          << p.name() << ": hole " << t.substr(open, close - open + 1);
+    }
+  }
+}
+
+// Vector arguments are contiguous (stride 1), masked counts fit a register.
+TEST(X86Library, EveryVectorArgumentAssertsUnitStrideAndEveryCountItsBound) {
+  for (const Proc& p : x86::library().procs) {
+    std::set<std::string> preds;
+    for (const Expr& e : p.preds()) preds.insert(to_string(e));
+    const x86_test::InstrMeaning m = x86_test::meaning_of(p.name());
+    for (const FnArg& a : p.args()) {
+      const std::string& n = a.name.name();
+      if (a.type.is_control()) {
+        EXPECT_TRUE(preds.count(n + " <= " + std::to_string(m.width))) << p.name() << ": " << n;
+        continue;
+      }
+      ASSERT_EQ(a.type.rank(), 1) << p.name() << ": " << n;
+      EXPECT_EQ(a.type.base, m.elem) << p.name() << ": " << n;
+      if (to_string(a.type.shape[0]) == "1") continue;  // one element: no stride to assert
+      EXPECT_TRUE(preds.count("stride(" + n + ", 0) == 1")) << p.name() << ": " << n;
+    }
+  }
+}
+
+TEST(X86Library, RegisterArgumentsAreFullRegisters) {
+  for (const Proc& p : x86::library().procs) {
+    const x86_test::InstrMeaning m = x86_test::meaning_of(p.name());
+    for (const FnArg& a : p.args()) {
+      if (a.mem != "AVX512" && a.mem != "AVX2") continue;
+      EXPECT_EQ(a.mem, p.name().rfind("mm512_", 0) == 0 ? "AVX512" : "AVX2") << p.name();
+      EXPECT_EQ(to_string(a.type.shape[0]), std::to_string(m.width)) << p.name();
+    }
+  }
+}
+
+TEST(X86Library, PrintsBackAsItParses) {
+  std::string once = to_string(x86::library());
+  ParseOptions opts;
+  std::string twice = to_string(parse_module(once, opts, "printed.exo"));
+  EXPECT_EQ(once, twice);
+}
+
+TEST(X86Library, UserTextAllocatesInAVX512AndCallsInstructions) {
+  x86::register_memories();
+  ParseOptions opts;
+  opts.procs = x86::library().procs;
+  Proc p = parse_module(R"(
+def scale(x: f32[16] @ DRAM, y: f32[16] @ DRAM, a: f32[1] @ DRAM):
+    r: f32[16] @ AVX512
+    s: f32[16] @ AVX512
+    mm512_loadu_ps(r, x)
+    mm512_set1_ps(s, a)
+    mm512_mul_ps(r, r, s)
+    mm512_storeu_ps(y, r)
+)", opts).proc("scale");
+  std::vector<ArgValue> args = random_args(p, {}, 3);
+  std::vector<ArgValue> expected = deep_copy(args);
+  interpret(p, args);
+  Buffer &x = std::get<Buffer>(expected[0]), &y = std::get<Buffer>(expected[1]);
+  double a = std::get<Buffer>(expected[2]).get({0});
+  for (int64_t i = 0; i < 16; ++i) y.set({i}, x.get({i}) * a);
+  EXPECT_EQ(compare_args(p, args, expected), "");
+}
+
+TEST(X86Library, PlainCodeMayNotReadARegister) {
+  x86::register_memories();
+  try {
+    parse_module(R"(
+def peek(x: f32[16] @ DRAM):
+    r: f32[16] @ AVX512
+    x[0] = r[0]
+)");
+    FAIL() << "expected a TypeError";
+  } catch (const TypeError& e) {
+    EXPECT_NE(e.reason().find("it lives in memory AVX512, which only instructions"),
+              std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.loc().line, 4);
+  }
+}
+
+}  // namespace
+}  // namespace exocpp

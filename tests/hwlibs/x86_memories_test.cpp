@@ -1,0 +1,101 @@
+// The AVX2 and AVX512 memories (hwlibs/x86/memories.cpp): the C they emit for allocation,
+// freeing and windows, and the CodegenErrors for shapes and windows a register cannot hold.
+#include <gtest/gtest.h>
+
+#include "hwlibs/x86/x86.h"
+
+namespace exocpp {
+namespace {
+
+SrcInfo here() {
+  auto f = std::make_shared<SourceFile>(SourceFile{"k.exo", "    r: f32[4, 8] @ AVX512\n"});
+  return SrcInfo{f, 1, 5};
+}
+
+// The CodegenError `f` throws, with its location checked; fails the test if none is thrown.
+template <class F>
+std::string codegen_error(F f) {
+  try {
+    f();
+  } catch (const CodegenError& e) {
+    EXPECT_EQ(e.loc().to_string(), "k.exo:1:5");
+    return e.reason();
+  }
+  ADD_FAILURE() << "expected a CodegenError";
+  return "";
+}
+
+TEST(X86Memories, RegistersAreForInstructionsOnly) {
+  EXPECT_FALSE(x86::AVX512.get().can_read());
+  EXPECT_FALSE(x86::AVX2.get().can_read());
+  EXPECT_FALSE(x86::AVX512.get().addressable());
+}
+
+TEST(X86Memories, GlobalIncludesIntrinsics) {
+  EXPECT_EQ(x86::AVX512.get().global(), "#include <immintrin.h>");
+  EXPECT_EQ(x86::AVX2.get().global(), "#include <immintrin.h>");
+}
+
+TEST(X86Memories, AllocDeclaresAZeroedRegisterArray) {
+  const Memory& m = x86::AVX512;
+  EXPECT_EQ(m.alloc("C_reg", "float", {"6", "4", "16"}, here()), "__m512 C_reg[6][4] = {0};");
+  EXPECT_EQ(m.alloc("r", "float", {"16"}, here()), "__m512 r = {0};");
+  EXPECT_EQ(m.alloc("d", "double", {"3", "(8)"}, here()), "__m512d d[3] = {0};");
+  const Memory& m2 = x86::AVX2;
+  EXPECT_EQ(m2.alloc("r", "float", {"2", "8"}, here()), "__m256 r[2] = {0};");
+  EXPECT_EQ(m2.alloc("d", "double", {"4"}, here()), "__m256d d = {0};");
+}
+
+TEST(X86Memories, FreeEmitsNothing) {
+  EXPECT_EQ(x86::AVX512.get().free("r", "float", {"16"}, here()), "");
+}
+
+TEST(X86Memories, AllocRefusesALastDimensionOtherThanTheWidth) {
+  EXPECT_EQ(codegen_error([] { x86::AVX512.get().alloc("r", "float", {"4", "8"}, here()); }),
+            "cannot allocate 'r' of shape [4, 8] in AVX512: the last dimension must be the "
+            "register width, 16 for f32");
+  EXPECT_EQ(codegen_error([] { x86::AVX2.get().alloc("r", "double", {"8"}, here()); }),
+            "cannot allocate 'r' of shape [8] in AVX2: the last dimension must be the register "
+            "width, 4 for f64");
+  EXPECT_EQ(codegen_error([] { x86::AVX512.get().alloc("r", "float", {"N"}, here()); }),
+            "cannot allocate 'r' of shape [N] in AVX512: the last dimension must be the "
+            "register width, 16 for f32");
+}
+
+TEST(X86Memories, AllocRefusesAScalar) {
+  EXPECT_EQ(codegen_error([] { x86::AVX512.get().alloc("s", "float", {}, here()); }),
+            "cannot allocate scalar 's' in AVX512: a register holds 16 f32 (__m512); declare it "
+            "as f32[16] (or [..., 16] for several registers)");
+}
+
+TEST(X86Memories, AllocRefusesOtherElementTypes) {
+  EXPECT_EQ(codegen_error([] { x86::AVX512.get().alloc("r", "int32_t", {"16"}, here()); }),
+            "cannot allocate 'r' of C type int32_t in AVX512: its registers hold f32 (__m512) "
+            "or f64 (__m512d) vectors");
+}
+
+TEST(X86Memories, WindowSelectsTheRegisterDroppingTheLaneIndex) {
+  const Memory& m = x86::AVX512;
+  EXPECT_EQ(m.window("__m512", "C_reg", {"i", "j + 1", "0"}, {"64", "16", "1"}, here()),
+            "C_reg[i][j + 1]");
+  EXPECT_EQ(m.window("__m512", "r", {"0"}, {"1"}, here()), "r");
+  EXPECT_EQ(m.window("__m512", "r", {"k", "( 0 )"}, {"16", "(1)"}, here()), "r[k]");
+}
+
+TEST(X86Memories, WindowRefusesAPartialRegister) {
+  EXPECT_EQ(codegen_error([] {
+              x86::AVX512.get().window("__m512", "r", {"k", "i + 1"}, {"16", "1"}, here());
+            }),
+            "a window of 'r' in AVX512 must start at lane 0 of a register, but its last index "
+            "is i + 1");
+}
+
+TEST(X86Memories, WindowRefusesAStridedLaneDimension) {
+  EXPECT_EQ(codegen_error([] {
+              x86::AVX2.get().window("__m256", "r", {"k", "0"}, {"1", "8"}, here());
+            }),
+            "a window of 'r' in AVX2 must have unit stride in its last dimension, but it is 8");
+}
+
+}  // namespace
+}  // namespace exocpp

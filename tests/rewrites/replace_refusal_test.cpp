@@ -1,0 +1,263 @@
+// replace: every way unification or the call-site checks refuse, each with its message (and
+// the unchanged proc never observed: replace throws before building anything).
+#include "replace_test.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+// replace(`block` of the proc `src`, `sub`) is refused with a message containing `needle`.
+void expect_replace_refused(const std::string& src, const std::string& block, const Proc& sub,
+                            const std::string& needle) {
+  Proc p = parse_proc(src);
+  expect_refused([&] { replace(p, block, sub); }, "replace", needle);
+}
+
+Proc copy16(const std::string& body_line, const std::string& extra_args = "") {
+  return parse_proc("def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM" + extra_args +
+                    "):\n    for i in seq(0, 16):\n        " + body_line + "\n");
+}
+
+TEST(ReplaceRefusal, StatementKindDiffers) {
+  Proc p = copy16("x[i] += y[i]");
+  expect_refused([&] { replace(p, "for i in _: _", instr("vld")); }, "replace",
+                 "the reduction `x[i] += y[i]` does not match `dst[i] = src[i]` of 'vld': expected an assignment");
+}
+
+TEST(ReplaceRefusal, TripCountDiffers) {
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+    for i in seq(0, 8):
+        x[i] = y[i]
+)", "for i in _: _", instr("vld"),
+                         "the trip count 8 of `for i in seq(0, 8):` cannot equal the trip count 16");
+}
+
+TEST(ReplaceRefusal, StridedIndexFitsNoWindow) {
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: f32[32] @ DRAM):
+    for i in seq(0, 16):
+        x[i] = y[2 * i]
+)", "for i in _: _", instr("vld"),
+                         "`y[2 * i]` cannot equal `src[i]` for any window of 'y'");
+}
+
+TEST(ReplaceRefusal, ShiftedIndexInAnotherDimensionFitsNoWindow) {
+  expect_replace_refused(R"(def k(A: f32[17, 17] @ DRAM, x: f32[16] @ DRAM):
+    for i in seq(0, 16):
+        x[i] = A[i, i + 1]
+)", "for i in _: _", instr("vld"),
+                         "'A' varies in more dimensions across the block than the argument 'src' of 'vld' has (1)");
+}
+
+TEST(ReplaceRefusal, WrittenBufferPassedForTwoArguments) {
+  Proc p = copy16("x[i] += x[i] * y[i]");
+  expect_refused([&] { replace(p, "for i in _: _", instr("vfma")); }, "replace",
+                 "'x' would be passed for both 'dst' and 'a' of 'vfma', and 'dst' is written");
+}
+
+TEST(ReplaceRefusal, OneArgumentWouldBeTwoBuffers) {
+  Proc sq = parse_module(R"(def sq(dst: [f32][16] @ DRAM, a: [f32][16] @ DRAM):
+    for i in seq(0, 16):
+        dst[i] += a[i] * a[i]
+)").procs[0];
+  Proc p2 = copy16("x[i] += y[i] * z[i]", ", z: f32[16] @ DRAM");
+  expect_refused([&] { replace(p2, "for i in _: _", sq); }, "replace",
+                 "the argument 'a' of 'sq' would have to be both 'y' (`y[i]`) and 'z' (`z[i]`)");
+}
+
+TEST(ReplaceRefusal, PrecisionDiffers) {
+  expect_replace_refused(R"(def k(x: f64[16] @ DRAM, y: f64[16] @ DRAM):
+    for i in seq(0, 16):
+        x[i] = y[i]
+)", "for i in _: _", instr("vld"),
+                         "'x' holds f64 but the argument 'dst' of 'vld' is f32: precisions must agree");
+}
+
+TEST(ReplaceRefusal, MemoryDiffers) {
+  Proc p = copy16("x[i] = y[i]");
+  expect_refused([&] { replace(p, "for i in _: _", instr("vld_vec")); }, "replace",
+                 "'x' lives in DRAM but the argument 'dst' of 'vld_vec' is declared @ VEC");
+}
+
+TEST(ReplaceRefusal, StrideAssertFailsForAColumn) {
+  expect_replace_refused(R"(def k(A: f32[16, 16] @ DRAM, x: f32[16] @ DRAM):
+    for i in seq(0, 16):
+        x[i] = A[i, 3]
+)", "for i in _: _", instr("vld"),
+                         "the assert `stride(src, 0) == 1` of 'vld' holds at the call (as `stride(A, 0) == 1`)");
+}
+
+TEST(ReplaceRefusal, SizeAssertFailsWithACounterexample) {
+  Proc p = parse_proc(R"(def k(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    assert N >= 9
+    for i in seq(0, N - 8):
+        B[i] = A[i]
+)");
+  try {
+    replace(p, "for i in _: _", instr("vcopy_n"));
+    ADD_FAILURE() << "expected a refusal";
+  } catch (const SchedulingError& e) {
+    EXPECT_NE(std::string(e.what()).find("the assert `n <= 16` of 'vcopy_n' holds at the call"), std::string::npos)
+        << e.what();
+    EXPECT_NE(e.counterexample().find("N"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ReplaceRefusal, SizeArgumentMayBeZero) {
+  expect_replace_refused(R"(def k(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    assert N <= 20
+    for i in seq(0, N - 4):
+        B[i] = A[i]
+)", "for i in _: _", instr("vcopy_n"),
+                         "the size argument 'n' = `N - 4` is positive");
+}
+
+TEST(ReplaceRefusal, MaskedLoadOverAWholeRowFailsItsLaneAssert) {
+  expect_replace_refused(R"(def k(M: size, A: f32[M] @ DRAM, x: f32[8, 16] @ DRAM):
+    assert M <= 128
+    for jo in seq(0, (M + 15) / 16):
+        for ii in seq(0, 16):
+            if 16 * jo + ii < M:
+                x[jo, ii] = A[16 * jo + ii]
+            else:
+                x[jo, ii] = 0.0
+)", "for ii in _: _", instr("vmaskz"),
+                         "the assert `N <= 16` of 'vmaskz' holds at the call (as `-16 * jo + M <= 16`)");
+}
+
+TEST(ReplaceRefusal, WindowReachesOutsideTheBuffer) {
+  Proc half = parse_module(R"(def half(dst: [f32][16] @ DRAM, src: [f32][16] @ DRAM):
+    for i in seq(0, 8):
+        dst[i] = src[i]
+)").procs[0];
+  Proc p = parse_proc(R"(def k(x: f32[8] @ DRAM, y: f32[8] @ DRAM):
+    for i in seq(0, 8):
+        x[i] = y[i]
+)");
+  expect_refused([&] { replace(p, "for i in _: _", half); }, "replace",
+                 "the window `x[0:16]` passed for 'dst' lies inside 'x'");
+}
+
+TEST(ReplaceRefusal, ScalarArgumentVariesAcrossTheLoop) {
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, a: f32[16] @ DRAM, y: f32[16] @ DRAM):
+    for i in seq(0, 16):
+        x[i] += a[i] * y[i]
+)", "for i in _: _", instr("vfma_scalar"),
+                         "the argument 'a' of 'vfma_scalar' is a scalar, but `a[i]` names a different element");
+}
+
+TEST(ReplaceRefusal, OperatorDiffers) {
+  Proc p = copy16("x[i] += y[i] + y[i]");
+  expect_refused([&] { replace(p, "for i in _: _", instr("vfma")); }, "replace",
+                 "the expression `y[i] + y[i]` does not match `a[i] * b[i]` of 'vfma': the operators differ (+ vs *)");
+}
+
+TEST(ReplaceRefusal, ConstantDiffers) {
+  Proc p = copy16("x[i] = 1.0");
+  expect_refused([&] { replace(p, "for i in _: _", instr("vzero")); }, "replace",
+                 "the expression `1.0` does not match `0.0` of 'vzero': the constants differ");
+}
+
+TEST(ReplaceRefusal, LoopWhereAnAssignmentIsExpected) {
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+    for r in seq(0, 2):
+        for i in seq(0, 16):
+            x[i] = y[i]
+)", "for r in _: _", instr("vld"),
+                         "the loop `for i in seq(0, 16):` does not match `dst[i] = src[i]` of 'vld'");
+}
+
+TEST(ReplaceRefusal, BlockHasMoreStatements) {
+  Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+    for i in seq(0, 16):
+        x[i] = y[i]
+    for i in seq(0, 16):
+        y[i] = x[i]
+)");
+  expect_refused([&] { replace(p, p.body_cursor(), instr("vld")); }, "replace",
+                 "the block has 2 statements but the matching part of 'vld' has 1 statement");
+}
+
+TEST(ReplaceRefusal, ArgumentTheBodyNeverFixes) {
+  Proc odd = parse_module(R"(def odd(n: size, dst: [f32][16] @ DRAM):
+    for i in seq(0, 16):
+        dst[i] = 0.0
+)").procs[0];
+  Proc p = copy16("x[i] = 0.0");
+  expect_refused([&] { replace(p, "for i in _: _", odd); }, "replace",
+                 "cannot determine the argument 'n' of 'odd' from the block");
+}
+
+TEST(ReplaceRefusal, LocalAllocationUsedAfterTheBlock) {
+  Proc withtmp = parse_module(R"(def withtmp(dst: [f32][16] @ DRAM):
+    t: f32 @ DRAM
+    t = 0.0
+    for i in seq(0, 16):
+        dst[i] = t
+)").procs[0];
+  Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM):
+    s: f32 @ DRAM
+    s = 0.0
+    for i in seq(0, 16):
+        x[i] = s
+    x[0] = s
+)");
+  expect_refused([&] { replace(p, p.body_cursor().slice(0, 3), withtmp); }, "replace",
+                 "'s' is allocated in the block and used after it");
+}
+
+TEST(ReplaceRefusal, QuietGivesAOneLineReason) {
+  Proc p = copy16("x[i] += y[i]");
+  try {
+    replace(p, "for i in _: _", instr("vld"), {.quiet = true});
+    ADD_FAILURE() << "expected a refusal";
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.reason(), "the block does not unify with the body of 'vld'");
+  }
+}
+
+TEST(ReplaceRefusal, MismatchIsReportedAtTheBlockStatement) {
+  Proc p = copy16("x[i] += y[i]");
+  try {
+    replace(p, "for i in _: _", instr("vld"));
+    ADD_FAILURE() << "expected a refusal";
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.loc().line, 3) << e.what();  // the reduction's line
+  }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ReplaceRefusal, TransposedNestFitsNoWindow) {
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+    for ii in seq(0, 4):
+        for io in seq(0, 4):
+            x[4 * io + ii] = y[4 * io + ii]
+)", "for ii in _: _", instr("vld"),
+                         "`x[4 * io + ii]` cannot equal `dst[i]` for any window of 'x'");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ReplaceRefusal, StrideOfAnUnassertedWindowArgumentIsNotProved) {
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: [f32][16] @ DRAM):
+    for i in seq(0, 16):
+        x[i] = y[i]
+)", "for i in _: _", instr("vld"),
+                         "the assert `stride(src, 0) == 1` of 'vld' holds at the call (as `stride(y, 0) == 1`)");
+}
+
+TEST(ReplaceRefusal, ComparisonsDiffer) {
+  expect_replace_refused(R"(def k(N: size, A: f32[16] @ DRAM, B: f32[16] @ DRAM):
+    for i in seq(0, 16):
+        if i <= N:
+            B[i] = A[i]
+)", "for i in _: _", instr("vmasked"),
+                         "the comparisons differ (<= vs <)");
+}
+
+}  // namespace
