@@ -1,6 +1,7 @@
 // C emission of expressions: control arithmetic (floor division as the interpreter defines it),
 // data arithmetic in the buffer's precision, externs, config reads, and buffer addressing
 // through each memory's window().
+#include <algorithm>
 #include <cmath>
 
 #include "codegen/c_proc.h"
@@ -152,7 +153,9 @@ CExpr ProcEmitter::binop(const BinOpNode* b, const Expr& e) {
     if (is_data(lt) && lt != ScalarKind::R) data_ctx_ = lt;
     else if (is_data(rt) && rt != ScalarKind::R) data_ctx_ = rt;
     else if (is_data(lt) || is_data(rt)) data_ctx_ = ScalarKind::F32;
-    std::string s = sub(b->lhs, p) + " " + c_op(b->op) + " " + sub(b->rhs, p + 1);
+    // `a && b || c` is parenthesized: compilers warn on it (-Wparentheses).
+    int lp = b->op == BinOpKind::Or ? kAnd + 1 : p;
+    std::string s = sub(b->lhs, lp) + " " + c_op(b->op) + " " + sub(b->rhs, std::max(lp, p + 1));
     data_ctx_ = saved;
     return {s, p};
   }
@@ -173,19 +176,12 @@ CExpr ProcEmitter::binop(const BinOpNode* b, const Expr& e) {
   ScalarKind k = t == ScalarKind::R ? ScalarKind::F32 : t;
   ScalarKind saved = data_ctx_;
   data_ctx_ = k;
-  CExpr out;
-  if (b->op == BinOpKind::Mod && is_float(k)) {
-    g_.math = true;
-    out = {std::string(k == ScalarKind::F64 ? "fmod(" : "fmodf(") + expr(b->lhs).text + ", " +
-               expr(b->rhs).text + ")",
-           kPostfix};
-  } else {
-    out = {sub(b->lhs, p) + " " + c_op(b->op) + " " + sub(b->rhs, p + 1), p};
-  }
+  // The type checker allows `%` only on control values.
+  CExpr out = {sub(b->lhs, p) + " " + c_op(b->op) + " " + sub(b->rhs, p + 1), p};
   data_ctx_ = saved;
   // Half precision rounds after every operation, as the interpreter does (C would keep the
   // intermediate in float).
-  if (k == ScalarKind::F16) return {"(_Float16)" + factor(out.text), kUnary};
+  if (k == ScalarKind::F16) return {"(exo_f16)" + factor(out.text), kUnary};
   return out;
 }
 

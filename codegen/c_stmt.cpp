@@ -76,6 +76,17 @@ std::string fill_template(const std::string& tmpl, const std::map<std::string, s
   return out;
 }
 
+// Whether C text `text` contains identifier `id` as a whole token.
+bool mentions_token(const std::string& text, const std::string& id) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t pos = text.find(id); pos != std::string::npos; pos = text.find(id, pos + 1)) {
+    bool left = pos == 0 || !ident(text[pos - 1]);
+    bool right = pos + id.size() >= text.size() || !ident(text[pos + id.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void Globals::add(const std::string& g) {
@@ -164,7 +175,7 @@ std::string ProcEmitter::definition(bool is_static) {
   else if (!ctxt_used_)
     pre += "    (void)ctxt;\n";
   for (const FnArg& a : proc_.args())
-    if (!mentioned_.count(a.name.id())) pre += "    (void)" + names_.at(a.name.id()) + ";\n";
+    if (!mentions_token(out_, names_.at(a.name.id()))) pre += "    (void)" + names_.at(a.name.id()) + ";\n";
   return signature(is_static) + " {\n" + pre + out_ + "}\n";
 }
 
@@ -173,6 +184,8 @@ void ProcEmitter::line(const std::string& text) {
 }
 
 void ProcEmitter::block(const Block& b) {
+  // Names declared in this block are free again after it (sibling loops may both use `i`).
+  std::set<std::string> outer_names = used_names_;
   std::vector<std::string> frees;
   for (const Stmt& s : b) {
     if (const AllocNode* a = s.as<AllocNode>()) alloc(a, s, frees);
@@ -180,6 +193,7 @@ void ProcEmitter::block(const Block& b) {
   }
   for (auto it = frees.rbegin(); it != frees.rend(); ++it)
     for (const std::string& l : split_lines(*it)) line(l);
+  used_names_ = std::move(outer_names);
 }
 
 void ProcEmitter::stmt(const Stmt& s) {
@@ -227,6 +241,7 @@ void ProcEmitter::stmt(const Stmt& s) {
     case StmtKind::For: {
       const ForNode* n = s.as<ForNode>();
       std::string lo = expr(n->lo).text, hi = expr(n->hi).text;
+      std::set<std::string> outer_names = used_names_;  // the iterator's name ends with the loop
       std::string i = declare(n->iter);
       if (nonneg(n->lo)) nonneg_.insert(n->iter.id());
       if (n->mode == LoopMode::Par) {
@@ -239,6 +254,7 @@ void ProcEmitter::stmt(const Stmt& s) {
       block(n->body);
       --indent_;
       line("}");
+      used_names_ = std::move(outer_names);
       return;
     }
     case StmtKind::Alloc: {
@@ -261,20 +277,22 @@ void ProcEmitter::alloc(const AllocNode* n, const Stmt& s, std::vector<std::stri
   if (!mem)
     throw CodegenError(s.srcinfo(), "allocation of '" + n->name.name() + "' in memory " + n->mem +
                                         ", which is not registered");
-  if (!mentioned_.count(n->name.id())) {
-    line("// " + n->name.name() + ": unused, not allocated");
-    return;
-  }
   BufInfo b;
   b.elem = n->type.base;
   b.mem = n->mem;
   b.memory = mem;
   for (const Expr& e : n->type.shape) b.shape.push_back(expr(e).text);
   b.kind = b.shape.empty() ? BufInfo::Kind::ScalarLocal : BufInfo::Kind::Tensor;
+  if (!mentioned_.count(n->name.id())) {
+    mem->alloc(n->name.name(), c_type(b.elem), b.shape, s.srcinfo());  // the memory may refuse it
+    line("// " + n->name.name() + ": unused, not allocated");
+    return;
+  }
   b.cname = declare(n->name);
   g_.add(mem->global());
   for (const std::string& l : split_lines(mem->alloc(b.cname, c_type(b.elem), b.shape, s.srcinfo()))) line(l);
-  if (b.kind == BufInfo::Kind::ScalarLocal && !read_syms_.count(n->name.id())) line("(void)" + b.cname + ";");
+  // Written but never read (compilers warn on set-but-unused variables).
+  if (!read_syms_.count(n->name.id())) line("(void)" + b.cname + ";");
   frees.push_back(mem->free(b.cname, c_type(b.elem), b.shape, s.srcinfo()));
   bufs_[n->name.id()] = std::move(b);
 }

@@ -10,7 +10,7 @@ namespace exocpp::codegen {
 std::string c_type(ScalarKind k) {
   switch (k) {
     case ScalarKind::R: return "float";
-    case ScalarKind::F16: return "_Float16";
+    case ScalarKind::F16: return "exo_f16";
     case ScalarKind::F32: return "float";
     case ScalarKind::F64: return "double";
     case ScalarKind::I8: return "int8_t";
@@ -66,9 +66,17 @@ std::string float_literal(double v, ScalarKind k) {
       if (static_cast<double>(static_cast<float>(v)) == v) return s + "f";
       return "(float)" + s;
     case ScalarKind::F64: return s;
-    case ScalarKind::F16: return "(_Float16)" + s;
+    case ScalarKind::F16: return "(exo_f16)" + s;
     default: return "(" + c_type(k) + ")" + s;
   }
+}
+
+std::string f16_typedef() {
+  return "#ifndef EXOCPP_F16\n#define EXOCPP_F16\n"
+         "// Half precision: _Float16 where the compiler has it, else clang's storage type __fp16\n"
+         "// (arithmetic on it is done in float and rounded back at each cast, as _Float16's is).\n"
+         "#if defined(__clang__) && !defined(__FLT16_MAX__)\ntypedef __fp16 exo_f16;\n#else\n"
+         "typedef _Float16 exo_f16;\n#endif\n#endif\n";
 }
 
 bool is_c_keyword(const std::string& s) {
@@ -77,7 +85,7 @@ bool is_c_keyword(const std::string& s) {
       "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
       "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
       "union", "unsigned", "void", "volatile", "while", "_Bool", "_Complex", "_Imaginary",
-      "bool", "true", "false", "NULL", "asm", "typeof", "_Float16", "main",
+      "bool", "true", "false", "NULL", "asm", "typeof", "_Float16", "main", "exo_f16",
       // Names the emitted code itself uses.
       "ctxt", "ctx", "malloc", "free", "exo_floor_div", "exo_floor_mod", "int_fast32_t",
       "int8_t", "uint8_t", "uint16_t", "int32_t", "int64_t", "fmod", "fmodf", "NAN", "INFINITY"};

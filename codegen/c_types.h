@@ -22,6 +22,9 @@ std::string window_struct_def(int rank, ScalarKind k, bool const_data);
 // A C literal with value `v` in precision `k` (data kinds), rounded as the interpreter rounds.
 std::string float_literal(double v, ScalarKind k);
 
+// The definition of exo_f16, the C type of f16 values.
+std::string f16_typedef();
+
 bool is_c_keyword(const std::string& s);
 bool is_c_identifier(const std::string& s);
 
