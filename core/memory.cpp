@@ -1,6 +1,7 @@
 // The memory registry and the built-in DRAM memories.
 #include "core/memory.h"
 
+#include <cctype>
 #include <map>
 #include <mutex>
 
@@ -8,13 +9,29 @@
 
 namespace exocpp {
 
+namespace {
+
+// `e` as a factor of a product: parenthesized unless it is a name or a number.
+std::string factor(const std::string& e) {
+  for (char c : e)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '[' && c != ']') return "(" + e + ")";
+  return e;
+}
+
+// The product of the shape's extents: "N * (M + 1) * 4".
+std::string product(const std::vector<std::string>& shape) {
+  std::string size;
+  for (const std::string& s : shape) size += (size.empty() ? "" : " * ") + factor(s);
+  return size;
+}
+
+}  // namespace
+
 std::string Memory::alloc(const std::string& new_name, const std::string& prim_type,
                           const std::vector<std::string>& shape, const SrcInfo&) const {
   if (shape.empty()) return prim_type + " " + new_name + ";";
-  std::string size;
-  for (const std::string& s : shape) size += (size.empty() ? "" : " * ") + ("(" + s + ")");
-  return prim_type + " *" + new_name + " = (" + prim_type + "*) malloc(" + size + " * sizeof(" +
-         prim_type + "));";
+  return prim_type + " *" + new_name + " = (" + prim_type + "*) malloc(" + product(shape) +
+         " * sizeof(" + prim_type + "));";
 }
 
 std::string Memory::free(const std::string& new_name, const std::string&,
@@ -26,9 +43,15 @@ std::string Memory::free(const std::string& new_name, const std::string&,
 std::string Memory::window(const std::string&, const std::string& baseptr,
                            const std::vector<std::string>& indices,
                            const std::vector<std::string>& strides, const SrcInfo&) const {
+  // A readable offset: "i * K + j", a unit stride or a zero index dropping out.
+  std::vector<std::string> terms;
+  for (size_t i = 0; i < indices.size(); ++i) {
+    if (indices[i] == "0") continue;
+    if (strides[i] == "1") terms.push_back(indices[i]);
+    else terms.push_back(factor(indices[i]) + " * " + factor(strides[i]));
+  }
   std::string off;
-  for (size_t i = 0; i < indices.size(); ++i)
-    off += (off.empty() ? "" : " + ") + ("(" + indices[i] + ") * (" + strides[i] + ")");
+  for (const std::string& t : terms) off += (off.empty() ? "" : " + ") + t;
   return baseptr + "[" + (off.empty() ? "0" : off) + "]";
 }
 
@@ -47,9 +70,7 @@ class DramStaticMemory : public Memory {
   std::string alloc(const std::string& n, const std::string& t, const std::vector<std::string>& shape,
                     const SrcInfo&) const override {
     if (shape.empty()) return t + " " + n + ";";
-    std::string size;
-    for (const std::string& s : shape) size += (size.empty() ? "" : " * ") + s;
-    return "static " + t + " " + n + "[" + size + "];";
+    return "static " + t + " " + n + "[" + product(shape) + "];";
   }
   std::string free(const std::string&, const std::string&, const std::vector<std::string>&,
                    const SrcInfo&) const override {
@@ -64,9 +85,7 @@ class DramStackMemory : public Memory {
   std::string alloc(const std::string& n, const std::string& t, const std::vector<std::string>& shape,
                     const SrcInfo&) const override {
     if (shape.empty()) return t + " " + n + ";";
-    std::string size;
-    for (const std::string& s : shape) size += (size.empty() ? "" : " * ") + s;
-    return t + " " + n + "[" + size + "];";
+    return t + " " + n + "[" + product(shape) + "];";
   }
   std::string free(const std::string&, const std::string&, const std::vector<std::string>&,
                    const SrcInfo&) const override {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "checker/checker.h"
+#include "codegen/codegen.h"
 #include "core/cursor.h"
 #include "core/errors.h"
 #include "core/externs.h"

@@ -1,0 +1,223 @@
+// Assembly of a C library: the call graph of the procs (Boost.Graph, callees first), which
+// arguments each writes, the header (window structs, the config context, prototypes) and the
+// source (globals, helpers, one function per proc, optional packed wrappers).
+#include "codegen/c_module.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/topological_sort.hpp>
+#include <map>
+#include <set>
+
+#include "codegen/c_proc.h"
+#include "codegen/c_types.h"
+#include "core/ir_visit.h"
+
+namespace exocpp::codegen {
+namespace {
+
+// Calls (in body order) and configs a body touches.
+class CallFinder : public IRVisitor {
+ public:
+  std::vector<std::shared_ptr<const ProcNode>> callees;
+  std::vector<Config> configs;
+
+ protected:
+  void visit_Call(const CallNode* n, const Stmt& s) override {
+    callees.push_back(n->proc);
+    IRVisitor::visit_Call(n, s);
+  }
+  void visit_WriteConfig(const WriteConfigNode* n, const Stmt& s) override {
+    configs.push_back(n->config);
+    IRVisitor::visit_WriteConfig(n, s);
+  }
+  void visit_ReadConfig(const ReadConfigNode* n, const Expr& e) override {
+    configs.push_back(n->config);
+    IRVisitor::visit_ReadConfig(n, e);
+  }
+};
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+const char* kFloorDiv =
+    "// Floor division, as exocpp defines `/` on indices (-7 / 2 == -4).\n"
+    "static inline int_fast32_t exo_floor_div(int_fast32_t a, int_fast32_t b) {\n"
+    "    int_fast32_t q = a / b;\n"
+    "    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;\n"
+    "}\n";
+const char* kFloorMod =
+    "// The remainder with the divisor's sign, as exocpp defines `%` on indices (-7 % 2 == 1).\n"
+    "static inline int_fast32_t exo_floor_mod(int_fast32_t a, int_fast32_t b) {\n"
+    "    int_fast32_t r = a % b;\n"
+    "    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n"
+    "}\n";
+
+std::string packed_wrapper(const Proc& p, const std::vector<BufInfo>& infos) {
+  std::vector<std::string> args = {"args[0]"};
+  for (size_t i = 0; i < p.args().size(); ++i) {
+    const FnArg& a = p.args()[i];
+    const BufInfo& b = infos[i];
+    std::string slot = "args[" + std::to_string(i + 1) + "]";
+    if (a.type.is_control()) {
+      if (a.type.base == ScalarKind::Bool) args.push_back("*(const int64_t *)" + slot + " != 0");
+      else args.push_back("(int_fast32_t)*(const int64_t *)" + slot);
+    } else if (b.kind == BufInfo::Kind::Window) {
+      std::string w = "((const struct exocpp_packed_win *)" + slot + ")";
+      std::string s = "(" + window_struct_name(b.rank(), b.elem, b.is_const) + "){ (" +
+                      (b.is_const ? "const " : "") + c_type(b.elem) + " *)" + w + "->data, { ";
+      for (int d = 0; d < b.rank(); ++d)
+        s += (d ? ", " : "") + std::string("(int_fast32_t)") + w + "->strides[" + std::to_string(d) + "]";
+      args.push_back(s + " } }");
+    } else {
+      args.push_back("(" + c_type(b.elem) + " *)" + slot);
+    }
+  }
+  return "void " + p.name() + "__packed(void **args) {\n    " + p.name() + "(" + join(args, ",\n        ") +
+         ");\n}\n";
+}
+
+}  // namespace
+
+std::vector<Proc> call_graph_order(const std::vector<Proc>& procs) {
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+  std::vector<std::shared_ptr<const ProcNode>> nodes;
+  std::map<const ProcNode*, size_t> index;
+  std::map<std::string, const ProcNode*> by_name;
+  std::vector<std::pair<size_t, size_t>> edges;
+  // Discover procs depth-first from the given ones, in call order: vertex numbers (and so the
+  // topological order) depend only on the input.
+  std::vector<std::shared_ptr<const ProcNode>> work;
+  auto add = [&](const std::shared_ptr<const ProcNode>& n) -> size_t {
+    auto it = index.find(n.get());
+    if (it != index.end()) return it->second;
+    auto named = by_name.find(n->name);
+    if (named != by_name.end())
+      throw CodegenError(n->srcinfo, "two different procs are named '" + n->name +
+                                         "'; rename one (rename()) before emitting them together");
+    by_name[n->name] = n.get();
+    index[n.get()] = nodes.size();
+    nodes.push_back(n);
+    work.push_back(n);
+    return nodes.size() - 1;
+  };
+  for (const Proc& p : procs) {
+    if (!p.defined()) throw CodegenError({}, "cannot emit an undefined proc");
+    add(p.ptr());
+    while (!work.empty()) {
+      std::shared_ptr<const ProcNode> n = work.back();
+      work.pop_back();
+      CallFinder f;
+      f.visit(n->body);
+      size_t from = index.at(n.get());
+      for (const auto& c : f.callees) edges.push_back({from, add(c)});
+    }
+  }
+  Graph g(nodes.size());
+  for (auto [a, b] : edges) boost::add_edge(a, b, g);
+  std::vector<size_t> order;
+  try {
+    boost::topological_sort(g, std::back_inserter(order));  // callees first
+  } catch (const boost::not_a_dag&) {
+    throw CodegenError(nodes[0]->srcinfo, "the procs call each other recursively; C emission needs an acyclic call graph");
+  }
+  std::vector<Proc> out;
+  for (size_t v : order) out.push_back(Proc(nodes[v]));
+  return out;
+}
+
+CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name,
+                     const LibraryOptions& opts) {
+  if (!is_c_identifier(lib_name) || is_c_keyword(lib_name))
+    throw CodegenError({}, "library name '" + lib_name + "' is not a C identifier; use letters, digits and '_'");
+  std::vector<Proc> order = call_graph_order(procs);
+  std::set<const ProcNode*> is_public;
+  for (const Proc& p : procs) is_public.insert(p.get());
+
+  // Written arguments, callees first; configs in first-use order.
+  WrittenParams written;
+  std::vector<Config> configs;
+  std::set<std::string> reserved = {lib_name, lib_name + "_Context"};
+  for (const Proc& p : order) {
+    written[p.get()] = written_args(*p.get(), written);
+    CallFinder f;
+    f.visit(p.body());
+    for (const Expr& e : p.preds()) f.visit(e);
+    for (const Config& c : f.configs) {
+      bool seen = false;
+      for (const Config& k : configs) seen = seen || k->name == c->name;
+      if (!seen) configs.push_back(c);
+    }
+    if (p.is_instr()) continue;
+    if (!is_c_identifier(p.name()) || is_c_keyword(p.name()))
+      throw CodegenError(p->srcinfo, "proc name '" + p.name() + "' cannot be a C function name; rename it");
+    reserved.insert(p.name());
+  }
+
+  Globals g;
+  std::vector<std::string> defs, protos, wrappers;
+  for (const Proc& p : order) {
+    if (p.is_instr()) continue;
+    bool pub = is_public.count(p.get()) > 0;
+    ProcEmitter em(p, lib_name, written, g, reserved);
+    defs.push_back(em.definition(!pub));
+    if (pub) protos.push_back(em.signature(false) + ";");
+    if (pub && opts.packed_wrappers) {
+      for (const BufInfo& b : em.arg_infos())
+        if (b.kind == BufInfo::Kind::Window && b.rank() > kMaxPackedRank)
+          throw CodegenError(p->srcinfo, "the compile helper passes windows of rank at most 8");
+      wrappers.push_back(packed_wrapper(p, em.arg_infos()));
+    }
+  }
+
+  std::string guard = lib_name + "_H";
+  for (char& c : guard) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  CSource out;
+  std::string& h = out.header;
+  h += "// " + lib_name + ".h: generated by exocpp; do not edit.\n";
+  h += "#ifndef " + guard + "\n#define " + guard + "\n\n";
+  h += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  h += "#include <stdbool.h>\n#include <stdint.h>\n\n";
+  bool f16 = false;
+  for (const std::string& d : defs) f16 = f16 || d.find("exo_f16") != std::string::npos;
+  if (f16) h += f16_typedef() + "\n";
+  for (const auto& [rank, k, c] : g.windows) h += window_struct_def(rank, k, c) + "\n";
+  if (!configs.empty()) {
+    h += "// Configuration state: pass a pointer to one of these as `ctxt`.\n";
+    h += "struct " + lib_name + "_Context {\n";
+    for (const Config& c : configs) {
+      h += "    struct {\n";
+      for (const ConfigField& f : c->fields) h += "        " + c_type(f.type) + " " + f.name + ";\n";
+      h += "    } " + c->name + ";\n";
+    }
+    h += "};\n\n";
+  }
+  for (const std::string& p : protos) h += p + "\n";
+  h += "\n#ifdef __cplusplus\n}\n#endif\n\n#endif  // " + guard + "\n";
+
+  std::string& s = out.source;
+  s += "// " + lib_name + ".c: generated by exocpp; do not edit.\n";
+  s += "#include \"" + lib_name + ".h\"\n\n";
+  for (const std::string& item : g.items) s += item + (item.back() == '\n' ? "" : "\n");
+  if (g.math) s += "#include <math.h>\n";
+  if (!g.items.empty() || g.math) s += "\n";
+  if (g.floor_div) s += std::string(kFloorDiv) + "\n";
+  if (g.floor_mod) s += std::string(kFloorMod) + "\n";
+  s += join(defs, "\n");
+  if (opts.packed_wrappers) {
+    s += "\n// Packed entry points for exocpp's compile-and-load helper.\n";
+    s += "struct exocpp_packed_win {\n    void *data;\n    int64_t strides[8];\n};\n\n";
+    s += "int64_t " + lib_name + "__context_size(void);\n";
+    s += "int64_t " + lib_name + "__context_size(void) {\n    return " +
+         (configs.empty() ? std::string("0") : "(int64_t)sizeof(struct " + lib_name + "_Context)") + ";\n}\n";
+    for (const std::string& w : wrappers) {
+      std::string decl = w.substr(0, w.find(" {")) + ";\n";
+      s += "\n" + decl + w;
+    }
+  }
+  return out;
+}
+
+}  // namespace exocpp::codegen

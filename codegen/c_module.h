@@ -1,0 +1,33 @@
+// Internal: assembly of a C library from procs (call graph, header, source), shared by the
+// public emit functions and the compile-and-load helper.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/codegen.h"
+
+namespace exocpp::codegen {
+
+struct LibraryOptions {
+  // Also emit, for each public proc, `void <name>__packed(void **args)` that unpacks its
+  // arguments (control values as int64_t*, buffers as pointers, windows as
+  // struct exocpp_packed_win*) and calls it, plus `int64_t <lib>__context_size(void)`.
+  bool packed_wrappers = false;
+};
+
+// A packed window argument as the wrappers read it (CompiledLibrary builds these).
+struct PackedWindow {
+  void* data;
+  int64_t strides[8];
+};
+constexpr int kMaxPackedRank = 8;
+
+CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name,
+                     const LibraryOptions& opts);
+
+// Every proc `procs` calls, transitively, with the given ones, callees before callers
+// (instructions included); deterministic for the same input.
+std::vector<Proc> call_graph_order(const std::vector<Proc>& procs);
+
+}  // namespace exocpp::codegen

@@ -1,0 +1,122 @@
+// Internal: emission of one proc as a C function (c_expr.cpp: expressions and buffer
+// addressing; c_stmt.cpp: statements, allocations, calls and instruction templates).
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/ir.h"
+#include "core/memory.h"
+
+namespace exocpp::codegen {
+
+// Which arguments of each proc its body (or a callee) writes: those stay non-const in the ABI.
+using WrittenParams = std::map<const ProcNode*, std::set<uint64_t>>;  // proc -> arg Sym ids
+
+// Global C the library needs, gathered while procs are emitted, kept in first-use order so the
+// output is deterministic.
+struct Globals {
+  std::vector<std::string> items;  // includes and helpers from memories, instructions, externs
+  std::set<std::tuple<int, ScalarKind, bool>> windows;  // (rank, type, const) structs used
+  bool floor_div = false;
+  bool floor_mod = false;
+  bool math = false;  // fmod/fmodf
+  bool omp = false;   // a par loop was emitted
+  bool uses_configs = false;
+  void add(const std::string& g);
+};
+
+// How the emitted code sees one buffer (argument, allocation or window variable).
+struct BufInfo {
+  enum class Kind { Tensor, Window, ScalarArg, ScalarLocal };
+  Kind kind = Kind::Tensor;
+  ScalarKind elem = ScalarKind::F32;
+  std::string mem;
+  const Memory* memory = nullptr;
+  std::vector<std::string> shape;  // C extents (tensors)
+  bool is_const = false;           // read-only: const pointer / const window struct
+  std::string cname;
+  int rank() const { return static_cast<int>(shape.size()); }
+};
+
+// A C expression and the precedence of its outermost operator (higher binds tighter).
+struct CExpr {
+  std::string text;
+  int prec = 100;
+};
+
+class ProcEmitter {
+ public:
+  ProcEmitter(const Proc& p, const std::string& lib_name, const WrittenParams& written,
+              Globals& globals, const std::set<std::string>& reserved);
+  // "void name(void *ctxt, int_fast32_t N, const float *A)"; `is_static` prefixes "static ".
+  std::string signature(bool is_static) const;
+  // The function definition: signature and body.
+  std::string definition(bool is_static);
+  // C types of the arguments, in order, as the packed wrapper must cast them.
+  const std::vector<BufInfo>& arg_infos() const { return arg_info_; }
+
+ private:
+  // ---- c_expr.cpp
+  CExpr expr(const Expr& e);
+  std::string sub(const Expr& e, int min_prec);  // parenthesized when it binds looser
+  CExpr binop(const BinOpNode* b, const Expr& e);
+  bool nonneg(const Expr& e) const;
+  // The element `name[idx]` as an lvalue; `plain` marks access by plain code (checked against
+  // the memory's can_read()).
+  std::string access(const Sym& name, const std::vector<Expr>& idx, const SrcInfo& where,
+                     bool plain);
+  std::string access_strs(const BufInfo& b, const std::vector<std::string>& idx,
+                          const SrcInfo& where);
+  std::vector<std::string> strides(const BufInfo& b) const;
+  std::string base_ptr(const BufInfo& b) const;
+  // A window of a buffer (WindowExpr, or a whole buffer read): the origin element, the window's
+  // strides and shape, and the buffer.
+  struct WindowParts {
+    const BufInfo* buf = nullptr;
+    std::string origin;                // the memory's window() of the origin element
+    std::vector<std::string> strides;  // of the kept dimensions
+    int rank = 0;
+  };
+  WindowParts window_parts(const Expr& e);
+  std::string window_struct(const WindowParts& w, bool const_data, const SrcInfo& where);
+  BufInfo& buf(const Sym& s, const SrcInfo& where);
+
+  // ---- c_stmt.cpp
+  void block(const Block& b);
+  void stmt(const Stmt& s);
+  void alloc(const AllocNode* n, const Stmt& s, std::vector<std::string>& frees);
+  void call(const CallNode* n, const Stmt& s);
+  void instr_call(const CallNode* n, const Stmt& s);
+  std::string call_arg(const FnArg& param, const Expr& arg, bool param_written, const SrcInfo& where);
+  void window_stmt(const WindowStmtNode* n, const Stmt& s);
+  void line(const std::string& text);  // one line at the current indentation
+  std::string declare(const Sym& s);   // a fresh C name for s
+  const std::string& name_of(const Sym& s, const SrcInfo& where) const;
+
+  const Proc& proc_;
+  std::string lib_;
+  const WrittenParams& written_;
+  Globals& g_;
+  std::set<std::string> used_names_;
+  std::map<uint64_t, std::string> names_;
+  std::map<uint64_t, BufInfo> bufs_;
+  std::set<uint64_t> nonneg_;  // control variables known to be >= 0
+  std::set<uint64_t> read_syms_;  // symbols the body reads (or passes, windows, strides)
+  std::vector<BufInfo> arg_info_;
+  std::string out_;
+  int indent_ = 1;
+  ScalarKind data_ctx_ = ScalarKind::F32;  // precision R literals take here
+  bool ctxt_used_ = false;
+  std::set<uint64_t> mentioned_;  // every symbol the body names
+  bool uses_ctx_ = false;
+};
+
+// Syms of `b`'s arguments (by id) that the body writes: assigned, reduced, passed to a written
+// parameter of a callee, or through a window variable onto them.
+std::set<uint64_t> written_args(const ProcNode& p, const WrittenParams& callees);
+
+}  // namespace exocpp::codegen

@@ -1,0 +1,407 @@
+// C emission of one proc: its signature (the ABI), statements, allocations through memories,
+// calls to other procs and the expansion of instruction templates.
+#include "codegen/c_proc.h"
+
+#include <algorithm>
+
+#include "codegen/c_types.h"
+#include "core/ir_visit.h"
+#include "core/printer.h"
+
+namespace exocpp::codegen {
+namespace {
+
+// Symbols a body names, and those it reads (everything but the target of a store).
+class Mentions : public IRVisitor {
+ public:
+  std::set<uint64_t> mentioned, read;
+
+ protected:
+  void visit_Read(const ReadNode* n, const Expr& e) override {
+    mentioned.insert(n->name.id());
+    read.insert(n->name.id());
+    IRVisitor::visit_Read(n, e);
+  }
+  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+    mentioned.insert(n->name.id());
+    read.insert(n->name.id());
+    IRVisitor::visit_WindowExpr(n, e);
+  }
+  void visit_StrideExpr(const StrideExprNode* n, const Expr& e) override {
+    mentioned.insert(n->name.id());
+    read.insert(n->name.id());
+    IRVisitor::visit_StrideExpr(n, e);
+  }
+  void visit_Assign(const AssignNode* n, const Stmt& s) override {
+    mentioned.insert(n->name.id());
+    IRVisitor::visit_Assign(n, s);
+  }
+  void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
+    mentioned.insert(n->name.id());
+    read.insert(n->name.id());
+    IRVisitor::visit_Reduce(n, s);
+  }
+};
+
+std::vector<std::string> split_lines(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t nl = s.find('\n', start);
+    if (nl == std::string::npos) nl = s.size();
+    out.push_back(s.substr(start, nl - start));
+    start = nl + 1;
+  }
+  while (!out.empty() && out.back().empty()) out.pop_back();
+  return out;
+}
+
+// Fills `{name}` holes of an instruction template; other braces are left alone.
+std::string fill_template(const std::string& tmpl, const std::map<std::string, std::string>& holes) {
+  std::string out;
+  for (size_t i = 0; i < tmpl.size();) {
+    if (tmpl[i] == '{') {
+      size_t close = tmpl.find('}', i);
+      if (close != std::string::npos) {
+        auto it = holes.find(tmpl.substr(i + 1, close - i - 1));
+        if (it != holes.end()) {
+          out += it->second;
+          i = close + 1;
+          continue;
+        }
+      }
+    }
+    out += tmpl[i++];
+  }
+  return out;
+}
+
+// Whether C text `text` contains identifier `id` as a whole token.
+bool mentions_token(const std::string& text, const std::string& id) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t pos = text.find(id); pos != std::string::npos; pos = text.find(id, pos + 1)) {
+    bool left = pos == 0 || !ident(text[pos - 1]);
+    bool right = pos + id.size() >= text.size() || !ident(text[pos + id.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void Globals::add(const std::string& g) {
+  if (g.empty() || std::find(items.begin(), items.end(), g) != items.end()) return;
+  items.push_back(g);
+}
+
+ProcEmitter::ProcEmitter(const Proc& p, const std::string& lib_name, const WrittenParams& written,
+                         Globals& globals, const std::set<std::string>& reserved)
+    : proc_(p), lib_(lib_name), written_(written), g_(globals), used_names_(reserved) {
+  Mentions m;
+  m.visit(p.body());
+  mentioned_ = std::move(m.mentioned);
+  read_syms_ = std::move(m.read);
+  for (const FnArg& a : p.args()) declare(a.name);
+  auto w = written_.find(p.get());
+  for (const FnArg& a : p.args()) {
+    BufInfo b;
+    b.cname = names_.at(a.name.id());
+    b.elem = a.type.base;
+    if (a.type.is_control()) {
+      if (a.type.base == ScalarKind::Size) nonneg_.insert(a.name.id());
+      arg_info_.push_back(b);
+      continue;
+    }
+    b.mem = a.mem.empty() ? "DRAM" : a.mem;
+    b.memory = find_memory(b.mem);
+    if (!b.memory)
+      throw CodegenError(a.srcinfo, "argument '" + a.name.name() + "' of proc '" + p.name() +
+                                        "' is in memory " + b.mem + ", which is not registered");
+    b.is_const = w == written_.end() || w->second.count(a.name.id()) == 0;
+    if (a.type.is_scalar()) {
+      b.kind = BufInfo::Kind::ScalarArg;
+    } else {
+      b.kind = a.type.window ? BufInfo::Kind::Window : BufInfo::Kind::Tensor;
+      for (const Expr& e : a.type.shape) b.shape.push_back(expr(e).text);
+    }
+    bufs_[a.name.id()] = b;
+    arg_info_.push_back(b);
+  }
+}
+
+std::string ProcEmitter::declare(const Sym& s) {
+  std::string base = s.name();
+  if (!is_c_identifier(base)) base = "v";
+  std::string n = base;
+  for (int k = 1; used_names_.count(n) || is_c_keyword(n); ++k) n = base + "_" + std::to_string(k);
+  used_names_.insert(n);
+  names_[s.id()] = n;
+  return n;
+}
+
+const std::string& ProcEmitter::name_of(const Sym& s, const SrcInfo& where) const {
+  auto it = names_.find(s.id());
+  if (it == names_.end())
+    throw CodegenError(where, "'" + s.name() + "' is not defined at this point of proc '" +
+                                  proc_.name() + "'");
+  return it->second;
+}
+
+std::string ProcEmitter::signature(bool is_static) const {
+  std::string s = std::string(is_static ? "static " : "") + "void " + proc_.name() + "(void *ctxt";
+  for (size_t i = 0; i < proc_.args().size(); ++i) {
+    const FnArg& a = proc_.args()[i];
+    const BufInfo& b = arg_info_[i];
+    s += ", ";
+    if (a.type.is_control()) s += c_type(a.type.base) + " " + b.cname;
+    else if (b.kind == BufInfo::Kind::Window) s += window_struct_name(b.rank(), b.elem, b.is_const) + " " + b.cname;
+    else s += std::string(b.is_const ? "const " : "") + c_type(b.elem) + " *" + b.cname;
+  }
+  return s + ")";
+}
+
+std::string ProcEmitter::definition(bool is_static) {
+  for (const BufInfo& b : arg_info_)
+    if (b.kind == BufInfo::Kind::Window && b.memory)
+      g_.windows.insert({b.rank(), b.elem == ScalarKind::R ? ScalarKind::F32 : b.elem, b.is_const});
+  for (const BufInfo& b : arg_info_)
+    if (b.memory) g_.add(b.memory->global());
+  out_.clear();
+  block(proc_.body());
+  std::string pre;
+  for (const Expr& e : proc_.preds()) pre += "    // assert " + to_string(e) + "\n";
+  if (uses_ctx_)
+    pre += "    struct " + lib_ + "_Context *ctx = (struct " + lib_ + "_Context *)ctxt;\n";
+  else if (!ctxt_used_)
+    pre += "    (void)ctxt;\n";
+  for (const FnArg& a : proc_.args())
+    if (!mentions_token(out_, names_.at(a.name.id()))) pre += "    (void)" + names_.at(a.name.id()) + ";\n";
+  return signature(is_static) + " {\n" + pre + out_ + "}\n";
+}
+
+void ProcEmitter::line(const std::string& text) {
+  out_ += std::string(static_cast<size_t>(indent_) * 4, ' ') + text + "\n";
+}
+
+void ProcEmitter::block(const Block& b) {
+  // Names declared in this block are free again after it (sibling loops may both use `i`).
+  std::set<std::string> outer_names = used_names_;
+  std::vector<std::string> frees;
+  for (const Stmt& s : b) {
+    if (const AllocNode* a = s.as<AllocNode>()) alloc(a, s, frees);
+    else stmt(s);
+  }
+  for (auto it = frees.rbegin(); it != frees.rend(); ++it)
+    for (const std::string& l : split_lines(*it)) line(l);
+  used_names_ = std::move(outer_names);
+}
+
+void ProcEmitter::stmt(const Stmt& s) {
+  switch (s.kind()) {
+    case StmtKind::Assign:
+    case StmtKind::Reduce: {
+      const bool red = s.kind() == StmtKind::Reduce;
+      const Sym& name = red ? s.as<ReduceNode>()->name : s.as<AssignNode>()->name;
+      const std::vector<Expr>& idx = red ? s.as<ReduceNode>()->idx : s.as<AssignNode>()->idx;
+      const Expr& rhs = red ? s.as<ReduceNode>()->rhs : s.as<AssignNode>()->rhs;
+      ScalarKind k = red ? s.as<ReduceNode>()->type : s.as<AssignNode>()->type;
+      std::string lhs = access(name, idx, s.srcinfo(), true);
+      data_ctx_ = k == ScalarKind::R ? ScalarKind::F32 : k;
+      line(lhs + (red ? " += " : " = ") + expr(rhs).text + ";");
+      return;
+    }
+    case StmtKind::WriteConfig: {
+      const WriteConfigNode* n = s.as<WriteConfigNode>();
+      const ConfigField* f = n->config->field(n->field);
+      if (!f) throw CodegenError(s.srcinfo(), "config " + n->config->name + " has no field '" + n->field + "'");
+      data_ctx_ = is_data(f->type) && f->type != ScalarKind::R ? f->type : ScalarKind::F32;
+      std::string rhs = expr(n->rhs).text;
+      uses_ctx_ = true;
+      line("ctx->" + n->config->name + "." + n->field + " = " + rhs + ";");
+      return;
+    }
+    case StmtKind::Pass:
+      line("// pass");
+      return;
+    case StmtKind::If: {
+      const IfNode* n = s.as<IfNode>();
+      line("if (" + expr(n->cond).text + ") {");
+      ++indent_;
+      block(n->body);
+      --indent_;
+      if (!n->orelse.empty()) {
+        line("} else {");
+        ++indent_;
+        block(n->orelse);
+        --indent_;
+      }
+      line("}");
+      return;
+    }
+    case StmtKind::For: {
+      const ForNode* n = s.as<ForNode>();
+      std::string lo = expr(n->lo).text, hi = expr(n->hi).text;
+      std::set<std::string> outer_names = used_names_;  // the iterator's name ends with the loop
+      std::string i = declare(n->iter);
+      if (nonneg(n->lo)) nonneg_.insert(n->iter.id());
+      if (n->mode == LoopMode::Par) {
+        g_.omp = true;
+        out_ += "#ifdef _OPENMP\n" + std::string(static_cast<size_t>(indent_) * 4, ' ') +
+                "#pragma omp parallel for\n#endif\n";
+      }
+      line("for (int_fast32_t " + i + " = " + lo + "; " + i + " < " + hi + "; " + i + "++) {");
+      ++indent_;
+      block(n->body);
+      --indent_;
+      line("}");
+      used_names_ = std::move(outer_names);
+      return;
+    }
+    case StmtKind::Alloc: {
+      std::vector<std::string> frees;
+      alloc(s.as<AllocNode>(), s, frees);
+      return;
+    }
+    case StmtKind::Call:
+      if (s.as<CallNode>()->proc->instr) instr_call(s.as<CallNode>(), s);
+      else call(s.as<CallNode>(), s);
+      return;
+    case StmtKind::WindowStmt:
+      window_stmt(s.as<WindowStmtNode>(), s);
+      return;
+  }
+}
+
+void ProcEmitter::alloc(const AllocNode* n, const Stmt& s, std::vector<std::string>& frees) {
+  const Memory* mem = find_memory(n->mem);
+  if (!mem)
+    throw CodegenError(s.srcinfo(), "allocation of '" + n->name.name() + "' in memory " + n->mem +
+                                        ", which is not registered");
+  if (!mentioned_.count(n->name.id())) {
+    line("// " + n->name.name() + ": unused, not allocated");
+    return;
+  }
+  BufInfo b;
+  b.elem = n->type.base;
+  b.mem = n->mem;
+  b.memory = mem;
+  for (const Expr& e : n->type.shape) b.shape.push_back(expr(e).text);
+  b.kind = b.shape.empty() ? BufInfo::Kind::ScalarLocal : BufInfo::Kind::Tensor;
+  b.cname = declare(n->name);
+  g_.add(mem->global());
+  for (const std::string& l : split_lines(mem->alloc(b.cname, c_type(b.elem), b.shape, s.srcinfo()))) line(l);
+  // Written but never read (compilers warn on set-but-unused variables).
+  if (!read_syms_.count(n->name.id())) line("(void)" + b.cname + ";");
+  frees.push_back(mem->free(b.cname, c_type(b.elem), b.shape, s.srcinfo()));
+  bufs_[n->name.id()] = std::move(b);
+}
+
+std::string ProcEmitter::call_arg(const FnArg& param, const Expr& arg, bool param_written,
+                                  const SrcInfo& where) {
+  if (param.type.window) {
+    if (const ReadNode* r = arg.as<ReadNode>(); r && r->idx.empty()) {
+      BufInfo& b = buf(r->name, where);
+      if (b.kind == BufInfo::Kind::Window && b.is_const == !param_written) return b.cname;
+    }
+    return window_struct(window_parts(arg), !param_written, where);
+  }
+  if (param.type.is_tensor_or_window()) {
+    if (const ReadNode* r = arg.as<ReadNode>(); r && r->idx.empty()) {
+      BufInfo& b = buf(r->name, where);
+      if (b.kind == BufInfo::Kind::Tensor) return b.cname;
+    }
+    WindowParts w = window_parts(arg);
+    if (!w.buf->memory->addressable())
+      throw CodegenError(where, "'" + w.buf->cname + "' lives in memory " + w.buf->mem +
+                                    ", which cannot be addressed by pointer");
+    return "&" + w.origin;
+  }
+  // A scalar data parameter: passed by pointer.
+  if (const ReadNode* r = arg.as<ReadNode>()) {
+    BufInfo& b = buf(r->name, where);
+    if (r->idx.empty() && b.kind == BufInfo::Kind::ScalarArg) return b.cname;
+    if (!b.memory->addressable())
+      throw CodegenError(where, "'" + r->name.name() + "' lives in memory " + b.mem +
+                                    ", which cannot be addressed by pointer");
+    return "&" + access(r->name, r->idx, where, false);
+  }
+  throw CodegenError(where, "argument '" + param.name.name() +
+                                "' is a data scalar passed by reference: give a buffer element, not an expression");
+}
+
+void ProcEmitter::call(const CallNode* n, const Stmt& s) {
+  const ProcNode& callee = *n->proc;
+  if (n->args.size() != callee.args.size())
+    throw CodegenError(s.srcinfo(), "call to '" + callee.name + "' with " + std::to_string(n->args.size()) +
+                                        " arguments, but it takes " + std::to_string(callee.args.size()));
+  auto w = written_.find(n->proc.get());
+  std::string text = callee.name + "(ctxt";
+  for (size_t i = 0; i < n->args.size(); ++i) {
+    const FnArg& param = callee.args[i];
+    text += ", ";
+    if (param.type.is_control()) {
+      text += expr(n->args[i]).text;
+      continue;
+    }
+    bool pw = w != written_.end() && w->second.count(param.name.id());
+    text += call_arg(param, n->args[i], pw, s.srcinfo());
+  }
+  ctxt_used_ = true;
+  line(text + ");");
+}
+
+void ProcEmitter::instr_call(const CallNode* n, const Stmt& s) {
+  const ProcNode& ins = *n->proc;
+  if (n->args.size() != ins.args.size())
+    throw CodegenError(s.srcinfo(), "call to '" + ins.name + "' with " + std::to_string(n->args.size()) +
+                                        " arguments, but it takes " + std::to_string(ins.args.size()));
+  const std::string& tmpl = ins.instr->c_instr;
+  std::map<std::string, std::string> holes;
+  for (size_t i = 0; i < n->args.size(); ++i) {
+    const FnArg& param = ins.args[i];
+    const std::string& pn = param.name.name();
+    const Expr& arg = n->args[i];
+    if (param.type.is_control()) {
+      holes[pn] = expr(arg).text;
+      continue;
+    }
+    const ReadNode* r = arg.as<ReadNode>();
+    bool whole = r && r->idx.empty() && bufs_.count(r->name.id()) &&
+                 bufs_.at(r->name.id()).kind != BufInfo::Kind::ScalarArg &&
+                 bufs_.at(r->name.id()).kind != BufInfo::Kind::ScalarLocal;
+    if (arg.is<WindowExprNode>() || whole) {
+      WindowParts w = window_parts(arg);
+      holes[pn + "_data"] = w.origin;
+      if (tmpl.find("{" + pn + "}") != std::string::npos) {
+        auto pw = written_.find(n->proc.get());
+        bool written = pw != written_.end() && pw->second.count(param.name.id());
+        holes[pn] = window_struct(w, !written, s.srcinfo());
+      }
+    } else if (r) {
+      std::string a = access(r->name, r->idx, s.srcinfo(), false);
+      holes[pn] = holes[pn + "_data"] = a;
+    } else {
+      holes[pn] = holes[pn + "_data"] = expr(arg).text;
+    }
+  }
+  g_.add(ins.instr->c_global);
+  for (const std::string& l : split_lines(fill_template(tmpl, holes))) line(l);
+}
+
+void ProcEmitter::window_stmt(const WindowStmtNode* n, const Stmt& s) {
+  if (!read_syms_.count(n->name.id())) return;  // an unused view emits nothing
+  WindowParts w = window_parts(n->rhs);
+  BufInfo b;
+  b.kind = BufInfo::Kind::Window;
+  b.elem = w.buf->elem;
+  b.mem = w.buf->mem;
+  b.memory = w.buf->memory;
+  b.is_const = w.buf->is_const;
+  b.shape.assign(static_cast<size_t>(w.rank), "");
+  std::string init = window_struct(w, b.is_const, s.srcinfo());
+  b.cname = declare(n->name);
+  line(window_struct_name(w.rank, b.elem, b.is_const) + " " + b.cname + " = " + init + ";");
+  bufs_[n->name.id()] = std::move(b);
+}
+
+}  // namespace exocpp::codegen

@@ -1,0 +1,102 @@
+// C names of exocpp's types, window structs and literals.
+#include "codegen/c_types.h"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace exocpp::codegen {
+
+std::string c_type(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::R: return "float";
+    case ScalarKind::F16: return "exo_f16";
+    case ScalarKind::F32: return "float";
+    case ScalarKind::F64: return "double";
+    case ScalarKind::I8: return "int8_t";
+    case ScalarKind::UI8: return "uint8_t";
+    case ScalarKind::UI16: return "uint16_t";
+    case ScalarKind::I32: return "int32_t";
+    case ScalarKind::Bool: return "bool";
+    case ScalarKind::Int:
+    case ScalarKind::Index:
+    case ScalarKind::Size:
+    case ScalarKind::Stride: return "int_fast32_t";
+    case ScalarKind::Error: break;
+  }
+  throw InternalError("c_type of an ill-typed value");
+}
+
+std::string type_suffix(ScalarKind k) {
+  return k == ScalarKind::R ? "f32" : to_string(k);
+}
+
+std::string window_struct_name(int rank, ScalarKind k, bool const_data) {
+  return "struct exo_win_" + std::to_string(rank) + type_suffix(k) + (const_data ? "c" : "");
+}
+
+std::string window_struct_def(int rank, ScalarKind k, bool const_data) {
+  std::string tag = "exo_win_" + std::to_string(rank) + type_suffix(k) + (const_data ? "c" : "");
+  std::string guard = "EXOCPP_WIN_" + std::to_string(rank) + type_suffix(k) + (const_data ? "C" : "");
+  for (char& c : guard) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return "#ifndef " + guard + "\n#define " + guard + "\nstruct " + tag + " {\n    " +
+         (const_data ? "const " : "") + c_type(k) + " *const data;\n    const int_fast32_t strides[" +
+         std::to_string(rank) + "];\n};\n#endif\n";
+}
+
+std::string float_literal(double v, ScalarKind k) {
+  if (std::isnan(v)) return "(" + c_type(k) + ")NAN";
+  if (std::isinf(v)) return std::string(v < 0 ? "-" : "") + "(" + c_type(k) + ")INFINITY";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  std::string s = buf;
+  // The shortest spelling that reads back as the same double.
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) {
+      s = buf;
+      break;
+    }
+  }
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  switch (k) {
+    case ScalarKind::R:
+    case ScalarKind::F32:
+      // A float literal rounds the decimal once, as the interpreter rounds the double once.
+      if (static_cast<double>(static_cast<float>(v)) == v) return s + "f";
+      return "(float)" + s;
+    case ScalarKind::F64: return s;
+    case ScalarKind::F16: return "(exo_f16)" + s;
+    default: return "(" + c_type(k) + ")" + s;
+  }
+}
+
+std::string f16_typedef() {
+  return "#ifndef EXOCPP_F16\n#define EXOCPP_F16\n"
+         "// Half precision: _Float16 where the compiler has it, else clang's storage type __fp16\n"
+         "// (arithmetic on it is done in float and rounded back at each cast, as _Float16's is).\n"
+         "#if defined(__clang__) && !defined(__FLT16_MAX__)\ntypedef __fp16 exo_f16;\n#else\n"
+         "typedef _Float16 exo_f16;\n#endif\n#endif\n";
+}
+
+bool is_c_keyword(const std::string& s) {
+  static const std::set<std::string> kw = {
+      "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+      "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+      "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+      "union", "unsigned", "void", "volatile", "while", "_Bool", "_Complex", "_Imaginary",
+      "bool", "true", "false", "NULL", "asm", "typeof", "_Float16", "main", "exo_f16",
+      // Names the emitted code itself uses.
+      "ctxt", "ctx", "malloc", "free", "exo_floor_div", "exo_floor_mod", "int_fast32_t",
+      "int8_t", "uint8_t", "uint16_t", "int32_t", "int64_t", "fmod", "fmodf", "NAN", "INFINITY"};
+  return kw.count(s) > 0;
+}
+
+bool is_c_identifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+}  // namespace exocpp::codegen

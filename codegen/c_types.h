@@ -1,0 +1,31 @@
+// The C side of exocpp's types: C names of scalar kinds, window struct types, literals and
+// identifiers, shared by every part of C emission.
+#pragma once
+
+#include <string>
+
+#include "core/ir.h"
+
+namespace exocpp::codegen {
+
+// The C type a buffer of element kind `k` holds (R is emitted as float); control kinds are
+// int_fast32_t, bool is bool.
+std::string c_type(ScalarKind k);
+// Short spelling used in window struct names: f32, f64, f16, i8, ui8, ui16, i32 (R: f32).
+std::string type_suffix(ScalarKind k);
+// The window struct type for a window of `rank` over `k`, `const_data` for read-only windows:
+// "struct exo_win_2f32" / "struct exo_win_2f32c".
+std::string window_struct_name(int rank, ScalarKind k, bool const_data);
+// Its definition, guarded so that several exocpp headers can be included together.
+std::string window_struct_def(int rank, ScalarKind k, bool const_data);
+
+// A C literal with value `v` in precision `k` (data kinds), rounded as the interpreter rounds.
+std::string float_literal(double v, ScalarKind k);
+
+// The definition of exo_f16, the C type of f16 values.
+std::string f16_typedef();
+
+bool is_c_keyword(const std::string& s);
+bool is_c_identifier(const std::string& s);
+
+}  // namespace exocpp::codegen

@@ -1,0 +1,215 @@
+// The compile-and-load helper: emit procs with packed entry points, build a shared object with
+// the system C compiler, dlopen it, and call procs on the interpreter's argument values.
+#include <dlfcn.h>
+#include <stdlib.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "codegen/c_module.h"
+#include "codegen/c_types.h"
+#include "core/test_inputs.h"
+
+namespace exocpp {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs `cmd` through the shell; returns its exit status and fills `output` (stdout + stderr).
+int run_command(const std::string& cmd, std::string& output) {
+  FILE* f = popen((cmd + " 2>&1").c_str(), "r");
+  if (!f) return -1;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) output.append(buf, n);
+  int status = pclose(f);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+uint16_t double_to_half(double v) {
+  if (std::isnan(v)) return 0x7e00;
+  uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  double a = std::fabs(v);
+  if (a >= 65520.0) return sign | 0x7c00;
+  if (a < std::ldexp(1.0, -14)) return sign | static_cast<uint16_t>(std::nearbyint(a * std::ldexp(1.0, 24)));
+  int e = 0;
+  double f = std::frexp(a, &e);  // a = f * 2^e, f in [0.5, 1)
+  e -= 1;
+  double mant = std::nearbyint((f * 2.0 - 1.0) * 1024.0);
+  if (mant >= 1024.0) {
+    mant = 0;
+    ++e;
+  }
+  if (e > 15) return sign | 0x7c00;
+  return sign | static_cast<uint16_t>((e + 15) << 10) | static_cast<uint16_t>(mant);
+}
+
+double half_to_double(uint16_t h) {
+  double sign = (h & 0x8000) ? -1.0 : 1.0;
+  int exp = (h >> 10) & 0x1f;
+  int mant = h & 0x3ff;
+  if (exp == 0) return sign * std::ldexp(mant, -24);
+  if (exp == 31) return mant ? std::nan("") : sign * INFINITY;
+  return sign * std::ldexp(mant | 0x400, exp - 25);
+}
+
+size_t elem_size(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::F64: return 8;
+    case ScalarKind::R: case ScalarKind::F32: case ScalarKind::I32: return 4;
+    case ScalarKind::F16: case ScalarKind::UI16: return 2;
+    default: return 1;
+  }
+}
+
+void store_native(ScalarKind k, void* p, double v) {
+  switch (k) {
+    case ScalarKind::F64: *static_cast<double*>(p) = v; return;
+    case ScalarKind::R: case ScalarKind::F32: *static_cast<float*>(p) = static_cast<float>(v); return;
+    case ScalarKind::F16: *static_cast<uint16_t*>(p) = double_to_half(v); return;
+    case ScalarKind::I32: *static_cast<int32_t*>(p) = static_cast<int32_t>(v); return;
+    case ScalarKind::UI16: *static_cast<uint16_t*>(p) = static_cast<uint16_t>(v); return;
+    case ScalarKind::UI8: *static_cast<uint8_t*>(p) = static_cast<uint8_t>(v); return;
+    case ScalarKind::I8: *static_cast<int8_t*>(p) = static_cast<int8_t>(v); return;
+    default: throw InternalError("store_native of a control kind");
+  }
+}
+
+double load_native(ScalarKind k, const void* p) {
+  switch (k) {
+    case ScalarKind::F64: return *static_cast<const double*>(p);
+    case ScalarKind::R: case ScalarKind::F32: return *static_cast<const float*>(p);
+    case ScalarKind::F16: return half_to_double(*static_cast<const uint16_t*>(p));
+    case ScalarKind::I32: return *static_cast<const int32_t*>(p);
+    case ScalarKind::UI16: return *static_cast<const uint16_t*>(p);
+    case ScalarKind::UI8: return *static_cast<const uint8_t*>(p);
+    case ScalarKind::I8: return *static_cast<const int8_t*>(p);
+    default: throw InternalError("load_native of a control kind");
+  }
+}
+
+}  // namespace
+
+CompiledLibrary::CompiledLibrary(const std::vector<Proc>& procs, const std::string& lib_name,
+                                 const CompileOptions& opts)
+    : procs_(procs), lib_name_(lib_name) {
+  src_ = codegen::emit_library(procs, lib_name, {.packed_wrappers = true});
+  std::string tmpl = (fs::temp_directory_path() / "exocpp-XXXXXX").string();
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data()))
+    throw CodegenError({}, "cannot create a build folder under " + fs::temp_directory_path().string() +
+                               ": " + std::strerror(errno));
+  dir_ = buf.data();
+  c_path_ = dir_ + "/" + lib_name + ".c";
+  std::ofstream(c_path_) << src_.source;
+  std::ofstream(dir_ + "/" + lib_name + ".h") << src_.header;
+  std::string so = dir_ + "/lib" + lib_name + ".so";
+  std::string cmd = shell_quote(opts.compiler);
+  for (const std::string& f : opts.flags) cmd += " " + shell_quote(f);
+  cmd += " -std=c99 -fPIC -shared";
+  if (src_.source.find("#pragma omp") != std::string::npos) cmd += " -fopenmp";
+  cmd += " -o " + shell_quote(so) + " " + shell_quote(c_path_) + " -lm";
+  std::string output;
+  int rc = run_command(cmd, output);
+  if (rc != 0)
+    throw CodegenError({}, "the C compiler failed (exit " + std::to_string(rc) + ") on " + c_path_ +
+                               " (kept for inspection)\ncommand: " + cmd + "\n" + output);
+  handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle_) throw CodegenError({}, std::string("cannot load ") + so + ": " + dlerror());
+}
+
+CompiledLibrary::~CompiledLibrary() {
+  if (handle_) dlclose(handle_);
+  std::error_code ec;
+  if (!dir_.empty()) fs::remove_all(dir_, ec);
+}
+
+void* CompiledLibrary::symbol(const std::string& name) const {
+  void* s = dlsym(handle_, name.c_str());
+  if (!s) throw CodegenError({}, "the compiled library " + lib_name_ + " has no symbol '" + name + "'");
+  return s;
+}
+
+void CompiledLibrary::call(const std::string& proc_name, std::vector<ArgValue>& args) const {
+  const Proc* p = nullptr;
+  for (const Proc& q : procs_)
+    if (q.name() == proc_name) p = &q;
+  if (!p) throw CodegenError({}, "'" + proc_name + "' is not a public proc of library " + lib_name_);
+  check_args(*p, args);  // counts, kinds and shapes, as the interpreter checks them
+  using Entry = void (*)(void**);
+  auto entry = reinterpret_cast<Entry>(symbol(proc_name + "__packed"));
+  auto ctx_size = reinterpret_cast<int64_t (*)()>(symbol(lib_name_ + "__context_size"));
+
+  std::vector<uint64_t> ctx(static_cast<size_t>(ctx_size() / 8 + 1), 0);
+  std::vector<int64_t> ints(args.size());
+  std::vector<std::vector<unsigned char>> data(args.size());
+  std::vector<codegen::PackedWindow> wins(args.size());
+  std::vector<void*> slots = {ctx.data()};
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (const int64_t* v = std::get_if<int64_t>(&args[i])) {
+      ints[i] = *v;
+      slots.push_back(&ints[i]);
+      continue;
+    }
+    if (const bool* b = std::get_if<bool>(&args[i])) {
+      ints[i] = *b;
+      slots.push_back(&ints[i]);
+      continue;
+    }
+    const Buffer& b = std::get<Buffer>(args[i]);
+    size_t es = elem_size(b.kind());
+    data[i].assign(static_cast<size_t>(b.num_elements()) * es + 64, 0);
+    for (int64_t k = 0; k < b.num_elements(); ++k) store_native(b.kind(), data[i].data() + k * es, b.flat(k));
+    if (p->args()[i].type.window) {
+      if (b.rank() > codegen::kMaxPackedRank) throw CodegenError({}, "windows of rank above 8 cannot be passed");
+      wins[i].data = data[i].data();
+      int64_t stride = 1;
+      for (int d = b.rank(); d-- > 0;) {
+        wins[i].strides[d] = stride;
+        stride *= b.shape()[static_cast<size_t>(d)];
+      }
+      slots.push_back(&wins[i]);
+    } else {
+      slots.push_back(data[i].data());
+    }
+  }
+  entry(slots.data());
+  for (size_t i = 0; i < args.size(); ++i) {
+    Buffer* b = std::get_if<Buffer>(&args[i]);
+    if (!b) continue;
+    size_t es = elem_size(b->kind());
+    for (int64_t k = 0; k < b->num_elements(); ++k) b->set_flat(k, load_native(b->kind(), data[i].data() + k * es));
+  }
+}
+
+std::string compare_compiled_with_interpreter(const Proc& p, const std::map<std::string, int64_t>& sizes,
+                                              uint64_t seed, CompileOptions opts) {
+  std::vector<ArgValue> args, copy;
+  try {
+    args = random_args(p, sizes, seed, {.real_as = ScalarKind::F32});
+    copy = deep_copy(args);
+    interpret(p, args, {.real_as = ScalarKind::F32});
+  } catch (const Error& e) {
+    return std::string("the interpreter failed: ") + e.what();
+  }
+  try {
+    std::string lib = "check_" + p.name();
+    CompiledLibrary compiled({p}, codegen::is_c_identifier(lib) ? lib : "check", opts);
+    compiled.call(p.name(), copy);
+  } catch (const Error& e) {
+    return std::string("the compiled code failed: ") + e.what();
+  }
+  return compare_args(p, args, copy);
+}
+
+}  // namespace exocpp
