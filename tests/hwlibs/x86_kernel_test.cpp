@@ -1,6 +1,7 @@
 // The x86 instructions in the shape the SGEMM schedule produces: a 6x16 register tile of C
 // accumulating A[i, k] * B[k, 0:16] over k, its loads, FMAs and stores put in by replace_all,
-// full-width and with a masked tail of n < 16 columns. Each result runs like the DRAM kernel.
+// full-width and with a masked tail of n < 16 columns. Each result runs like the DRAM kernel,
+// interpreted and (on a CPU with AVX-512) compiled.
 #include <gtest/gtest.h>
 
 #include "hwlibs/x86/x86.h"
@@ -64,6 +65,8 @@ Proc parse_kernel(const std::string& text, const std::string& name, bool typeche
   return parse_module(text, opts).proc(name);
 }
 
+CompileOptions strict() { return {"cc", {"-O2", "-march=native", "-Wall", "-Wextra", "-Werror"}}; }
+
 Proc replace_each(Proc p, const std::vector<const Proc*>& instrs) {
   for (const Proc* instr : instrs) p = replace_all(p, *instr);
   return p;
@@ -83,6 +86,9 @@ TEST(X86Kernels, RegisterTileBecomesLoadsBroadcastFmasAndStores) {
       << text;
   EXPECT_NE(text.find("mm512_storeu_ps(C[i, 0:16], C_reg[i, 0:16])"), std::string::npos) << text;
   EXPECT_EQ(compare_procs(plain, q, {{"K", 5}}), "");
+  if (__builtin_cpu_supports("avx512f")) {
+    EXPECT_EQ(compare_compiled_with_interpreter(q, {{"K", 5}}, 1, strict()), "");
+  }
 }
 
 TEST(X86Kernels, TailTileUsesMaskedInstructions) {
@@ -97,7 +103,12 @@ TEST(X86Kernels, TailTileUsesMaskedInstructions) {
   EXPECT_NE(text.find("mm512_mask_fmadd_ps_broadcast(n, C_reg[i, 0:16], A[i, k:k + 1], B_reg[0:16])"),
             std::string::npos)
       << text;
-  for (int64_t n = 1; n < 16; n += 7) EXPECT_EQ(compare_procs(plain, q, {{"n", n}, {"K", 3}}), "");
+  for (int64_t n = 1; n < 16; n += 7) {
+    EXPECT_EQ(compare_procs(plain, q, {{"n", n}, {"K", 3}}), "");
+    if (__builtin_cpu_supports("avx512f")) {
+      EXPECT_EQ(compare_compiled_with_interpreter(q, {{"n", n}, {"K", 3}}, 1, strict()), "");
+    }
+  }
 }
 
 // A masked load must not zero the lanes it does not load: the zeroing variant's body says it
