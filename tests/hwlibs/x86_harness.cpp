@@ -2,6 +2,7 @@
 #include "x86_harness.h"
 
 #include <algorithm>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -58,6 +59,7 @@ Wrapped wrap(const Proc& instr) {
   const InstrMeaning m = meaning_of(instr.name());
   const std::string sfx = m.elem == ScalarKind::F32 ? "ps" : "pd";
   std::ostringstream sig, pre, call, post;
+  std::map<std::string, std::string> renames;  // register argument -> its wrapper buffer
   call << "    " << instr.name() << "(";
   for (size_t i = 0; i < instr.args().size(); ++i) {
     const FnArg& a = instr.args()[i];
@@ -81,22 +83,37 @@ Wrapped wrap(const Proc& instr) {
     pre << "    " << n << "_reg: " << to_string(a.type.base) << "[" << m.width << "] @ " << a.mem
         << "\n    " << bank << "_loadu_" << sfx << "(" << n << "_reg, " << n << ")\n";
     call << n << "_reg";
+    renames[n] = n + "_reg";
     post << "    " << bank << "_storeu_" << sfx << "(" << n << ", " << n << "_reg)\n";
   }
   call << ")\n";
-  std::ostringstream src;
-  src << "def wrap_" << instr.name() << "(" << sig.str() << "):\n";
-  for (const Expr& pred : instr.preds()) {
-    std::string text = to_string(pred);
-    if (text.find("stride(") == std::string::npos) src << "    assert " << text << "\n";
-  }
-  src << pre.str() << call.str() << post.str();
-  Wrapped w{instr, {}, src.str()};
+  auto source = [&](const std::string& name, const std::string& middle) {
+    std::ostringstream src;
+    src << "def " << name << "(" << sig.str() << "):\n";
+    for (const Expr& pred : instr.preds()) {
+      std::string text = to_string(pred);
+      if (text.find("stride(") == std::string::npos) src << "    assert " << text << "\n";
+    }
+    src << pre.str() << middle << post.str();
+    return src.str();
+  };
+  // The body in place of the call: the instruction's text with each register argument renamed
+  // (whole words only) to the wrapper's register buffer.
+  std::string body = to_string(instr.body(), 1);
+  for (const auto& [from, to] : renames)
+    body = std::regex_replace(body, std::regex("\\b" + from + "\\b"), to);
+
+  Wrapped w{instr, {}, source("wrap_" + instr.name(), call.str()), {},
+            source("plain_" + instr.name(), body)};
   ParseOptions opts;
   opts.procs = {instr};  // a test's own instruction shadows the library's of that name
   for (const Proc& p : x86::library().procs)
     if (p.name() != instr.name()) opts.procs.push_back(p);
   w.wrapper = parse_module(w.source, opts, "wrap_" + instr.name() + ".exo").proc("wrap_" + instr.name());
+  // Plain code touching registers is what replace removes; the type checker would refuse it.
+  opts.typecheck = false;
+  w.plain = parse_module(w.plain_source, opts, "plain_" + instr.name() + ".exo")
+                .proc("plain_" + instr.name());
   return w;
 }
 

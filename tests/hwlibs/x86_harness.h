@@ -28,6 +28,11 @@ struct Wrapped {
   Proc instr;
   Proc wrapper;        // def wrap_<instr>(<instr's args, data ones as DRAM tensors>)
   std::string source;  // the wrapper's .exo text
+  // The wrapper with the instruction's body in place of its call (`plain_<instr>`): what
+  // replace turns back into the call. Parsed without the type checker, which refuses plain
+  // code touching registers.
+  Proc plain;
+  std::string plain_source;
 };
 // Control arguments and asserts without stride() are the instruction's own.
 Wrapped wrap(const Proc& instr);

@@ -1,0 +1,147 @@
+// Every x86 instruction's C template computes what its body says: its wrapper (x86_harness.h)
+// is emitted as C, compiled with gcc and with clang at -Wall -Wextra -Werror, run on random
+// inputs and compared with the reference interpreter, for every mask count N. Skipped, with
+// the reason, on a CPU without the instruction set. The wrappers of all instructions go into
+// one library per compiler, compiled once (the machine is shared: two compiles, not 200).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <mutex>
+
+#include "x86_harness.h"
+
+namespace exocpp {
+namespace {
+
+// Why this CPU cannot run `instr_name`; "" when it can.
+std::string missing_cpu_feature(const std::string& instr_name) {
+  __builtin_cpu_init();
+  if (instr_name.rfind("mm512_", 0) == 0 && !__builtin_cpu_supports("avx512f"))
+    return "this CPU lacks AVX-512F";
+  if (instr_name.rfind("mm256_", 0) == 0 &&
+      (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")))
+    return "this CPU lacks AVX2 or FMA";
+  return "";
+}
+
+CompileOptions strict(const std::string& compiler) {
+  return {compiler, {"-O2", "-march=native", "-Wall", "-Wextra", "-Werror"}};
+}
+
+// The wrappers of every instruction compiled by `compiler` into one library, built on first use.
+const CompiledLibrary& all_wrappers(const std::string& compiler) {
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<CompiledLibrary>> libs;
+  std::lock_guard<std::mutex> lock(mu);
+  std::unique_ptr<CompiledLibrary>& lib = libs[compiler];
+  if (!lib) {
+    std::vector<Proc> procs;
+    for (const std::string& n : x86::instruction_names())
+      procs.push_back(x86_test::wrap(x86::InstrRef(n.c_str())).wrapper);
+    lib = std::make_unique<CompiledLibrary>(procs, "x86_wrappers_" + compiler, strict(compiler));
+  }
+  return *lib;
+}
+
+// Runs the wrapper compiled and interpreted on the same random inputs: "" or the difference.
+std::string compare_compiled(const CompiledLibrary& lib, const Proc& wrapper,
+                             const std::map<std::string, int64_t>& sizes, uint64_t seed) {
+  std::vector<ArgValue> interpreted = random_args(wrapper, sizes, seed);
+  std::vector<ArgValue> compiled = deep_copy(interpreted);
+  interpret(wrapper, interpreted);
+  lib.call(wrapper.name(), compiled);
+  return compare_args(wrapper, interpreted, compiled);
+}
+
+struct Case {
+  std::string instr;
+  std::string compiler;
+};
+
+class X86Codegen : public ::testing::TestWithParam<Case> {};
+
+TEST_P(X86Codegen, CompiledTemplateMatchesTheBody) {
+  const Case& c = GetParam();
+  if (std::string why = missing_cpu_feature(c.instr); !why.empty()) GTEST_SKIP() << why;
+  const Proc& instr = x86::InstrRef(c.instr.c_str()).get();
+  x86_test::Wrapped w = x86_test::wrap(instr);
+  const CompiledLibrary& lib = all_wrappers(c.compiler);
+  for (const auto& sizes : x86_test::size_cases(instr))
+    for (uint64_t seed = 1; seed <= 2; ++seed)
+      EXPECT_EQ(compare_compiled(lib, w.wrapper, sizes, seed), "")
+          << "N = " << (sizes.empty() ? 0 : sizes.begin()->second) << ", seed " << seed << "\n"
+          << w.source;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const char* compiler : {"gcc", "clang"})
+    for (const std::string& n : x86::instruction_names()) out.push_back({n, compiler});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllInstructions, X86Codegen, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.instr + "_" + info.param.compiler; });
+
+}  // namespace
+}  // namespace exocpp
+
+namespace exocpp {
+namespace {
+
+// The memories' refusals reach the user as CodegenErrors at the statement at fault.
+Proc parse_user(const std::string& text, const std::string& name) {
+  x86::register_memories();
+  ParseOptions opts;
+  opts.procs = x86::library().procs;
+  return parse_module(text, opts, "user.exo").proc(name);
+}
+
+TEST(X86CodegenErrors, RegisterArrayOfTheWrongWidthIsRefusedAtItsAllocation) {
+  Proc p = parse_user(R"(
+@instr("{dst_data} = _mm256_setzero_ps();")
+def zero8(dst: [f32][8] @ AVX512):
+    for i in seq(0, 8):
+        dst[i] = 0.0
+
+def k(x: f32[8] @ DRAM):
+    r: f32[8] @ AVX512
+    zero8(r)
+)", "k");
+  try {
+    compile_procs_to_c({p}, "k");
+    FAIL() << "expected a CodegenError";
+  } catch (const CodegenError& e) {
+    EXPECT_EQ(e.loc().to_string(), "user.exo:8:5");
+    EXPECT_NE(e.reason().find("cannot allocate 'r' of shape [8] in AVX512: the last dimension "
+                              "must be the register width, 16 for f32"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(X86CodegenErrors, WindowStartingInsideARegisterIsRefusedAtTheCall) {
+  Proc p = parse_user(R"(
+@instr("{dst_data} = _mm256_loadu_ps(&{src_data});")
+def half_load(dst: [f32][8] @ AVX512, src: [f32][8] @ DRAM):
+    for i in seq(0, 8):
+        dst[i] = src[i]
+
+def k(x: f32[8] @ DRAM):
+    r: f32[16] @ AVX512
+    half_load(r[8:16], x)
+)", "k");
+  try {
+    compile_procs_to_c({p}, "k");
+    FAIL() << "expected a CodegenError";
+  } catch (const CodegenError& e) {
+    EXPECT_EQ(e.loc().line, 9);
+    EXPECT_NE(e.reason().find("a window of 'r' in AVX512 must start at lane 0 of a register, but "
+                              "its last index is 8"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace exocpp

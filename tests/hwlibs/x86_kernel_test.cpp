@@ -1,0 +1,165 @@
+// The x86 instructions in the shape the SGEMM schedule produces: a 6x16 register tile of C
+// accumulating A[i, k] * B[k, 0:16] over k, its loads, FMAs and stores put in by replace_all,
+// full-width and with a masked tail of n < 16 columns. Each result runs like the DRAM kernel,
+// interpreted and (on a CPU with AVX-512) compiled.
+#include <gtest/gtest.h>
+
+#include "hwlibs/x86/x86.h"
+
+namespace exocpp {
+namespace {
+
+// The micro-kernel with its staging buffers in memory MEM (DRAM: the reference; AVX512: what
+// stage_mem + set_memory give, parsed without the type checker since plain code still touches
+// the registers until replace has run).
+std::string tile_kernel(const std::string& mem) {
+  return R"(
+def tile(K: size, A: f32[6, K] @ DRAM, B: f32[K, 16] @ DRAM, C: f32[6, 16] @ DRAM):
+    C_reg: f32[6, 16] @ )" + mem + R"(
+    for i in seq(0, 6):
+        for j in seq(0, 16):
+            C_reg[i, j] = C[i, j]
+    for k in seq(0, K):
+        B_reg: f32[16] @ )" + mem + R"(
+        for j in seq(0, 16):
+            B_reg[j] = B[k, j]
+        for i in seq(0, 6):
+            for j in seq(0, 16):
+                C_reg[i, j] += A[i, k] * B_reg[j]
+    for i in seq(0, 6):
+        for j in seq(0, 16):
+            C[i, j] = C_reg[i, j]
+)";
+}
+
+// The same with only n < 16 valid columns (a tail tile): every lane loop guarded by `j < n`.
+std::string tail_kernel(const std::string& mem) {
+  return R"(
+def tail(n: size, K: size, A: f32[6, K] @ DRAM, B: f32[K, n] @ DRAM, C: f32[6, n] @ DRAM):
+    assert n < 16
+    C_reg: f32[6, 16] @ )" + mem + R"(
+    for i in seq(0, 6):
+        for j in seq(0, 16):
+            if j < n:
+                C_reg[i, j] = C[i, j]
+    for k in seq(0, K):
+        B_reg: f32[16] @ )" + mem + R"(
+        for j in seq(0, 16):
+            if j < n:
+                B_reg[j] = B[k, j]
+        for i in seq(0, 6):
+            for j in seq(0, 16):
+                if j < n:
+                    C_reg[i, j] += A[i, k] * B_reg[j]
+    for i in seq(0, 6):
+        for j in seq(0, 16):
+            if j < n:
+                C[i, j] = C_reg[i, j]
+)";
+}
+
+Proc parse_kernel(const std::string& text, const std::string& name, bool typecheck) {
+  x86::register_memories();
+  ParseOptions opts;
+  opts.typecheck = typecheck;
+  return parse_module(text, opts).proc(name);
+}
+
+CompileOptions strict() { return {"cc", {"-O2", "-march=native", "-Wall", "-Wextra", "-Werror"}}; }
+
+Proc replace_each(Proc p, const std::vector<const Proc*>& instrs) {
+  for (const Proc* instr : instrs) p = replace_all(p, *instr);
+  return p;
+}
+
+TEST(X86Kernels, RegisterTileBecomesLoadsBroadcastFmasAndStores) {
+  Proc plain = parse_kernel(tile_kernel("DRAM"), "tile", true);
+  Proc regs = parse_kernel(tile_kernel("AVX512"), "tile", false);
+  Proc q = replace_each(regs, {&x86::mm512_loadu_ps.get(), &x86::mm512_fmadd_ps_broadcast.get(),
+                               &x86::mm512_storeu_ps.get()});
+  EXPECT_NO_THROW(typecheck(q)) << q;
+  std::string text = to_string(q);
+  EXPECT_NE(text.find("mm512_loadu_ps(C_reg[i, 0:16], C[i, 0:16])"), std::string::npos) << text;
+  EXPECT_NE(text.find("mm512_loadu_ps(B_reg[0:16], B[k, 0:16])"), std::string::npos) << text;
+  EXPECT_NE(text.find("mm512_fmadd_ps_broadcast(C_reg[i, 0:16], A[i, k:k + 1], B_reg[0:16])"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("mm512_storeu_ps(C[i, 0:16], C_reg[i, 0:16])"), std::string::npos) << text;
+  EXPECT_EQ(compare_procs(plain, q, {{"K", 5}}), "");
+  if (__builtin_cpu_supports("avx512f")) {
+    EXPECT_EQ(compare_compiled_with_interpreter(q, {{"K", 5}}, 1, strict()), "");
+  }
+}
+
+TEST(X86Kernels, TailTileUsesMaskedInstructions) {
+  Proc plain = parse_kernel(tail_kernel("DRAM"), "tail", true);
+  Proc regs = parse_kernel(tail_kernel("AVX512"), "tail", false);
+  Proc q = replace_each(regs, {&x86::mm512_mask_loadu_ps.get(),
+                               &x86::mm512_mask_fmadd_ps_broadcast.get(),
+                               &x86::mm512_mask_storeu_ps.get()});
+  EXPECT_NO_THROW(typecheck(q)) << q;
+  std::string text = to_string(q);
+  EXPECT_EQ(text.find("if j < n"), std::string::npos) << text;
+  EXPECT_NE(text.find("mm512_mask_fmadd_ps_broadcast(n, C_reg[i, 0:16], A[i, k:k + 1], B_reg[0:16])"),
+            std::string::npos)
+      << text;
+  for (int64_t n = 1; n < 16; n += 7) {
+    EXPECT_EQ(compare_procs(plain, q, {{"n", n}, {"K", 3}}), "");
+    if (__builtin_cpu_supports("avx512f")) {
+      EXPECT_EQ(compare_compiled_with_interpreter(q, {{"n", n}, {"K", 3}}, 1, strict()), "");
+    }
+  }
+}
+
+// A masked load must not zero the lanes it does not load: the zeroing variant's body says it
+// does, so it does not unify with a guarded copy.
+TEST(X86Kernels, ZeroMaskedLoadDoesNotReplaceAGuardedCopy) {
+  Proc regs = parse_kernel(tail_kernel("AVX512"), "tail", false);
+  try {
+    replace(regs, "for j in _: _ #0", x86::mm512_maskz_loadu_ps);
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.op(), "replace");
+    EXPECT_NE(e.reason().find("does not unify with the body of 'mm512_maskz_loadu_ps'"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// An instruction's asserts are proved at the call: a 16-lane masked store cannot take n = 17.
+TEST(X86Kernels, MaskCountAboveTheWidthIsRefused) {
+  Proc p = parse_kernel(R"(
+def wide(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    assert n <= 17
+    r: f32[16] @ AVX512
+    for j in seq(0, 16):
+        if j < n:
+            x[j] = r[j]
+)", "wide", false);
+  try {
+    replace(p, "for j in _: _", x86::mm512_mask_storeu_ps);
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_NE(e.reason().find("N <= 16"), std::string::npos) << e.what();
+    EXPECT_NE(e.counterexample().find("n = 17"), std::string::npos) << e.what();
+  }
+}
+
+// A register operand must be in registers: a DRAM buffer is refused, naming both memories.
+TEST(X86Kernels, DramBufferIsNotARegisterOperand) {
+  Proc p = parse_kernel(R"(
+def copy(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+    for j in seq(0, 16):
+        y[j] = x[j]
+)", "copy", true);
+  try {
+    replace(p, "for j in _: _", x86::mm512_loadu_ps);
+    FAIL() << "expected a SchedulingError";
+  } catch (const SchedulingError& e) {
+    EXPECT_NE(e.reason().find("'y' lives in DRAM but"), std::string::npos) << e.what();
+    EXPECT_NE(e.reason().find("@ AVX512"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace exocpp
