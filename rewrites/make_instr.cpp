@@ -7,9 +7,12 @@
 //
 // The body stays: it is the instruction's meaning, which replace() unifies with and the
 // interpreter runs. The template's holes must name arguments: `{x}` (the argument itself) or
-// `{x_data}` (a buffer's data pointer); `{{` and `}}` stand for literal braces. Nothing inside
+// `{x_data}` (a buffer's data pointer); other braces are C text. Nothing inside
 // the proc moves, so every cursor forwards to itself, and the instruction stays equivalent
 // to the proc it was made from (call_eqv may swap one for the other).
+#include <cctype>
+
+#include "core/printer.h"
 #include "rewrites/subprocs.h"
 
 namespace exocpp {
@@ -23,42 +26,32 @@ std::string arg_list(const ProcNode& p) {
   return out.empty() ? "(none)" : out;
 }
 
-// Refuses a hole of `c_instr` that names no argument, and unpaired braces.
+// Refuses a hole of `c_instr` that codegen could not fill. A hole is `{` identifier `}`, as
+// codegen (codegen/c_stmt.cpp) reads templates; other braces (C blocks) are text.
 void check_template(const Proc& p, const std::string& c_instr) {
-  auto is_arg = [&](const std::string& n) {
+  auto arg_named = [&](const std::string& n) -> const FnArg* {
     for (const FnArg& a : p.args())
-      if (a.name.name() == n) return true;
-    return false;
+      if (a.name.name() == n) return &a;
+    return nullptr;
   };
-  for (size_t i = 0; i < c_instr.size(); ++i) {
-    const char ch = c_instr[i];
-    if ((ch == '{' || ch == '}') && i + 1 < c_instr.size() && c_instr[i + 1] == ch) {
-      ++i;  // an escaped brace
-      continue;
-    }
-    if (ch == '}')
-      rw::fail(kOp, p->srcinfo, "the template has a '}' at offset " + std::to_string(i) +
-                                    " that closes no hole (write '}}' for a literal brace)");
-    if (ch != '{') continue;
-    size_t close = c_instr.find('}', i + 1);
-    if (close == std::string::npos)
-      rw::fail(kOp, p->srcinfo, "the template has a '{' at offset " + std::to_string(i) +
-                                    " that is never closed (write '{{' for a literal brace)");
-    const std::string hole = c_instr.substr(i + 1, close - i - 1);
+  auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  for (size_t i = c_instr.find('{'); i != std::string::npos; i = c_instr.find('{', i + 1)) {
+    size_t j = i + 1;
+    while (j < c_instr.size() && ident(c_instr[j])) ++j;
+    if (j == i + 1 || j >= c_instr.size() || c_instr[j] != '}') continue;  // not a hole
+    const std::string hole = c_instr.substr(i + 1, j - i - 1);
+    if (arg_named(hole)) continue;
     const std::string suffix = "_data";
-    bool ok = is_arg(hole);
-    if (!ok && hole.size() > suffix.size() && hole.compare(hole.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    if (hole.size() > suffix.size() && hole.compare(hole.size() - suffix.size(), suffix.size(), suffix) == 0) {
       const std::string base = hole.substr(0, hole.size() - suffix.size());
-      ok = is_arg(base);
-      for (const FnArg& a : p.args())
-        if (a.name.name() == base && a.type.is_control())
-          rw::fail(kOp, p->srcinfo, "the template hole {" + hole + "} asks for the data pointer of '" + base +
-                                        "', which is a control value (" + to_string(a.type) + "), not a buffer");
+      if (const FnArg* a = arg_named(base)) {
+        if (!a->type.is_control()) continue;
+        rw::fail(kOp, p->srcinfo, "the template hole {" + hole + "} asks for the data pointer of '" + base +
+                                      "', which is a control value (" + to_string(a->type) + "), not a buffer");
+      }
     }
-    if (!ok)
-      rw::fail(kOp, p->srcinfo, "the template hole {" + hole + "} names no argument of '" + p.name() +
-                                    "' (arguments: " + arg_list(*p.get()) + "; use {x} or {x_data})");
-    i = close;
+    rw::fail(kOp, p->srcinfo, "the template hole {" + hole + "} names no argument of '" + p.name() +
+                                  "' (arguments: " + arg_list(*p.get()) + "; use {x} or {x_data})");
   }
 }
 

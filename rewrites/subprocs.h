@@ -55,8 +55,8 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
                           const ExtractSubprocOptions& opts = {});
 
 // The proc as a hardware instruction: codegen emits `c_instr` (with `{x}` holes for argument
-// x, `{x_data}` for a buffer's data pointer, `{{` and `}}` for literal braces) and `c_global`
-// once. Refused when a hole names no argument, or braces do not pair up.
+// x, `{x_data}` for a buffer's data pointer; other braces are C text) and `c_global` once.
+// Refused when a hole names no argument, or asks for the data pointer of a control value.
 Proc make_instr(const Proc& p, const std::string& c_instr, const std::string& c_global = "");
 
 }  // namespace exocpp

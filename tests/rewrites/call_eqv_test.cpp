@@ -74,6 +74,18 @@ TEST(CallEqv, RefusesAProcFromAnotherHistory) {
   expect_refused([&] { call_eqv(p, "scal(_)", other); }, "call_eqv", "'scal2' is not equivalent to 'scal'");
 }
 
+TEST(CallEqv, RefusesAnEmptyProc) {
+  Proc p = caller();
+  expect_refused([&] { call_eqv(p, "scal(_)", Proc()); }, "call_eqv", "the replacement proc is empty");
+}
+
+TEST(CallEqv, RefusesADifferentArgumentCount) {
+  Proc p = caller();
+  auto n = std::make_shared<ProcNode>(*callee_of(p).get());
+  n->args.pop_back();
+  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv", "takes 1 arguments but 'scal' takes 2");
+}
+
 TEST(CallEqv, RefusesAStatementThatIsNotACall) {
   Proc p = parse_proc(R"(def f(A: f32[2] @ DRAM):
     A[0] = 1.0

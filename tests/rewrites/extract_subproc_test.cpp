@@ -130,6 +130,11 @@ TEST(ExtractSubproc, AcceptsAWindowAndItsBufferWhenBothAreOnlyRead) {
   expect_equivalent(p, e.proc);
 }
 
+TEST(ExtractSubproc, RefusesAGap) {
+  Proc p = parse_proc(kSrc);
+  EXPECT_THROW(extract_subproc(p, p.find_loop("i").before(), "g"), SchedulingError);
+}
+
 TEST(ExtractSubproc, RefusesAnInvalidName) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { extract_subproc(p, p.find_loop("i"), "2g"); }, "extract_subproc", "'2g' is not a valid proc name");

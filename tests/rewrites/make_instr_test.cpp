@@ -28,14 +28,15 @@ TEST(MakeInstr, TheInstructionStaysEquivalentToItsProc) {
 }
 
 TEST(MakeInstr, PrintedInstructionParsesBack) {
-  Proc q = make_instr(parse_proc(kSrc), "f({{ {dst_data} }});");
+  Proc q = make_instr(parse_proc(kSrc), "f(\"{dst_data}\");\nfor (;;) { break; }");
   Module m = parse_module(to_string(q));
-  EXPECT_EQ(m.procs.back()->instr->c_instr, "f({{ {dst_data} }});");
+  EXPECT_EQ(m.procs.back()->instr->c_instr, q->instr->c_instr);
 }
 
-TEST(MakeInstr, EscapedBracesAreNotHoles) {
-  Proc q = make_instr(parse_proc(kSrc), "{{ int x = 1; }}");
-  EXPECT_EQ(q->instr->c_instr, "{{ int x = 1; }}");
+TEST(MakeInstr, BracesAroundCAreNotHoles) {
+  const std::string t = "for (int k = 0; k < 4; k++) {\n    {dst_data}[k] = { 0 }.x;\n}";
+  Proc q = make_instr(parse_proc(kSrc), t);
+  EXPECT_EQ(q->instr->c_instr, t);
 }
 
 TEST(MakeInstr, RefusesAHoleNamingNoArgument) {
@@ -49,14 +50,10 @@ TEST(MakeInstr, RefusesTheDataPointerOfAControlArgument) {
   expect_refused([&] { make_instr(p, "{n_data}"); }, "make_instr", "'n', which is a control value");
 }
 
-TEST(MakeInstr, RefusesAnUnclosedHole) {
+TEST(MakeInstr, RefusesAHoleNamingNoArgumentAmongOtherHoles) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { make_instr(p, "x = {dst_data"); }, "make_instr", "never closed");
-}
-
-TEST(MakeInstr, RefusesAStrayClosingBrace) {
-  Proc p = parse_proc(kSrc);
-  expect_refused([&] { make_instr(p, "x = 1; }"); }, "make_instr", "closes no hole");
+  expect_refused([&] { make_instr(p, "{dst_data} = {src_data} + {n} + {m};"); }, "make_instr",
+                 "the template hole {m} names no argument");
 }
 
 TEST(MakeInstr, ForwardsEveryCursorToItself) {
