@@ -596,9 +596,9 @@ void Checker::check_proc() {
 
 }  // namespace typecheck_detail
 
-void typecheck(const Proc& p) {
+void typecheck(const Proc& p, const TypecheckOptions& opts) {
   if (!p.defined()) throw TypeError({}, "typecheck: undefined proc");
-  typecheck_detail::Checker(*p.get()).check_proc();
+  typecheck_detail::Checker(*p.get(), opts.memory_access).check_proc();
 }
 
 void typecheck(const Module& m) {

@@ -47,7 +47,7 @@ enum class Access { Value, WholeBuffer, Address };
 
 class Checker {
  public:
-  explicit Checker(const ProcNode& p) : proc_(p), plain_(!p.instr.has_value()) {}
+  Checker(const ProcNode& p, bool memory_access) : proc_(p), plain_(!p.instr.has_value() && memory_access) {}
   void check_proc();
 
  private:

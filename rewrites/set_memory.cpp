@@ -4,10 +4,12 @@
 //
 //   x : T @ M   -->   x : T @ mem
 //
-// Legality: the memory is registered (by name), the target is a data buffer, and no plain code
-// (code outside @instr procs) of the proc reads or writes the buffer (or a window of it) when
-// the memory does not allow that (Memory::can_read() false): only instruction calls may take
-// it then. The type checker decides this on the candidate proc and names the access at fault.
+// Legality: the memory is registered (by name), the target is a data buffer, and the proc
+// still type-checks. As in Exo, a buffer may be put in a memory plain code cannot touch
+// (Memory::can_read() false, e.g. AVX512 registers) while its copy loops are still plain code:
+// the usual order is stage_mem, set_memory, then replace those loops by instructions. Plain
+// code left touching such a buffer is refused where it stands: by codegen (a CodegenError
+// naming the access) and by typecheck() of the finished proc.
 #include "rewrites/config_util.h"
 #include "rewrites/memories.h"
 

@@ -1,6 +1,7 @@
 /* Checks the generated sgemm against a plain loop on assorted shapes, then times it at
  * 1024 x 1024 x 1024. Built by scripts/demo.sh with the system C compiler:
  *   cc -O2 -march=native check_and_time.c OUT/sgemm.c -I OUT -o sgemm_check */
+#define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -10,17 +10,23 @@ using namespace exocpp;
 
 namespace {
 
-// `x = ...; use(x)` inside the innermost loop `v` (16 iterations) becomes a 16-wide register
-// buffer filled by its own loop before the loop nest of depth `depth` that holds the use:
-//   for v: new_buf[v] = <expr>          (then replaced by a load or broadcast instruction)
-//   for ...: for v: ... new_buf[v] ...
-Proc stage_vector_operand(Proc p, const std::string& expr_pattern, const std::string& new_buf,
-                          const std::string& lane_iter, const std::string& lanes, int depth) {
-  p = bind_expr(p, expr_pattern, new_buf);
+// `... e ...` inside the lane loop `lane_iter` becomes a register buffer filled by its own lane
+// loop just before (a load, once replaced):
+//   for lane_iter: new_buf[lane_iter] = e
+//   for lane_iter: ... new_buf[lane_iter] ...
+Proc stage_lanes(Proc p, const CursorLike& expr, const std::string& new_buf, const std::string& lane_iter,
+                 const std::string& lanes) {
+  p = bind_expr(p, expr, new_buf);
   p = expand_dim(p, new_buf, lanes, lane_iter);
-  p = lift_alloc(p, new_buf, {.n_lifts = depth});
-  p = fission(p, p.find(new_buf + "[_] = _").after(), {.n_lifts = depth});
+  p = lift_alloc(p, new_buf);
+  p = fission(p, p.find(new_buf + "[_] = _").after());
   return set_memory(p, new_buf, x86::AVX512);
+}
+
+// Unrolls every loop named `iter` (innermost first is not needed: unrolling copies bodies).
+Proc unroll_all(Proc p, const std::string& iter) {
+  while (!p.find_all("for " + iter + " in _: _").empty()) p = unroll_loop(p, "for " + iter + " in _: _");
+  return p;
 }
 
 }  // namespace
@@ -42,38 +48,45 @@ Proc schedule_kernel_6x64(const Proc& spec) {
   p = stage_mem(p, "for i in _: _", "B[k, 0:64]", "B_reg");
   p = divide_dim(p, "B_reg", 0, 16);
   p = set_memory(p, "B_reg", x86::AVX512);
-  p = divide_loop(p, "i0 #1", 16, {"i0o", "i0i"}, {.perfect = true});
+  p = divide_loop(p, p.find("B_reg[_] = _").parent(), 16, {"i0o", "i0i"}, {.perfect = true});
   p = simplify(p);
-  // Per (k, i): A[i, k] broadcast into one register, shared by the four fmadds.
-  p = stage_vector_operand(p, "A[_]", "A_reg", "ji", "16", 2);
-  p = remove_loop(p, "for jo in _: _ #0");
-  p = simplify(p);
+  // C_reg[i, jo, :] += A[i, k] * B_reg[jo, :]: one broadcast-fmadd each.
   p = replace_all(p, x86::mm512_loadu_ps);
   p = replace_all(p, x86::mm512_storeu_ps);
-  p = replace_all(p, x86::mm512_set1_ps);
-  p = replace_all(p, x86::mm512_fmadd_ps);
+  p = replace_all(p, x86::mm512_fmadd_ps_broadcast);
   // Constant register names: unroll the row and vector loops.
-  for (const char* loop : {"jo", "i", "i1o", "i0", "i0o"})
-    while (!p.find_all("for " + std::string(loop) + " in _: _").empty())
-      p = unroll_loop(p, "for " + std::string(loop) + " in _: _");
-  return simplify(p);
+  for (const char* iter : {"jo", "i", "i1o", "i0", "i0o"}) p = unroll_all(p, iter);
+  p = simplify(p);
+  typecheck(p);  // no plain code left touching a register
+  return p;
 }
 
 Proc schedule_kernel_edge(const Proc& spec) {
   Proc p = rename(spec, "gemm_edge_avx512");
   // for i: [for jo: for ji(16): for k] ; [if N % 16 > 0: for ji(N % 16): for k]
   p = divide_loop(p, "j", 16, {"jo", "ji"}, {.tail = Tail::CutAndGuard});
-  // Full vectors: for i: for jo: for k: for ji(16).
-  p = reorder_loops(p, "ji k");
+  p = reorder_loops(p, "ji k #0");
+  p = reorder_loops(p, "ji k #0");
+  // Full vectors: for jo: C_reg over k, B row loaded, A broadcast into the fmadd.
   p = stage_mem(p, "for k in _: _ #0", "C[i, 16 * jo:16 * jo + 16]", "C_reg");
   p = set_memory(p, "C_reg", x86::AVX512);
-  p = stage_vector_operand(p, "B[_]", "B_reg", "ji", "16", 1);
-  p = stage_vector_operand(p, "A[_]", "A_reg", "ji", "16", 1);
+  p = stage_lanes(p, "B[_] #0", "B_reg", "ji", "16");
+  // The last N % 16 columns: the same with masked instructions.
+  p = stage_mem(p, "for k in _: _ #1", "C[i, 16 * (N / 16):16 * (N / 16) + N % 16]", "C_tail");
+  p = resize_dim(p, "C_tail", 0, "16", "0");
+  p = set_memory(p, "C_tail", x86::AVX512);
+  p = stage_lanes(p, "B[_] #1", "B_tail", "ji", "16");
+  for (Cursor loop : p.find_all("for _ in seq(0, N % 16): _")) p = bound_and_guard(p, loop, "16");
+  p = simplify(p);
   p = replace_all(p, x86::mm512_loadu_ps);
   p = replace_all(p, x86::mm512_storeu_ps);
-  p = replace_all(p, x86::mm512_set1_ps);
-  p = replace_all(p, x86::mm512_fmadd_ps);
-  return simplify(p);
+  p = replace_all(p, x86::mm512_fmadd_ps_broadcast);
+  p = replace_all(p, x86::mm512_mask_loadu_ps);
+  p = replace_all(p, x86::mm512_mask_storeu_ps);
+  p = replace_all(p, x86::mm512_mask_fmadd_ps_broadcast);
+  p = simplify(p);
+  typecheck(p);  // no plain code left touching a register
+  return p;
 }
 
 Proc replace_tiles(const Proc& tiled, const Module& specs, const ScheduleOptions& opts) {

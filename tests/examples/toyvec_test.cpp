@@ -74,8 +74,11 @@ TEST(ToyVec, EmittedCMatchesTheInterpreter) {
 TEST(ToyVec, PlainCodeMayNotReadTheRegisterFile) {
   Proc plain = parse(kScaledAcc);
   Proc p = stage_mem(plain, "for j in _: _", "y[i, 0:8]", "y_reg");
-  // The staging loops read and write y_reg element by element: TOYREG refuses that.
-  EXPECT_THROW(set_memory(p, "y_reg", toyvec::TOYREG()), SchedulingError);
+  p = set_memory(p, "y_reg", toyvec::TOYREG());
+  // The staging loops still read and write y_reg element by element: TOYREG refuses that
+  // when the proc is checked or emitted.
+  EXPECT_THROW(typecheck(p), TypeError);
+  EXPECT_THROW(compile_procs_to_c({p}, "scaled_acc"), CodegenError);
 }
 
 TEST(ToyVec, ReplaceRefusesADramBufferWhereTheUnitWantsARegister) {
