@@ -19,7 +19,9 @@ namespace {
 // A config field by name, as the interpreter keys config state.
 struct Field {
   std::string cfg, field;
-  bool matches(const ConfigNode* c, const std::string& f) const { return c && c->name == cfg && f == field; }
+  bool matches(const ConfigNode* c, const std::string& f) const {
+    return c && c->name == cfg && f == field;
+  }
   std::string str() const { return cfg + "." + field; }
 };
 
@@ -49,8 +51,10 @@ bool block_may_write(const Block& b, const Field& f) {
   return false;
 }
 bool stmt_may_write(const Stmt& s, const Field& f) {
-  if (const WriteConfigNode* w = s.as<WriteConfigNode>()) return f.matches(w->config.get(), w->field);
-  if (const IfNode* i = s.as<IfNode>()) return block_may_write(i->body, f) || block_may_write(i->orelse, f);
+  if (const WriteConfigNode* w = s.as<WriteConfigNode>())
+    return f.matches(w->config.get(), w->field);
+  if (const IfNode* i = s.as<IfNode>())
+    return block_may_write(i->body, f) || block_may_write(i->orelse, f);
   if (const ForNode* l = s.as<ForNode>()) return block_may_write(l->body, f);
   if (const CallNode* c = s.as<CallNode>()) return block_may_write(c->proc->body, f);
   return false;
@@ -128,8 +132,8 @@ Inputs inputs_of(const Proc& proc, const BlockPath& path, int index, const Expr&
 }
 
 // Unknown when code of `between` writes what `rhs` (written at wpath/windex) reads.
-std::optional<Answer> inputs_changed(const Proc& proc, const BlockPath& wpath, int windex, const Expr& rhs,
-                                     const std::vector<Segment>& between) {
+std::optional<Answer> inputs_changed(const Proc& proc, const BlockPath& wpath, int windex,
+                                     const Expr& rhs, const std::vector<Segment>& between) {
   Inputs in = inputs_of(proc, wpath, windex, rhs);
   if (in.buffers.empty() && in.fields.empty()) return std::nullopt;
   for (const Segment& seg : between) {
@@ -139,10 +143,11 @@ std::optional<Answer> inputs_changed(const Proc& proc, const BlockPath& wpath, i
     Effects eff = effects_of(Context::at(proc, seg.path, seg.lo), code);
     for (const Access& a : eff.accesses) {
       if (a.kind == AccessKind::Read) continue;
-      bool hit = a.is_config() ? in.fields.count({a.config->name, a.field}) > 0 : in.buffers.count(a.buffer) > 0;
+      bool hit = a.is_config() ? in.fields.count({a.config->name, a.field}) > 0
+                               : in.buffers.count(a.buffer) > 0;
       if (hit)
-        return Answer::unknown_because("the code" + at_line(a.srcinfo) + " changes what '" + to_string(rhs) +
-                                           "' reads after it is written",
+        return Answer::unknown_because("the code" + at_line(a.srcinfo) + " changes what '" +
+                                           to_string(rhs) + "' reads after it is written",
                                        a.srcinfo);
     }
   }
@@ -158,56 +163,59 @@ bool may_write_config(const Block& code, const Config& cfg, const std::string& f
 Answer config_holds(const Proc& proc, const BlockPath& path, int index, const Config& cfg,
                     const std::string& field, const Expr& value) {
   return guarded([&]() -> Answer {
-  const Field f{cfg->name, field};
-  std::vector<Segment> between;
-  BlockPath cur = path;
-  int k = index;
-  while (true) {
-    const Block& blk = block_at(proc.body(), cur);
-    for (int j = k - 1; j >= 0; --j) {
-      const Stmt& s = blk[static_cast<size_t>(j)];
-      const WriteConfigNode* w = s.as<WriteConfigNode>();
-      if (!w || !f.matches(w->config.get(), w->field)) {
-        if (stmt_may_write(s, f))
-          return Answer::unknown_because("the statement" + at_line(s.srcinfo()) + " may write " + f.str(),
-                                         s.srcinfo());
-        continue;
+    const Field f{cfg->name, field};
+    std::vector<Segment> between;
+    BlockPath cur = path;
+    int k = index;
+    while (true) {
+      const Block& blk = block_at(proc.body(), cur);
+      for (int j = k - 1; j >= 0; --j) {
+        const Stmt& s = blk[static_cast<size_t>(j)];
+        const WriteConfigNode* w = s.as<WriteConfigNode>();
+        if (!w || !f.matches(w->config.get(), w->field)) {
+          if (stmt_may_write(s, f))
+            return Answer::unknown_because(
+                "the statement" + at_line(s.srcinfo()) + " may write " + f.str(), s.srcinfo());
+          continue;
+        }
+        between.push_back({cur, j + 1, k});
+        if (auto changed = inputs_changed(proc, cur, j, w->rhs, between)) return *changed;
+        if (expr_equal(w->rhs, value)) return Answer::proof();
+        std::string said =
+            f.str() + " holds " + to_string(w->rhs) + " (written" + at_line(s.srcinfo()) + ")";
+        const Type &ta = w->rhs.type(), &tb = value.type();
+        if (ta.is_scalar() && tb.is_scalar() && is_indexable(ta.base) && is_indexable(tb.base)) {
+          Answer eq = always_true(Context::at(proc, path, index),
+                                  BinOpNode::make(BinOpKind::Eq, w->rhs, value));
+          if (eq.proved()) return eq;
+          if (eq.refuted())
+            return Answer::refutation(said + ", which is not always equal to " + to_string(value),
+                                      eq.counterexample, s.srcinfo());
+          return Answer::unknown_because(
+              said + "; equality with " + to_string(value) + " is undecided: " + eq.reason,
+              s.srcinfo());
+        }
+        return Answer::refutation(said + ", not " + to_string(value), "", s.srcinfo());
       }
-      between.push_back({cur, j + 1, k});
-      if (auto changed = inputs_changed(proc, cur, j, w->rhs, between)) return *changed;
-      if (expr_equal(w->rhs, value)) return Answer::proof();
-      std::string said = f.str() + " holds " + to_string(w->rhs) + " (written" + at_line(s.srcinfo()) + ")";
-      const Type &ta = w->rhs.type(), &tb = value.type();
-      if (ta.is_scalar() && tb.is_scalar() && is_indexable(ta.base) && is_indexable(tb.base)) {
-        Answer eq = always_true(Context::at(proc, path, index), BinOpNode::make(BinOpKind::Eq, w->rhs, value));
-        if (eq.proved()) return eq;
-        if (eq.refuted())
-          return Answer::refutation(said + ", which is not always equal to " + to_string(value), eq.counterexample,
-                                    s.srcinfo());
-        return Answer::unknown_because(said + "; equality with " + to_string(value) + " is undecided: " + eq.reason,
-                                       s.srcinfo());
+      if (cur.empty())
+        return Answer::unknown_because("no write of " + f.str() + " precedes this point in proc '" +
+                                       proc.name() + "', so its value comes from the caller");
+      between.push_back({cur, 0, k});
+      PathStep step = cur.back();
+      cur.pop_back();
+      const Stmt& parent = block_at(proc.body(), cur)[static_cast<size_t>(step.index)];
+      if (const ForNode* loop = parent.as<ForNode>()) {
+        if (block_may_write(loop->body, f))
+          return Answer::unknown_because("the loop" + at_line(parent.srcinfo()) + " writes " +
+                                             f.str() + ", so its value differs between iterations",
+                                         parent.srcinfo());
+        // Every earlier iteration runs between a write before the loop and the point.
+        BlockPath body = cur;
+        body.push_back({step.index, BlockField::Body});
+        between.push_back({body, 0, static_cast<int>(loop->body.size())});
       }
-      return Answer::refutation(said + ", not " + to_string(value), "", s.srcinfo());
+      k = step.index;
     }
-    if (cur.empty())
-      return Answer::unknown_because("no write of " + f.str() + " precedes this point in proc '" + proc.name() +
-                                     "', so its value comes from the caller");
-    between.push_back({cur, 0, k});
-    PathStep step = cur.back();
-    cur.pop_back();
-    const Stmt& parent = block_at(proc.body(), cur)[static_cast<size_t>(step.index)];
-    if (const ForNode* loop = parent.as<ForNode>()) {
-      if (block_may_write(loop->body, f))
-        return Answer::unknown_because("the loop" + at_line(parent.srcinfo()) + " writes " + f.str() +
-                                           ", so its value differs between iterations",
-                                       parent.srcinfo());
-      // Every earlier iteration runs between a write before the loop and the point.
-      BlockPath body = cur;
-      body.push_back({step.index, BlockField::Body});
-      between.push_back({body, 0, static_cast<int>(loop->body.size())});
-    }
-    k = step.index;
-  }
   });
 }
 
@@ -222,9 +230,9 @@ Answer config_unread_after(const Proc& proc, const BlockPath& path, int index, c
     Block rest(blk.begin() + k, blk.end());
     Event ev = first_event(rest, f, nullptr);
     if (ev.kind == Event::Read)
-      return Answer::refutation(f.str() + " is read later", f.str() + " is read" + at_line(ev.where) +
-                                                               " before any write replaces it",
-                                ev.where);
+      return Answer::refutation(
+          f.str() + " is read later",
+          f.str() + " is read" + at_line(ev.where) + " before any write replaces it", ev.where);
     if (ev.kind == Event::Kill) return Answer::proof();
     if (cur.empty()) {
       if (escapes) *escapes = true;
@@ -236,9 +244,9 @@ Answer config_unread_after(const Proc& proc, const BlockPath& path, int index, c
     if (const ForNode* loop = parent.as<ForNode>()) {
       Event again = first_event(loop->body, f, nullptr);
       if (again.kind == Event::Read)
-        return Answer::refutation(f.str() + " is read later", "a later iteration of the loop" +
-                                                                  at_line(parent.srcinfo()) + " reads " + f.str() +
-                                                                  at_line(again.where),
+        return Answer::refutation(f.str() + " is read later",
+                                  "a later iteration of the loop" + at_line(parent.srcinfo()) +
+                                      " reads " + f.str() + at_line(again.where),
                                   again.where);
     }
     k = step.index + 1;

@@ -21,7 +21,8 @@ namespace {
 const char* kOp = "bind_config";
 }  // namespace
 
-Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config, const std::string& field) {
+Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config,
+                 const std::string& field) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor c = rw::resolve_expr(kOp, p, expr);
     const Expr e = c.expr();
@@ -32,7 +33,9 @@ Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config, co
     const Stmt s = c.list()[static_cast<size_t>(k)];
     if (const ForNode* loop = s.as<ForNode>())
       if (checker::may_write_config(loop->body, config, field))
-        rw::fail(kOp, c, "the loop reads its bound once, but its body writes " + config->name + "." + field);
+        rw::fail(
+            kOp, c,
+            "the loop reads its bound once, but its body writes " + config->name + "." + field);
     rw::require_invisible_write(kOp, c, p, path, k, k, config, field, e);
 
     Stmt write = WriteConfigNode::make(config, field, e, s.srcinfo());

@@ -16,14 +16,15 @@ namespace exocpp {
 
 //   s[ e ]   -->   config.field = e ; s[ config.field ]
 // `expr` names a scalar expression; the write goes right before the statement holding it.
-Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config, const std::string& field);
+Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config,
+                 const std::string& field);
 
 //   s1 ; config.field = e ; s3   -->   s1 ; s3
 Proc delete_config(const Proc& p, const CursorLike& write_stmt);
 
 //   s1 ; <gap> ; s3   -->   s1 ; config.field = rhs ; s3
 // `rhs` is parsed in the scope of the gap.
-Proc write_config(const Proc& p, const CursorLike& gap, const Config& config, const std::string& field,
-                  const std::string& rhs);
+Proc write_config(const Proc& p, const CursorLike& gap, const Config& config,
+                  const std::string& field, const std::string& rhs);
 
 }  // namespace exocpp

@@ -23,7 +23,9 @@ Proc delete_config(const Proc& p, const CursorLike& write_stmt) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor c = rw::resolve_stmt(kOp, p, write_stmt);
     const WriteConfigNode* w = c.stmt().as<WriteConfigNode>();
-    if (!w) rw::fail(kOp, c, "expected a config write (Cfg.field = e), but " + c.to_string() + " is not one");
+    if (!w)
+      rw::fail(kOp, c,
+               "expected a config write (Cfg.field = e), but " + c.to_string() + " is not one");
     const BlockPath& path = c.loc().block;
     const int k = c.loc().lo;
     rw::require_invisible_write(kOp, c, p, path, k, k + 1, w->config, w->field, w->rhs);

@@ -27,10 +27,12 @@ std::string registered() {
 Proc apply(const Proc& p, const CursorLike& target, const std::string& mem) {
   Cursor c = rw::resolve_alloc(kOp, p, target);
   if (c.is_arg() && !c.arg().type.is_data())
-    rw::fail(kOp, c, "'" + c.name() + "' is a control argument; only data buffers live in a memory");
+    rw::fail(kOp, c,
+             "'" + c.name() + "' is a control argument; only data buffers live in a memory");
   ProcNode candidate = rw::with_declaration(c, [&](Type&, std::string& m) { m = mem; });
   rw::typecheck_candidate(kOp, candidate, "'" + c.name() + "' cannot live in " + mem);
-  if (c.is_arg()) return derive_proc(p, std::make_shared<const ProcNode>(std::move(candidate)), fwd_identity());
+  if (c.is_arg())
+    return derive_proc(p, std::make_shared<const ProcNode>(std::move(candidate)), fwd_identity());
   return derive_proc(p, std::move(candidate.body), fwd_identity());
 }
 }  // namespace
@@ -38,8 +40,9 @@ Proc apply(const Proc& p, const CursorLike& target, const std::string& mem) {
 Proc set_memory(const Proc& p, const CursorLike& alloc_or_arg, const Memory& mem) {
   return rw::run_op(kOp, [&]() -> Proc {
     if (!find_memory(mem.name()))
-      rw::fail(kOp, p->srcinfo, "memory " + mem.name() + " is not registered (register_memory); registered: " +
-                                    registered());
+      rw::fail(kOp, p->srcinfo,
+               "memory " + mem.name() +
+                   " is not registered (register_memory); registered: " + registered());
     return apply(p, alloc_or_arg, mem.name());
   });
 }
@@ -47,7 +50,8 @@ Proc set_memory(const Proc& p, const CursorLike& alloc_or_arg, const Memory& mem
 Proc set_memory(const Proc& p, const CursorLike& alloc_or_arg, const std::string& mem_name) {
   return rw::run_op(kOp, [&]() -> Proc {
     if (!find_memory(mem_name))
-      rw::fail(kOp, p->srcinfo, "unknown memory '" + mem_name + "' (registered memories: " + registered() + ")");
+      rw::fail(kOp, p->srcinfo,
+               "unknown memory '" + mem_name + "' (registered memories: " + registered() + ")");
     return apply(p, alloc_or_arg, mem_name);
   });
 }

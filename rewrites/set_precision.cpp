@@ -69,7 +69,8 @@ Proc set_precision(const Proc& p, const CursorLike& alloc_or_arg, const std::str
     if (!k || !is_data(*k))
       rw::fail(kOp, c, "'" + type + "' is not a data type (R, f16, f32, f64, i8, ui8, ui16, i32)");
     if (c.is_arg() && !c.arg().type.is_data())
-      rw::fail(kOp, c, "'" + c.name() + "' is a control argument; only data buffers have a precision");
+      rw::fail(kOp, c,
+               "'" + c.name() + "' is a control argument; only data buffers have a precision");
     ProcNode candidate = rw::with_declaration(c, [&](Type& t, std::string&) { t.base = *k; });
     Sym buf = c.is_arg() ? c.arg().name : c.stmt().as<AllocNode>()->name;
     candidate.body = Retype(buf, *k).mutate(candidate.body);

@@ -62,10 +62,13 @@ class RetypeWhole : public IRMutator {
 Proc set_window(const Proc& p, const CursorLike& arg, bool is_window) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor c = rw::resolve_alloc(kOp, p, arg);
-    if (!c.is_arg()) rw::fail(kOp, c, "'" + c.name() + "' is an allocation; only arguments can be windows");
+    if (!c.is_arg())
+      rw::fail(kOp, c, "'" + c.name() + "' is an allocation; only arguments can be windows");
     const FnArg& a = c.arg();
     if (!a.type.is_data() || a.type.is_scalar())
-      rw::fail(kOp, c, "'" + c.name() + "' is not a tensor argument (its type is " + to_string(a.type) + ")");
+      rw::fail(
+          kOp, c,
+          "'" + c.name() + "' is not a tensor argument (its type is " + to_string(a.type) + ")");
     if (a.type.window == is_window) return p;
     Type t = a.type;
     t.window = is_window;
@@ -75,14 +78,15 @@ Proc set_window(const Proc& p, const CursorLike& arg, bool is_window) {
         Expr q = dense.mutate(pred);
         if (!dense.hit) continue;
         rw::require_proved(kOp, c, checker::always_true(checker::Context::top(p), q),
-                           "the assert '" + to_string(pred) + "' holds for the dense strides of a tensor '" +
-                               c.name() + "'");
+                           "the assert '" + to_string(pred) +
+                               "' holds for the dense strides of a tensor '" + c.name() + "'");
       }
     }
-    ProcNode candidate = rw::with_declaration(c, [&](Type& ty, std::string&) { ty.window = is_window; });
+    ProcNode candidate =
+        rw::with_declaration(c, [&](Type& ty, std::string&) { ty.window = is_window; });
     candidate.body = RetypeWhole(a.name, t).mutate(candidate.body);
-    rw::typecheck_candidate(kOp, candidate,
-                            "'" + c.name() + "' cannot become a " + (is_window ? "window" : "tensor"));
+    rw::typecheck_candidate(
+        kOp, candidate, "'" + c.name() + "' cannot become a " + (is_window ? "window" : "tensor"));
     return derive_proc(p, std::make_shared<const ProcNode>(std::move(candidate)), fwd_identity());
   });
 }

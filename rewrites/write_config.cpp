@@ -18,8 +18,8 @@ namespace {
 const char* kOp = "write_config";
 }  // namespace
 
-Proc write_config(const Proc& p, const CursorLike& gap, const Config& config, const std::string& field,
-                  const std::string& rhs) {
+Proc write_config(const Proc& p, const CursorLike& gap, const Config& config,
+                  const std::string& field, const std::string& rhs) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor g = rw::resolve_gap(kOp, p, gap);
     const ConfigField& f = rw::config_field(kOp, g, config, field);

@@ -1,25 +1,19 @@
 // Tests of delete_config: redundant writes (the field already holds the value) and dead writes
 // (overwritten before any read) are removed; a write whose value some later read sees is not.
-#include "rewrites/rewrite_test_util.h"
+#include "rewrites/config_test_lib.h"
 
 namespace exocpp::testing {
 namespace {
 
-// An instruction that reads Cfg.scale, called after each write of the field.
-const char* kLib = R"(
-config Cfg:
-    scale: f32
-
-@instr("scale({x_data});")
-def scale(x: [f32][4] @ DRAM):
-    for i in seq(0, 4):
-        x[i] = x[i] * Cfg.scale
+const char* kOverwritten = R"(
+def foo(x: f32[4] @ DRAM):
+    Cfg.scale = 2.0
+    Cfg.scale = 3.0
+    scale(x[0:4])
 )";
 
-Proc lib_proc(const std::string& body) { return parse_proc(std::string(kLib) + body); }
-
 TEST(DeleteConfig, RepeatedWritesBeforeInstructionCallsLeaveOne) {
-  Proc p = lib_proc(R"(
+  Proc p = config_proc(R"(
 def foo(x: f32[4] @ DRAM):
     Cfg.scale = 2.0
     scale(x[0:4])
@@ -35,7 +29,7 @@ def foo(x: f32[4] @ DRAM):
 }
 
 TEST(DeleteConfig, ReadBetweenTwoWritesIsRefused) {
-  Proc p = lib_proc(R"(
+  Proc p = config_proc(R"(
 def foo(x: f32[4] @ DRAM):
     Cfg.scale = 2.0
     scale(x[0:4])
@@ -46,7 +40,7 @@ def foo(x: f32[4] @ DRAM):
 }
 
 TEST(DeleteConfig, DifferentValueIsRefused) {
-  Proc p = lib_proc(R"(
+  Proc p = config_proc(R"(
 def foo(x: f32[4] @ DRAM):
     Cfg.scale = 2.0
     scale(x[0:4])
@@ -57,19 +51,14 @@ def foo(x: f32[4] @ DRAM):
 }
 
 TEST(DeleteConfig, OverwrittenWriteIsDead) {
-  Proc p = lib_proc(R"(
-def foo(x: f32[4] @ DRAM):
-    Cfg.scale = 2.0
-    Cfg.scale = 3.0
-    scale(x[0:4])
-)");
+  Proc p = config_proc(kOverwritten);
   Proc q = delete_config(p, "Cfg.scale = 2.0");
   expect_golden("DeleteConfig_Overwritten", to_string(q));
   expect_equivalent(p, q);
 }
 
 TEST(DeleteConfig, WriteOnOnlyOneBranchDoesNotReplace) {
-  Proc p = lib_proc(R"(
+  Proc p = config_proc(R"(
 def foo(n: size, x: f32[4] @ DRAM):
     Cfg.scale = 2.0
     if n > 3:
@@ -80,7 +69,7 @@ def foo(n: size, x: f32[4] @ DRAM):
 }
 
 TEST(DeleteConfig, ChangedInputIsRefused) {
-  Proc p = lib_proc(R"(
+  Proc p = config_proc(R"(
 def foo(y: f32 @ DRAM, x: f32[4] @ DRAM):
     Cfg.scale = y
     scale(x[0:4])
@@ -88,11 +77,12 @@ def foo(y: f32 @ DRAM, x: f32[4] @ DRAM):
     Cfg.scale = y
     scale(x[0:4])
 )");
-  expect_refused([&] { delete_config(p, p.body_cursor()[3]); }, "delete_config", "changes what 'y' reads");
+  expect_refused([&] { delete_config(p, p.body_cursor()[3]); }, "delete_config",
+                 "changes what 'y' reads");
 }
 
 TEST(DeleteConfig, LaterIterationReadIsRefused) {
-  Proc p = lib_proc(R"(
+  Proc p = config_proc(R"(
 def foo(n: size, x: f32[4] @ DRAM):
     for i in seq(0, n):
         scale(x[0:4])
@@ -102,34 +92,68 @@ def foo(n: size, x: f32[4] @ DRAM):
 }
 
 TEST(DeleteConfig, DeadWriteAtTheEndChangesOnlyFinalConfig) {
-  Proc p = lib_proc(R"(
+  Proc p = config_proc(R"(
 def foo(x: f32[4] @ DRAM):
     Cfg.scale = 2.0
     scale(x[0:4])
     Cfg.scale = 3.0
 )");
   Proc q = delete_config(p, p.body_cursor()[2]);
-  CompareProcsOptions opts;
-  EXPECT_NE(compare_procs(p, q, {}, 1, opts), "");  // the caller sees another final value
-  opts.compare_configs = false;
-  expect_equivalent(p, q, {}, opts);
+  EXPECT_NE(compare_procs(p, q, {}, 1), "");  // the caller sees another final value
+  expect_equivalent(p, q, {}, ignoring_final_configs());
+}
+
+TEST(DeleteConfig, RedundantInsideAnIfBranch) {
+  Proc p = config_proc(R"(
+def foo(n: size, x: f32[4] @ DRAM):
+    Cfg.scale = 2.0
+    if n > 3:
+        Cfg.scale = 2.0
+        scale(x[0:4])
+)");
+  Proc q = delete_config(p, p.find("if _: _").body()[0]);
+  expect_golden("DeleteConfig_InIf", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(DeleteConfig, RedundantAfterALoopThatDoesNotWrite) {
+  Proc p = config_proc(R"(
+def foo(n: size, x: f32[4] @ DRAM):
+    Cfg.scale = 2.0
+    for i in seq(0, n):
+        scale(x[0:4])
+    Cfg.scale = 2.0
+    scale(x[0:4])
+)");
+  Proc q = delete_config(p, p.body_cursor()[2]);
+  expect_equivalent(p, q);
+  EXPECT_EQ(q.body().size(), 3u);
+}
+
+TEST(DeleteConfig, RedundantInALoopThatWritesIsRefused) {
+  Proc p = config_proc(R"(
+def foo(n: size, x: f32[4] @ DRAM):
+    Cfg.scale = 2.0
+    for i in seq(0, n):
+        scale(x[0:4])
+        Cfg.scale = 2.0
+        scale(x[0:4])
+)");
+  expect_refused([&] { delete_config(p, p.find("Cfg.scale = _ #1")); }, "delete_config",
+                 "so its value differs between iterations");
 }
 
 TEST(DeleteConfig, NotAConfigWriteIsRefused) {
-  Proc p = lib_proc(R"(
+  Proc p = config_proc(R"(
 def foo(x: f32[4] @ DRAM):
     x[0] = 1.0
 )");
-  expect_refused([&] { delete_config(p, p.body_cursor()[0]); }, "delete_config", "expected a config write");
+  expect_refused([&] { delete_config(p, p.body_cursor()[0]); }, "delete_config",
+                 "expected a config write");
 }
 
 TEST(DeleteConfig, ForwardsLaterStatements) {
-  Proc p = lib_proc(R"(
-def foo(x: f32[4] @ DRAM):
-    Cfg.scale = 2.0
-    Cfg.scale = 3.0
-    scale(x[0:4])
-)");
+  Proc p = config_proc(kOverwritten);
   Cursor call = p.body_cursor()[2];
   Proc q = delete_config(p, p.body_cursor()[0]);
   EXPECT_EQ(q.forward(call).loc().lo, 1);

@@ -87,7 +87,8 @@ TEST(SetMemory, UnknownMemoryNameListsRegistered) {
 def foo(x: f32[4] @ DRAM):
     x[0] = 1.0
 )");
-  expect_refused([&] { set_memory(p, "x", "NOPE"); }, "set_memory", "unknown memory 'NOPE' (registered memories: ");
+  expect_refused([&] { set_memory(p, "x", "NOPE"); }, "set_memory",
+                 "unknown memory 'NOPE' (registered memories: ");
 }
 
 TEST(SetMemory, ControlArgumentIsRefused) {

@@ -35,7 +35,8 @@ TEST(SetPrecision, ControlTypeIsRefused) {
 def foo(x: f32[4] @ DRAM):
     x[0] = 1.0
 )");
-  expect_refused([&] { set_precision(p, "x", "index"); }, "set_precision", "'index' is not a data type");
+  expect_refused([&] { set_precision(p, "x", "index"); }, "set_precision",
+                 "'index' is not a data type");
 }
 
 TEST(SetPrecision, CalleeOfAnotherPrecisionIsRefused) {
