@@ -113,10 +113,8 @@ def k(x: f32[8] @ DRAM):
     FAIL() << "expected a CodegenError";
   } catch (const CodegenError& e) {
     EXPECT_EQ(e.loc().to_string(), "user.exo:8:5");
-    EXPECT_NE(e.reason().find("cannot allocate 'r' of shape [8] in AVX512: the last dimension "
-                              "must be the register width, 16 for f32"),
-              std::string::npos)
-        << e.what();
+    EXPECT_EQ(e.reason(), "cannot allocate 'r' of shape [8] in AVX512: the last dimension "
+              "must be the register width, 16 for f32");
   }
 }
 
@@ -136,10 +134,8 @@ def k(x: f32[8] @ DRAM):
     FAIL() << "expected a CodegenError";
   } catch (const CodegenError& e) {
     EXPECT_EQ(e.loc().line, 9);
-    EXPECT_NE(e.reason().find("a window of 'r' in AVX512 must start at lane 0 of a register, but "
-                              "its last index is 8"),
-              std::string::npos)
-        << e.what();
+    EXPECT_EQ(e.reason(), "a window of 'r' in AVX512 must start at lane 0 of a register, but "
+              "its last index is 8");
   }
 }
 
