@@ -176,15 +176,8 @@ CExpr ProcEmitter::binop(const BinOpNode* b, const Expr& e) {
   ScalarKind k = t == ScalarKind::R ? ScalarKind::F32 : t;
   ScalarKind saved = data_ctx_;
   data_ctx_ = k;
-  CExpr out;
-  if (b->op == BinOpKind::Mod && is_float(k)) {
-    g_.math = true;
-    out = {std::string(k == ScalarKind::F64 ? "fmod(" : "fmodf(") + expr(b->lhs).text + ", " +
-               expr(b->rhs).text + ")",
-           kPostfix};
-  } else {
-    out = {sub(b->lhs, p) + " " + c_op(b->op) + " " + sub(b->rhs, p + 1), p};
-  }
+  // The type checker allows `%` only on control values.
+  CExpr out = {sub(b->lhs, p) + " " + c_op(b->op) + " " + sub(b->rhs, p + 1), p};
   data_ctx_ = saved;
   // Half precision rounds after every operation, as the interpreter does (C would keep the
   // intermediate in float).

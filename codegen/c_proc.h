@@ -23,7 +23,6 @@ struct Globals {
   std::set<std::tuple<int, ScalarKind, bool>> windows;  // (rank, type, const) structs used
   bool floor_div = false;
   bool floor_mod = false;
-  bool math = false;  // fmod/fmodf
   bool omp = false;   // a par loop was emitted
   bool uses_configs = false;
   void add(const std::string& g);

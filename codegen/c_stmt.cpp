@@ -277,16 +277,17 @@ void ProcEmitter::alloc(const AllocNode* n, const Stmt& s, std::vector<std::stri
   if (!mem)
     throw CodegenError(s.srcinfo(), "allocation of '" + n->name.name() + "' in memory " + n->mem +
                                         ", which is not registered");
-  if (!mentioned_.count(n->name.id())) {
-    line("// " + n->name.name() + ": unused, not allocated");
-    return;
-  }
   BufInfo b;
   b.elem = n->type.base;
   b.mem = n->mem;
   b.memory = mem;
   for (const Expr& e : n->type.shape) b.shape.push_back(expr(e).text);
   b.kind = b.shape.empty() ? BufInfo::Kind::ScalarLocal : BufInfo::Kind::Tensor;
+  if (!mentioned_.count(n->name.id())) {
+    mem->alloc(n->name.name(), c_type(b.elem), b.shape, s.srcinfo());  // the memory may refuse it
+    line("// " + n->name.name() + ": unused, not allocated");
+    return;
+  }
   b.cname = declare(n->name);
   g_.add(mem->global());
   for (const std::string& l : split_lines(mem->alloc(b.cname, c_type(b.elem), b.shape, s.srcinfo()))) line(l);

@@ -116,15 +116,20 @@ CompiledLibrary::CompiledLibrary(const std::vector<Proc>& procs, const std::stri
   std::string so = dir_ + "/lib" + lib_name + ".so";
   std::string cmd = shell_quote(opts.compiler);
   for (const std::string& f : opts.flags) cmd += " " + shell_quote(f);
-  cmd += " -std=c99 -fPIC -shared";
-  if (src_.source.find("#pragma omp") != std::string::npos) cmd += " -fopenmp";
+  // -Bsymbolic: calls inside the library bind to its own procs even when the process already
+  // has a function of that name (a proc named `fdiv` against libm's fdiv).
+  cmd += " -std=c99 -fPIC -shared -Wl,-Bsymbolic";
+  const bool omp = src_.source.find("#pragma omp") != std::string::npos;
+  if (omp) cmd += " -fopenmp";
   cmd += " -o " + shell_quote(so) + " " + shell_quote(c_path_) + " -lm";
   std::string output;
   int rc = run_command(cmd, output);
   if (rc != 0)
     throw CodegenError({}, "the C compiler failed (exit " + std::to_string(rc) + ") on " + c_path_ +
                                " (kept for inspection)\ncommand: " + cmd + "\n" + output);
-  handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // An OpenMP library stays mapped after dlclose: libgomp's idle worker threads may still run
+  // code from it, and unmapping it under them crashes the process.
+  handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL | (omp ? RTLD_NODELETE : 0));
   if (!handle_) throw CodegenError({}, std::string("cannot load ") + so + ": " + dlerror());
 }
 

@@ -31,6 +31,9 @@ const char* to_string(StmtKind k) {
 static std::atomic<uint64_t> next_sym_id{1};
 Sym::Sym(std::string name) : name_(std::move(name)), id_(next_sym_id.fetch_add(1)) {}
 
+static std::atomic<uint64_t> next_eqv_class{1};
+uint64_t fresh_eqv_class() { return next_eqv_class.fetch_add(1); }
+
 // ---- types -----------------------------------------------------------------------------------
 
 const char* to_string(ScalarKind k) {

@@ -436,6 +436,9 @@ struct InstrInfo {
   std::string c_global;
 };
 
+// A new equivalence-class id (see ProcNode::eqv_class); never 0.
+uint64_t fresh_eqv_class();
+
 struct ProcNode {
   std::string name;
   std::vector<FnArg> args;
@@ -443,6 +446,12 @@ struct ProcNode {
   Block body;
   std::optional<InstrInfo> instr;
   SrcInfo srcinfo;
+  // The scheduling history the proc belongs to, for call_eqv (rewrites/subprocs.h): a newly
+  // built node (parser, extract_subproc, a test) gets a fresh class; a copy of a node keeps
+  // its class. Scheduling operations make their result from a copy of their input's node
+  // (derive_proc), so every proc scheduled from one root shares the root's class and is
+  // equivalent to it. An operation whose result is not equivalent must assign a fresh class.
+  uint64_t eqv_class = fresh_eqv_class();
 };
 
 // An immutable procedure value. Scheduling operations take a Proc and return a new one.

@@ -5,8 +5,8 @@
 //   s_1 ; ... ; s_n      -->   f(a_1, ..., a_m)     when  f's body [a := a_1..a_m]  ==  s_1 ; ... ; s_n
 //
 // Checks, in order: the block unifies (shape, indices, buffers, precisions, memories); the
-// allocations it shares with f's body are not used after it; no written argument aliases
-// another; each size argument is positive; each window lies inside its buffer; each assert of
+// allocations it shares with f's body are not used after it (and are no argument of the call);
+// no written argument aliases another (windows resolved to their buffer); each size argument is positive; each window lies inside its buffer; each assert of
 // f holds at the call site. Only then is the call built.
 #include "rewrites/replace.h"
 
@@ -15,8 +15,8 @@
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/simplify.h"
-#include "rewrites/buffer_util.h"
 #include "rewrites/loops_util.h"
+#include "rewrites/stmts_internal.h"
 #include "rewrites/unify.h"
 
 namespace exocpp {
@@ -51,23 +51,30 @@ Expr cmp(BinOpKind op, const Expr& a, const Expr& b) { return BinOpNode::make(op
 
 void check_locals(const Cursor& blk, const rw::unify::Problem& pb) {
   const Block& list = blk.list();
+  const Block after(list.begin() + blk.loc().hi, list.end());
+  rw::Access used = rw::accesses(after, rw::window_roots(blk.proc()));
   for (const auto& [callee_local, caller_local] : pb.locals)
-    for (size_t k = static_cast<size_t>(blk.loc().hi); k < list.size(); ++k)
-      if (rw::buffer_uses(list[k], caller_local).any())
-        rw::fail(kOp, blk, "'" + caller_local.name() + "' is allocated in the block and used after it, but the call "
-                           "would make it local to '" + callee_local.name() + "' of the subproc");
+    if (used.reads.count(caller_local) || used.writes.count(caller_local))
+      rw::fail(kOp, blk, "'" + caller_local.name() + "' is allocated in the block and used after it, but the call "
+                         "would make it local to '" + callee_local.name() + "' of the subproc");
 }
 
-void check_aliasing(const Cursor& blk, const Proc& sub, const rw::unify::Solution& sol) {
+// A written argument may not share its root buffer (through windows) with another argument.
+void check_arguments(const Cursor& blk, const Proc& p, const Proc& sub, const rw::unify::Solution& sol) {
+  auto roots = rw::window_roots(p);
   for (size_t i = 0; i < sub.args().size(); ++i)
     for (size_t j = i + 1; j < sub.args().size(); ++j) {
       auto a = sol.views.find(sub.args()[i].name), b = sol.views.find(sub.args()[j].name);
-      if (a == sol.views.end() || b == sol.views.end() || a->second.buf != b->second.buf) continue;
+      if (a == sol.views.end() || b == sol.views.end()) continue;
+      if (rw::root_of(roots, a->second.buf) != rw::root_of(roots, b->second.buf)) continue;
       if (!a->second.written && !b->second.written) continue;
       const FnArg& w = a->second.written ? sub.args()[i] : sub.args()[j];
-      rw::fail(kOp, blk, "'" + a->second.buf.name() + "' would be passed for both '" + sub.args()[i].name.name() +
-                             "' and '" + sub.args()[j].name.name() + "' of '" + sub.name() + "', and '" +
-                             w.name.name() + "' is written: arguments of a call may not alias a written one");
+      std::string bufs = a->second.buf == b->second.buf
+                             ? "'" + a->second.buf.name() + "'"
+                             : "'" + a->second.buf.name() + "' and '" + b->second.buf.name() + "' (views of one buffer)";
+      rw::fail(kOp, blk, bufs + " would be passed for both '" + sub.args()[i].name.name() + "' and '" +
+                             sub.args()[j].name.name() + "' of '" + sub.name() + "', and '" + w.name.name() +
+                             "' is written: arguments of a call may not alias a written one");
     }
 }
 
@@ -127,7 +134,7 @@ Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const Replace
 
   // 2. Checks on the solved call.
   check_locals(blk, pb);
-  check_aliasing(blk, sub, sol);
+  check_arguments(blk, p, sub, sol);
   check_call_site(blk, p, sub, sol, ctx);
 
   // 3. The call in place of the block.

@@ -142,6 +142,10 @@ class Solver {
         fail(x->site.where, who(a.name) + " would have to be both '" + buf.name() + "' (`" + accs[0]->site.caller +
                                 "`) and '" + x->caller_buf.name() + "' (`" + x->site.caller + "`)");
     }
+    for (const auto& [callee_local, caller_local] : pb_.locals)
+      if (caller_local == buf)
+        fail(accs[0]->site.where, "'" + buf.name() + "' would be passed for '" + a.name.name() + "' of '" +
+                                      callee_.name() + "', but it is allocated inside the block and gone at the call");
     const Type* bt = ctx_.type_of(buf);
     if (!bt || !bt->is_data())
       fail(accs[0]->site.where, "'" + buf.name() + "' is not a data buffer, so it cannot be passed as " + who(a.name));

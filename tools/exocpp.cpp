@@ -1,4 +1,4 @@
-// The exocpp command-line program: check and print procedure files.
+// The exocpp command-line program: check, print and emit C for procedure files.
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -14,6 +14,8 @@ const char* kMainHelp =
     "commands:\n"
     "  check FILE.exo   parse, type-check and bounds-check every proc; exit 0 when clean\n"
     "  print FILE.exo   print every config and proc in canonical form\n"
+    "  c FILE.exo -o DIR [--name LIB]\n"
+    "                   emit every proc of FILE.exo as portable C: DIR/LIB.c and DIR/LIB.h\n"
     "\n"
     "Run 'exocpp <command> --help' for a command's options.\n";
 
@@ -30,6 +32,16 @@ const char* kPrintHelp =
     "\n"
     "Parses and type-checks FILE.exo, then prints its configs and procs in canonical form\n"
     "(the output parses back to the same procs). Exits 1 with the error on bad input.\n";
+
+const char* kCHelp =
+    "usage: exocpp c FILE.exo -o DIR [--name LIB]\n"
+    "\n"
+    "Parses and type-checks FILE.exo and emits every proc in it (instructions expand in place\n"
+    "where they are called) as one C99 library: DIR/LIB.c and DIR/LIB.h. LIB defaults to the\n"
+    "file's name without .exo. Each function takes `void *ctxt` first (a struct LIB_Context\n"
+    "when the procs use configs, else NULL), sizes as int_fast32_t and tensors as pointers.\n"
+    "The files are written whole or not at all. Exits 1 with the error (file:line:col) when a\n"
+    "proc cannot be emitted.\n";
 
 bool wants_help(const std::vector<std::string>& args) {
   for (const std::string& a : args)
@@ -70,6 +82,39 @@ int run_print(const std::vector<std::string>& args) {
   return 0;
 }
 
+int run_c(const std::vector<std::string>& args) {
+  if (wants_help(args)) {
+    std::cout << kCHelp;
+    return 0;
+  }
+  std::string path, dir, name;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if ((a == "-o" || a == "--name") && i + 1 < args.size()) {
+      (a == "-o" ? dir : name) = args[++i];
+    } else if (!a.empty() && a[0] != '-' && path.empty()) {
+      path = a;
+    } else {
+      std::cerr << "exocpp c: unexpected argument '" << a << "'\n\n" << kCHelp;
+      return 2;
+    }
+  }
+  if (path.empty() || dir.empty()) {
+    std::cerr << kCHelp;
+    return 2;
+  }
+  if (name.empty()) {
+    name = path.substr(path.find_last_of('/') + 1);
+    if (name.size() > 4 && name.substr(name.size() - 4) == ".exo") name.resize(name.size() - 4);
+  }
+  exocpp::Module m = exocpp::parse_file(path);
+  std::vector<exocpp::Proc> procs;
+  for (const exocpp::Proc& p : m.procs)
+    if (!p.is_instr()) procs.push_back(p);
+  exocpp::emit_c(procs, name, dir);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -87,6 +132,7 @@ int main(int argc, char** argv) {
     }
     if (cmd == "check") return run_check(args);
     if (cmd == "print") return run_print(args);
+    if (cmd == "c") return run_c(args);
     std::cerr << "exocpp: unknown command '" << cmd << "'\n\n" << kMainHelp;
     return 2;
   } catch (const exocpp::Error& e) {

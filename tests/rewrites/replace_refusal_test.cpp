@@ -261,3 +261,97 @@ TEST(ReplaceRefusal, ComparisonsDiffer) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every statement of block `b` and of the blocks inside it, and every pair of neighbours.
+void all_blocks(const Cursor& b, std::vector<Cursor>& out) {
+  for (int i = 0; i < b.size(); ++i) {
+    out.push_back(b[i]);
+    if (i + 1 < b.size()) out.push_back(b.slice(i, i + 2));
+    Stmt s = b[i].stmt();
+    if (s.is<ForNode>() || s.is<IfNode>()) all_blocks(b[i].body(), out);
+    if (const IfNode* n = s.as<IfNode>(); n && !n->orelse.empty()) all_blocks(b[i].orelse(), out);
+  }
+}
+
+// Every statement of a few kernels, tried against every instruction of the library: each try
+// either gives an equivalent proc or a SchedulingError from replace (never another error).
+TEST(ReplaceRefusal, EveryStatementAgainstEveryInstructionAcceptsOrRefusesCleanly) {
+  const std::pair<const char*, std::map<std::string, int64_t>> kernels[] = {{
+      R"(def a(M: size, K: size, A: f32[M, K] @ DRAM, B: f32[K, 16] @ DRAM, C: f32[M, 16] @ DRAM):
+    for i in seq(0, M):
+        for k in seq(0, K):
+            for j in seq(0, 16):
+                C[i, j] += A[i, k] * B[k, j]
+        for j in seq(0, 16):
+            C[i, j] = 0.0
+)", {{"M", 2}, {"K", 3}}}, {
+      R"(def b(N: size, x: f32[N] @ DRAM, y: f32[N] @ DRAM, s: f32 @ DRAM):
+    assert N >= 20
+    for i in seq(0, 16):
+        if i < N - 4:
+            x[i] = y[i + 1]
+    for i in seq(4, N):
+        x[i] += s * y[i]
+    for i in seq(0, 4):
+        for j in seq(0, 4):
+            x[4 * j + i] = y[4 * i + j]
+)", {{"N", 21}}}};
+  int accepted = 0, refused = 0;
+  for (const auto& [src, sizes] : kernels) {
+    Proc p = parse_proc(src);
+    std::vector<Cursor> blocks;
+    all_blocks(p.body_cursor(), blocks);
+    for (const Proc& sub : replace_lib().procs)
+      for (const Cursor& c : blocks) {
+        try {
+          Proc q = replace(p, c, sub);
+          ++accepted;
+          expect_equivalent(p, q, sizes);
+        } catch (const SchedulingError& e) {
+          ++refused;
+          EXPECT_EQ(e.op(), "replace") << e.what();
+          EXPECT_TRUE(e.loc().known()) << e.what();
+        }
+      }
+  }
+  EXPECT_GT(accepted, 2);
+  EXPECT_GT(refused, 20);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(ReplaceRefusal, WrittenArgumentAliasesAnotherThroughAWindow) {
+  expect_replace_refused(R"(def k(x: f32[32] @ DRAM):
+    w = x[16:32]
+    for i in seq(0, 16):
+        w[i] = x[i]
+)", "for i in _: _", instr("vld"),
+                         "'w' and 'x' (views of one buffer) would be passed for both 'dst' and 'src' of 'vld'");
+}
+
+TEST(ReplaceRefusal, ArgumentAllocatedInsideTheBlock) {
+  Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM):
+    for r in seq(0, 2):
+        t: f32[16] @ DRAM
+        for i in seq(0, 16):
+            t[i] = 0.0
+        for i in seq(0, 16):
+            x[i] = t[i]
+)");
+  // The callee clears its own `u` but copies from its argument `src`: the caller's `t` plays both.
+  Module m = parse_module(R"(def two(dst: [f32][16] @ DRAM, src: [f32][16] @ DRAM):
+    u: f32[16] @ DRAM
+    for i in seq(0, 16):
+        u[i] = 0.0
+    for i in seq(0, 16):
+        dst[i] = src[i]
+)");
+  expect_refused([&] { replace(p, p.find_loop("r").body(), m.proc("two")); }, "replace",
+                 "'t' would be passed for 'src' of 'two', but it is allocated inside the block");
+}
+
+}  // namespace

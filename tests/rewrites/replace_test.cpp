@@ -259,3 +259,24 @@ def k(N: size, A: f32[N, 8] @ DRAM):
 }
 
 }  // namespace
+
+namespace {
+
+// A copy of any length: divide_loop cuts a 16-wide main part (a load each) and a guarded tail,
+// bound_and_guard gives the tail the masked instruction's shape, and replace solves its lane
+// count N % 16 from the guard.
+TEST(Replace, CutTailBecomesAMaskedInstruction) {
+  Proc p = parse_proc(R"(def copy(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    for i in seq(0, N):
+        B[i] = A[i]
+)");
+  Proc q = divide_loop(p, "i", 16, {"io", "ii"}, {.tail = Tail::CutAndGuard});
+  q = replace(q, "for ii in _: _ #0", instr("vld"));
+  q = bound_and_guard(q, "for ii in _: _", "16");
+  q = replace(q, "for ii in _: _", instr("vmask_copy"));
+  expect_golden("replace_masked_cut_tail", to_string(q));
+  expect_equivalent(p, q, {{"N", 37}});
+  expect_equivalent(p, q, {{"N", 32}});
+}
+
+}  // namespace

@@ -63,6 +63,15 @@ def vmaskz(N: size, dst: [f32][16] @ DRAM, src: [f32][N] @ DRAM):
         else:
             dst[i] = 0.0
 
+@instr("vmask_copy({N}, {dst_data}, {src_data});")
+def vmask_copy(N: size, dst: [f32][N] @ DRAM, src: [f32][N] @ DRAM):
+    assert stride(src, 0) == 1
+    assert stride(dst, 0) == 1
+    assert N <= 16
+    for i in seq(0, 16):
+        if i < N:
+            dst[i] = src[i]
+
 @instr("tile_copy({dst_data}, {src_data});")
 def tile_copy(dst: [f32][4, 4] @ DRAM, src: [f32][4, 4] @ DRAM):
     assert stride(src, 1) == 1

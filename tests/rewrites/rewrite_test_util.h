@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -41,21 +42,38 @@ inline void expect_golden(const std::string& name, const std::string& actual) {
 // random integer-valued inputs satisfying the asserts (several seeds), and the printed `after`
 // parses back to the same text.
 inline void expect_equivalent(const Proc& before, const Proc& after,
-                              const std::map<std::string, int64_t>& sizes = {}) {
-  CompareProcsOptions opts;
-  opts.trials = 4;
+                              const std::map<std::string, int64_t>& sizes = {},
+                              CompareProcsOptions opts = [] {
+                                CompareProcsOptions o;
+                                o.trials = 4;
+                                return o;
+                              }()) {
   EXPECT_EQ(compare_procs(before, after, sizes, 1, opts), "")
       << "before:\n" << before << "\nafter:\n" << after;
   std::string printed = to_string(after);
   ParseOptions po;  // the callees of `after` are visible to the re-parse
   struct Callees : IRVisitor {
     std::vector<Proc>* out;
+    std::vector<Config>* configs;
     void visit_Call(const CallNode* n, const Stmt& s) override {
       out->push_back(Proc(n->proc));
       IRVisitor::visit_Call(n, s);
     }
+    // ... and so are the configs it reads and writes.
+    void add(const Config& c) {
+      if (std::find(configs->begin(), configs->end(), c) == configs->end()) configs->push_back(c);
+    }
+    void visit_WriteConfig(const WriteConfigNode* n, const Stmt& s) override {
+      add(n->config);
+      IRVisitor::visit_WriteConfig(n, s);
+    }
+    void visit_ReadConfig(const ReadConfigNode* n, const Expr& e) override {
+      add(n->config);
+      IRVisitor::visit_ReadConfig(n, e);
+    }
   } callees;
   callees.out = &po.procs;
+  callees.configs = &po.configs;
   callees.visit(after.body());
   EXPECT_NO_THROW({
     Module m = parse_module(printed, po);

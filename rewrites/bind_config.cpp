@@ -1,0 +1,48 @@
+// ============================================================================================
+// bind_config: bind an expression to a config field.
+// ============================================================================================
+//
+//   s[ e ]   -->   config.field = e ; s[ config.field ]
+//
+// The write goes right before s, the innermost statement holding e (s evaluates e before it
+// can write anything, so its read of the field sees e). Legality (Exo's rule for inserting a
+// config write): e fits the field's type, and the new write changes no later read — the field
+// already holds e there, or nothing from s on reads it before a write replaces it. When s is a
+// loop whose bound is e, its body must not write the field. The result must type-check (config
+// writes may not depend on loop variables).
+#include "checker/queries_config.h"
+#include "core/printer.h"
+#include "rewrites/config_util.h"
+#include "rewrites/configs.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "bind_config";
+}  // namespace
+
+Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config, const std::string& field) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor c = rw::resolve_expr(kOp, p, expr);
+    const Expr e = c.expr();
+    const ConfigField& f = rw::config_field(kOp, c, config, field);
+    rw::check_fits_field(kOp, c, config, f, e);
+    const BlockPath& path = c.loc().block;
+    const int k = c.loc().lo;
+    const Stmt s = c.list()[static_cast<size_t>(k)];
+    if (const ForNode* loop = s.as<ForNode>())
+      if (checker::may_write_config(loop->body, config, field))
+        rw::fail(kOp, c, "the loop reads its bound once, but its body writes " + config->name + "." + field);
+    rw::require_invisible_write(kOp, c, p, path, k, k, config, field, e);
+
+    Stmt write = WriteConfigNode::make(config, field, e, s.srcinfo());
+    Stmt bound = replace_expr(s, c.loc().expr, ReadConfigNode::make(config, field, e.srcinfo()));
+    Block body = replace_stmts(p.body(), path, k, k + 1, {write, bound});
+    ProcNode candidate = *p.get();
+    candidate.body = body;
+    rw::typecheck_candidate(kOp, candidate, "the bound proc is ill-typed");
+    return derive_proc(p, std::move(body), fwd_replace(path, k, k, 1));
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,92 @@
+// ============================================================================================
+// call_eqv: swap the callee of a call for an equivalent proc.
+// ============================================================================================
+//
+//   f(e1, .., en)   -->   g(e1, .., en)      where g was scheduled from the same proc as f
+//
+// Equivalence is the scheduling history: every scheduling operation returns a proc that
+// computes what its input did, and keeps its input's equivalence class (ProcNode::eqv_class),
+// so two procs of one class compute the same thing on every input both accept. What remains to
+// check is that g accepts this call: the same argument kinds, types, shapes and memories, and
+// every assert of g that f did not have holds at the call (decided by the checker).
+#include "checker/queries.h"
+#include "core/simplify.h"
+#include "core/printer.h"
+#include "rewrites/stmts_internal.h"
+#include "rewrites/subprocs.h"
+#include "rewrites/subprocs_internal.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "call_eqv";
+
+// Refuses g when an argument differs from f's in a way that changes what the call means.
+void check_signature(const Cursor& c, const CallNode& call, const ProcNode& f, const ProcNode& g) {
+  if (f.args.size() != g.args.size())
+    rw::fail(kOp, c, "'" + g.name + "' takes " + std::to_string(g.args.size()) + " arguments but '" + f.name +
+                         "' takes " + std::to_string(f.args.size()));
+  rw::CallSubst fs(f, call.args), gs(g, call.args);
+  for (size_t i = 0; i < f.args.size(); ++i) {
+    const FnArg& a = f.args[i];
+    const FnArg& b = g.args[i];
+    const std::string which = "argument " + std::to_string(i + 1) + " ('" + a.name.name() + "' of '" + f.name +
+                              "', '" + b.name.name() + "' of '" + g.name + "')";
+    Type ta = fs.mutate_type(a.type), tb = gs.mutate_type(b.type);
+    bool same = ta.base == tb.base && ta.window == tb.window && ta.shape.size() == tb.shape.size();
+    for (size_t d = 0; same && d < ta.shape.size(); ++d)
+      same = expr_equal(simplify_expr(ta.shape[d]), simplify_expr(tb.shape[d]));
+    if (!same)
+      rw::fail(kOp, c, which + " has type " + to_string(a.type) + " in '" + f.name + "' but " + to_string(b.type) +
+                           " in '" + g.name + "'");
+    if (a.mem != b.mem)
+      rw::fail(kOp, c, which + " lives in memory " + a.mem + " in '" + f.name + "' but " + b.mem + " in '" + g.name + "'");
+  }
+}
+
+// Every assert of g that is not one of f's must hold at the call.
+void check_asserts(const Cursor& c, const CallNode& call, const ProcNode& f, const ProcNode& g) {
+  rw::CallSubst fs(f, call.args), gs(g, call.args);
+  std::vector<Expr> known;
+  for (const Expr& e : f.preds) known.push_back(simplify_expr(fs.mutate(e)));
+  for (const Expr& e : g.preds) {
+    Expr at_call = simplify_expr(gs.mutate(e));
+    bool old = false;
+    for (const Expr& k : known) old = old || expr_equal(k, at_call);
+    if (old) continue;
+    checker::Context ctx = rw::context_at(c.proc(), c.loc().block, c.loc().lo);
+    rw::require_proved(kOp, c, checker::always_true(ctx, at_call),
+                       "the assert '" + to_string(e) + "' of '" + g.name + "' holds at the call (as '" +
+                           to_string(at_call) + "')");
+  }
+}
+
+}  // namespace
+
+bool procs_equivalent(const Proc& a, const Proc& b) {
+  return a.defined() && b.defined() && a->eqv_class == b->eqv_class;
+}
+
+Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor c = rw::resolve_stmt(kOp, p, call);
+    const CallNode* cn = c.stmt().as<CallNode>();
+    if (!cn) rw::fail(kOp, c, "expected a call such as 'f(n, A[0:4])', got '" + c.to_string() + "'");
+    if (!eqv_proc.defined()) rw::fail(kOp, c, "the replacement proc is empty (a default-constructed Proc)");
+    const ProcNode& f = *cn->proc;
+    const ProcNode& g = *eqv_proc.get();
+    if (f.eqv_class != g.eqv_class)
+      rw::fail(kOp, c, "'" + g.name + "' is not equivalent to '" + f.name + "': it was not scheduled from the same " +
+                           "proc (call_eqv needs a proc derived from '" + f.name +
+                           "', or from the proc it was derived from, by scheduling operations)");
+    check_signature(c, *cn, f, g);
+    check_asserts(c, *cn, f, g);
+
+    Stmt swapped = CallNode::make(eqv_proc.ptr(), cn->args, cn->srcinfo);
+    const BlockPath path = c.loc().block;
+    const int ci = c.loc().lo;
+    return derive_proc(p, replace_stmts(p.body(), path, ci, ci + 1, {swapped}), fwd_identity());
+  });
+}
+
+}  // namespace exocpp

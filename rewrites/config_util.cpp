@@ -1,0 +1,75 @@
+// Private helpers of the config-state and memory operations (see config_util.h).
+#include "rewrites/config_util.h"
+
+#include "checker/queries_config.h"
+#include "core/printer.h"
+#include "core/typecheck.h"
+
+namespace exocpp::rw {
+
+const ConfigField& config_field(const std::string& op, const Cursor& where, const Config& cfg,
+                                const std::string& field) {
+  if (!cfg) fail(op, where, "no config given");
+  if (const ConfigField* f = cfg->field(field)) return *f;
+  std::string have;
+  for (const ConfigField& f : cfg->fields) have += (have.empty() ? "" : ", ") + f.name;
+  fail(op, where, "config '" + cfg->name + "' has no field '" + field + "' (its fields: " + have + ")");
+}
+
+void check_fits_field(const std::string& op, const Cursor& where, const Config& cfg, const ConfigField& f,
+                      const Expr& e) {
+  const Type& t = e.type();
+  bool ok = false;
+  if (t.is_scalar()) {
+    if (is_data(f.type))
+      ok = is_data(t.base) || t.base == ScalarKind::Int;
+    else if (is_indexable(f.type))
+      ok = is_indexable(t.base);
+    else if (f.type == ScalarKind::Bool)
+      ok = t.base == ScalarKind::Bool;
+    else if (f.type == ScalarKind::Stride)
+      ok = t.base == ScalarKind::Stride || t.base == ScalarKind::Int;
+  }
+  if (!ok)
+    fail(op, where, "'" + to_string(e) + "' has type " + to_string(t) + ", which does not fit " + cfg->name + "." +
+                        f.name + " of type " + to_string(f.type));
+}
+
+void require_invisible_write(const std::string& op, const Cursor& where, const Proc& p, const BlockPath& path,
+                             int index, int after, const Config& cfg, const std::string& field, const Expr& value) {
+  checker::Answer unread = checker::config_unread_after(p, path, after, cfg, field);
+  if (unread.proved()) return;
+  checker::Answer holds = checker::config_holds(p, path, index, cfg, field, value);
+  if (holds.proved()) return;
+  std::string f = cfg->name + "." + field;
+  fail(op, where,
+       "requires that " + f + " already holds " + to_string(value) + " here or is not read afterwards, but " +
+           unread.counterexample + "; and " + (holds.reason.empty() ? "its value here is unknown" : holds.reason),
+       holds.counterexample);
+}
+
+void typecheck_candidate(const std::string& op, const ProcNode& candidate, const std::string& why) {
+  try {
+    typecheck(Proc(std::make_shared<const ProcNode>(candidate)));
+  } catch (const TypeError& e) {
+    fail(op, e.loc(), why + ": " + e.reason());
+  }
+}
+
+ProcNode with_declaration(const Cursor& decl, const std::function<void(Type&, std::string&)>& edit) {
+  ProcNode node = *decl.proc().get();
+  if (decl.is_arg()) {
+    FnArg& a = node.args[static_cast<size_t>(decl.loc().lo)];
+    edit(a.type, a.mem);
+    return node;
+  }
+  const AllocNode* a = decl.stmt().as<AllocNode>();
+  Type t = a->type;
+  std::string mem = a->mem;
+  edit(t, mem);
+  const Loc& l = decl.loc();
+  node.body = replace_stmts(node.body, l.block, l.lo, l.lo + 1, {AllocNode::make(a->name, t, mem, a->srcinfo)});
+  return node;
+}
+
+}  // namespace exocpp::rw

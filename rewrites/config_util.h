@@ -1,0 +1,34 @@
+// Private helpers of the config-state and memory operations (rewrites/configs.h,
+// rewrites/memories.h): field lookup and type fit, Exo's "invisible config write" rule, and
+// the type check of a candidate proc before it is returned.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "core/ir.h"
+#include "rewrites/common.h"
+
+namespace exocpp::rw {
+
+// The field `field` of `cfg`; refuses (listing the fields) when there is none.
+const ConfigField& config_field(const std::string& op, const Cursor& where, const Config& cfg,
+                                const std::string& field);
+// Refuses unless a scalar value `e` fits a config field of type `ft` (as the type checker
+// would accept `cfg.field = e`).
+void check_fits_field(const std::string& op, const Cursor& where, const Config& cfg, const ConfigField& f,
+                      const Expr& e);
+// Exo's rule for inserting (or deleting) `cfg.field = value` at the gap (path, index): refuses
+// unless the field already holds `value` there or the value at that point is never read
+// afterwards (checker/queries_config.h). `after` is the gap from which reads are looked for.
+void require_invisible_write(const std::string& op, const Cursor& where, const Proc& p, const BlockPath& path,
+                             int index, int after, const Config& cfg, const std::string& field, const Expr& value);
+// Type-checks the proc a rewrite is about to return; a TypeError becomes a refusal at the
+// offending node, with `why` in front of the type checker's reason.
+void typecheck_candidate(const std::string& op, const ProcNode& candidate, const std::string& why);
+
+// A copy of the proc of `decl` (an allocation or argument cursor) whose declared type and
+// memory are changed by `edit` in place; nothing else changes.
+ProcNode with_declaration(const Cursor& decl, const std::function<void(Type&, std::string&)>& edit);
+
+}  // namespace exocpp::rw

@@ -1,0 +1,265 @@
+// ============================================================================================
+// extract_subproc: move a block into a new proc and call it.
+// ============================================================================================
+//
+//   def f(N: size, A: f32[N, 4]):            def g(N: size, A: f32[N, 4], i: index):
+//       for i in seq(0, N):          -->         assert 0 <= i and i < N  (as two asserts)
+//           A[i, 0] = 0.0                        A[i, 0] = 0.0
+//           A[i, 1] = 1.0                        A[i, 1] = 1.0
+//                                            def f(N: size, A: f32[N, 4]):
+//                                                for i in seq(0, N):
+//                                                    g(N, A, i)
+//
+// The arguments are the variables the block uses from its surroundings, in the order they are
+// bound (the proc's arguments, then enclosing loops, allocations and windows, outside in), as in
+// Exo; a buffer brings the variables of its shape. Always legal: the call runs the block on the
+// same variables. Refused when the block defines a buffer or window used after it (the name
+// would no longer exist there).
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "core/ir_visit.h"
+#include "core/simplify.h"
+#include "core/typecheck.h"
+#include "rewrites/loops_util.h"
+#include "rewrites/subprocs.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "extract_subproc";
+
+// A variable bound outside the block: its symbol, type and memory ("" for control values).
+struct Bound {
+  Sym sym;
+  Type type;
+  std::string mem;
+  Sym root;  // the buffer a window views (itself for other buffers)
+};
+
+// The variables visible at the block, outer first, and the facts that hold there (asserts,
+// loop ranges, if conditions).
+struct Env {
+  std::vector<Bound> vars;
+  std::vector<Expr> facts;
+};
+
+// `cond` negated where that is expressible (comparisons and their and/or combinations).
+std::optional<Expr> negate(const Expr& cond) {
+  const BinOpNode* b = cond.as<BinOpNode>();
+  if (!b) return std::nullopt;
+  auto flip = [&](BinOpKind op) { return BinOpNode::make(op, b->lhs, b->rhs, cond.srcinfo()); };
+  switch (b->op) {
+    case BinOpKind::Lt: return flip(BinOpKind::Ge);
+    case BinOpKind::Le: return flip(BinOpKind::Gt);
+    case BinOpKind::Gt: return flip(BinOpKind::Le);
+    case BinOpKind::Ge: return flip(BinOpKind::Lt);
+    case BinOpKind::And:
+    case BinOpKind::Or: {
+      auto l = negate(b->lhs), r = negate(b->rhs);
+      if (!l || !r) return std::nullopt;
+      return BinOpNode::make(b->op == BinOpKind::And ? BinOpKind::Or : BinOpKind::And, *l, *r, cond.srcinfo());
+    }
+    case BinOpKind::Eq:
+    case BinOpKind::Add:
+    case BinOpKind::Sub:
+    case BinOpKind::Mul:
+    case BinOpKind::Div:
+    case BinOpKind::Mod: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+Env env_at(const Proc& p, const BlockPath& path, int index) {
+  Env env;
+  for (const FnArg& a : p.args()) env.vars.push_back({a.name, a.type, a.mem, a.name});
+  env.facts = p.preds();
+  auto bind_before = [&](const Block& list, int upto) {
+    for (int i = 0; i < upto; ++i) {
+      const Stmt& s = list[static_cast<size_t>(i)];
+      if (const AllocNode* a = s.as<AllocNode>()) env.vars.push_back({a->name, a->type, a->mem, a->name});
+      if (const WindowStmtNode* w = s.as<WindowStmtNode>()) {
+        Type t = w->rhs.type();
+        for (Expr& d : t.shape) d = simplify_expr(d);
+        Bound b{w->name, t, "DRAM", w->name};
+        const Sym viewed = w->rhs.as<WindowExprNode>()->name;
+        for (auto v = env.vars.rbegin(); v != env.vars.rend(); ++v)
+          if (v->sym == viewed) {
+            b.mem = v->mem;
+            b.root = v->root;
+            break;
+          }
+        env.vars.push_back(b);
+      }
+    }
+  };
+  const Block* list = &p.body();
+  for (const PathStep& step : path) {
+    bind_before(*list, step.index);
+    const Stmt& s = (*list)[static_cast<size_t>(step.index)];
+    if (const ForNode* f = s.as<ForNode>()) {
+      env.vars.push_back({f->iter, Type(ScalarKind::Index), "", f->iter});
+      Expr it = rw::loops::index_var(f->iter, f->srcinfo);
+      env.facts.push_back(BinOpNode::make(BinOpKind::Le, f->lo, it, f->srcinfo));
+      env.facts.push_back(BinOpNode::make(BinOpKind::Lt, it, f->hi, f->srcinfo));
+      list = &f->body;
+    } else if (const IfNode* c = s.as<IfNode>()) {
+      if (step.field == BlockField::Body) {
+        env.facts.push_back(c->cond);
+      } else if (auto n = negate(c->cond)) {
+        env.facts.push_back(*n);
+      }
+      list = step.field == BlockField::Body ? &c->body : &c->orelse;
+    }
+  }
+  bind_before(*list, index);
+  return env;
+}
+
+// Every symbol code mentions (variables read, buffers accessed, windowed or strided); `pure`
+// turns false when an expression reads a buffer element or a config (not a fact over sizes).
+struct Mentions : IRVisitor {
+  std::set<Sym> syms;
+  bool pure = true;
+  void visit_Read(const ReadNode* n, const Expr& e) override {
+    syms.insert(n->name);
+    if (!n->idx.empty() || !n->type.is_control()) pure = false;
+    IRVisitor::visit_Read(n, e);
+  }
+  void visit_ReadConfig(const ReadConfigNode* n, const Expr& e) override {
+    pure = false;
+    IRVisitor::visit_ReadConfig(n, e);
+  }
+  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+    syms.insert(n->name);
+    IRVisitor::visit_WindowExpr(n, e);
+  }
+  void visit_StrideExpr(const StrideExprNode* n, const Expr& e) override {
+    syms.insert(n->name);
+    IRVisitor::visit_StrideExpr(n, e);
+  }
+  void visit_Assign(const AssignNode* n, const Stmt& s) override {
+    syms.insert(n->name);
+    IRVisitor::visit_Assign(n, s);
+  }
+  void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
+    syms.insert(n->name);
+    IRVisitor::visit_Reduce(n, s);
+  }
+};
+
+// The buffers code writes: assigned, reduced into, or passed to a call (which may write it).
+struct Writes : IRVisitor {
+  std::set<Sym> syms;
+  void visit_Assign(const AssignNode* n, const Stmt& s) override {
+    syms.insert(n->name);
+    IRVisitor::visit_Assign(n, s);
+  }
+  void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
+    syms.insert(n->name);
+    IRVisitor::visit_Reduce(n, s);
+  }
+  void visit_Call(const CallNode* n, const Stmt& s) override {
+    for (const Expr& a : n->args) {
+      if (const WindowExprNode* w = a.as<WindowExprNode>()) syms.insert(w->name);
+      if (const ReadNode* r = a.as<ReadNode>(); r && !r->type.is_control()) syms.insert(r->name);
+    }
+    IRVisitor::visit_Call(n, s);
+  }
+};
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char ch : s)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')) return false;
+  return true;
+}
+
+}  // namespace
+
+Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::string& subproc_name,
+                          const ExtractSubprocOptions& opts) {
+  return rw::run_op(kOp, [&]() -> Extracted {
+    Cursor c = rw::resolve_block(kOp, p, block);
+    if (!is_identifier(subproc_name))
+      rw::fail(kOp, c, "'" + subproc_name + "' is not a valid proc name (letters, digits and '_', not starting with a digit)");
+    const BlockPath path = c.loc().block;
+    const int lo = c.loc().lo, hi = c.loc().hi;
+    const Block& list = c.list();
+    Block body(list.begin() + lo, list.begin() + hi);
+    Block rest(list.begin() + hi, list.end());
+    std::vector<std::string> escaping = rw::loops::bindings_used_after(body, rest);
+    if (!escaping.empty())
+      rw::fail(kOp, c, "the block defines '" + escaping[0] + "', which is used after it; extend the block to " +
+                           "cover those uses, or move the definition out of it");
+
+    // 1. The variables the block uses, closed under the variables of their shapes.
+    Env env = env_at(p, path, lo);
+    Mentions used;
+    used.visit(body);
+    for (size_t k = env.vars.size(); k-- > 0;)
+      if (used.syms.count(env.vars[k].sym)) used.visit_type(env.vars[k].type);
+    std::vector<FnArg> args;
+    std::vector<Expr> call_args;
+    std::map<std::string, Sym> by_name;
+    std::set<Sym> arg_syms;
+    std::vector<Bound> passed;
+    for (const Bound& b : env.vars) {
+      if (!used.syms.count(b.sym)) continue;
+      auto [it, fresh] = by_name.emplace(b.sym.name(), b.sym);
+      if (!fresh && it->second != b.sym)
+        rw::fail(kOp, c, "the block uses two different variables named '" + b.sym.name() +
+                             "' (one shadows the other); rename one first");
+      arg_syms.insert(b.sym);
+      passed.push_back(b);
+      args.push_back(FnArg{b.sym, b.type, b.type.is_control() ? "" : (b.mem.empty() ? "DRAM" : b.mem), c.srcinfo()});
+      call_args.push_back(ReadNode::make(b.sym, {}, b.type, c.srcinfo()));
+    }
+
+    // The checker takes distinct buffer arguments never to alias: two arguments viewing one
+    // buffer (a window and its buffer, two windows of it) are refused when the block writes it.
+    Writes writes;
+    writes.visit(body);
+    std::set<Sym> written_roots;
+    for (const Bound& b : passed)
+      if (writes.syms.count(b.sym)) written_roots.insert(b.root);
+    for (size_t a = 0; a < passed.size(); ++a)
+      for (size_t b = a + 1; b < passed.size(); ++b) {
+        const Sym& root = passed[a].root;
+        if (passed[a].type.is_control() || root != passed[b].root || !written_roots.count(root)) continue;
+        rw::fail(kOp, c, "the block would pass '" + passed[a].sym.name() + "' and '" + passed[b].sym.name() +
+                             "', which view the same buffer '" + root.name() + "' that it writes; arguments of a " +
+                             "proc must not alias (inline_window first)");
+      }
+
+    // 2. The facts over those variables become asserts.
+    std::vector<Expr> preds;
+    if (opts.include_asserts) {
+      for (const Expr& f : env.facts) {
+        Mentions m;
+        m.visit(f);
+        bool over_args = m.pure;
+        for (const Sym& s : m.syms) over_args = over_args && arg_syms.count(s);
+        if (over_args) preds.push_back(f);
+      }
+    }
+
+    // 3. Build the subproc and the call; both are type-checked.
+    auto sub = std::make_shared<ProcNode>();
+    sub->name = subproc_name;
+    sub->args = std::move(args);
+    sub->preds = std::move(preds);
+    sub->body = body;
+    sub->srcinfo = c.srcinfo();
+    Proc subproc(std::move(sub));
+    typecheck(subproc);
+    Stmt call = CallNode::make(subproc.ptr(), std::move(call_args), c.srcinfo());
+    Proc out = derive_proc(p, replace_stmts(p.body(), path, lo, hi, {call}), fwd_replace(path, lo, hi, 1));
+    typecheck(out);
+    return Extracted{out, subproc};
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,90 @@
+// ============================================================================================
+// set_window: make a tensor argument a window argument, or back.
+// ============================================================================================
+//
+//   A : f32[n, m] @ M   <-->   A : [f32][n, m] @ M
+//
+// A window argument accepts any strided view; a tensor argument is dense (its strides follow
+// from its shape). Legality: the target is a tensor argument (not a scalar, control argument or
+// allocation); the result type-checks (a call passing A to a callee expecting a tensor refuses
+// window -> tensor); and, back to a tensor, every assert of the proc that mentions stride(A, d)
+// still holds with A's dense strides (checker::always_true).
+#include "checker/context.h"
+#include "checker/queries.h"
+#include "core/ir_visit.h"
+#include "core/printer.h"
+#include "rewrites/config_util.h"
+#include "rewrites/memories.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "set_window";
+
+// stride(A, d) of a dense tensor A: the product of the dimensions after d.
+class DenseStrides : public IRMutator {
+ public:
+  DenseStrides(Sym a, const Type& t) : a_(std::move(a)), t_(t) {}
+  bool hit = false;
+
+ protected:
+  Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
+    if (n->name != a_) return e;
+    hit = true;
+    Expr s = ConstNode::make_int(1, n->srcinfo);
+    for (int d = t_.rank() - 1; d > n->dim; --d)
+      s = BinOpNode::make(BinOpKind::Mul, s, t_.shape[static_cast<size_t>(d)], n->srcinfo);
+    return s;
+  }
+
+ private:
+  Sym a_;
+  Type t_;
+};
+
+// Whole-argument reads (call arguments) of `a` take type `t`.
+class RetypeWhole : public IRMutator {
+ public:
+  RetypeWhole(Sym a, Type t) : a_(std::move(a)), t_(std::move(t)) {}
+
+ protected:
+  Expr mutate_Read(const ReadNode* n, const Expr& e) override {
+    if (n->name != a_ || !n->idx.empty()) return IRMutator::mutate_Read(n, e);
+    return ReadNode::make(n->name, {}, t_, n->srcinfo);
+  }
+
+ private:
+  Sym a_;
+  Type t_;
+};
+}  // namespace
+
+Proc set_window(const Proc& p, const CursorLike& arg, bool is_window) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor c = rw::resolve_alloc(kOp, p, arg);
+    if (!c.is_arg()) rw::fail(kOp, c, "'" + c.name() + "' is an allocation; only arguments can be windows");
+    const FnArg& a = c.arg();
+    if (!a.type.is_data() || a.type.is_scalar())
+      rw::fail(kOp, c, "'" + c.name() + "' is not a tensor argument (its type is " + to_string(a.type) + ")");
+    if (a.type.window == is_window) return p;
+    Type t = a.type;
+    t.window = is_window;
+    if (!is_window) {
+      for (const Expr& pred : p.preds()) {
+        DenseStrides dense(a.name, t);
+        Expr q = dense.mutate(pred);
+        if (!dense.hit) continue;
+        rw::require_proved(kOp, c, checker::always_true(checker::Context::top(p), q),
+                           "the assert '" + to_string(pred) + "' holds for the dense strides of a tensor '" +
+                               c.name() + "'");
+      }
+    }
+    ProcNode candidate = rw::with_declaration(c, [&](Type& ty, std::string&) { ty.window = is_window; });
+    candidate.body = RetypeWhole(a.name, t).mutate(candidate.body);
+    rw::typecheck_candidate(kOp, candidate,
+                            "'" + c.name() + "' cannot become a " + (is_window ? "window" : "tensor"));
+    return derive_proc(p, std::make_shared<const ProcNode>(std::move(candidate)), fwd_identity());
+  });
+}
+
+}  // namespace exocpp

@@ -1,0 +1,43 @@
+// ============================================================================================
+// write_config: insert a config write at a gap.
+// ============================================================================================
+//
+//   s1 ; <gap> ; s3   -->   s1 ; config.field = rhs ; s3
+//
+// `rhs` is parsed in the scope of the gap. Legality (Exo's rule for inserting a config write):
+// rhs fits the field's type, and the write changes no later read — the field already holds
+// rhs there, or nothing after the gap reads it before a write replaces it. The result must
+// type-check (config writes may not depend on loop variables).
+#include "core/printer.h"
+#include "rewrites/config_util.h"
+#include "rewrites/configs.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "write_config";
+}  // namespace
+
+Proc write_config(const Proc& p, const CursorLike& gap, const Config& config, const std::string& field,
+                  const std::string& rhs) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor g = rw::resolve_gap(kOp, p, gap);
+    const ConfigField& f = rw::config_field(kOp, g, config, field);
+    const BlockPath& path = g.loc().block;
+    const int k = g.loc().lo;
+    ParseOptions po;
+    po.configs.push_back(config);
+    Expr e = parse_expr(rhs, rw::scope_at(p, path, k), po);
+    rw::check_fits_field(kOp, g, config, f, e);
+    rw::require_invisible_write(kOp, g, p, path, k, k, config, field, e);
+
+    Stmt write = WriteConfigNode::make(config, field, e, g.srcinfo());
+    Block body = replace_stmts(p.body(), path, k, k, {write});
+    ProcNode candidate = *p.get();
+    candidate.body = body;
+    rw::typecheck_candidate(kOp, candidate, "the new write is ill-typed");
+    return derive_proc(p, std::move(body), fwd_replace(path, k, k, 1));
+  });
+}
+
+}  // namespace exocpp

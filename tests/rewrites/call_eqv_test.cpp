@@ -1,0 +1,125 @@
+// call_eqv: f(args) -> g(args) for a proc g scheduled from the same proc as f.
+#include "rewrite_test_util.h"
+#include "rewrites/loops.h"
+#include "rewrites/stmts.h"
+#include "rewrites/subprocs.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kSrc = R"(def scal(n: size, x: [f32][n] @ DRAM):
+    assert n % 4 == 0
+    for i in seq(0, n):
+        x[i] = 2.0 * x[i]
+
+def f(A: f32[4, 8] @ DRAM):
+    for k in seq(0, 4):
+        scal(8, A[k, 0:8])
+)";
+
+Module module() { return parse_module(kSrc); }
+Proc caller() { return module().proc("f"); }
+Proc callee_of(const Proc& p) { return Proc(p.find("scal(_)").stmt().as<CallNode>()->proc); }
+
+TEST(CallEqv, SwapsInAProcScheduledByDivideLoop) {
+  Proc p = caller();
+  Proc g = rename(divide_loop(callee_of(p), "i", 4, {"io", "ii"}, {.perfect = true}), "scal_tiled");
+  Proc q = call_eqv(p, "scal(_)", g);
+  expect_golden("CallEqv_SwapsInAProcScheduledByDivideLoop", to_string(q));
+  EXPECT_TRUE(q.find("scal_tiled(_)").is_valid());
+  expect_equivalent(p, q);
+}
+
+TEST(CallEqv, SwapsInAProcScheduledByReorderLoops) {
+  Module m = parse_module(R"(def add2(n: size, m: size, x: [f32][n, m] @ DRAM):
+    for i in seq(0, n):
+        for j in seq(0, m):
+            x[i, j] += 1.0
+
+def f(A: f32[6, 6] @ DRAM):
+    add2(2, 3, A[1:3, 2:5])
+)");
+  Proc p = m.proc("f");
+  Proc g = rename(reorder_loops(m.proc("add2"), "i j"), "add2_ji");
+  Proc q = call_eqv(p, "add2(_)", g);
+  EXPECT_EQ(to_string(q.body()), "add2_ji(2, 3, A[1:3, 2:5])\n");
+  expect_equivalent(p, q);
+}
+
+TEST(CallEqv, ProcsOfOneHistoryAreEquivalent) {
+  Proc f = callee_of(caller());
+  Proc g = divide_loop(f, "i", 4, {"io", "ii"}, {.perfect = true});
+  Proc h = rename(g, "h");
+  EXPECT_TRUE(procs_equivalent(f, g));
+  EXPECT_TRUE(procs_equivalent(h, f));
+  EXPECT_TRUE(procs_equivalent(g, h));
+}
+
+TEST(CallEqv, SeparatelyParsedProcsAreNotEquivalent) {
+  Proc f = callee_of(caller());
+  Proc again = callee_of(caller());  // the same text, parsed again: a new history
+  EXPECT_TRUE(procs_equivalent(f, f));
+  EXPECT_FALSE(procs_equivalent(f, again));
+  EXPECT_FALSE(procs_equivalent(f, Proc()));
+}
+
+TEST(CallEqv, RefusesAProcFromAnotherHistory) {
+  Proc p = caller();
+  Proc other = parse_proc(R"(def scal2(n: size, x: [f32][n] @ DRAM):
+    for i in seq(0, n):
+        x[i] = x[i] + x[i]
+)");
+  expect_refused([&] { call_eqv(p, "scal(_)", other); }, "call_eqv", "'scal2' is not equivalent to 'scal'");
+}
+
+TEST(CallEqv, RefusesAStatementThatIsNotACall) {
+  Proc p = parse_proc(R"(def f(A: f32[2] @ DRAM):
+    A[0] = 1.0
+)");
+  expect_refused([&] { call_eqv(p, p.body_cursor()[0], p); }, "call_eqv", "expected a call");
+}
+
+// A proc of the same history whose argument memory differs (as an argument set_memory would
+// make it); built by copying the node, which keeps its equivalence class.
+TEST(CallEqv, RefusesADifferentArgumentMemory) {
+  Proc p = caller();
+  auto n = std::make_shared<ProcNode>(*callee_of(p).get());
+  n->args[1].mem = "DRAM_STATIC";
+  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv", "lives in memory DRAM in 'scal' but DRAM_STATIC");
+}
+
+TEST(CallEqv, RefusesADifferentArgumentType) {
+  Proc p = caller();
+  auto n = std::make_shared<ProcNode>(*callee_of(p).get());
+  n->args[1].type.base = ScalarKind::F64;
+  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv", "has type [f32][n] in 'scal' but [f64][n]");
+}
+
+TEST(CallEqv, AcceptsANewAssertThatHoldsAtTheCall) {
+  Proc p = caller();
+  auto n = std::make_shared<ProcNode>(*callee_of(p).get());
+  n->preds.push_back(parse_expr("n >= 8", {{n->args[0].name, n->args[0].type}}));
+  Proc q = call_eqv(p, "scal(_)", Proc(n));
+  EXPECT_EQ(q.find("scal(_)").stmt().as<CallNode>()->proc.get(), n.get());
+  expect_equivalent(p, q);
+}
+
+TEST(CallEqv, RefusesANewAssertThatFailsAtTheCall) {
+  Proc p = caller();
+  auto n = std::make_shared<ProcNode>(*callee_of(p).get());
+  n->preds.push_back(parse_expr("n >= 16", {{n->args[0].name, n->args[0].type}}));
+  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv", "the assert 'n >= 16' of 'scal' holds at the call");
+}
+
+TEST(CallEqv, ForwardsEveryCursorToItself) {
+  Proc p = caller();
+  Cursor call = p.find("scal(_)");
+  Cursor loop = p.find_loop("k");
+  Proc q = call_eqv(p, call, divide_loop(callee_of(p), "i", 4, {"io", "ii"}, {.perfect = true}));
+  EXPECT_EQ(q.forward(call).loc(), call.loc());
+  EXPECT_EQ(q.forward(loop).to_string(), "for k in seq(0, 4): ...");
+}
+
+}  // namespace

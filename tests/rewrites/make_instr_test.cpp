@@ -1,0 +1,70 @@
+// make_instr: a proc -> an @instr proc with a C template.
+#include "rewrite_test_util.h"
+#include "rewrites/subprocs.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kSrc = R"(def load4(n: size, dst: [f32][4] @ DRAM, src: [f32][4] @ DRAM):
+    for i in seq(0, 4):
+        dst[i] = src[i]
+)";
+
+TEST(MakeInstr, TheProcBecomesAnInstruction) {
+  Proc p = parse_proc(kSrc);
+  Proc q = make_instr(p, "{dst_data} = _mm_loadu_ps(&{src_data}[0]); // {n}", "#include <immintrin.h>");
+  ASSERT_TRUE(q.is_instr());
+  EXPECT_EQ(q->instr->c_global, "#include <immintrin.h>");
+  expect_golden("MakeInstr_TheProcBecomesAnInstruction", to_string(q));
+  expect_equivalent(p, q);
+}
+
+TEST(MakeInstr, TheInstructionStaysEquivalentToItsProc) {
+  Proc p = parse_proc(kSrc);
+  Proc q = make_instr(p, "{dst_data}[0] = 0;");
+  EXPECT_TRUE(procs_equivalent(p, q));
+}
+
+TEST(MakeInstr, PrintedInstructionParsesBack) {
+  Proc q = make_instr(parse_proc(kSrc), "f({{ {dst_data} }});");
+  Module m = parse_module(to_string(q));
+  EXPECT_EQ(m.procs.back()->instr->c_instr, "f({{ {dst_data} }});");
+}
+
+TEST(MakeInstr, EscapedBracesAreNotHoles) {
+  Proc q = make_instr(parse_proc(kSrc), "{{ int x = 1; }}");
+  EXPECT_EQ(q->instr->c_instr, "{{ int x = 1; }}");
+}
+
+TEST(MakeInstr, RefusesAHoleNamingNoArgument) {
+  Proc p = parse_proc(kSrc);
+  expect_refused([&] { make_instr(p, "{out_data} = 0;"); }, "make_instr",
+                 "the template hole {out_data} names no argument of 'load4' (arguments: n, dst, src");
+}
+
+TEST(MakeInstr, RefusesTheDataPointerOfAControlArgument) {
+  Proc p = parse_proc(kSrc);
+  expect_refused([&] { make_instr(p, "{n_data}"); }, "make_instr", "'n', which is a control value");
+}
+
+TEST(MakeInstr, RefusesAnUnclosedHole) {
+  Proc p = parse_proc(kSrc);
+  expect_refused([&] { make_instr(p, "x = {dst_data"); }, "make_instr", "never closed");
+}
+
+TEST(MakeInstr, RefusesAStrayClosingBrace) {
+  Proc p = parse_proc(kSrc);
+  expect_refused([&] { make_instr(p, "x = 1; }"); }, "make_instr", "closes no hole");
+}
+
+TEST(MakeInstr, ForwardsEveryCursorToItself) {
+  Proc p = parse_proc(kSrc);
+  Cursor assign = p.find("dst[_] = _");
+  Proc q = make_instr(p, "{dst_data}[0] = 0;");
+  EXPECT_EQ(q.forward(assign).loc(), assign.loc());
+  EXPECT_EQ(q.forward(assign).to_string(), "dst[i] = src[i]");
+}
+
+}  // namespace
