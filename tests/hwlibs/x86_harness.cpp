@@ -1,6 +1,8 @@
 // Wrappers and plain-C++ meanings of the x86 instructions: see x86_harness.h.
 #include "x86_harness.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <regex>
 #include <sstream>
@@ -172,6 +174,16 @@ std::string check_against_reference(const Proc& instr, const std::map<std::strin
   apply_reference(instr.name(), named);
   std::string diff = compare_args(w.wrapper, args, expected);
   return diff.empty() ? "" : diff + "\nwrapper:\n" + w.source;
+}
+
+SchedulingError refusal(const Proc& p, const std::string& block, const Proc& instr) {
+  try {
+    Proc q = replace(p, block, instr);
+    ADD_FAILURE() << "expected replace to refuse, got\n" << q;
+  } catch (const SchedulingError& e) {
+    return e;
+  }
+  return SchedulingError("", {}, "");
 }
 
 }  // namespace exocpp::x86_test

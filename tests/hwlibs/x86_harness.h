@@ -50,4 +50,8 @@ std::vector<std::map<std::string, int64_t>> size_cases(const Proc& instr);
 std::string check_against_reference(const Proc& instr, const std::map<std::string, int64_t>& sizes,
                                     uint64_t seed);
 
+// The SchedulingError that replace(p, block, instr) throws; fails the calling test (and
+// returns an empty error) when replace succeeds.
+SchedulingError refusal(const Proc& p, const std::string& block, const Proc& instr);
+
 }  // namespace exocpp::x86_test

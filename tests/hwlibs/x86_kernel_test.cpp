@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "hwlibs/x86/x86.h"
+#include "x86_harness.h"
 
 namespace exocpp {
 namespace {
@@ -115,15 +116,12 @@ TEST(X86Kernels, TailTileUsesMaskedInstructions) {
 // does, so it does not unify with a guarded copy.
 TEST(X86Kernels, ZeroMaskedLoadDoesNotReplaceAGuardedCopy) {
   Proc regs = parse_kernel(tail_kernel("AVX512"), "tail", false);
-  try {
-    replace(regs, "for j in _: _ #0", x86::mm512_maskz_loadu_ps);
-    FAIL() << "expected a SchedulingError";
-  } catch (const SchedulingError& e) {
-    EXPECT_EQ(e.op(), "replace");
-    EXPECT_NE(e.reason().find("does not unify with the body of 'mm512_maskz_loadu_ps'"),
-              std::string::npos)
-        << e.what();
-  }
+  SchedulingError e = x86_test::refusal(regs, "for j in _: _ #0", x86::mm512_maskz_loadu_ps);
+  EXPECT_EQ(e.op(), "replace");
+  EXPECT_EQ(e.reason(),
+            "the block does not unify with the body of 'mm512_maskz_loadu_ps': the if `if j < n:` "
+            "does not match `if i < N:` of 'mm512_maskz_loadu_ps': only one of them has an else "
+            "branch");
 }
 
 // An instruction's asserts are proved at the call: a 16-lane masked store cannot take n = 17.
@@ -136,13 +134,11 @@ def wide(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
         if j < n:
             x[j] = r[j]
 )", "wide", false);
-  try {
-    replace(p, "for j in _: _", x86::mm512_mask_storeu_ps);
-    FAIL() << "expected a SchedulingError";
-  } catch (const SchedulingError& e) {
-    EXPECT_NE(e.reason().find("N <= 16"), std::string::npos) << e.what();
-    EXPECT_NE(e.counterexample().find("n = 17"), std::string::npos) << e.what();
-  }
+  SchedulingError e = x86_test::refusal(p, "for j in _: _", x86::mm512_mask_storeu_ps);
+  EXPECT_EQ(e.reason(),
+            "requires that the assert `N <= 16` of 'mm512_mask_storeu_ps' holds at the call (as "
+            "`n <= 16`), but `n <= 16` does not always hold");
+  EXPECT_EQ(e.counterexample(), "n = 17");
 }
 
 // A register operand must be in registers: a DRAM buffer is refused, naming both memories.
@@ -152,13 +148,10 @@ def copy(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
     for j in seq(0, 16):
         y[j] = x[j]
 )", "copy", true);
-  try {
-    replace(p, "for j in _: _", x86::mm512_loadu_ps);
-    FAIL() << "expected a SchedulingError";
-  } catch (const SchedulingError& e) {
-    EXPECT_NE(e.reason().find("'y' lives in DRAM but"), std::string::npos) << e.what();
-    EXPECT_NE(e.reason().find("@ AVX512"), std::string::npos) << e.what();
-  }
+  SchedulingError e = x86_test::refusal(p, "for j in _: _", x86::mm512_loadu_ps);
+  EXPECT_EQ(e.reason(),
+            "the block does not unify with the body of 'mm512_loadu_ps': 'y' lives in DRAM but "
+            "the argument 'dst' of 'mm512_loadu_ps' is declared @ AVX512");
 }
 
 }  // namespace
