@@ -39,10 +39,10 @@ void check_fits_field(const std::string& op, const Cursor& where, const Config& 
 
 void require_invisible_write(const std::string& op, const Cursor& where, const Proc& p,
                              const BlockPath& path, int index, int after, const Config& cfg,
-                             const std::string& field, const Expr& value) {
+                             const std::string& field, const Expr& value, const Proc* without) {
   checker::Answer unread = checker::config_unread_after(p, path, after, cfg, field);
   if (unread.proved()) return;
-  checker::Answer holds = checker::config_holds(p, path, index, cfg, field, value);
+  checker::Answer holds = checker::config_holds(without ? *without : p, path, index, cfg, field, value);
   if (holds.proved()) return;
   std::string f = cfg->name + "." + field;
   fail(op, where,

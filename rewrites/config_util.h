@@ -21,9 +21,13 @@ void check_fits_field(const std::string& op, const Cursor& where, const Config& 
 // Exo's rule for inserting (or deleting) `cfg.field = value` at the gap (path, index): refuses
 // unless the field already holds `value` there or the value at that point is never read
 // afterwards (checker/queries_config.h). `after` is the gap from which reads are looked for.
+// "Already holds" is asked of `without` (the proc without the write: `p` itself when a write is
+// inserted, the candidate when one is deleted), so a write repeated by every iteration of a
+// loop is redundant when the field holds its value before the loop: by induction over the
+// executions of the write, each one writes what the field already holds.
 void require_invisible_write(const std::string& op, const Cursor& where, const Proc& p,
                              const BlockPath& path, int index, int after, const Config& cfg,
-                             const std::string& field, const Expr& value);
+                             const std::string& field, const Expr& value, const Proc* without = nullptr);
 // Type-checks the proc a rewrite is about to return; a TypeError becomes a refusal at the
 // offending node, with `why` in front of the type checker's reason.
 void typecheck_candidate(const std::string& op, const ProcNode& candidate, const std::string& why);

@@ -5,7 +5,8 @@
 //   s1 ; config.field = e ; s3   -->   s1 ; s3
 //
 // Legality (Exo's rule for deleting a config write): no later read sees a different value —
-// the field already holds e before the write (an earlier write of an equal expression, with no
+// the field already holds e before the write (in the proc without it: an earlier write of an
+// equal expression, with no
 // possible write of the field and no change to what e reads in between), or nothing after the
 // write reads the field before a write replaces it. A dead write whose value reaches the end
 // of the proc changes only the config state the caller sees afterwards, as in Exo.
@@ -28,10 +29,10 @@ Proc delete_config(const Proc& p, const CursorLike& write_stmt) {
                "expected a config write (Cfg.field = e), but " + c.to_string() + " is not one");
     const BlockPath& path = c.loc().block;
     const int k = c.loc().lo;
-    rw::require_invisible_write(kOp, c, p, path, k, k + 1, w->config, w->field, w->rhs);
-
     Block body = replace_stmts(p.body(), path, k, k + 1, {});
-    return derive_proc(p, std::move(body), fwd_replace(path, k, k + 1, 0));
+    Proc candidate = derive_proc(p, std::move(body), fwd_replace(path, k, k + 1, 0));
+    rw::require_invisible_write(kOp, c, p, path, k, k + 1, w->config, w->field, w->rhs, &candidate);
+    return candidate;
   });
 }
 

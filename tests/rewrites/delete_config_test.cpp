@@ -130,7 +130,8 @@ def foo(n: size, x: f32[4] @ DRAM):
   EXPECT_EQ(q.body().size(), 3u);
 }
 
-TEST(DeleteConfig, RedundantInALoopThatWritesIsRefused) {
+// Every iteration writes the value the field already holds before the loop: redundant.
+TEST(DeleteConfig, WriteRepeatedByEveryIterationIsDeleted) {
   Proc p = config_proc(R"(
 def foo(n: size, x: f32[4] @ DRAM):
     Cfg.scale = 2.0
@@ -138,6 +139,21 @@ def foo(n: size, x: f32[4] @ DRAM):
         scale(x[0:4])
         Cfg.scale = 2.0
         scale(x[0:4])
+)");
+  Proc q = delete_config(p, p.find("Cfg.scale = _ #1"));
+  EXPECT_EQ(q.find_all("Cfg.scale = _").size(), 1u) << q;
+  expect_equivalent(p, q, {{"n", 3}});
+}
+
+TEST(DeleteConfig, RedundantInALoopThatWritesAnotherValueIsRefused) {
+  Proc p = config_proc(R"(
+def foo(n: size, x: f32[4] @ DRAM):
+    Cfg.scale = 2.0
+    for i in seq(0, n):
+        scale(x[0:4])
+        Cfg.scale = 2.0
+        scale(x[0:4])
+        Cfg.scale = 3.0
 )");
   expect_refused([&] { delete_config(p, p.find("Cfg.scale = _ #1")); }, "delete_config",
                  "so its value differs between iterations");
