@@ -3,8 +3,8 @@
 // 6 x 64 x 2048; plus the time to run the whole schedule script (every rewrite, every Z3
 // check) and emit the C. Each figure is reported as GFLOP/s.
 //
-// Run interleaved, so the machine's noise hits every contender alike:
-//   build/bench/sgemm/sgemm_bench --benchmark_enable_random_interleaving=true \
+// Run interleaved, so the machine's noise hits every contender alike (one command line):
+//   build/bench/sgemm/sgemm_bench --benchmark_enable_random_interleaving=true
 //       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 #include <cblas.h>
