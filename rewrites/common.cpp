@@ -96,10 +96,7 @@ Cursor resolve_alloc(const std::string& op, const Proc& p, const CursorLike& tar
   if (target.is_pattern()) {
     const std::string& pat = target.pattern();
     // A bare identifier names the buffer ("C_reg"); anything else ("x: _", "_") is a pattern.
-    bool bare_name = !pat.empty() && pat != "_" && !std::isdigit(static_cast<unsigned char>(pat[0])) &&
-                     std::all_of(pat.begin(), pat.end(), [](char ch) {
-                       return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-                     });
+    bool bare_name = pat != "_" && is_identifier(pat);
     if (bare_name) {
       try {
         c = find_alloc_or_arg(p, pat);
@@ -198,6 +195,13 @@ std::vector<ScopeVar> scope_at(const Proc& p, const BlockPath& path, int index) 
 std::vector<ScopeVar> scope_at(const Cursor& c) {
   if (c.is_arg()) return scope_at(c.proc(), {}, 0);
   return scope_at(c.proc(), c.loc().block, c.loc().lo);
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char ch : s)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')) return false;
+  return true;
 }
 
 std::vector<std::string> bound_names(const Proc& p) {

@@ -81,6 +81,8 @@ Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, co
 // in enclosing lists: the scope in which a user's expression string is parsed (parse_expr).
 std::vector<ScopeVar> scope_at(const Proc& p, const BlockPath& path, int index);
 std::vector<ScopeVar> scope_at(const Cursor& c);
+// A name of the procedure language: a letter or '_', then letters, digits and '_'.
+bool is_identifier(const std::string& s);
 // Every name bound in `p` (arguments, loop variables, allocations, windows).
 std::vector<std::string> bound_names(const Proc& p);
 

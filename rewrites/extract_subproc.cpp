@@ -170,20 +170,13 @@ struct Writes : IRVisitor {
   }
 };
 
-bool is_identifier(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  for (char ch : s)
-    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')) return false;
-  return true;
-}
-
 }  // namespace
 
 Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::string& subproc_name,
                           const ExtractSubprocOptions& opts) {
   return rw::run_op(kOp, [&]() -> Extracted {
     Cursor c = rw::resolve_block(kOp, p, block);
-    if (!is_identifier(subproc_name))
+    if (!rw::is_identifier(subproc_name))
       rw::fail(kOp, c, "'" + subproc_name + "' is not a valid proc name (letters, digits and '_', not starting with a digit)");
     const BlockPath path = c.loc().block;
     const int lo = c.loc().lo, hi = c.loc().hi;

@@ -5,26 +5,13 @@
 //   def f(...): s   -->   def new_name(...): s
 //
 // Nothing inside the proc moves, so every cursor forwards to itself.
-#include <cctype>
-
 #include "rewrites/stmts.h"
 
 namespace exocpp {
 
-namespace {
-
-bool is_identifier(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  for (char ch : s)
-    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')) return false;
-  return true;
-}
-
-}  // namespace
-
 Proc rename(const Proc& p, const std::string& name) {
   return rw::run_op("rename", [&]() -> Proc {
-    if (!is_identifier(name))
+    if (!rw::is_identifier(name))
       rw::fail("rename", p->srcinfo,
                "'" + name + "' is not a valid proc name (letters, digits and '_', not starting with a digit)");
     auto node = std::make_shared<ProcNode>(*p.get());
