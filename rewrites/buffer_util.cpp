@@ -14,7 +14,7 @@ namespace {
 }  // namespace
 
 Expr parse_at(const Cursor& c, const std::string& text, bool allow_window) {
-  return parse_expr(text, scope_at(c), {}, allow_window);
+  return parse_user_expr(c, text, scope_at(c), {}, allow_window);
 }
 
 // ---- uses ---------------------------------------------------------------------------------------

@@ -27,6 +27,17 @@ void fail(const std::string& op, const SrcInfo& where, const std::string& reason
   throw SchedulingError(op, where, reason, counterexample);
 }
 
+Expr parse_user_expr(const Cursor& where, const std::string& text, const std::vector<ScopeVar>& scope,
+                     const ParseOptions& opts, bool allow_window) {
+  try {
+    return parse_expr(text, scope, opts, allow_window);
+  } catch (const Error& e) {
+    if (!where.is_valid() || !where.srcinfo().known()) throw;
+    std::string column = e.loc().col > 0 ? " (column " + std::to_string(e.loc().col) + ")" : "";
+    throw ParseError(where.srcinfo(), "in the expression `" + text + "`" + column + ": " + e.reason());
+  }
+}
+
 void rethrow_with_op(const std::string& op, const Error& e) {
   throw SchedulingError(op, e.loc(), e.reason(), e.counterexample());
 }

@@ -81,6 +81,12 @@ Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, co
 // in enclosing lists: the scope in which a user's expression string is parsed (parse_expr).
 std::vector<ScopeVar> scope_at(const Proc& p, const BlockPath& path, int index);
 std::vector<ScopeVar> scope_at(const Cursor& c);
+// Parses an expression string a user passed to an operation (a bound, a window, a new value)
+// in `scope`. A syntax, name or type error in it is reported at `where` (the statement the
+// expression is for, so the user sees which part of the proc), quoting the string and the
+// column at fault; the operation's run_op names the operation.
+Expr parse_user_expr(const Cursor& where, const std::string& text, const std::vector<ScopeVar>& scope,
+                     const ParseOptions& opts = {}, bool allow_window = false);
 // A name of the procedure language: a letter or '_', then letters, digits and '_'.
 bool is_identifier(const std::string& s);
 // Every name bound in `p` (arguments, loop variables, allocations, windows).

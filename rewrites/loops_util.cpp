@@ -219,7 +219,7 @@ namespace {
 }  // namespace
 
 Expr parse_in_scope(const std::string& op, const Cursor& c, const std::string& text, const std::string& want) {
-  Expr e = parse_expr(text, scope_at(c));
+  Expr e = parse_user_expr(c, text, scope_at(c));
   const Type& t = e.type();
   bool ok = want == "bool" ? (t.is_scalar() && t.base == ScalarKind::Bool)
                            : (t.is_scalar() && is_indexable(t.base));

@@ -24,7 +24,7 @@ Proc rewrite_expr(const Proc& p, const CursorLike& expr, const std::string& new_
     Expr old_e = c.expr();
     const Loc& l = c.loc();
     ParseOptions po;
-    Expr new_e = parse_expr(new_expr, rw::scope_at(p, l.block, l.lo), po);
+    Expr new_e = rw::parse_user_expr(c, new_expr, rw::scope_at(p, l.block, l.lo), po);
     const bool is_call_arg = stmt_at(p.body(), l.block, l.lo).kind() == StmtKind::Call && l.expr.size() == 1;
     const Type& ot = old_e.type();
     const Type& nt = new_e.type();

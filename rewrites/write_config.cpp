@@ -27,7 +27,7 @@ Proc write_config(const Proc& p, const CursorLike& gap, const Config& config,
     const int k = g.loc().lo;
     ParseOptions po;
     po.configs.push_back(config);
-    Expr e = parse_expr(rhs, rw::scope_at(p, path, k), po);
+    Expr e = rw::parse_user_expr(g, rhs, rw::scope_at(p, path, k), po);
     rw::check_fits_field(kOp, g, config, f, e);
     rw::require_invisible_write(kOp, g, p, path, k, k, config, field, e);
 

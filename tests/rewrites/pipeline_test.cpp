@@ -7,7 +7,9 @@ using namespace exocpp::testing;
 
 namespace {
 
-Proc gemm() { return parse_file(std::string(EXOCPP_SOURCE_DIR) + "/examples/gemm.exo").proc("gemm"); }
+Proc gemm() {
+  return parse_file(std::string(EXOCPP_SOURCE_DIR) + "/examples/gemm.exo").proc("gemm");
+}
 
 // The example of docs/scheduling.md, step for step.
 TEST(Pipeline, DocsExampleRuns) {
@@ -36,6 +38,20 @@ TEST(Pipeline, IllegalStepIsRefusedWithLocationAndLeavesTheProcUsable) {
 )");
   expect_refused([&] { parallelize_loop(p, "i"); }, "parallelize_loop", "<string>:2:5");
   EXPECT_EQ(to_string(p).substr(0, 3), "def");
+}
+
+// An expression passed as a string that does not make sense where it is parsed is reported at
+// the statement it was for, quoting the string and the column at fault.
+TEST(Pipeline, BadExpressionArgumentIsReportedAtTheStatement) {
+  Proc p = gemm();
+  try {
+    stage_mem(p, p.find_loop("k"), "C[i, q:q + 4]", "C_reg");
+    ADD_FAILURE() << "stage_mem accepted an undefined name";
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.op(), "stage_mem");
+    EXPECT_NE(e.loc().file->name.find("gemm.exo"), std::string::npos) << e.what();
+    EXPECT_EQ(e.reason(), "in the expression `C[i, q:q + 4]` (column 6): undefined variable 'q'");
+  }
 }
 
 }  // namespace
