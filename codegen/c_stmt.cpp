@@ -172,7 +172,8 @@ std::string ProcEmitter::declare(const Sym& s) {
   std::string base = s.name();
   if (!is_c_identifier(base)) base = "v";
   std::string n = base;
-  for (int k = 1; used_names_.count(n) || is_c_keyword(n); ++k) n = base + "_" + std::to_string(k);
+  for (int k = 1; used_names_.count(n) || is_c_keyword(n) || is_c_library_function(n); ++k)
+    n = base + "_" + std::to_string(k);
   used_names_.insert(n);
   names_[s.id()] = n;
   return n;
