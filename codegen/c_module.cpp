@@ -153,6 +153,10 @@ CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name
     if (p.is_instr()) continue;
     if (!is_c_identifier(p.name()) || is_c_keyword(p.name()))
       throw CodegenError(p->srcinfo, "proc name '" + p.name() + "' cannot be a C function name; rename it");
+    if (is_c_library_function(p.name()))
+      throw CodegenError(p->srcinfo, "proc name '" + p.name() +
+                                         "' cannot be a C function name: it is a function of the C "
+                                         "standard library; rename it");
     reserved.insert(p.name());
   }
 

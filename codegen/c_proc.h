@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -87,7 +88,15 @@ class ProcEmitter {
   // ---- c_stmt.cpp
   void block(const Block& b);
   void stmt(const Stmt& s);
-  void alloc(const AllocNode* n, const Stmt& s, std::vector<std::string>& frees);
+  // A buffer's free, asked of its memory after the last statement that uses it.
+  struct PendingFree {
+    const Memory* memory;
+    std::string cname, ctype;
+    std::vector<std::string> shape;
+    SrcInfo where;
+  };
+  // Declares the buffer; nullopt when it is unused (nothing is emitted, nothing to free).
+  std::optional<PendingFree> alloc(const AllocNode* n, const Stmt& s);
   void call(const CallNode* n, const Stmt& s);
   void instr_call(const CallNode* n, const Stmt& s);
   std::string call_arg(const FnArg& param, const Expr& arg, bool param_written, const SrcInfo& where);

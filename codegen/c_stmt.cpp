@@ -3,6 +3,7 @@
 #include "codegen/c_proc.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "codegen/c_types.h"
 #include "core/ir_visit.h"
@@ -87,6 +88,39 @@ bool mentions_token(const std::string& text, const std::string& id) {
   return false;
 }
 
+// Adds to `out` the control variables that assert `e` (a conjunction of comparisons) keeps
+// non-negative: `x >= c`, `x > c - 1`, `c <= x`, `c - 1 < x` with c >= 0.
+void nonneg_by_assert(const Expr& e, std::set<uint64_t>& out) {
+  const BinOpNode* b = e.as<BinOpNode>();
+  if (!b) return;
+  if (b->op == BinOpKind::And) {
+    nonneg_by_assert(b->lhs, out);
+    nonneg_by_assert(b->rhs, out);
+    return;
+  }
+  auto bound = [&](const Expr& var, const Expr& lim, int64_t least) {
+    const ReadNode* r = var.as<ReadNode>();
+    const ConstNode* c = lim.as<ConstNode>();
+    if (r && r->idx.empty() && c && c->int_val() >= least) out.insert(r->name.id());
+  };
+  switch (b->op) {
+    case BinOpKind::Ge:
+      bound(b->lhs, b->rhs, 0);
+      return;
+    case BinOpKind::Gt:
+      bound(b->lhs, b->rhs, -1);
+      return;
+    case BinOpKind::Le:
+      bound(b->rhs, b->lhs, 0);
+      return;
+    case BinOpKind::Lt:
+      bound(b->rhs, b->lhs, -1);
+      return;
+    default:
+      return;
+  }
+}
+
 }  // namespace
 
 void Globals::add(const std::string& g) {
@@ -103,12 +137,17 @@ ProcEmitter::ProcEmitter(const Proc& p, const std::string& lib_name, const Writt
   read_syms_ = std::move(m.read);
   for (const FnArg& a : p.args()) declare(a.name);
   auto w = written_.find(p.get());
+  std::set<uint64_t> asserted_nonneg;
+  for (const Expr& pred : p.preds()) nonneg_by_assert(pred, asserted_nonneg);
   for (const FnArg& a : p.args()) {
     BufInfo b;
     b.cname = names_.at(a.name.id());
     b.elem = a.type.base;
     if (a.type.is_control()) {
-      if (a.type.base == ScalarKind::Size) nonneg_.insert(a.name.id());
+      // Sizes, and an index or int the asserts keep non-negative, are divided with plain C
+      // `/` and `%` (Exo's golden test_mul_mod_*_parens).
+      if (a.type.base == ScalarKind::Size || asserted_nonneg.count(a.name.id()))
+        nonneg_.insert(a.name.id());
       arg_info_.push_back(b);
       continue;
     }
@@ -133,7 +172,8 @@ std::string ProcEmitter::declare(const Sym& s) {
   std::string base = s.name();
   if (!is_c_identifier(base)) base = "v";
   std::string n = base;
-  for (int k = 1; used_names_.count(n) || is_c_keyword(n); ++k) n = base + "_" + std::to_string(k);
+  for (int k = 1; used_names_.count(n) || is_c_keyword(n) || is_c_library_function(n); ++k)
+    n = base + "_" + std::to_string(k);
   used_names_.insert(n);
   names_[s.id()] = n;
   return n;
@@ -183,16 +223,60 @@ void ProcEmitter::line(const std::string& text) {
   out_ += std::string(static_cast<size_t>(indent_) * 4, ' ') + text + "\n";
 }
 
+namespace {
+
+// For each statement of `b` that allocates a buffer, the index of the last statement of `b`
+// that uses it: directly, or through a window statement of `b` bound to it (or to such a window).
+std::map<size_t, size_t> last_uses(const Block& b) {
+  std::map<uint64_t, std::set<uint64_t>> roots;  // window statement -> the buffers it views
+  std::map<uint64_t, size_t> last;               // buffer -> last statement using it
+  for (size_t k = 0; k < b.size(); ++k) {
+    Mentions m;
+    m.visit(b[k]);
+    std::set<uint64_t> used;
+    for (uint64_t id : m.mentioned) {
+      used.insert(id);
+      if (auto r = roots.find(id); r != roots.end())
+        used.insert(r->second.begin(), r->second.end());
+    }
+    if (const WindowStmtNode* w = b[k].as<WindowStmtNode>()) roots[w->name.id()] = used;
+    for (uint64_t id : used) last[id] = k;
+  }
+  std::map<size_t, size_t> out;
+  for (size_t k = 0; k < b.size(); ++k)
+    if (const AllocNode* a = b[k].as<AllocNode>()) {
+      auto it = last.find(a->name.id());
+      out[k] = it == last.end() || it->second < k ? k : it->second;
+    }
+  return out;
+}
+
+}  // namespace
+
 void ProcEmitter::block(const Block& b) {
   // Names declared in this block are free again after it (sibling loops may both use `i`).
   std::set<std::string> outer_names = used_names_;
-  std::vector<std::string> frees;
-  for (const Stmt& s : b) {
-    if (const AllocNode* a = s.as<AllocNode>()) alloc(a, s, frees);
-    else stmt(s);
+  // A buffer is freed right after the last statement of its block that uses it, as Exo's
+  // MemoryAnalysis places frees, and the memory's free() is asked there: a memory with few
+  // registers (Exo's MOCK test memory) sees each buffer's real lifetime, so a sibling allocated
+  // after another one's last use may reuse its register. Several buffers dying at one statement
+  // are freed in reverse allocation order.
+  std::map<size_t, size_t> last = last_uses(b);
+  std::map<size_t, std::vector<PendingFree>> frees;  // statement index -> buffers freed after it
+  for (size_t k = 0; k < b.size(); ++k) {
+    if (const AllocNode* a = b[k].as<AllocNode>()) {
+      std::optional<PendingFree> f = alloc(a, b[k]);
+      if (f) frees[last.at(k)].push_back(std::move(*f));
+    } else {
+      stmt(b[k]);
+    }
+    auto it = frees.find(k);
+    if (it == frees.end()) continue;
+    for (auto f = it->second.rbegin(); f != it->second.rend(); ++f)
+      for (const std::string& l :
+           split_lines(f->memory->free(f->cname, f->ctype, f->shape, f->where)))
+        line(l);
   }
-  for (auto it = frees.rbegin(); it != frees.rend(); ++it)
-    for (const std::string& l : split_lines(*it)) line(l);
   used_names_ = std::move(outer_names);
 }
 
@@ -257,11 +341,10 @@ void ProcEmitter::stmt(const Stmt& s) {
       used_names_ = std::move(outer_names);
       return;
     }
-    case StmtKind::Alloc: {
-      std::vector<std::string> frees;
-      alloc(s.as<AllocNode>(), s, frees);
+    case StmtKind::Alloc:
+      // Allocations are statements of a block (block() frees them); a lone one lives on.
+      alloc(s.as<AllocNode>(), s);
       return;
-    }
     case StmtKind::Call:
       if (s.as<CallNode>()->proc->instr) instr_call(s.as<CallNode>(), s);
       else call(s.as<CallNode>(), s);
@@ -272,7 +355,7 @@ void ProcEmitter::stmt(const Stmt& s) {
   }
 }
 
-void ProcEmitter::alloc(const AllocNode* n, const Stmt& s, std::vector<std::string>& frees) {
+std::optional<ProcEmitter::PendingFree> ProcEmitter::alloc(const AllocNode* n, const Stmt& s) {
   const Memory* mem = find_memory(n->mem);
   if (!mem)
     throw CodegenError(s.srcinfo(), "allocation of '" + n->name.name() + "' in memory " + n->mem +
@@ -284,17 +367,20 @@ void ProcEmitter::alloc(const AllocNode* n, const Stmt& s, std::vector<std::stri
   for (const Expr& e : n->type.shape) b.shape.push_back(expr(e).text);
   b.kind = b.shape.empty() ? BufInfo::Kind::ScalarLocal : BufInfo::Kind::Tensor;
   if (!mentioned_.count(n->name.id())) {
-    mem->alloc(n->name.name(), c_type(b.elem), b.shape, s.srcinfo());  // the memory may refuse it
+    // The memory may refuse the shape; it sees the buffer freed at once, as it is dead at once.
+    mem->alloc(n->name.name(), c_type(b.elem), b.shape, s.srcinfo());
+    mem->free(n->name.name(), c_type(b.elem), b.shape, s.srcinfo());
     line("// " + n->name.name() + ": unused, not allocated");
-    return;
+    return std::nullopt;
   }
   b.cname = declare(n->name);
   g_.add(mem->global());
   for (const std::string& l : split_lines(mem->alloc(b.cname, c_type(b.elem), b.shape, s.srcinfo()))) line(l);
   // Written but never read (compilers warn on set-but-unused variables).
   if (!read_syms_.count(n->name.id())) line("(void)" + b.cname + ";");
-  frees.push_back(mem->free(b.cname, c_type(b.elem), b.shape, s.srcinfo()));
+  PendingFree f{mem, b.cname, c_type(b.elem), b.shape, s.srcinfo()};
   bufs_[n->name.id()] = std::move(b);
+  return f;
 }
 
 std::string ProcEmitter::call_arg(const FnArg& param, const Expr& arg, bool param_written,

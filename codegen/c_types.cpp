@@ -92,6 +92,33 @@ bool is_c_keyword(const std::string& s) {
   return kw.count(s) > 0;
 }
 
+bool is_c_library_function(const std::string& s) {
+  static const std::set<std::string> fns = {
+      // <string.h>
+      "memcpy", "memmove", "memset", "memcmp", "memchr", "strlen", "strcpy", "strncpy", "strcat",
+      "strncat", "strcmp", "strncmp", "strchr", "strrchr", "strstr", "strspn", "strcspn", "strpbrk",
+      "strtok", "strerror",
+      // <stdlib.h>
+      "abs", "labs", "llabs", "div", "ldiv", "lldiv", "atoi", "atol", "atoll", "atof", "strtol",
+      "strtoll", "strtoul", "strtoull", "strtod", "strtof", "calloc", "realloc", "exit", "_Exit",
+      "abort", "qsort", "bsearch", "rand", "srand", "getenv", "system", "atexit",
+      // <stdio.h>
+      "printf", "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsprintf", "vsnprintf",
+      "scanf", "fscanf", "sscanf", "puts", "putchar", "fputs", "fputc", "putc", "getchar", "fgets",
+      "fgetc", "getc", "fopen", "fclose", "fread", "fwrite", "fflush",
+      // <math.h>, double and float versions
+      "acos", "asin", "atan", "atan2", "cos", "sin", "tan", "cosh", "sinh", "tanh", "acosh",
+      "asinh", "atanh", "exp", "exp2", "expm1", "log", "log10", "log2", "log1p", "logb", "frexp",
+      "ldexp", "modf", "scalbn", "pow", "sqrt", "cbrt", "hypot", "erf", "erfc", "tgamma", "lgamma",
+      "ceil", "floor", "trunc", "round", "lround", "llround", "rint", "lrint", "llrint",
+      "nearbyint", "remainder", "remquo", "copysign", "nan", "nextafter", "fdim", "fmax", "fmin",
+      "fma", "fabs", "ilogb", "acosf", "asinf", "atanf", "atan2f", "cosf", "sinf", "tanf", "coshf",
+      "sinhf", "tanhf", "expf", "exp2f", "logf", "log10f", "log2f", "powf", "sqrtf", "cbrtf",
+      "hypotf", "ceilf", "floorf", "truncf", "roundf", "rintf", "copysignf", "fdimf", "fmaxf",
+      "fminf", "fmaf", "fabsf"};
+  return fns.count(s) > 0;
+}
+
 bool is_c_identifier(const std::string& s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
   for (char c : s)

@@ -26,6 +26,11 @@ std::string float_literal(double v, ScalarKind k);
 std::string f16_typedef();
 
 bool is_c_keyword(const std::string& s);
+// A function of the C99 standard library that compilers know as a builtin (memcpy, sqrt,
+// abs, ...): a C function of that name draws a conflicting-declaration warning (an error at
+// -Werror) and may be confused with the library's by the optimizer, and a variable of that
+// name would hide the function from extern calls.
+bool is_c_library_function(const std::string& s);
 bool is_c_identifier(const std::string& s);
 
 }  // namespace exocpp::codegen
