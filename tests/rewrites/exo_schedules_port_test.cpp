@@ -1022,4 +1022,65 @@ def foo(n: size, m: size, x: i8):
                  "passed whole to a call");
 }
 
+// ---- proc equivalence (call_eqv) ------------------------------------------------------------
+
+const char* kProcEqual = R"(def foo(n: size, m: size):
+    assert m == 1 and n == 1
+    y: R[10]
+    y[10 * m - 10 * n + 2 * n] = 2.0
+)";
+
+// test_proc_equal: a proc is equal to itself and to a Proc over the same node; two separate
+// parses of the same text are not. In C++ this is procs_equivalent, the relation call_eqv uses
+// (Exo's `foo != 3` is Python-only).
+TEST(ExoSchedulesPort, ProcEqual) {
+  Proc foo = parse_proc(kProcEqual);
+  Proc foo2(foo.ptr());
+  EXPECT_TRUE(procs_equivalent(foo, foo));
+  EXPECT_TRUE(procs_equivalent(foo, foo2));
+  EXPECT_TRUE(procs_equivalent(foo2, foo));
+  EXPECT_FALSE(procs_equivalent(foo, parse_proc(kProcEqual)));
+}
+
+// test_proc_equal, applied as call_eqv applies it: a call may switch to a proc scheduled from
+// its callee, not to an identical one parsed separately.
+TEST(ExoSchedulesPort, CallEqvFollowsProcEquality) {
+  const std::string callee = R"(def scal(n: size, x: [f32][n]):
+    assert n % 4 == 0
+    for i in seq(0, n):
+        x[i] = 2.0 * x[i]
+)";
+  Module m = parse_module(callee + R"(
+def f(A: f32[8] @ DRAM):
+    scal(8, A[0:8])
+)");
+  Proc f = m.proc("f");
+  Proc tiled =
+      rename(divide_loop(m.proc("scal"), "i", 4, {"io", "ii"}, {.perfect = true}), "scal_tiled");
+  Proc q = call_eqv(f, "scal(_)", tiled);
+  EXPECT_EQ(to_string(q), "def f(A: f32[8] @ DRAM):\n    scal_tiled(8, A[0:8])\n");
+  expect_equivalent(f, q);
+  Proc again = parse_module(callee).proc("scal");
+  expect_refused([&] { call_eqv(f, "scal(_)", again); }, "call_eqv", "not equivalent");
+}
+
+// test_lift_reduce_constant_bad_8: a call in the loop. Exo raises NotImplementedError
+// ("unsupported stmt type"); ours refuses with a SchedulingError naming the call.
+TEST(ExoSchedulesPort, LiftReduceConstantWithACallInTheLoop) {
+  Module m = parse_module(R"(def write(x: R[8] @ DRAM):
+    x[0] = 1.0
+
+def foo():
+    x: R @ DRAM
+    y: R[8] @ DRAM
+    for j in seq(0, 8):
+        x = 0.0
+        for i in seq(0, 8):
+            write(y)
+            x += y[j] * 2.0
+)");
+  expect_refused([&] { lift_reduce_constant(m.proc("foo"), "x = 0.0; _"); }, "lift_reduce_constant",
+                 "write");
+}
+
 }  // namespace
