@@ -86,25 +86,51 @@ class Solver {
     return simplify_expr(*c1 == 1 ? loops::mk_sub(loops::int_const(0), d0) : d0);
   }
 
-  void solve_control() {
-    for (bool progress = true; progress;) {
-      progress = false;
-      for (const IndexEq& eq : pb_.eqs) {
-        Expr c = with_solved(eq.callee);
-        std::vector<Sym> unk = unknowns_in(c);
-        if (unk.size() != 1) continue;
-        const Sym& u = unk[0];
-        if (const ReadNode* r = c.as<ReadNode>(); r && r->name == u && r->idx.empty()) {
-          solved_[u] = eq.caller;  // the argument itself (booleans, plain indices)
-        } else if (c.type().base == ScalarKind::Bool) {
-          continue;
-        } else if (auto v = isolate(simplify_expr(loops::mk_sub(c, eq.caller)), u)) {
-          solved_[u] = *v;
-        } else {
-          continue;
-        }
-        progress = true;
+  // One pass over `eqs`, solving each equation with one unknown; true when one was solved.
+  // `fixed`: accept only values that do not change with the block's loops.
+  bool solve_from(const std::vector<IndexEq>& eqs, bool fixed) {
+    bool progress = false;
+    for (const IndexEq& eq : eqs) {
+      Expr c = with_solved(eq.callee);
+      std::vector<Sym> unk = unknowns_in(c);
+      if (unk.size() != 1) continue;
+      const Sym& u = unk[0];
+      std::optional<Expr> v;
+      if (const ReadNode* r = c.as<ReadNode>(); r && r->name == u && r->idx.empty()) {
+        v = eq.caller;  // the argument itself (booleans, plain indices)
+      } else if (c.type().base != ScalarKind::Bool) {
+        v = isolate(simplify_expr(loops::mk_sub(c, eq.caller)), u);
       }
+      if (!v || (fixed && mentions_any(simplify_expr(*v), inner_))) continue;
+      solved_[u] = *v;
+      progress = true;
+    }
+    return progress;
+  }
+
+  // A non-window tensor parameter takes the caller's whole buffer (window_arg checks that), so
+  // each of its indices equals the caller's: callee `dst[i - 3 + m, ...]` against caller
+  // `x[i, ...]` fixes m := 3 (Exo's test_unify8, a callee loop `for i in seq(m, n)`).
+  std::vector<IndexEq> whole_tensor_eqs() const {
+    std::vector<IndexEq> out;
+    for (const BufAccess& x : pb_.accesses) {
+      auto it = std::find_if(callee_.args().begin(), callee_.args().end(),
+                             [&](const FnArg& a) { return a.name == x.callee_arg; });
+      if (it == callee_.args().end() || !it->type.is_data() || it->type.window ||
+          it->type.is_scalar() || x.callee_idx.size() != x.caller_idx.size())
+        continue;
+      for (size_t d = 0; d < x.callee_idx.size(); ++d)
+        out.push_back(IndexEq{x.callee_idx[d], x.caller_idx[d], x.site});
+    }
+    return out;
+  }
+
+  void solve_control() {
+    // The equations of trip counts, conditions and control expressions first; the indices of
+    // whole-tensor parameters only for what those leave open.
+    for (bool progress = true; progress;) {
+      progress = solve_from(pb_.eqs, false);
+      if (!progress) progress = solve_from(whole_tensor_eqs(), true);
     }
     for (const FnArg& a : callee_.args()) {
       if (a.type.is_data()) continue;
@@ -230,7 +256,9 @@ class Solver {
         continue;
       }
       size_t k = static_cast<size_t>(pos - dims.begin());
-      Expr off = at_start(loops::mk_sub(f0, first.callee_idx[k]));
+      // Callee indices may mention control arguments solved above (`i - 3 + m` with m := 3):
+      // the window is in the caller's terms, so substitute their values.
+      Expr off = at_start(loops::mk_sub(f0, with_solved(first.callee_idx[k])));
       if (mentions_any(off, inner_)) {
         why = "`" + first.site.caller + "` cannot equal `" + first.site.callee + "` for any window of '" +
               first.caller_buf.name() + "': the offset `" + to_string(off) + "` would change with the block's loops";
@@ -238,7 +266,7 @@ class Solver {
         return std::nullopt;
       }
       for (const BufAccess* x : accs) {
-        Expr want = simplify_expr(loops::mk_add(off, x->callee_idx[k]));
+        Expr want = simplify_expr(loops::mk_add(off, with_solved(x->callee_idx[k])));
         if (!provably_equal(ctx_, x->caller_idx[static_cast<size_t>(d)], want)) {
           why = "`" + x->site.caller + "` cannot equal `" + x->site.callee + "` for any window of '" +
                 first.caller_buf.name() + "': in dimension " + std::to_string(d) + " `" +
