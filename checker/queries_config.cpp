@@ -160,63 +160,106 @@ bool may_write_config(const Block& code, const Config& cfg, const std::string& f
   return block_may_write(code, Field{cfg->name, field});
 }
 
+namespace {
+
+// The last write of a field before a gap whose value still holds there (nothing in between
+// may write the field or change what its right-hand side reads), or why none is known.
+struct LastWrite {
+  const WriteConfigNode* write = nullptr;
+  Stmt stmt;
+  Answer why;  // when `write` is null
+};
+LastWrite last_write(const Proc& proc, const BlockPath& path, int index, const Field& f) {
+  std::vector<Segment> between;
+  BlockPath cur = path;
+  int k = index;
+  while (true) {
+    const Block& blk = block_at(proc.body(), cur);
+    for (int j = k - 1; j >= 0; --j) {
+      const Stmt& s = blk[static_cast<size_t>(j)];
+      const WriteConfigNode* w = s.as<WriteConfigNode>();
+      if (!w || !f.matches(w->config.get(), w->field)) {
+        if (stmt_may_write(s, f))
+          return {
+              nullptr,
+              {},
+              Answer::unknown_because(
+                  "the statement" + at_line(s.srcinfo()) + " may write " + f.str(), s.srcinfo())};
+        continue;
+      }
+      between.push_back({cur, j + 1, k});
+      if (auto changed = inputs_changed(proc, cur, j, w->rhs, between))
+        return {nullptr, {}, *changed};
+      return {w, s, {}};
+    }
+    if (cur.empty())
+      return {nullptr,
+              {},
+              Answer::unknown_because("no write of " + f.str() + " precedes this point in proc '" +
+                                      proc.name() + "', so its value comes from the caller")};
+    between.push_back({cur, 0, k});
+    PathStep step = cur.back();
+    cur.pop_back();
+    const Stmt& parent = block_at(proc.body(), cur)[static_cast<size_t>(step.index)];
+    if (const ForNode* loop = parent.as<ForNode>()) {
+      if (block_may_write(loop->body, f))
+        return {nullptr,
+                {},
+                Answer::unknown_because("the loop" + at_line(parent.srcinfo()) + " writes " +
+                                            f.str() + ", so its value differs between iterations",
+                                        parent.srcinfo())};
+      // Every earlier iteration runs between a write before the loop and the point.
+      BlockPath body = cur;
+      body.push_back({step.index, BlockField::Body});
+      between.push_back({body, 0, static_cast<int>(loop->body.size())});
+    }
+    k = step.index;
+  }
+}
+
+}  // namespace
+
 Answer config_holds(const Proc& proc, const BlockPath& path, int index, const Config& cfg,
                     const std::string& field, const Expr& value) {
   return guarded([&]() -> Answer {
     const Field f{cfg->name, field};
-    std::vector<Segment> between;
-    BlockPath cur = path;
-    int k = index;
-    while (true) {
-      const Block& blk = block_at(proc.body(), cur);
-      for (int j = k - 1; j >= 0; --j) {
-        const Stmt& s = blk[static_cast<size_t>(j)];
-        const WriteConfigNode* w = s.as<WriteConfigNode>();
-        if (!w || !f.matches(w->config.get(), w->field)) {
-          if (stmt_may_write(s, f))
-            return Answer::unknown_because(
-                "the statement" + at_line(s.srcinfo()) + " may write " + f.str(), s.srcinfo());
-          continue;
-        }
-        between.push_back({cur, j + 1, k});
-        if (auto changed = inputs_changed(proc, cur, j, w->rhs, between)) return *changed;
-        if (expr_equal(w->rhs, value)) return Answer::proof();
-        std::string said =
-            f.str() + " holds " + to_string(w->rhs) + " (written" + at_line(s.srcinfo()) + ")";
-        const Type &ta = w->rhs.type(), &tb = value.type();
-        if (ta.is_scalar() && tb.is_scalar() && is_indexable(ta.base) && is_indexable(tb.base)) {
-          Answer eq = always_true(Context::at(proc, path, index),
-                                  BinOpNode::make(BinOpKind::Eq, w->rhs, value));
-          if (eq.proved()) return eq;
-          if (eq.refuted())
-            return Answer::refutation(said + ", which is not always equal to " + to_string(value),
-                                      eq.counterexample, s.srcinfo());
-          return Answer::unknown_because(
-              said + "; equality with " + to_string(value) + " is undecided: " + eq.reason,
-              s.srcinfo());
-        }
-        return Answer::refutation(said + ", not " + to_string(value), "", s.srcinfo());
-      }
-      if (cur.empty())
-        return Answer::unknown_because("no write of " + f.str() + " precedes this point in proc '" +
-                                       proc.name() + "', so its value comes from the caller");
-      between.push_back({cur, 0, k});
-      PathStep step = cur.back();
-      cur.pop_back();
-      const Stmt& parent = block_at(proc.body(), cur)[static_cast<size_t>(step.index)];
-      if (const ForNode* loop = parent.as<ForNode>()) {
-        if (block_may_write(loop->body, f))
-          return Answer::unknown_because("the loop" + at_line(parent.srcinfo()) + " writes " +
-                                             f.str() + ", so its value differs between iterations",
-                                         parent.srcinfo());
-        // Every earlier iteration runs between a write before the loop and the point.
-        BlockPath body = cur;
-        body.push_back({step.index, BlockField::Body});
-        between.push_back({body, 0, static_cast<int>(loop->body.size())});
-      }
-      k = step.index;
+    LastWrite lw = last_write(proc, path, index, f);
+    if (!lw.write) return lw.why;
+    const WriteConfigNode* w = lw.write;
+    const Stmt& s = lw.stmt;
+    if (expr_equal(w->rhs, value)) return Answer::proof();
+    std::string said =
+        f.str() + " holds " + to_string(w->rhs) + " (written" + at_line(s.srcinfo()) + ")";
+    const Type &ta = w->rhs.type(), &tb = value.type();
+    if (ta.is_scalar() && tb.is_scalar() && is_indexable(ta.base) && is_indexable(tb.base)) {
+      Answer eq = always_true(Context::at(proc, path, index),
+                              BinOpNode::make(BinOpKind::Eq, w->rhs, value));
+      if (eq.proved()) return eq;
+      if (eq.refuted())
+        return Answer::refutation(said + ", which is not always equal to " + to_string(value),
+                                  eq.counterexample, s.srcinfo());
+      return Answer::unknown_because(
+          said + "; equality with " + to_string(value) + " is undecided: " + eq.reason,
+          s.srcinfo());
     }
+    return Answer::refutation(said + ", not " + to_string(value), "", s.srcinfo());
   });
+}
+
+Expr with_config_values(const Proc& proc, const BlockPath& path, int index, const Expr& e) {
+  struct Sub : IRMutator {
+    const Proc* proc;
+    const BlockPath* path;
+    int index;
+    Expr mutate_ReadConfig(const ReadConfigNode* n, const Expr& e) override {
+      LastWrite lw = last_write(*proc, *path, index, Field{n->config->name, n->field});
+      return lw.write ? lw.write->rhs : e;
+    }
+  } sub;
+  sub.proc = &proc;
+  sub.path = &path;
+  sub.index = index;
+  return sub.mutate(e);
 }
 
 Answer config_unread_after(const Proc& proc, const BlockPath& path, int index, const Config& cfg,
@@ -251,6 +294,112 @@ Answer config_unread_after(const Proc& proc, const BlockPath& path, int index, c
     }
     k = step.index + 1;
   }
+}
+
+namespace {
+
+// The iterators of the loops inside `b`.
+void inner_iters(const Block& b, std::vector<Sym>& out) {
+  for (const Stmt& s : b) {
+    if (const ForNode* l = s.as<ForNode>()) {
+      out.push_back(l->iter);
+      inner_iters(l->body, out);
+    } else if (const IfNode* i = s.as<IfNode>()) {
+      inner_iters(i->body, out);
+      inner_iters(i->orelse, out);
+    }
+  }
+}
+
+// Does every execution of `b` (in `ctx`, outside the loop being split) write the field? A
+// top-level write does; so does a top-level loop whose body does and whose bounds provably
+// give it an iteration (bounds that mention an iterator of the split loop are not tried).
+bool definitely_writes(const Context& ctx, const Block& b, const Field& f, const Sym& outer) {
+  for (const Stmt& s : b) {
+    if (const WriteConfigNode* w = s.as<WriteConfigNode>())
+      if (f.matches(w->config.get(), w->field)) return true;
+    if (const ForNode* l = s.as<ForNode>()) {
+      if (mentions(l->lo, outer) || mentions(l->hi, outer)) continue;
+      if (!definitely_writes(ctx, l->body, f, outer)) continue;
+      if (always_true(ctx, BinOpNode::make(BinOpKind::Lt, l->lo, l->hi)).proved()) return true;
+    }
+  }
+  return false;
+}
+
+// Every write of the field in `b` writes the same value as `first` (set to the first write
+// found); false when a write differs or a callee may write the field.
+bool writes_one_value(const Block& b, const Field& f, Stmt& first) {
+  for (const Stmt& s : b) {
+    if (const WriteConfigNode* w = s.as<WriteConfigNode>()) {
+      if (!f.matches(w->config.get(), w->field)) continue;
+      if (!first.defined()) first = s;
+      if (!expr_equal(first.as<WriteConfigNode>()->rhs, w->rhs)) return false;
+    } else if (const ForNode* l = s.as<ForNode>()) {
+      if (!writes_one_value(l->body, f, first)) return false;
+    } else if (const IfNode* i = s.as<IfNode>()) {
+      if (!writes_one_value(i->body, f, first) || !writes_one_value(i->orelse, f, first))
+        return false;
+    } else if (const CallNode* c = s.as<CallNode>()) {
+      if (block_may_write(c->proc->body, f)) return false;
+    }
+  }
+  return true;
+}
+
+// Does the value of config write `write` (valid in `ctx`) read a buffer or config field that
+// `eff` writes or reduces into, or a name that `defs` defines?
+bool reads_changed(const Context& ctx, const Stmt& write, const Effects& defs,
+                   const std::vector<const Effects*>& eff) {
+  const Expr& value = write.as<WriteConfigNode>()->rhs;
+  struct Names : IRVisitor {
+    std::vector<Sym> names;
+    void visit_Read(const ReadNode* n, const Expr& e) override {
+      names.push_back(n->name);
+      IRVisitor::visit_Read(n, e);
+    }
+    void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+      names.push_back(n->name);
+      IRVisitor::visit_WindowExpr(n, e);
+    }
+  } names;
+  names.visit(value);
+  for (const Sym& s : names.names)
+    if (defs.defines(s)) return true;
+  Effects in = effects_of(ctx, write);
+  for (const Access& r : in.accesses) {
+    if (r.kind != AccessKind::Read) continue;
+    for (const Effects* e : eff)
+      for (const Access& a : e->accesses)
+        if (a.kind != AccessKind::Read && a.same_location_as(r)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::pair<Config, std::string>> config_fields_settled_before(
+    const Context& ctx, const ForNode& loop, const Block& before, const Block& after,
+    const Effects& eff_before, const Effects& eff_after) {
+  std::vector<std::pair<Config, std::string>> out;
+  std::vector<Sym> iters{loop.iter};
+  inner_iters(before, iters);
+  for (const Access& a : eff_before.accesses) {
+    if (!a.is_config() || a.kind != AccessKind::Write) continue;
+    bool seen = false;
+    for (const auto& [c, fld] : out) seen = seen || (c == a.config && fld == a.field);
+    if (seen) continue;
+    const Field f{a.config->name, a.field};
+    if (block_may_write(after, f)) continue;
+    Stmt write;
+    if (!writes_one_value(before, f, write) || !write.defined()) continue;
+    bool varies = false;
+    for (const Sym& it : iters) varies = varies || mentions(write.as<WriteConfigNode>()->rhs, it);
+    if (varies || reads_changed(ctx, write, eff_before, {&eff_before, &eff_after})) continue;
+    if (!definitely_writes(ctx, before, f, loop.iter)) continue;
+    out.push_back({a.config, a.field});
+  }
+  return out;
 }
 
 }  // namespace exocpp::checker

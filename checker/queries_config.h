@@ -13,6 +13,8 @@
 #include <string>
 
 #include "checker/answer.h"
+#include "checker/context.h"
+#include "checker/effects.h"
 #include "core/ir.h"
 #include "core/loc.h"
 
@@ -27,6 +29,14 @@ namespace exocpp::checker {
 Answer config_holds(const Proc& proc, const BlockPath& path, int index, const Config& cfg,
                     const std::string& field, const Expr& value);
 
+// `e` (an expression valid at the gap (path, index)) with each config read whose value is known
+// there replaced by that value: the right-hand side of the last write of the field before the
+// gap, when nothing in between may write the field or change what the right-hand side reads
+// (as config_holds decides). Reads of fields whose value is not known stay. The checker does
+// not model config values, so a fact about a config read (a callee's assert such as
+// `stride(src, 0) == Cfg.src_stride` at a call) becomes decidable this way.
+Expr with_config_values(const Proc& proc, const BlockPath& path, int index, const Expr& e);
+
 // Is the value `cfg.field` holds at the gap (path, index) never read afterwards? Code runs from
 // the gap to the end of its list, then (in a loop body) from the top of the next iteration's
 // body, then after the enclosing statement, and so on to the end of the proc. Proved when a
@@ -40,5 +50,20 @@ Answer config_unread_after(const Proc& proc, const BlockPath& path, int index, c
 
 // Whether the statements may write `cfg.field` (directly or inside a callee).
 bool may_write_config(const Block& code, const Config& cfg, const std::string& field);
+
+// For fission of `loop` (running in `ctx`) between `before` and `after` (its body's statements
+// on either side of the gap, with effects `eff_before` and `eff_after`): the config fields whose
+// accesses the split cannot reorder observably, so the dependence search may leave them out. A
+// field qualifies when `before` writes it in every iteration (a top-level write, or one inside
+// top-level loops that provably run), every write of it in `before` writes the same expression
+// V, V mentions no iterator of the loop or of `before` and reads nothing `before` or `after`
+// writes (so it has one value throughout the loop), and `after` never writes the field. Then
+// every read after the gap sees V with or without the split, reads before the gap see what the
+// previous iteration left (V) or the value before the loop, and the field ends holding V. This
+// is Exo's rule that a config write which does not change the field's value commutes with
+// reads of it (Commutes_Fissioning).
+std::vector<std::pair<Config, std::string>> config_fields_settled_before(
+    const Context& ctx, const ForNode& loop, const Block& before, const Block& after,
+    const Effects& eff_before, const Effects& eff_after);
 
 }  // namespace exocpp::checker

@@ -2,6 +2,7 @@
 // loop interchange, fission, fusion and idempotent loop bodies.
 #include "checker/conflict.h"
 #include "checker/queries.h"
+#include "checker/queries_config.h"
 
 namespace exocpp::checker {
 
@@ -131,6 +132,13 @@ Answer can_fission(const Context& ctx, const Stmt& loop_stmt, size_t gap) {
     if (Sym s = defined_then_used(ea, eb); s.valid())
       return Answer::refutation("`" + s.name() + "` is defined before the gap and used after it", "",
                                 after.front().srcinfo());
+    // A config field that every iteration sets to one loop-invariant value before the gap
+    // reads the same on both sides of the split (Exo's fission check allows it too).
+    for (const auto& [cfg, field] : config_fields_settled_before(ctx, loop, before, after, ea, eb))
+      for (Effects* e : {&ea, &eb})
+        std::erase_if(e->accesses, [&, &cfg = cfg, &field = field](const Access& a) {
+          return a.is_config() && a.config == cfg && a.field == field;
+        });
     Encoder enc(ctx);
     z3::expr lo = enc.num(loop.lo), hi = enc.num(loop.hi);
     z3::context& c = enc.ctx();

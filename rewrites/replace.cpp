@@ -12,6 +12,7 @@
 
 #include "checker/context.h"
 #include "checker/queries.h"
+#include "checker/queries_config.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/simplify.h"
@@ -103,7 +104,9 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub, const rw
   Instantiate inst(sol);
   for (const Expr& pred : sub.preds()) {
     Expr here = simplify_expr(inst.mutate(pred));
-    rw::require_proved(kOp, blk, checker::always_true(ctx, here),
+    // A config read means the value the field holds at the block (the checker models none).
+    Expr known = checker::with_config_values(p, blk.loc().block, blk.loc().lo, here);
+    rw::require_proved(kOp, blk, checker::always_true(ctx, known),
                        "the assert `" + to_string(pred) + "` of '" + sub.name() + "' holds at the call (as `" +
                            to_string(here) + "`)");
   }
