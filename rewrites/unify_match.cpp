@@ -293,7 +293,9 @@ class Matcher {
   }
 
   // `a < b` against `c < d` (also <=, >, >=, ==; `a > b` read as `b < a`): one equation
-  // a - b == c - d, so `i < n` unifies with `16 * jo + ii < M` by n := M - 16 * jo.
+  // a - b == c - d, so `i < n` unifies with `16 * jo + ii < M` by n := M - 16 * jo. Over the
+  // integers `a <= b` is `a < b + 1`, so a `<=` unifies with a `<` (as in Exo): `i < n`
+  // against `i <= M` gives n := M + 1.
   void comparison(const Expr& ce, const Expr& ke) {
     auto canon = [](const BinOpNode* b, Expr& l, Expr& r) {
       l = b->lhs, r = b->rhs;
@@ -302,12 +304,15 @@ class Matcher {
     };
     Expr cl, cr, kl, kr;
     BinOpKind cop = canon(ce.as<BinOpNode>(), cl, cr), kop = canon(ke.as<BinOpNode>(), kl, kr);
-    if (cop != kop)
+    auto ordering = [](BinOpKind op) { return op == BinOpKind::Lt || op == BinOpKind::Le; };
+    if (cop != kop && !(ordering(cop) && ordering(kop)))
       differ(ce, ke, std::string("the comparisons differ (") + to_string(ke.as<BinOpNode>()->op) + " vs " +
                          to_string(ce.as<BinOpNode>()->op) + ")");
     for (const Expr& e : {cl, cr, kl, kr})
       if (!is_number(e.type()))
         differ(ce, ke, "only comparisons of index expressions are unified");
+    if (cop == BinOpKind::Le) cr = loops::mk_add(cr, loops::int_const(1));
+    if (kop == BinOpKind::Le) kr = loops::mk_add(kr, loops::int_const(1));
     pb_.eqs.push_back(IndexEq{subst(loops::mk_sub(cl, cr)), simplify_expr(loops::mk_sub(kl, kr)),
                               Site{ke.srcinfo().known() ? ke.srcinfo() : cur_, "the condition `" + to_string(ke) + "`",
                                    "`" + to_string(ce) + "`"}});

@@ -412,13 +412,14 @@ TEST(ExoSchedulesPort, Unify9) {
   expect_equivalent(p, q, {{"n", 5}, {"m", 2}});
 }
 
-// test_unify10. Deliberate difference (pinned by ReplaceRefusal.ComparisonsDiffer): Exo
-// unifies the caller's `i + m <= n` with the callee's `i < bound` over the integers
-// (bound := n - m + 1); our unifier requires the same comparison and refuses `<=` against `<`.
-TEST(ExoSchedulesPort, Unify10LessOrEqualAgainstLessIsRefused) {
+// test_unify10: the caller's `i + m <= n` against the callee's `i < bound` unifies over the
+// integers (`a <= b` is `a < b + 1`): bound := n - m + 1, as Exo's golden.
+TEST(ExoSchedulesPort, Unify10LessOrEqualAgainstLess) {
   Module m = parse_module(masked_caller("i + m <= n", "n + 8"));
-  expect_refused([&] { replace(m.proc("foo"), m.proc("foo").find_loop("i"), m.proc("bar")); },
-                 "replace", "the comparisons differ (<= vs <)");
+  Proc p = m.proc("foo");
+  Proc q = replace(p, p.find_loop("i"), m.proc("bar"));
+  EXPECT_EQ(to_string(q).substr(to_string(q).find("    bar(")), "    bar(y[0:8], x[0:8], -1 * m + n + 1)\n");
+  expect_equivalent(p, q, {{"n", 5}, {"m", 2}});
 }
 
 // test_unify11. Deliberate difference: the guard `m > n + i` solves `bound` to m - n, which
@@ -430,12 +431,12 @@ TEST(ExoSchedulesPort, Unify11NonPositiveSizeIsRefused) {
                  "replace", "the size argument 'bound'");
 }
 
-// test_unify12: `m >= n + i` against `i < bound`; refused as test_unify10 (`<=` against `<`),
-// and its solution m - n + 1 would not be positive either.
-TEST(ExoSchedulesPort, Unify12LessOrEqualAgainstLessIsRefused) {
+// test_unify12: `m >= n + i` against `i < bound` unifies (bound := m - n + 1), but the asserts
+// make that size argument non-positive, so it is refused as in test_unify11.
+TEST(ExoSchedulesPort, Unify12NonPositiveSizeIsRefused) {
   Module m = parse_module(masked_caller("m >= n + i", "n + 8"));
   expect_refused([&] { replace(m.proc("foo"), m.proc("foo").find_loop("i"), m.proc("bar")); },
-                 "replace", "the comparisons differ");
+                 "replace", "the size argument 'bound'");
 }
 
 // ---- replace with instructions, replace_all ---------------------------------------------------

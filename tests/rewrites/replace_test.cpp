@@ -67,6 +67,16 @@ TEST(Replace, IndexArgumentIsSolvedFromACondition) {
 )", "for i in _: _", instr("vmasked"), "replace_index_arg", {{"N", 10}});
 }
 
+// Over the integers `i <= N` is `i < N + 1`: the instruction's `i < m` takes m := N + 1.
+TEST(Replace, LessOrEqualGuardUnifiesWithALessThanOne) {
+  expect_replaced(R"(def masked_le(N: size, A: f32[16] @ DRAM, B: f32[16] @ DRAM):
+    assert N < 16
+    for i in seq(0, 16):
+        if i <= N:
+            B[i] = A[i]
+)", "for i in _: _", instr("vmasked"), "replace_le_guard", {{"N", 9}});
+}
+
 TEST(Replace, MaskedTailLoadSolvesItsLaneCountFromTheGuard) {
   expect_replaced(R"(def tail(M: size, A: f32[M] @ DRAM, x: f32[16] @ DRAM):
     assert M % 16 > 0
