@@ -141,6 +141,7 @@ class Normalizer {
       bool neg = c < 0 && out.defined();
       int64_t mag = neg ? -c : c;
       Expr term = mag == 1 ? m : BinOpNode::make(BinOpKind::Mul, ConstNode::make_int(mag, s), m, s);
+      if (c == -1 && !out.defined()) term = USubNode::make(m, s);  // `-m + n`, as Exo prints it
       if (!out.defined())
         out = term;
       else
