@@ -91,7 +91,9 @@ std::string access_text(const Sym& name, const std::vector<Expr>& idx) {
 class Checker {
  public:
   Checker(const Proc& p, bool bounds, bool calls) : ctx_(Context::top(p)), bounds_(bounds), calls_(calls) {}
+  Checker(Context ctx, bool bounds, bool calls) : ctx_(std::move(ctx)), bounds_(bounds), calls_(calls) {}
   void run() { block(ctx_.proc().body()); }
+  void run(const Stmt& s) { stmt(s); }
 
  private:
   Context ctx_;
@@ -227,6 +229,7 @@ class Checker {
 
 void check_bounds(const Proc& p) { Checker(p, true, false).run(); }
 void check_calls(const Proc& p) { Checker(p, false, true).run(); }
+void check_call(const Context& ctx, const Stmt& call) { Checker(ctx, true, true).run(call); }
 
 void check_asserts_satisfiable(const Proc& p) {
   Context ctx = Context::top(p);

@@ -3,6 +3,7 @@
 // passes windows of the callee's extents and positive sizes).
 #pragma once
 
+#include "checker/context.h"
 #include "core/errors.h"
 #include "core/ir.h"
 
@@ -37,5 +38,9 @@ void check_asserts_satisfiable(const Proc& p);  // AssertError
 void check_calls(const Proc& p);                // AssertError
 // All three, asserts first.
 void check_proc(const Proc& p);
+// One call statement in `ctx` (the context of its place): its window arguments lie inside their
+// buffers, its sizes are positive, its extents match and its callee's asserts hold there
+// (BoundsError / AssertError). For a rewrite that puts a call in.
+void check_call(const Context& ctx, const Stmt& call);
 
 }  // namespace exocpp::checker

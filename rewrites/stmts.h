@@ -25,6 +25,13 @@ Proc rename(const Proc& p, const std::string& name);
 // `s1 ; s2` --> `s1 ; pass ; s2` at the gap (a statement means the gap after it).
 Proc insert_pass(const Proc& p, const CursorLike& gap);
 
+// `s1 ; s2` --> `s1 ; f(a_1, ..., a_n) ; s2` for a subproc f whose body is `pass` (a call
+// that changes no value: a prefetch, a hint), with `args` parsed at the gap (expressions,
+// buffer names, windows "A[i, 0:16]"). The call must type-check against f's signature, its
+// windows lie inside their buffers and f's asserts hold at the gap.
+Proc insert_noop_call(const Proc& p, const CursorLike& gap, const Proc& subproc,
+                      const std::vector<std::string>& args);
+
 // Every `pass` removed; a body left empty keeps one `pass`.
 Proc delete_pass(const Proc& p);
 

@@ -9,7 +9,8 @@
 namespace exocpp {
 namespace {
 
-// Every instruction but prefetch, whose body (`pass`) determines none of its arguments.
+// Every instruction but prefetch, whose body (`pass`) determines none of its arguments (a
+// prefetch enters a schedule by insert_noop_call: x86_schedule_test.cpp).
 std::vector<std::string> replaceable() {
   std::vector<std::string> out;
   for (const std::string& n : x86::instruction_names())

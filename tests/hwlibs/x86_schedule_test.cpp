@@ -104,6 +104,29 @@ def sgemm_6x16(K: size, C: f32[6, 16] @ DRAM, A: f32[6, K] @ DRAM, B: f32[K, 16]
   }
 }
 
+// A prefetch enters a schedule by insert_noop_call (replace has no body to unify with it): the
+// next vector's line is fetched while this one is computed. Where the next vector lies past the
+// end, the window is refused; guarded by the loop's range it is accepted and runs.
+TEST(X86Schedules, PrefetchIsInsertedAheadOfTheLoads) {
+  Proc plain = parse_plain(R"(
+def scale(n: size, x: f32[n] @ DRAM):
+    assert n % 8 == 0
+    for i in seq(0, n):
+        x[i] = x[i] * 2.0
+)",
+                           "scale");
+  Proc p = divide_loop(plain, "i", 8, {"io", "ii"}, {.perfect = true});
+  const Proc& pf = x86::mm_prefetch_ps.get();
+  Cursor body = p.find_loop("ii").before();
+  EXPECT_THROW(insert_noop_call(p, body, pf, {"x[8 * io + 8:8 * io + 9]"}), SchedulingError);
+  p = insert_noop_call(p, body, pf, {"x[8 * io:8 * io + 1]"});
+  EXPECT_EQ(count_calls(p, "mm_prefetch_ps"), 1) << p;
+  EXPECT_EQ(compare_procs(plain, p, {{"n", 24}}), "");
+  if (cpu_has_avx2()) {
+    EXPECT_EQ(compare_compiled_with_interpreter(p, {{"n", 24}}, 1, avx2_flags()), "");
+  }
+}
+
 // A proc written with the instructions by hand (not scheduled): full vectors where eight lanes
 // are left, plain code for the rest.
 TEST(X86Schedules, HandWrittenGuardedCopyRuns) {

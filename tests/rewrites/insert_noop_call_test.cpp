@@ -1,0 +1,117 @@
+// insert_noop_call: a call to a proc whose body is `pass` (a prefetch, a hint) put at a gap,
+// with its arguments read there and checked like any call.
+#include "rewrite_test_util.h"
+#include "rewrites/stmts.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kLib = R"(@instr("PREFETCH(&{x_data});")
+def prefetch(x: [f32][1] @ DRAM):
+    pass
+
+def hint(n: size, x: [f32][n] @ DRAM):
+    assert n <= 8
+    pass
+
+def not_noop(x: [f32][1] @ DRAM):
+    x[0] = 0.0
+
+def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+        A[i] += 2.0
+)";
+
+Module lib() { return parse_module(kLib); }
+
+TEST(InsertNoopCall, PutsTheCallAtTheGap) {
+  Module m = lib();
+  Proc p = m.proc("f");
+  Proc q = insert_noop_call(p, p.find("A[_] = _").after(), m.proc("prefetch"), {"A[i:i + 1]"});
+  EXPECT_EQ(to_string(q), R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+        prefetch(A[i:i + 1])
+        A[i] += 2.0
+)");
+  expect_equivalent(p, q, {{"N", 5}});
+}
+
+TEST(InsertNoopCall, ForwardsTheFollowingStatement) {
+  Module m = lib();
+  Proc p = m.proc("f");
+  Cursor second = p.find("A[_] += _");
+  Proc q = insert_noop_call(p, second.before(), m.proc("prefetch"), {"A[i:i + 1]"});
+  EXPECT_EQ(q.forward(second).to_string(), "A[i] += 2.0");
+}
+
+TEST(InsertNoopCall, RefusesAProcThatComputes) {
+  Module m = lib();
+  Proc p = m.proc("f");
+  expect_refused(
+      [&] { insert_noop_call(p, p.find("A[_] = _").after(), m.proc("not_noop"), {"A[i:i + 1]"}); },
+      "insert_noop_call", "the body of 'not_noop' is not `pass`");
+}
+
+TEST(InsertNoopCall, RefusesAWrongArgumentCount) {
+  Module m = lib();
+  Proc p = m.proc("f");
+  expect_refused(
+      [&] {
+        insert_noop_call(p, p.find("A[_] = _").after(), m.proc("prefetch"), {"A[i:i + 1]", "i"});
+      },
+      "insert_noop_call", "'prefetch' takes 1 arguments, but 2 were given");
+}
+
+TEST(InsertNoopCall, RefusesAnArgumentOfTheWrongType) {
+  Module m = lib();
+  Proc p = m.proc("f");
+  expect_refused(
+      [&] { insert_noop_call(p, p.find("A[_] = _").after(), m.proc("prefetch"), {"i"}); },
+      "insert_noop_call", "the call to 'prefetch' does not fit its signature");
+}
+
+TEST(InsertNoopCall, RefusesAWindowOutsideItsBuffer) {
+  Module m = lib();
+  Proc p = m.proc("f");
+  expect_refused(
+      [&] {
+        insert_noop_call(p, p.find("A[_] = _").after(), m.proc("prefetch"), {"A[i + 1:i + 2]"});
+      },
+      "insert_noop_call", "i = ");
+}
+
+TEST(InsertNoopCall, RefusesACallThatMayViolateTheCalleesAssert) {
+  Module m = lib();
+  Proc p = m.proc("f");
+  expect_refused(
+      [&] {
+        insert_noop_call(p, p.body_cursor()[0].before(), m.proc("hint"), {"N", "A"});
+      },
+      "insert_noop_call", "may violate the assert `n <= 8` of hint");
+}
+
+TEST(InsertNoopCall, ProvesTheCalleesAssertFromTheCaller) {
+  Module m = parse_module(std::string(kLib) + R"(
+def g(N: size, A: f32[N] @ DRAM):
+    assert N <= 4
+    A[0] = 1.0
+)");
+  Proc p = m.proc("g");
+  Proc q = insert_noop_call(p, p.find("A[_] = _").before(), m.proc("hint"), {"N", "A"});
+  EXPECT_NE(to_string(q).find("    hint(N, A)\n"), std::string::npos) << q;
+  expect_equivalent(p, q, {{"N", 3}});
+}
+
+TEST(InsertNoopCall, RefusesAnUndefinedNameAtTheGap) {
+  Module m = lib();
+  Proc p = m.proc("f");
+  expect_refused(
+      [&] { insert_noop_call(p, p.body_cursor()[0].before(), m.proc("prefetch"), {"A[i:i + 1]"}); },
+      "insert_noop_call", "undefined variable 'i'");
+}
+
+}  // namespace
