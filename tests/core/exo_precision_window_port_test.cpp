@@ -160,6 +160,29 @@ def caller(n: size, x: f32[n] @ DRAM, y: f64[n] @ DRAM, t: R[n] @ DRAM, a: f32 @
             "");
 }
 
+// Precision inference of literals: a literal takes the precision of the expression around it, in
+// the interpreter as in the emitted C (Exo's codegen writes `0.1f` in f32 and casts the literal to
+// the type otherwise). Found while porting: the interpreter used the exact decimal.
+TEST(ExoPrecisionPort, LiteralsTakeTheExpressionsPrecision) {
+  Module m = parse(R"(
+def f32_lit(x: f32 @ DRAM, y: f32 @ DRAM):
+    y = x + 16777217
+
+def ui8_lit(b: ui8 @ DRAM, c: ui8 @ DRAM):
+    c = b * 0.7
+)");
+  // 16777217 is not a float: as an f32 it is 16777216, and 1 + 16777216 rounds back to 16777216.
+  std::vector<ArgValue> a = {Buffer::scalar(ScalarKind::F32, 1.0),
+                             Buffer::scalar(ScalarKind::F32, 0.0)};
+  interpret(m.proc("f32_lit"), a);
+  EXPECT_EQ(std::get<Buffer>(a[1]).value(), 16777216.0);
+  // 0.7 as a ui8 is 0 (C's `(uint8_t)0.7`), so 3 * 0.7 is 0, not 2.
+  std::vector<ArgValue> b = {Buffer::scalar(ScalarKind::UI8, 3.0),
+                             Buffer::scalar(ScalarKind::UI8, 9.0)};
+  interpret(m.proc("ui8_lit"), b);
+  EXPECT_EQ(std::get<Buffer>(b[1]).value(), 0.0);
+}
+
 // ---- test_window.py
 // ------------------------------------------------------------------------------
 
