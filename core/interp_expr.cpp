@@ -171,11 +171,25 @@ int64_t Interp::eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f) {
   return 0;
 }
 
-double Interp::eval_data(const Expr& e, Frame& f) {
+// A literal takes the precision of the expression around it (`ctx`: the operator's, the
+// extern's, or the stored-to buffer's), as the emitted C spells it: `x * 0.1` in f32 multiplies by
+// the float nearest 0.1 (C's `0.1f`), an integer literal in a float expression is converted to that
+// type, and in an integer expression a non-integral literal is truncated to the type
+// (`(uint8_t)0.7` is 0) while an integral one stays a plain int. Without this the interpreter
+// computed with the exact decimal, and disagreed with the compiled kernel (e.g. f16 `h * 0.1`, f32
+// `x + 16777217`).
+double Interp::literal_in(ScalarKind ctx, ScalarKind own, double v) const {
+  ScalarKind k = precision(own == ScalarKind::R || !is_data(own) ? ctx : own);
+  if (is_float(k)) return round_to_kind(k, v);
+  if (!is_data(k) || !is_data(own) || std::trunc(v) == v) return v;
+  return round_to_kind(k, v);
+}
+
+double Interp::eval_data(const Expr& e, Frame& f, ScalarKind ctx) {
   ScalarKind t = e.type().base;
   if (t == ScalarKind::Error || !e.type().is_scalar())
     fail(e.srcinfo(), "ill-typed expression where a data value is needed (run the type checker)");
-  if (!is_data(t)) return static_cast<double>(eval_int(e, f));  // integer literals, mostly
+  if (!is_data(t)) return literal_in(ctx, t, static_cast<double>(eval_int(e, f)));  // literals
   switch (e.kind()) {
     case ExprKind::Read: {
       const ReadNode* n = e.as<ReadNode>();
@@ -183,16 +197,16 @@ double Interp::eval_data(const Expr& e, Frame& f) {
       return b.raw(locate(b, n->name, n->idx, f, e.srcinfo(), "read"));
     }
     case ExprKind::Const:
-      return e.as<ConstNode>()->val;
+      return literal_in(ctx, t, e.as<ConstNode>()->val);
     case ExprKind::USub:
-      return -eval_data(e.as<USubNode>()->arg, f);
+      return -eval_data(e.as<USubNode>()->arg, f, ctx);
     case ExprKind::BinOp:
       return eval_data_binop(e.as<BinOpNode>(), e, f);
     case ExprKind::Extern: {
       const ExternNode* n = e.as<ExternNode>();
       std::vector<double> args;
       args.reserve(n->args.size());
-      for (const Expr& a : n->args) args.push_back(eval_data(a, f));
+      for (const Expr& a : n->args) args.push_back(eval_data(a, f, t));
       if (static_cast<int>(args.size()) != n->fn->arity())
         fail(e.srcinfo(), n->fn->name() + "() takes " + std::to_string(n->fn->arity()) +
                               " arguments, got " + std::to_string(args.size()));
@@ -217,7 +231,7 @@ double Interp::eval_data(const Expr& e, Frame& f) {
 // bits and `/` truncates toward zero; the store then wraps to the buffer's width.
 double Interp::eval_data_binop(const BinOpNode* b, const Expr& e, Frame& f) {
   ScalarKind t = precision(e.type().base);
-  double x = eval_data(b->lhs, f), y = eval_data(b->rhs, f);
+  double x = eval_data(b->lhs, f, e.type().base), y = eval_data(b->rhs, f, e.type().base);
   ScalarKind r = is_float(t) ? t : ScalarKind::I32;
   switch (b->op) {
     case BinOpKind::Add: return round_to_kind(r, x + y);

@@ -93,7 +93,9 @@ class Interp {
 
   int64_t eval_int(const Expr& e, Frame& f);
   bool eval_bool(const Expr& e, Frame& f) { return eval_int(e, f) != 0; }
-  double eval_data(const Expr& e, Frame& f);
+  // `ctx`: the data type of the expression around `e`, which literals in `e` take.
+  double eval_data(const Expr& e, Frame& f, ScalarKind ctx);
+  double literal_in(ScalarKind ctx, ScalarKind own, double v) const;
   int64_t eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f);
   double eval_data_binop(const BinOpNode* b, const Expr& e, Frame& f);
   Buffer eval_window(const WindowExprNode* w, const Expr& e, Frame& f);

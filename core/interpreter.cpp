@@ -127,7 +127,7 @@ void Interp::exec(const Stmt& s, Frame& f) {
       if (!field) fail(s.srcinfo(), "config " + n->config->name + " has no field '" + n->field + "'");
       ConfigValue v;
       if (is_data(field->type))
-        v = round_to_kind(precision(field->type), eval_data(n->rhs, f));
+        v = round_to_kind(precision(field->type), eval_data(n->rhs, f, field->type));
       else if (field->type == ScalarKind::Bool)
         v = eval_bool(n->rhs, f);
       else
@@ -179,7 +179,7 @@ void Interp::exec_store(const Stmt& s, const Sym& name, const std::vector<Expr>&
                         const Expr& rhs, bool reduce, Frame& f) {
   Buffer& b = lookup_buffer(f, name, s.srcinfo());
   int64_t pos = locate(b, name, idx, f, s.srcinfo(), "write");
-  double v = eval_data(rhs, f);
+  double v = eval_data(rhs, f, b.kind());
   if (reduce) v += b.raw(pos);
   if (!is_float(b.kind()) && !std::isfinite(v))
     fail(s.srcinfo(), "storing " + fmt_double(v) + " into '" + name.name() + "', a " +
@@ -248,7 +248,7 @@ void Interp::exec_call(const CallNode* c, const Stmt& s, Frame& f) {
     }
     // Any other data expression: a fresh scalar holding its value.
     ScalarKind k = is_data(e.type().base) ? e.type().base : formal.type.base;
-    vals.emplace_back(Buffer::scalar(k, eval_data(e, f)));
+    vals.emplace_back(Buffer::scalar(k, eval_data(e, f, k)));
   }
   Frame cf;
   cf.proc = &callee;

@@ -10,9 +10,12 @@
 //    exact (R: see InterpOptions::real_as); i8, ui8, ui16, i32 truncate toward zero then wrap two's-complement to their width
 //    (storing NaN or inf into an integer buffer is an InterpError). Float arithmetic is rounded
 //    to the expression's precision after each operation (an f32 `a * b` is a float product, as
-//    in C); integer data arithmetic is C's: operands promote to 32-bit int, so intermediates
-//    wrap at 32 bits and `/` truncates toward zero; the store then wraps to the buffer's width.
-//    Data `/` by zero is an InterpError for integer types and inf/NaN for floats.
+//    in C). A literal takes the precision of the expression around it: an f32 `x * 0.1` uses
+//    the float nearest 0.1 (C's `0.1f`); in an integer expression a non-integral literal
+//    truncates to the type and an integral one stays an int. Integer data arithmetic is C's:
+//    operands promote to 32-bit int, so intermediates wrap at 32 bits and `/` truncates toward
+//    zero; the store then wraps to the buffer's width. Data `/` by zero is an InterpError for
+//    integer types and inf/NaN for floats.
 //  - `and`/`or` short-circuit. `par` loops run sequentially, in order (or in reverse order with
 //    InterpOptions::reverse_par, which shows whether a par loop's iterations depend on each other).
 //  - Allocations are fresh buffers filled with NaN for float types, so a read of memory never
