@@ -86,6 +86,32 @@ std::string access_text(const Sym& name, const std::vector<Expr>& idx) {
   return s + "]`";
 }
 
+// A window (a window expression or a window's name) is dense, row-major with no gaps, when its
+// last dimension has stride 1 and every other dimension strides over the whole of the next.
+Expr dense_condition(const Expr& arg) {
+  std::vector<Expr> strides, extents;  // of the window's dimensions, outermost first
+  if (const WindowExprNode* w = arg.as<WindowExprNode>()) {
+    for (size_t d = 0; d < w->idx.size(); ++d)
+      if (w->idx[d].is_interval) {
+        strides.push_back(StrideExprNode::make(w->name, static_cast<int>(d)));
+        extents.push_back(BinOpNode::make(BinOpKind::Sub, w->idx[d].hi, w->idx[d].lo));
+      }
+  } else if (const ReadNode* r = arg.as<ReadNode>()) {
+    for (int d = 0; d < arg.type().rank(); ++d) {
+      strides.push_back(StrideExprNode::make(r->name, d));
+      extents.push_back(arg.type().shape[static_cast<size_t>(d)]);
+    }
+  }
+  Expr cond = ConstNode::make_bool(true);
+  if (strides.empty()) return cond;
+  cond = BinOpNode::make(BinOpKind::Eq, strides.back(), ConstNode::make_int(1));
+  for (size_t d = 0; d + 1 < strides.size(); ++d)
+    cond = BinOpNode::make(
+        BinOpKind::And, cond,
+        BinOpNode::make(BinOpKind::Eq, strides[d], BinOpNode::make(BinOpKind::Mul, strides[d + 1], extents[d + 1])));
+  return cond;
+}
+
 // Walks a proc keeping the Context of the statement at hand. `bounds` checks accesses and
 // windows, `calls` checks calls against their callees.
 class Checker {
@@ -149,11 +175,22 @@ class Checker {
         }
       }
     }
+    for (size_t i = 0; i < callee.args.size() && i < c->args.size(); ++i)
+      if (!callee.args[i].type.window && c->args[i].type().window) dense(c->args[i], callee.args[i], f, where);
     for (const Expr& p : callee.preds) {
       Expr mine = in_caller_terms(ctx_, *c, p);
       std::string what = "the assert `" + expr_text(p) + "` of " + f + " (here `" + expr_text(mine) + "`)";
       require(ctx_, mine, where, what + " holds", "the call to " + f + " may violate " + what);
     }
+  }
+
+  // A window given for a tensor parameter (a plain pointer in C) must be dense.
+  void dense(const Expr& arg, const FnArg& fa, const std::string& f, const SrcInfo& where) {
+    std::string what = "the window `" + expr_text(arg) + "` given for the tensor parameter " + fa.name.name() + " of " + f;
+    require(ctx_, dense_condition(arg), where, what + " is dense",
+            "the call to " + f + " may pass a strided window: " + what +
+                " must be dense (row-major, no gaps), because a tensor parameter is a plain pointer; declare "
+                "the parameter as a window [" + std::string(to_string(fa.type.base)) + "][...] to accept strides");
   }
 
   // Returns how many scopes it pushed that last until the end of the enclosing block.
@@ -229,6 +266,8 @@ class Checker {
 
 void check_bounds(const Proc& p) { Checker(p, true, false).run(); }
 void check_calls(const Proc& p) { Checker(p, false, true).run(); }
+Answer window_is_dense(const Context& ctx, const Expr& window) { return always_true(ctx, dense_condition(window)); }
+
 void check_call(const Context& ctx, const Stmt& call) { Checker(ctx, true, true).run(call); }
 
 void check_asserts_satisfiable(const Proc& p) {

@@ -3,6 +3,7 @@
 // passes windows of the callee's extents and positive sizes).
 #pragma once
 
+#include "checker/answer.h"
 #include "checker/context.h"
 #include "core/errors.h"
 #include "core/ir.h"
@@ -42,5 +43,9 @@ void check_proc(const Proc& p);
 // buffers, its sizes are positive, its extents match and its callee's asserts hold there
 // (BoundsError / AssertError). For a rewrite that puts a call in.
 void check_call(const Context& ctx, const Stmt& call);
+// Whether `window` (a window expression, or the name of a window), at the place of `ctx`, is
+// dense: row-major with no gaps, so that a pointer to its first element can stand for it (as
+// a window given for a tensor parameter must).
+Answer window_is_dense(const Context& ctx, const Expr& window);
 
 }  // namespace exocpp::checker

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "checker/frontend_checks.h"
 #include "codegen/c_types.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
@@ -431,6 +432,16 @@ void ProcEmitter::call(const CallNode* n, const Stmt& s) {
       continue;
     }
     bool pw = w != written_.end() && w->second.count(param.name.id());
+    // A tensor parameter is a plain pointer: a window given for it must be dense.
+    if (!param.type.window && n->args[i].type().window) {
+      checker::Answer dense = checker::window_is_dense(checker::Context::at(proc_, s), n->args[i]);
+      if (!dense.proved())
+        throw CodegenError(s.srcinfo(), "the window `" + to_string(n->args[i]) + "` given for the tensor parameter '" +
+                                            param.name.name() + "' of '" + callee.name +
+                                            "' may be strided (" +
+                                            (dense.unknown() ? dense.reason : "e.g. " + dense.counterexample) +
+                                            "); a tensor parameter is a plain pointer: declare it as a window");
+    }
     text += call_arg(param, n->args[i], pw, s.srcinfo());
   }
   ctxt_used_ = true;

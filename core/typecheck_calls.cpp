@@ -2,8 +2,8 @@
 // check_call_types does. Control parameters take control expressions of a compatible type
 // (size and index parameters: int, index or size expressions; a constant size is positive),
 // scalar data parameters take a scalar buffer (a variable or one element, passed by address),
-// tensor parameters take a whole tensor and window parameters a window or a whole tensor, of
-// the same rank and element precision (R unifies).
+// tensor and window parameters take a tensor or a window of the same rank and element precision
+// (R unifies); a window given for a tensor parameter must be dense, which the checker decides.
 #include "core/printer.h"
 #include "core/typecheck_internal.h"
 
@@ -123,10 +123,9 @@ void Checker::check_tensor_arg(const std::string& who, const Type& pt, const Exp
   if (arg.is<WindowExprNode>()) check_window(arg);
   else check_read(arg, Access::WholeBuffer);
   std::string got = ", got " + to_string(*at);
-  if (!pt.window && at->window)
-    fail(arg.srcinfo(), expects + got + ": a tensor parameter does not accept a window "
-                                        "(declare the parameter as a window [" +
-                                        to_string(pt.base) + "][...])");
+  // A window may stand for a tensor parameter (as in Exo) when it is dense: the tensor is a
+  // plain pointer. Density is a fact about values, decided by the checker's call checks
+  // (checker/frontend_checks.h) and enforced by codegen and the interpreter.
   if (at->rank() != pt.rank())
     fail(arg.srcinfo(), expects + got + ": rank " + std::to_string(pt.rank()) + " expected, got " +
                             std::to_string(at->rank()));

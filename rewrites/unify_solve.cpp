@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 
+#include "checker/frontend_checks.h"
 #include "checker/queries.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
@@ -336,11 +337,14 @@ class Solver {
       for (size_t d = 0; whole && d < idx->size(); ++d)
         whole = provably_equal(ctx_, (*idx)[d].lo, loops::int_const(0)) &&
                 provably_equal(ctx_, (*idx)[d].hi, bt.shape[d]);
-      if (!whole)
-        fail(first.site.where, who(a.name) + " is a tensor, which takes a whole buffer, but the block uses a part of '" +
-                                   first.caller_buf.name() + "'; declare it as a window [" + to_string(a.type.base) +
-                                   "][...]");
-      return ReadNode::make(first.caller_buf, {}, bt, first.site.where);
+      if (whole) return ReadNode::make(first.caller_buf, {}, bt, first.site.where);
+      // A part of the buffer may stand for a tensor parameter (a plain pointer) when dense.
+      Expr part = WindowExprNode::make(first.caller_buf, bt.base, std::move(*idx), first.site.where);
+      if (!checker::window_is_dense(ctx_, part).proved())
+        fail(first.site.where, who(a.name) + " is a tensor, which takes a dense buffer, but the block uses `" +
+                                   to_string(part) + "`, which may be strided; declare it as a window [" +
+                                   to_string(a.type.base) + "][...]");
+      return part;
     }
     fail(why_at, why);
   }

@@ -37,8 +37,11 @@ TEST(BoundsCheck, ReadPastTheEndIsAnErrorAtTheRead) {
 def f(n: size, x: f32[n] @ DRAM):
     for i in seq(0, n):
         x[i] = x[i + 1]
-)", &cex, &loc);
-  EXPECT_EQ(reason, "the read `x[i + 1]` is out of bounds: index `i + 1` of dimension 0 is 1, outside [0, 1)");
+)",
+                                            &cex, &loc);
+  EXPECT_EQ(
+      reason,
+      "the read `x[i + 1]` is out of bounds: index `i + 1` of dimension 0 is 1, outside [0, 1)");
   EXPECT_EQ(cex, "with n = 1, i = 0");
   EXPECT_EQ(loc.line, 4);
   EXPECT_EQ(loc.col, 16);
@@ -50,9 +53,11 @@ TEST(BoundsCheck, WriteBelowZeroIsAnError) {
 def f(n: size, x: f32[n] @ DRAM):
     for i in seq(0, n):
         x[i - 1] = 0.0
-)", &cex);
+)",
+                                            &cex);
   std::vector<long> v = captures(
-      reason, R"(^the write to `x\[i - 1\]` is out of bounds: index `i - 1` of dimension 0 is -(\d+), outside \[0, (\d+)\)$)");
+      reason,
+      R"(^the write to `x\[i - 1\]` is out of bounds: index `i - 1` of dimension 0 is -(\d+), outside \[0, (\d+)\)$)");
   ASSERT_EQ(v.size(), 2u) << reason;
   EXPECT_EQ(v[0], 1);
   EXPECT_EQ(cex.rfind("with n = ", 0), 0u);
@@ -65,7 +70,9 @@ def f(x: f32[4] @ DRAM):
     for i in seq(0, 5):
         x[i] += 1.0
 )");
-  EXPECT_EQ(reason, "the reduction into `x[i]` is out of bounds: index `i` of dimension 0 is 4, outside [0, 4)");
+  EXPECT_EQ(
+      reason,
+      "the reduction into `x[i]` is out of bounds: index `i` of dimension 0 is 4, outside [0, 4)");
 }
 
 TEST(BoundsCheck, GuardedAccessIsInBounds) {
@@ -93,8 +100,11 @@ def f(n: size, x: f32[n, 8] @ DRAM):
     for i in seq(0, n):
         w = x[i, 4:12]
         w[0] = 1.0
-)", &cex);
-  EXPECT_EQ(reason, "the window `x[i, 4:12]` is out of bounds: range `4:12` of dimension 1 is 4:12, outside 0:8");
+)",
+                                            &cex);
+  EXPECT_EQ(
+      reason,
+      "the window `x[i, 4:12]` is out of bounds: range `4:12` of dimension 1 is 4:12, outside 0:8");
   EXPECT_EQ(cex, "with n = 1, i = 0");
 }
 
@@ -105,7 +115,8 @@ def f(x: f32[16] @ DRAM):
     for i in seq(0, 5):
         w[i] = 1.0
 )");
-  EXPECT_EQ(reason, "the write to `w[i]` is out of bounds: index `i` of dimension 0 is 4, outside [0, 4)");
+  EXPECT_EQ(reason,
+            "the write to `w[i]` is out of bounds: index `i` of dimension 0 is 4, outside [0, 4)");
 }
 
 TEST(BoundsCheck, AllocatedBufferIsChecked) {
@@ -115,7 +126,9 @@ def f(x: f32[16] @ DRAM):
     for i in seq(0, 16):
         t[i / 2 + 1] = x[i]
 )");
-  EXPECT_EQ(reason, "the write to `t[i / 2 + 1]` is out of bounds: index `i / 2 + 1` of dimension 0 is 8, outside [0, 8)");
+  EXPECT_EQ(reason,
+            "the write to `t[i / 2 + 1]` is out of bounds: index `i / 2 + 1` of dimension 0 is 8, "
+            "outside [0, 8)");
 }
 
 TEST(BoundsCheck, IndexOutsideTheFragmentIsAnErrorSayingWhy) {
@@ -126,7 +139,9 @@ def f(n: size, x: f32[n] @ DRAM):
     for i in seq(0, n):
         x[Cfg.k] = 1.0
 )");
-  EXPECT_EQ(reason, "cannot prove that the write to `x[Cfg.k]` is in bounds: `Cfg.k` reads a config field, whose value is not modelled");
+  EXPECT_EQ(reason,
+            "cannot prove that the write to `x[Cfg.k]` is in bounds: `Cfg.k` reads a config field, "
+            "whose value is not modelled");
 }
 
 TEST(AssertCheck, ContradictoryAssertIsAnErrorAtThatAssert) {
@@ -136,8 +151,11 @@ def f(n: size, x: f32[n] @ DRAM):
     assert n >= 4
     assert n < 3
     pass
-)", nullptr, &loc);
-  EXPECT_EQ(reason, "the asserts of f can never hold together: `n < 3` contradicts the sizes and the asserts before it");
+)",
+                                            nullptr, &loc);
+  EXPECT_EQ(reason,
+            "the asserts of f can never hold together: `n < 3` contradicts the sizes and the "
+            "asserts before it");
   EXPECT_EQ(loc.line, 4);
 }
 
@@ -147,7 +165,9 @@ def f(n: size):
     assert n < 1
     pass
 )");
-  EXPECT_EQ(reason, "the asserts of f can never hold together: `n < 1` contradicts the sizes and the asserts before it");
+  EXPECT_EQ(reason,
+            "the asserts of f can never hold together: `n < 1` contradicts the sizes and the "
+            "asserts before it");
 }
 
 TEST(AssertCheck, SatisfiableAssertsPass) {
@@ -171,7 +191,8 @@ TEST(CallCheck, CallViolatingTheCalleesAssertIsAnError) {
   std::string reason = failure<AssertError>(std::string(kCallee) + R"(
 def f(n: size, x: f32[n] @ DRAM):
     g(n, x[0:n])
-)", &cex, &loc);
+)",
+                                            &cex, &loc);
   EXPECT_EQ(reason, "the call to g may violate the assert `n % 4 == 0` of g (here `n % 4 == 0`)");
   std::vector<long> v = captures(cex, R"(^with n = (\d+)$)");
   ASSERT_EQ(v.size(), 1u) << cex;
@@ -192,7 +213,8 @@ TEST(CallCheck, CalleeAssertInTermsOfAnExpressionArgument) {
 def f(n: size, x: f32[4 * n + 2] @ DRAM):
     g(4 * n + 2, x[0:4 * n + 2])
 )");
-  EXPECT_EQ(reason, "the call to g may violate the assert `n % 4 == 0` of g (here `(4 * n + 2) % 4 == 0`)");
+  EXPECT_EQ(reason,
+            "the call to g may violate the assert `n % 4 == 0` of g (here `(4 * n + 2) % 4 == 0`)");
 }
 
 TEST(CallCheck, WindowOfTheWrongExtentIsAnError) {
@@ -202,7 +224,9 @@ def g(x: [f32][4] @ DRAM):
 def f(x: f32[8] @ DRAM):
     g(x[0:5])
 )");
-  EXPECT_EQ(reason, "the call to g passes extent `5` for dimension 0 of argument x of g, which has extent `4`");
+  EXPECT_EQ(
+      reason,
+      "the call to g passes extent `5` for dimension 0 of argument x of g, which has extent `4`");
 }
 
 TEST(CallCheck, NonPositiveSizeArgumentIsAnError) {
@@ -212,8 +236,10 @@ def g(m: size, x: [f32][4] @ DRAM):
     pass
 def f(n: size, x: f32[8] @ DRAM):
     g(n - 1, x[0:4])
-)", &cex);
-  EXPECT_EQ(reason, "the call to g may pass a non-positive size: the size argument m = `n - 1` of g");
+)",
+                                            &cex);
+  EXPECT_EQ(reason,
+            "the call to g may pass a non-positive size: the size argument m = `n - 1` of g");
   EXPECT_EQ(cex, "with n = 1");
 }
 
@@ -236,9 +262,58 @@ def g(x: [f32][4] @ DRAM):
     pass
 def f(A: f32[4, 4] @ DRAM):
     g(A[0:4, 1])
-)", &cex);
-  EXPECT_EQ(reason, "the call to g may violate the assert `stride(x, 0) == 1` of g (here `stride(A, 0) == 1`)");
+)",
+                                            &cex);
+  EXPECT_EQ(
+      reason,
+      "the call to g may violate the assert `stride(x, 0) == 1` of g (here `stride(A, 0) == 1`)");
   EXPECT_EQ(cex, "for any values");
+}
+
+// A window stands for a tensor parameter (a plain pointer) only when it is dense.
+TEST(CallCheck, DenseBlockOfRowsMayStandForATensor) {
+  EXPECT_NO_THROW(check_proc(parse_proc(R"(
+def g(x: f32[2, 4] @ DRAM):
+    pass
+def f(n: size, A: f32[n, 4] @ DRAM):
+    assert n >= 3
+    g(A[1:3, 0:4])
+)")));
+}
+
+TEST(CallCheck, ColumnGivenForATensorIsAnError) {
+  std::string cex;
+  std::string reason = failure<AssertError>(R"(
+def g(x: f32[4] @ DRAM):
+    pass
+def f(A: f32[4, 4] @ DRAM):
+    g(A[0:4, 1])
+)",
+                                            &cex);
+  EXPECT_EQ(
+      reason,
+      "the call to g may pass a strided window: the window `A[0:4, 1]` given for the tensor "
+      "parameter x of g must be dense (row-major, no gaps), because a tensor parameter is a plain "
+      "pointer; declare the parameter as a window [f32][...] to accept strides");
+  EXPECT_EQ(cex, "for any values");
+}
+
+// A window argument of the caller is dense where its asserts say so.
+TEST(CallCheck, WindowArgumentWithAUnitStrideAssertMayStandForATensor) {
+  EXPECT_NO_THROW(check_proc(parse_proc(R"(
+def g(x: f32[8] @ DRAM):
+    pass
+def f(y: [f32][8] @ DRAM):
+    assert stride(y, 0) == 1
+    g(y)
+)")));
+  EXPECT_NE(failure<AssertError>(R"(
+def g(x: f32[8] @ DRAM):
+    pass
+def f(y: [f32][8] @ DRAM):
+    g(y)
+)"),
+            "");
 }
 
 }  // namespace

@@ -124,5 +124,35 @@ def f(x: f32[1] @ DRAM):
   }
 }
 
+// A tensor parameter is a plain pointer: a column (stride 4) cannot stand for it.
+TEST_F(CodegenErrors, StridedWindowGivenForATensorParameter) {
+  const char* src = R"(
+def g(x: f32[4] @ DRAM):
+    x[0] = 1.0
+def f(A: f32[4, 4] @ DRAM):
+    g(A[0:4, 1])
+)";
+  CodegenError e = emit_error(src, "f");
+  EXPECT_EQ(e.loc().line, 5);
+  EXPECT_NE(e.reason().find("the window `A[0:4, 1]` given for the tensor parameter 'x' of 'g' may be strided"),
+            std::string::npos)
+      << e.what();
+}
+
+// A dense block of rows may stand for a tensor parameter: the callee gets a pointer to its
+// first element, and the compiled call computes what the interpreter does.
+TEST(CodegenWindows, DenseWindowGivenForATensorParameterRuns) {
+  EXPECT_EQ(check(R"(
+def g(x: f32[2, 4] @ DRAM):
+    for i in seq(0, 2):
+        for j in seq(0, 4):
+            x[i, j] = x[i, j] * 2.0 + 1.0
+def f(n: size, A: f32[n, 4] @ DRAM):
+    assert n >= 3
+    g(A[1:3, 0:4])
+)", "f", {{"n", 5}}),
+            "");
+}
+
 }  // namespace
 }  // namespace exocpp::codegen_test

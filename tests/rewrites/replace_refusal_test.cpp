@@ -251,6 +251,20 @@ TEST(ReplaceRefusal, StrideOfAnUnassertedWindowArgumentIsNotProved) {
                          "the assert `stride(src, 0) == 1` of 'vld' holds at the call (as `stride(y, 0) == 1`)");
 }
 
+TEST(ReplaceRefusal, TensorParameterRefusesAColumn) {
+  Module m = parse_module(R"(def copy4(dst: f32[4] @ DRAM, src: f32[4] @ DRAM):
+    for i in seq(0, 4):
+        dst[i] = src[i]
+
+def cols(A: f32[4, 4] @ DRAM, B: f32[4, 4] @ DRAM):
+    for r in seq(0, 4):
+        B[r, 1] = A[r, 2]
+)");
+  Proc p = m.proc("cols");
+  expect_refused([&] { replace(p, "for r in _: _", m.proc("copy4")); }, "replace",
+                 "is a tensor, which takes a dense buffer, but the block uses `B[0:4, 1]`, which may be strided");
+}
+
 // An equality never unifies with an ordering (a `<=` does with a `<`: a <= b is a < b + 1).
 TEST(ReplaceRefusal, ComparisonsDiffer) {
   expect_replace_refused(R"(def k(N: size, A: f32[16] @ DRAM, B: f32[16] @ DRAM):

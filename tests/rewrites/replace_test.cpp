@@ -67,6 +67,24 @@ TEST(Replace, IndexArgumentIsSolvedFromACondition) {
 )", "for i in _: _", instr("vmasked"), "replace_index_arg", {{"N", 10}});
 }
 
+// A tensor parameter (a plain pointer) takes a dense part of a buffer, a row here; a column is
+// refused (replace_refusal_test.cpp).
+TEST(Replace, TensorParameterTakesADenseRow) {
+  Module m = parse_module(R"(def copy8(dst: f32[8] @ DRAM, src: f32[8] @ DRAM):
+    for i in seq(0, 8):
+        dst[i] = src[i]
+
+def rows(N: size, A: f32[N, 8] @ DRAM, B: f32[N, 8] @ DRAM):
+    for r in seq(0, N):
+        for c in seq(0, 8):
+            B[r, c] = A[r, c]
+)");
+  Proc p = m.proc("rows");
+  Proc q = replace(p, "for c in _: _", m.proc("copy8"));
+  EXPECT_NE(to_string(q).find("copy8(B[r, 0:8], A[r, 0:8])"), std::string::npos) << q;
+  expect_equivalent(p, q, {{"N", 3}});
+}
+
 // Over the integers `i <= N` is `i < N + 1`: the instruction's `i < m` takes m := N + 1.
 TEST(Replace, LessOrEqualGuardUnifiesWithALessThanOne) {
   expect_replaced(R"(def masked_le(N: size, A: f32[16] @ DRAM, B: f32[16] @ DRAM):
