@@ -3,10 +3,13 @@
 #include "checker/encode.h"
 
 #include <atomic>
+#include <map>
+#include <mutex>
 #include <ctime>
 #include <unordered_map>
 
 #include "core/externs.h"
+#include "core/ir_visit.h"
 
 namespace exocpp::checker {
 
@@ -415,12 +418,32 @@ z3::expr Encoder::cond(const Expr& e) {
   throw Unsupported{"`" + expr_text(e) + "` is not a condition of the quasi-affine fragment", e.srcinfo()};
 }
 
+Expr config_entry_value(const ReadConfigNode& read) {
+  // One symbol per (config, field) for the life of the program: queries are independent, so
+  // the same variable in two of them is harmless, and in one query it must be one variable.
+  static std::mutex mu;
+  static std::map<std::pair<const ConfigNode*, std::string>, Sym> syms;
+  std::lock_guard<std::mutex> lock(mu);
+  auto key = std::make_pair(read.config.get(), read.field);
+  auto it = syms.find(key);
+  if (it == syms.end()) it = syms.emplace(key, Sym(read.config->name + "." + read.field)).first;
+  return ReadNode::make(it->second, {}, read.type, read.srcinfo);
+}
+
+Expr with_entry_config_values(const Expr& e) {
+  struct Entry : IRMutator {
+    Expr mutate_ReadConfig(const ReadConfigNode* n, const Expr&) override { return config_entry_value(*n); }
+  } entry;
+  return entry.mutate(e);
+}
+
 z3::expr Encoder::facts(const Context& ctx) {
   z3::expr f = c_.bool_val(true);
   for (const FnArg& a : ctx.proc().args())
     if (a.type.is_scalar() && a.type.base == ScalarKind::Size)
       f = f && var(a.name) >= 1;
-  for (const Expr& p : ctx.proc().preds()) f = f && cond(p);
+  // A proc's asserts hold at its entry: their config reads are the entry values.
+  for (const Expr& p : ctx.proc().preds()) f = f && cond(with_entry_config_values(p));
   for (const Scope& s : ctx.scopes()) {
     if (s.kind == Scope::Loop) {
       z3::expr v = var(s.loop->iter);

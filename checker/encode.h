@@ -31,6 +31,15 @@ z3::context& z3ctx();
 // Text of a control expression in surface syntax (for messages; the checker does not depend
 // on the printer).
 std::string expr_text(const Expr& e);
+
+// The value config field `read` names holds when the proc is entered (set by its caller): a
+// control variable "Cfg.field", the same one for every query, so that a proc's asserts about a
+// field (`assert stride(src, 0) == Cfg.src_stride`) and a fact at a point where the field still
+// holds its entry value (no write before it) speak of one value. Config values are otherwise
+// not modelled: a read elsewhere stays outside the fragment.
+Expr config_entry_value(const ReadConfigNode& read);
+// `e` with every config read taken as its entry value (sound for the proc's own asserts).
+Expr with_entry_config_values(const Expr& e);
 std::string location_text(const Access& a, const std::vector<std::string>& idx_values);
 
 class Encoder {

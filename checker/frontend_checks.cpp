@@ -7,6 +7,8 @@
 #include "checker/effects.h"
 #include "checker/encode.h"
 #include "checker/queries.h"
+#include "checker/queries_config.h"
+#include "core/cursor.h"
 
 namespace exocpp::checker {
 
@@ -118,17 +120,40 @@ class Checker {
  public:
   Checker(const Proc& p, bool bounds, bool calls) : ctx_(Context::top(p)), bounds_(bounds), calls_(calls) {}
   Checker(Context ctx, bool bounds, bool calls) : ctx_(std::move(ctx)), bounds_(bounds), calls_(calls) {}
-  void run() { block(ctx_.proc().body()); }
-  void run(const Stmt& s) { stmt(s); }
+  void run() {
+    placed_ = true;
+    block(ctx_.proc().body());
+  }
+  void run_at(const BlockPath& path, int index, const Stmt& s) {
+    placed_ = true;
+    path_ = path;
+    index_ = index;
+    stmt(s);
+  }
 
  private:
   Context ctx_;
   bool bounds_, calls_;
+  // Where the statement at hand is (its list and index), for the config values a callee's
+  // asserts read there; `placed_` is false for a lone statement checked by check_call.
+  BlockPath path_;
+  int index_ = 0;
+  bool placed_ = false;
 
   void block(const Block& b) {
     size_t pushed = 0;
-    for (const Stmt& s : b) pushed += stmt(s);
+    for (size_t k = 0; k < b.size(); ++k) {
+      index_ = static_cast<int>(k);
+      pushed += stmt(b[k]);
+    }
     for (size_t k = 0; k < pushed; ++k) ctx_.pop();
+  }
+  void sub_block(const Block& b, BlockField field) {
+    path_.push_back({index_, field});
+    int saved = index_;
+    block(b);
+    index_ = saved;
+    path_.pop_back();
   }
 
   void expr(const Expr& e, const SrcInfo& where) {
@@ -179,6 +204,8 @@ class Checker {
       if (!callee.args[i].type.window && c->args[i].type().window) dense(c->args[i], callee.args[i], f, where);
     for (const Expr& p : callee.preds) {
       Expr mine = in_caller_terms(ctx_, *c, p);
+      // A config field the assert reads: the value it holds at the call.
+      if (placed_) mine = with_config_values(ctx_.proc(), path_, index_, mine);
       std::string what = "the assert `" + expr_text(p) + "` of " + f + " (here `" + expr_text(mine) + "`)";
       require(ctx_, mine, where, what + " holds", "the call to " + f + " may violate " + what);
     }
@@ -217,11 +244,11 @@ class Checker {
         Scope sc{Scope::Cond};
         sc.cond = n->cond;
         ctx_.push(sc);
-        block(n->body);
+        sub_block(n->body, BlockField::Body);
         ctx_.pop();
         sc.negated = true;
         ctx_.push(sc);
-        block(n->orelse);
+        sub_block(n->orelse, BlockField::Orelse);
         ctx_.pop();
         return 0;
       }
@@ -230,7 +257,7 @@ class Checker {
         Scope sc{Scope::Loop};
         sc.loop = n;
         ctx_.push(sc);
-        block(n->body);
+        sub_block(n->body, BlockField::Body);
         ctx_.pop();
         return 0;
       }
@@ -268,7 +295,9 @@ void check_bounds(const Proc& p) { Checker(p, true, false).run(); }
 void check_calls(const Proc& p) { Checker(p, false, true).run(); }
 Answer window_is_dense(const Context& ctx, const Expr& window) { return always_true(ctx, dense_condition(window)); }
 
-void check_call(const Context& ctx, const Stmt& call) { Checker(ctx, true, true).run(call); }
+void check_call(const Proc& p, const BlockPath& path, int index) {
+  Checker(Context::at(p, path, index), true, true).run_at(path, index, block_at(p.body(), path)[static_cast<size_t>(index)]);
+}
 
 void check_asserts_satisfiable(const Proc& p) {
   Context ctx = Context::top(p);
@@ -279,7 +308,7 @@ void check_asserts_satisfiable(const Proc& p) {
     for (const FnArg& a : p.args())
       if (a.type.is_scalar() && a.type.base == ScalarKind::Size) f = f && enc.var(a.name) >= 1;
     for (const Expr& pred : p.preds()) {
-      f = f && enc.cond(pred);
+      f = f && enc.cond(with_entry_config_values(pred));
       SatResult r = check_sat(enc, f);
       if (r.result == z3::sat) continue;
       if (r.result == z3::unknown)

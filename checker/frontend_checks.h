@@ -39,10 +39,10 @@ void check_asserts_satisfiable(const Proc& p);  // AssertError
 void check_calls(const Proc& p);                // AssertError
 // All three, asserts first.
 void check_proc(const Proc& p);
-// One call statement in `ctx` (the context of its place): its window arguments lie inside their
+// The call statement `index` of the list at `path` of `p`: its window arguments lie inside their
 // buffers, its sizes are positive, its extents match and its callee's asserts hold there
 // (BoundsError / AssertError). For a rewrite that puts a call in.
-void check_call(const Context& ctx, const Stmt& call);
+void check_call(const Proc& p, const BlockPath& path, int index);
 // Whether `window` (a window expression, or the name of a window), at the place of `ctx`, is
 // dense: row-major with no gaps, so that a pointer to its first element can stand for it (as
 // a window given for a tensor parameter must).

@@ -8,6 +8,7 @@
 #include "checker/conflict.h"
 #include "checker/context.h"
 #include "checker/effects.h"
+#include "checker/encode.h"
 #include "checker/queries.h"
 #include "core/cursor.h"
 #include "core/ir_visit.h"
@@ -167,7 +168,8 @@ namespace {
 struct LastWrite {
   const WriteConfigNode* write = nullptr;
   Stmt stmt;
-  Answer why;  // when `write` is null
+  Answer why;          // when `write` is null
+  bool entry = false;  // no write precedes: the field holds the value the proc was entered with
 };
 LastWrite last_write(const Proc& proc, const BlockPath& path, int index, const Field& f) {
   std::vector<Segment> between;
@@ -196,7 +198,8 @@ LastWrite last_write(const Proc& proc, const BlockPath& path, int index, const F
       return {nullptr,
               {},
               Answer::unknown_because("no write of " + f.str() + " precedes this point in proc '" +
-                                      proc.name() + "', so its value comes from the caller")};
+                                      proc.name() + "', so its value comes from the caller"),
+              true};
     between.push_back({cur, 0, k});
     PathStep step = cur.back();
     cur.pop_back();
@@ -253,7 +256,8 @@ Expr with_config_values(const Proc& proc, const BlockPath& path, int index, cons
     int index;
     Expr mutate_ReadConfig(const ReadConfigNode* n, const Expr& e) override {
       LastWrite lw = last_write(*proc, *path, index, Field{n->config->name, n->field});
-      return lw.write ? lw.write->rhs : e;
+      if (lw.write) return lw.write->rhs;
+      return lw.entry ? config_entry_value(*n) : e;
     }
   } sub;
   sub.proc = &proc;

@@ -63,7 +63,7 @@ Proc insert_noop_call(const Proc& p, const CursorLike& gap, const Proc& subproc,
                "the call to '" + subproc.name() + "' does not fit its signature: " + e.reason());
     }
     try {
-      checker::check_call(checker::Context::at(q, g.loc().block, g.loc().lo), call);
+      checker::check_call(q, g.loc().block, g.loc().lo);
     } catch (const checker::CheckError& e) {
       rw::fail(op, g, e.reason(), e.counterexample());
     }

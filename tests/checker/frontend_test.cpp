@@ -316,5 +316,70 @@ def f(y: [f32][8] @ DRAM):
             "");
 }
 
+// Config fields in asserts: a proc's asserts speak of the values the fields hold on entry; at a
+// call, a callee's assert reads what the field holds there (the last write, or the entry value).
+const char* kConfigLoad = R"(
+config ConfigLoad:
+    src_stride: stride
+
+def bar(n: size, src: [i8][n] @ DRAM):
+    assert stride(src, 0) == ConfigLoad.src_stride
+    pass
+)";
+
+TEST(ConfigCheck, AssertOnAConfigFieldIsDecided) {
+  EXPECT_NO_THROW(check_proc(parse_module(kConfigLoad).proc("bar")));
+}
+
+TEST(ConfigCheck, CallersAssertOnTheEntryValueDischargesTheCallees) {
+  EXPECT_NO_THROW(check_proc(parse_module(std::string(kConfigLoad) + R"(
+def foo(n: size, src: [i8][n] @ DRAM):
+    assert stride(src, 0) == ConfigLoad.src_stride
+    bar(n, src)
+)")
+                                 .proc("foo")));
+}
+
+TEST(ConfigCheck, WriteBeforeTheCallDischargesTheCalleesAssert) {
+  EXPECT_NO_THROW(check_proc(parse_module(std::string(kConfigLoad) + R"(
+def foo(n: size, src: [i8][n] @ DRAM):
+    ConfigLoad.src_stride = stride(src, 0)
+    bar(n, src)
+)")
+                                 .proc("foo")));
+}
+
+TEST(ConfigCheck, UnknownFieldValueAtTheCallIsAnError) {
+  Proc foo = parse_module(std::string(kConfigLoad) + R"(
+def foo(n: size, src: [i8][n] @ DRAM):
+    bar(n, src)
+)")
+                 .proc("foo");
+  try {
+    check_proc(foo);
+    ADD_FAILURE() << "the call was accepted";
+  } catch (const AssertError& e) {
+    EXPECT_EQ(
+        e.reason(),
+        "the call to bar may violate the assert `stride(src, 0) == ConfigLoad.src_stride` of bar "
+        "(here `stride(src, 0) == ConfigLoad.src_stride`)");
+    EXPECT_NE(e.counterexample().find("ConfigLoad.src_stride = "), std::string::npos)
+        << e.counterexample();
+  }
+}
+
+// The entry value is only what the field holds before any write: after a write of another value
+// the caller's assert about the entry value says nothing.
+TEST(ConfigCheck, EntryAssertDoesNotOutliveAWrite) {
+  Proc foo = parse_module(std::string(kConfigLoad) + R"(
+def foo(n: size, src: [i8][n] @ DRAM):
+    assert stride(src, 0) == ConfigLoad.src_stride
+    ConfigLoad.src_stride = 2
+    bar(n, src)
+)")
+                 .proc("foo");
+  EXPECT_THROW(check_proc(foo), AssertError);
+}
+
 }  // namespace
 }  // namespace exocpp::checker::testing
