@@ -664,4 +664,33 @@ TEST(ExoBuffersPort, FoldBufferRefused) {
   EXPECT_THROW(resize_dim(foo, "x : _", 0, "3", "0", o), SchedulingError);
 }
 
+// test_reuse_buffer2: c, only passed to a call, is replaced by bb.
+TEST(ExoBuffersPort, ReuseBuffer2) {
+  Module m = parse_module(R"(def bar(a: f32 @ DRAM):
+    pass
+
+def foo():
+    bb: f32 @ DRAM
+    c: f32 @ DRAM
+    bar(c)
+)");
+  Proc foo = m.proc("foo");
+  Proc q = reuse_buffer(foo, "bb : _", "c : _");
+  EXPECT_TRUE(has(q, "bar(bb)")) << q;
+  EXPECT_FALSE(has(q, "c: f32")) << q;
+}
+
+// test_rearrange_dim_2: a transposing copy, with the stride read following the permutation.
+TEST(ExoBuffersPort, RearrangeDim2) {
+  Proc foo = parse_proc(R"(def foo():
+    a: i8[10, 10] @ DRAM
+    for i in seq(0, 10):
+        for j in seq(0, 10):
+            a[i, j] = a[j, i]
+)");
+  Proc q = rearrange_dim(foo, "a : _", {1, 0});
+  EXPECT_TRUE(has(q, "a[j, i] = a[i, j]")) << q;
+  expect_equivalent(foo, q);
+}
+
 }  // namespace
