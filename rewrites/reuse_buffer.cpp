@@ -2,8 +2,10 @@
 //
 //   x : T ; ... ; y : T ; s        -->        x : T ; ... ; s[ y -> x ]
 //
-// Legality: x and y have the same type and memory, y lies in x's scope, and x is dead at
-// y's allocation: nothing after it (nor any loop around it, inside x's scope) uses x.
+// Legality: x and y have the same type and memory, y lies in x's scope, and x is dead once y
+// holds a value: in y's own list nothing after y's first use (an assignment to y, which may
+// still read x) uses x; when y is nested deeper, nothing after y's allocation (nor any loop or
+// if around it, inside x's scope) uses x.
 #include "core/printer.h"
 #include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
@@ -33,23 +35,28 @@ Proc reuse_buffer(const Proc& p, const CursorLike& buf, const CursorLike& replac
     const AllocNode* y = yc.stmt().as<AllocNode>();
     if (x->name == y->name) rw::fail(kOp, yc, "a buffer cannot replace itself");
     if (!same_type(x->type, y->type) || x->mem != y->mem)
-      rw::fail(kOp, yc, "'" + y->name.name() + ": " + to_string(y->type) + " @ " + y->mem + "' and '" + x->name.name() +
-                            ": " + to_string(x->type) + " @ " + x->mem + "' differ in type or memory");
+      rw::fail(kOp, yc,
+               "'" + y->name.name() + ": " + to_string(y->type) + " @ " + y->mem + "' and '" +
+                   x->name.name() + ": " + to_string(x->type) + " @ " + x->mem +
+                   "' differ in type or memory");
     const BlockPath& px = xc.loc().block;
     const BlockPath& py = yc.loc().block;
     const int xi = xc.loc().lo, yi = yc.loc().lo;
     bool prefix = px.size() <= py.size() && std::equal(px.begin(), px.end(), py.begin());
     int top = py.size() == px.size() ? yi : (prefix ? py[px.size()].index : -1);
     if (!prefix || top <= xi)
-      rw::fail(kOp, yc, "'" + y->name.name() + "' is not allocated after '" + x->name.name() + "' in its scope");
+      rw::fail(
+          kOp, yc,
+          "'" + y->name.name() + "' is not allocated after '" + x->name.name() + "' in its scope");
     // A par loop between the two would make its parallel iterations share x.
     const Block* level = &xc.list();
     for (size_t l = px.size(); l < py.size(); ++l) {
       const Stmt& s = (*level)[py[l].index];
       if (const ForNode* f = s.as<ForNode>()) {
         if (f->mode == LoopMode::Par)
-          rw::fail(kOp, yc, "'" + y->name.name() + "' is allocated in the par loop '" + f->iter.name() +
-                                "', whose parallel iterations would share '" + x->name.name() + "'");
+          rw::fail(kOp, yc,
+                   "'" + y->name.name() + "' is allocated in the par loop '" + f->iter.name() +
+                       "', whose parallel iterations would share '" + x->name.name() + "'");
         level = &f->body;
       } else if (const IfNode* i = s.as<IfNode>()) {
         level = py[l].field == BlockField::Body ? &i->body : &i->orelse;
@@ -59,13 +66,29 @@ Proc reuse_buffer(const Proc& p, const CursorLike& buf, const CursorLike& replac
     const Block& xlist = xc.list();
     auto refuse_use = [&](const Stmt& s) {
       if (rw::buffer_uses(s, x->name).any())
-        rw::fail(kOp, yc, "'" + x->name.name() + "' is still live at the allocation of '" + y->name.name() +
-                              "' (used later by '" + first_line(rw::buffer_uses(s, x->name).stmts.front()) + "')");
+        rw::fail(kOp, yc,
+                 "'" + x->name.name() + "' is still live at the allocation of '" + y->name.name() +
+                     "' (used later by '" + first_line(rw::buffer_uses(s, x->name).stmts.front()) +
+                     "')");
     };
-    for (size_t k = top + 1; k < xlist.size(); ++k) refuse_use(xlist[k]);
-    if (py.size() > px.size()) refuse_use(xlist[top]);  // conservatively: anywhere around y
     const Block& ylist = yc.list();
-    for (size_t k = yi + 1; k < ylist.size(); ++k) refuse_use(ylist[k]);
+    if (py.size() > px.size()) {
+      for (size_t k = top + 1; k < xlist.size(); ++k) refuse_use(xlist[k]);
+      refuse_use(xlist[top]);  // conservatively: anywhere around y
+      for (size_t k = yi + 1; k < ylist.size(); ++k) refuse_use(ylist[k]);
+    } else {
+      // Same list: x only has to be dead once y holds a value. Statements before y's first use
+      // may use x; that first use may read x if it is an assignment to y (its right-hand side
+      // is read before the write, as in Exo's `c = aa + bb` --> `bb = aa + bb`); a loop or a
+      // reduction there is no first write (a later iteration would read the overwritten x).
+      size_t k = yi + 1;
+      while (k < ylist.size() && !rw::buffer_uses(ylist[k], y->name).any()) ++k;
+      if (k < ylist.size()) {
+        const AssignNode* a = ylist[k].as<AssignNode>();
+        if (!(a && a->name == y->name)) refuse_use(ylist[k]);
+        for (++k; k < ylist.size(); ++k) refuse_use(ylist[k]);
+      }
+    }
 
     Block rest(ylist.begin() + yi + 1, ylist.end());
     rw::AccessMap m;

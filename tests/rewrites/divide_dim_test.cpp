@@ -41,7 +41,8 @@ TEST(DivideDim, RefusesAnIndivisibleDimension) {
 TEST(DivideDim, RefusesABadDimensionOrQuotient) {
   Proc p = parse_proc(kRow);
   expect_refused([&] { divide_dim(p, p.body_cursor()[0], 1, 4); }, "divide_dim", "does not exist");
-  expect_refused([&] { divide_dim(p, p.body_cursor()[0], 0, 0); }, "divide_dim", "must be positive");
+  expect_refused([&] { divide_dim(p, p.body_cursor()[0], 0, 0); }, "divide_dim",
+                 "must be positive");
 }
 
 TEST(MultDim, MergesAConstantDimensionIntoAnother) {
@@ -79,12 +80,14 @@ TEST(UnrollBuffer, SplitsAConstantDimensionIntoBuffers) {
 
 TEST(UnrollBuffer, RefusesANonConstantIndex) {
   Proc p = parse_proc(kMat);
-  expect_refused([&] { unroll_buffer(p, p.body_cursor()[0], 2); }, "unroll_buffer", "expected a constant");
+  expect_refused([&] { unroll_buffer(p, p.body_cursor()[0], 2); }, "unroll_buffer",
+                 "expected a constant");
 }
 
 TEST(UnrollBuffer, RefusesANonConstantDimension) {
   Proc p = parse_proc(kMat);
-  expect_refused([&] { unroll_buffer(p, p.body_cursor()[0], 0); }, "unroll_buffer", "must be a constant");
+  expect_refused([&] { unroll_buffer(p, p.body_cursor()[0], 0); }, "unroll_buffer",
+                 "must be a constant");
 }
 
 TEST(UnrollBuffer, RefusesAScalar) {
@@ -129,7 +132,36 @@ TEST(ReuseBuffer, RefusesALiveBuffer) {
     for k in seq(0, 4):
         A[k] = y[k] * x[k]
 )");
-  expect_refused([&] { reuse_buffer(p, p.body_cursor()[0], p.body_cursor()[2]); }, "reuse_buffer", "still live");
+  expect_refused([&] { reuse_buffer(p, p.body_cursor()[0], p.body_cursor()[2]); }, "reuse_buffer",
+                 "still live");
+}
+
+// The first write of y may read x (it is read before the write) ...
+TEST(ReuseBuffer, FirstAssignmentMayReadTheReusedBuffer) {
+  Proc p = parse_proc(R"(def f(a: f32 @ DRAM, b: f32 @ DRAM):
+    x: f32 @ DRAM
+    x = a * 2.0
+    y: f32 @ DRAM
+    y = x + b
+    b = y
+)");
+  Proc q = reuse_buffer(p, p.body_cursor()[0], p.body_cursor()[2]);
+  EXPECT_NE(to_string(q).find("    x = x + b\n    b = x\n"), std::string::npos) << q;
+  expect_equivalent(p, q);
+}
+
+// ... but no later statement may: after the first write, x holds y's value.
+TEST(ReuseBuffer, RefusesAReadOfTheReusedBufferAfterTheFirstWrite) {
+  Proc p = parse_proc(R"(def f(a: f32 @ DRAM, b: f32 @ DRAM):
+    x: f32 @ DRAM
+    x = a * 2.0
+    y: f32 @ DRAM
+    y = 0.0
+    y += x
+    b = y
+)");
+  expect_refused([&] { reuse_buffer(p, p.body_cursor()[0], p.body_cursor()[2]); }, "reuse_buffer",
+                 "still live");
 }
 
 TEST(ReuseBuffer, RefusesDifferentTypes) {
@@ -189,14 +221,15 @@ TEST(AutoliftAlloc, ExpandsWhenValuesFlowBetweenIterations) {
 
 TEST(AutoliftAlloc, RefusesABadMode) {
   Proc p = parse_proc(kAuto);
-  expect_refused([&] { autolift_alloc(p, p.body_cursor()[0].body()[0], {.mode = "diag"}); }, "autolift_alloc",
-                 "mode must be");
+  expect_refused([&] { autolift_alloc(p, p.body_cursor()[0].body()[0], {.mode = "diag"}); },
+                 "autolift_alloc", "mode must be");
 }
 
 TEST(AutoliftAlloc, RefusesTooSmallASize) {
   Proc p = parse_proc(kAuto);
-  expect_refused([&] { autolift_alloc(p, p.body_cursor()[0].body()[0], {.size = 2, .keep_dims = true}); },
-                 "autolift_alloc", "is in [0, 2)");
+  expect_refused(
+      [&] { autolift_alloc(p, p.body_cursor()[0].body()[0], {.size = 2, .keep_dims = true}); },
+      "autolift_alloc", "is in [0, 2)");
 }
 
 }  // namespace
@@ -228,8 +261,8 @@ TEST(ReuseBuffer, RefusesAnAllocationInAParLoop) {
         y = A[i]
         A[i] = y + 1.0
 )");
-  expect_refused([&] { reuse_buffer(p, p.body_cursor()[0], p.body_cursor()[3].body()[0]); }, "reuse_buffer",
-                 "par loop 'i'");
+  expect_refused([&] { reuse_buffer(p, p.body_cursor()[0], p.body_cursor()[3].body()[0]); },
+                 "reuse_buffer", "par loop 'i'");
 }
 
 }  // namespace
