@@ -2,7 +2,9 @@
 //
 //   for ko (K blocks of kc):                       divide_loop k, cut_and_guard: a K tail part
 //     for jo (64 columns):                         divide_loop j, reorder_loops
-//       B_pack = B[ko block, jo panel]              stage_mem (packing), lift_alloc (hoisting)
+//       B_pack = B[ko block, jo panel]              stage_mem (packing), lift_alloc (hoisting);
+//                                                  specialize: with one row of tiles (M < 12)
+//                                                  the tiles read B in place (no copy to amortize)
 //       for io (6 rows):                           divide_loop i
 //         gemm_6x64(kc, A[..], B_pack, C[..])      replace by the tile's specification, then
 //                                                  call_eqv to its AVX-512 schedule
@@ -48,7 +50,12 @@ Proc tile_part(Proc p, const Cursor& i_loop, const std::string& b_rows, const Sc
   p = fission(p, io.body()[0].after());              // io: jo ; io: if N % 64 > 0
   p = reorder_loops(p, p.forward(io));               // io jo -> jo io
   if (opts.pack_b) {
-    p = stage_mem(p, p.forward(io), "B[" + b_rows + ", 64 * jo:64 * jo + 64]", "B_pack");
+    // A packed panel pays for its copy only when several row tiles read it: with one row of
+    // tiles (M < 12) the tiles read B in place, which has the same layout when N is 64.
+    Cursor jo = p.forward(io).parent();
+    p = specialize(p, p.forward(io), {"M < 12"});
+    Cursor packed = p.forward(jo).body()[0].orelse()[0];
+    p = stage_mem(p, packed, "B[" + b_rows + ", 64 * jo:64 * jo + 64]", "B_pack");
   }
   return p;
 }
