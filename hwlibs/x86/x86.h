@@ -80,6 +80,8 @@ inline constexpr MemoryRef AVX512{"AVX512"};
   X(mm256_setzero_##ps)                             \
   X(mm256_loadu_##ps)                               \
   X(mm256_storeu_##ps)                              \
+  X(mm256_maskz_loadu_##ps)                         \
+  X(mm256_mask_storeu_##ps)                         \
   X(mm256_broadcast_##ss)                           \
   X(mm256_fmadd_##ps)                               \
   X(mm256_fmadd_##ps##_broadcast)                   \
