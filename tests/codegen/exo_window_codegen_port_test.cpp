@@ -6,9 +6,12 @@
 #include <vector>
 
 #include "codegen_test_util.h"
+#include "core/exo_precision_window_sources.h"
 
 namespace exocpp::codegen_test {
 namespace {
+
+using namespace exocpp::exo_port;
 
 // The C emitted for proc `name` of `src`, alone in a library.
 std::string c_of(const std::string& src, const std::string& name) {
@@ -22,21 +25,6 @@ bool has(const std::string& text, const std::string& part) {
 // ---- test_precision.py
 // ---------------------------------------------------------------------------
 
-const char* kGoodPrec1 = R"(
-def good_prec1(n: size, m: size, x: f32[n, m] @ DRAM, y: f32[n, m] @ DRAM, res: f64[n, m] @ DRAM):
-    for i in seq(0, n):
-        rloc: f64[m] @ DRAM
-        xloc: f32[m] @ DRAM
-        yloc: f32[m] @ DRAM
-        for j in seq(0, m):
-            xloc[j] = x[i, j]
-        for j in seq(0, m):
-            yloc[j] = y[i, j]
-        for j in seq(0, m):
-            rloc[j] = xloc[j] + yloc[j]
-        for j in seq(0, m):
-            res[i, j] = rloc[j]
-)";
 
 // test_good_prec1: Exo compiles the proc and runs it on fixed inputs; so do we, and the result
 // also matches the interpreter on random inputs.
@@ -166,14 +154,6 @@ def bar(x: [f32][8] @ DRAM, y: [f32][8] @ DRAM):
   EXPECT_EQ(check(src, "bar"), "");
 }
 
-const char* kWindow = R"(
-def window(n: size, m: size, src: [i8][n, m] @ DRAM, dst: [i8][n, 16] @ DRAM):
-    assert n <= 16
-    assert m <= 16
-    for i in seq(0, n):
-        for j in seq(0, m):
-            dst[i, j] = src[i, j]
-)";
 
 // test_window (golden): rank-2 window arguments are structs (read-only src: the const variant),
 // addressed through both strides.
@@ -211,13 +191,6 @@ TEST(ExoWindowCodegenPort, StrideAssertsAreKeptAsComments) {
   EXPECT_EQ(check(kStrideAssert, "stride_assert", {{"n", 4}, {"m", 9}}), "");
 }
 
-const char* kWindowStmt = R"(
-def window_stmt(n: size, m: size, x: f32[n, m] @ DRAM):
-    y = x[:, 0]
-    z: f32[n] @ DRAM
-    for i in seq(0, n):
-        z[i] = y[i]
-)";
 
 // test_window_stmt (golden): the window statement becomes a window struct whose origin is x's
 // first element and whose stride is x's row length m; reads go through it.
@@ -274,28 +247,6 @@ TEST(ExoWindowCodegenPort, NormalizeRowAndColumnWindowStructs) {
 
 // Not in Exo's file: windows of window statements, passed on to a callee and asked for their
 // strides, the cases test_window_stmt and test_normalize combine.
-const char* kWindowsOfWindows = R"(
-def copy22(a: [f32][2, 2] @ DRAM, b: [f32][2, 2] @ DRAM):
-    for i in seq(0, 2):
-        for j in seq(0, 2):
-            b[i, j] = a[i, j] + 1.0
-
-def strides(n: size, m: size, x: f32[n, m] @ DRAM, out: f32[n, m] @ DRAM, s: f32[2] @ DRAM):
-    assert n >= 4
-    assert m >= 4
-    col = x[0:n, 1]
-    sub = col[1:n]
-    blk = x[1:4, 1:4]
-    inner = blk[1:3, 0:2]
-    copy22(inner, out[0:2, 2:4])
-    for i in seq(0, n - 1):
-        if stride(sub, 0) == stride(x, 0):
-            out[i + 1, 0] = sub[i]
-    if stride(inner, 1) == 1:
-        s[0] = 1.0
-    if stride(blk, 0) == m:
-        s[1] = 2.0
-)";
 
 // A window of a window composes the strides of its buffer: origin through the outer window's
 // strides, strides copied from it.

@@ -9,8 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "core/exo_precision_window_sources.h"
+
 namespace exocpp {
 namespace {
+
+using namespace exocpp::exo_port;
 
 Module parse(const std::string& src) { return parse_module(src, {}, "<exo>"); }
 
@@ -48,21 +52,6 @@ std::string interp_error(const Proc& p, std::vector<ArgValue>& args) {
 // ---- test_precision.py
 // ---------------------------------------------------------------------------
 
-const char* kGoodPrec1 = R"(
-def good_prec1(n: size, m: size, x: f32[n, m] @ DRAM, y: f32[n, m] @ DRAM, res: f64[n, m] @ DRAM):
-    for i in seq(0, n):
-        rloc: f64[m] @ DRAM
-        xloc: f32[m] @ DRAM
-        yloc: f32[m] @ DRAM
-        for j in seq(0, m):
-            xloc[j] = x[i, j]
-        for j in seq(0, m):
-            yloc[j] = y[i, j]
-        for j in seq(0, m):
-            rloc[j] = xloc[j] + yloc[j]
-        for j in seq(0, m):
-            res[i, j] = rloc[j]
-)";
 
 // test_good_prec1: an f32 sum stored into an f64 buffer is accepted (stores convert), and computes
 // Exo's expected values to 6 decimals.
@@ -302,14 +291,6 @@ def bar(x: [f32][8] @ DRAM, y: [f32][8] @ DRAM):
   EXPECT_EQ(std::get<Buffer>(args[0]).to_vector(), std::get<Buffer>(args[1]).to_vector());
 }
 
-const char* kWindow = R"(
-def window(n: size, m: size, src: [i8][n, m] @ DRAM, dst: [i8][n, 16] @ DRAM):
-    assert n <= 16
-    assert m <= 16
-    for i in seq(0, n):
-        for j in seq(0, m):
-            dst[i, j] = src[i, j]
-)";
 
 // test_window: two-dimensional window arguments, read and written element by element.
 TEST(ExoWindowPort, WindowArgumentsOfRankTwo) {
@@ -357,13 +338,6 @@ def stride_assert(n: size, m: size, src: [i8][n, m] @ DRAM, dst: [i8][n, 16] @ D
             "src = i8[4, 5] buffer, dst = i8[4, 16] buffer");
 }
 
-const char* kWindowStmt = R"(
-def window_stmt(n: size, m: size, x: f32[n, m] @ DRAM):
-    y = x[:, 0]
-    z: f32[n] @ DRAM
-    for i in seq(0, n):
-        z[i] = y[i]
-)";
 
 // test_window_stmt: `y = x[:, 0]` names the first column, a window of n elements with x's row
 // stride; the omitted bounds become 0 and the dimension's size.
@@ -432,28 +406,6 @@ def proj_out(n: size, m: size, x: f32[n, m] @ DRAM, y: f32[m, n] @ DRAM, out: f3
 
 // Not in Exo's file: windows of window statements, passed on to a callee and asked for their
 // strides, the cases test_window_stmt and test_normalize combine.
-const char* kWindowsOfWindows = R"(
-def copy22(a: [f32][2, 2] @ DRAM, b: [f32][2, 2] @ DRAM):
-    for i in seq(0, 2):
-        for j in seq(0, 2):
-            b[i, j] = a[i, j] + 1.0
-
-def strides(n: size, m: size, x: f32[n, m] @ DRAM, out: f32[n, m] @ DRAM, s: f32[2] @ DRAM):
-    assert n >= 4
-    assert m >= 4
-    col = x[0:n, 1]
-    sub = col[1:n]
-    blk = x[1:4, 1:4]
-    inner = blk[1:3, 0:2]
-    copy22(inner, out[0:2, 2:4])
-    for i in seq(0, n - 1):
-        if stride(sub, 0) == stride(x, 0):
-            out[i + 1, 0] = sub[i]
-    if stride(inner, 1) == 1:
-        s[0] = 1.0
-    if stride(blk, 0) == m:
-        s[1] = 2.0
-)";
 
 TEST(ExoWindowPort, WindowsOfWindowsKeepTheirBuffersStrides) {
   Proc p = parse(kWindowsOfWindows).proc("strides");
