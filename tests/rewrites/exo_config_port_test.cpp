@@ -450,10 +450,11 @@ def foo(n: size, y: f32[n] @ DRAM):
 }
 
 // A scratchpad memory standing in for Exo's GEMM_SCRATCH (test_ld): plain code may touch it, so
-// the interpreter can compare the schedule with the original.
+// the interpreter can compare the schedule with the original. Its own name: the memory registry
+// is global, and exo_schedules_port_test.cpp registers a GEMM_SCRATCH plain code may not touch.
 class ScratchMemory : public Memory {
  public:
-  std::string name() const override { return "GEMM_SCRATCH"; }
+  std::string name() const override { return "GEMM_SCRATCH_RW"; }
 };
 
 // test_ld: a load with a scale, rewritten into a config instruction followed by a move-in
@@ -468,7 +469,7 @@ def config_ld_i8(scale: f32 @ DRAM, src_stride: stride):
     ConfigLoad.src_stride = src_stride
 
 @instr("gemmini_extended_mvin({src_data}, ((uint64_t) {dst_data}), {m}, {n});")
-def do_ld_i8(n: size, m: size, src: i8[n, m] @ DRAM, dst: i8[n, 16] @ GEMM_SCRATCH):
+def do_ld_i8(n: size, m: size, src: i8[n, m] @ DRAM, dst: i8[n, 16] @ GEMM_SCRATCH_RW):
     assert n <= 16
     assert m <= 16
     assert stride(src, 1) == 1
@@ -482,7 +483,7 @@ def do_ld_i8(n: size, m: size, src: i8[n, m] @ DRAM, dst: i8[n, 16] @ GEMM_SCRAT
             tmp = tmp * ConfigLoad.scale
             dst[i, j] = tmp
 
-def ld_i8(n: size, m: size, scale: f32 @ DRAM, src: i8[n, m] @ DRAM, dst: i8[n, 16] @ GEMM_SCRATCH):
+def ld_i8(n: size, m: size, scale: f32 @ DRAM, src: i8[n, m] @ DRAM, dst: i8[n, 16] @ GEMM_SCRATCH_RW):
     assert n <= 16
     assert m <= 16
     assert stride(src, 1) == 1
@@ -517,7 +518,7 @@ def ld_i8(n: size, m: size, scale: f32 @ DRAM, src: i8[n, m] @ DRAM, dst: i8[n, 
   p = replace(p, "ConfigLoad.scale = _ ; ConfigLoad.src_stride = _", lib.proc("config_ld_i8"));
   EXPECT_EQ(
       printed(p),
-      R"(def ld_i8(n: size, m: size, scale: f32 @ DRAM, src: i8[n, m] @ DRAM, dst: i8[n, 16] @ GEMM_SCRATCH):
+      R"(def ld_i8(n: size, m: size, scale: f32 @ DRAM, src: i8[n, m] @ DRAM, dst: i8[n, 16] @ GEMM_SCRATCH_RW):
     assert n <= 16
     assert m <= 16
     assert stride(src, 1) == 1
