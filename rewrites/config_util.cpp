@@ -52,13 +52,14 @@ void require_invisible_write(const std::string& op, const Cursor& where, const P
        holds.counterexample);
 }
 
-void typecheck_candidate(const std::string& op, const ProcNode& candidate, const std::string& why) {
+void typecheck_candidate(const std::string& op, const ProcNode& candidate, const std::string& why,
+                         const SrcInfo* at) {
   try {
     // Mid-schedule, plain code may still touch a buffer already moved to a register memory
     // (its copy loops are replaced by instructions next); codegen enforces that rule.
     typecheck(Proc(std::make_shared<const ProcNode>(candidate)), {.memory_access = false});
   } catch (const TypeError& e) {
-    fail(op, e.loc(), why + ": " + e.reason());
+    fail(op, at ? *at : e.loc(), why + ": " + e.reason());
   }
 }
 

@@ -29,8 +29,10 @@ void require_invisible_write(const std::string& op, const Cursor& where, const P
                              const BlockPath& path, int index, int after, const Config& cfg,
                              const std::string& field, const Expr& value, const Proc* without = nullptr);
 // Type-checks the proc a rewrite is about to return; a TypeError becomes a refusal at the
-// offending node, with `why` in front of the type checker's reason.
-void typecheck_candidate(const std::string& op, const ProcNode& candidate, const std::string& why);
+// offending node (or at `at`, when the node came from a user's string), with `why` in front of
+// the type checker's reason.
+void typecheck_candidate(const std::string& op, const ProcNode& candidate, const std::string& why,
+                         const SrcInfo* at = nullptr);
 
 // A copy of the proc of `decl` (an allocation or argument cursor) whose declared type and
 // memory are changed by `edit` in place; nothing else changes.

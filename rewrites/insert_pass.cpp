@@ -10,7 +10,7 @@
 // how an instruction without an effect on values (a prefetch) enters a schedule: replace
 // cannot introduce it, since there is no body to unify with.
 #include "checker/frontend_checks.h"
-#include "core/typecheck.h"
+#include "rewrites/config_util.h"
 #include "rewrites/stmts.h"
 
 namespace exocpp {
@@ -56,12 +56,9 @@ Proc insert_noop_call(const Proc& p, const CursorLike& gap, const Proc& subproc,
     Stmt call = CallNode::make(subproc.ptr(), std::move(actual), g.srcinfo());
     Proc q = insert_stmt(p, g, call);
     // Errors are reported at the gap: the arguments' own locations are in the strings given.
-    try {
-      typecheck(q, {.memory_access = false});
-    } catch (const TypeError& e) {
-      rw::fail(op, g,
-               "the call to '" + subproc.name() + "' does not fit its signature: " + e.reason());
-    }
+    const SrcInfo at = g.srcinfo();
+    rw::typecheck_candidate(op, *q.get(),
+                            "the call to '" + subproc.name() + "' does not fit its signature", &at);
     try {
       checker::check_call(q, g.loc().block, g.loc().lo);
     } catch (const checker::CheckError& e) {
