@@ -27,9 +27,10 @@ Proc parallelize_loop(const Proc& p, const CursorLike& loop) {
     // Each iteration's allocations are private to it in the interpreter, but one with static
     // storage is one array for all threads (core's shared_alloc_in, which codegen asks too).
     if (std::optional<SharedAlloc> sh = shared_alloc_in(f->body))
-      rw::fail(op, sh->at.srcinfo(), "loop '" + f->iter.name() + "' allocates " + sh->what +
-                                         " in static storage, which all its parallel iterations would share "
-                                         "(a data race); allocate it in DRAM or DRAM_STACK first (set_memory)");
+      rw::fail(op, sh->at.srcinfo(),
+               "loop '" + f->iter.name() + "' allocates " + sh->what +
+                   " in static storage, which all its parallel iterations would share "
+                   "(a data race); allocate it in DRAM or DRAM_STACK first (set_memory)");
     checker::Context ctx = rw::context_at(p, l.block, l.lo);
     rw::require_proved(op, c, checker::loop_is_parallelizable(ctx, c.stmt()),
                        "the iterations of loop '" + f->iter.name() + "' are independent");
