@@ -834,11 +834,11 @@ std::string instr_template_problem(const ProcNode& p, const std::string& c_instr
         const std::string base = hole.substr(0, hole.size() - suffix.size());
         if (const FnArg* a = arg_named(base)) {
           if (!a->type.is_control()) continue;
-          return "the hole {" + hole + "} asks for the data of '" + base +
+          return "the template hole {" + hole + "} asks for the data of '" + base +
                  "', which is a control value (" + to_string(a->type) + "), not a buffer";
         }
       }
-      return "the hole {" + hole + "} names no argument of '" + p.name + "' (arguments: " +
+      return "the template hole {" + hole + "} names no argument of '" + p.name + "' (arguments: " +
              arg_list() + "; use {x} or {x_data})";
     }
     if (depth++ == 0) first_open = i;

@@ -14,7 +14,7 @@ Proc proc_of(const std::string& src, const std::string& name) {
 TEST(TrustMakeInstr, BadTemplatesAreRefusedWithTheParsersReason) {
   Proc p = proc_of("def ins(n: size, x: [f32][4] @ DRAM):\n    x[0] = 1.0\n", "ins");
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"{nonexistent} {x_data}", "the hole {nonexistent} names no argument of 'ins'"},
+      {"{nonexistent} {x_data}", "the template hole {nonexistent} names no argument of 'ins'"},
       {"{x_data} = 0; {", "is never closed"},
       {"{x_data} = 0; }", "an unmatched '}'"},
       {"{n_data} = 0;", "which is a control value"},
