@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "codegen/c_prelude.h"
 #include "codegen/c_proc.h"
 #include "codegen/c_types.h"
 #include "core/externs.h"
+#include "core/printer.h"
 
 namespace exocpp::codegen {
 namespace {
@@ -106,6 +108,14 @@ CExpr ProcEmitter::expr(const Expr& e) {
       return {s, is_atom(s) ? kAtom : kUnary};
     }
     case ExprKind::USub: {
+      if (is_data(t) && !is_float(t)) {
+        // Integer data: -INT32_MIN wraps, as the interpreter computes it.
+        ScalarKind saved = data_ctx_;
+        data_ctx_ = t;
+        std::string a = expr(e.as<USubNode>()->arg).text;
+        data_ctx_ = saved;
+        return {int_neg(a, g_.helpers), kPostfix};
+      }
       std::string a = sub(e.as<USubNode>()->arg, kUnary);
       if (!a.empty() && a[0] == '-') a = "(" + a + ")";  // never "--x"
       return {"-" + a, kUnary};
@@ -120,6 +130,13 @@ CExpr ProcEmitter::expr(const Expr& e) {
       for (const Expr& a : n->args) args.push_back(expr(a).text);
       data_ctx_ = saved;
       ScalarKind k = t == ScalarKind::R ? ScalarKind::F32 : t;
+      if (is_data(k) && !is_float(k)) {
+        // The interpreter computes an integer extern in double and converts the result to the
+        // precision once (abs(INT32_MIN) wraps); so does the C, without integer overflow.
+        for (std::string& a : args) a = "(double)(" + a + ")";
+        g_.add(n->fn->c_global(ScalarKind::F64));
+        return {int_conversion(n->fn->compile(args, ScalarKind::F64), ScalarKind::F64, k, g_.helpers), kPostfix};
+      }
       g_.add(n->fn->c_global(k));
       std::string s = n->fn->compile(args, k);
       return {s, is_atom(s) ? kAtom : kPostfix};
@@ -176,6 +193,19 @@ CExpr ProcEmitter::binop(const BinOpNode* b, const Expr& e) {
   ScalarKind k = t == ScalarKind::R ? ScalarKind::F32 : t;
   ScalarKind saved = data_ctx_;
   data_ctx_ = k;
+  if (!is_float(k)) {
+    // Integer data: promoted to int32_t and wrapped, through the prelude's helpers (C's own
+    // `+ - * /` overflow into undefined behaviour, and INT32_MIN / -1 traps).
+    for (const Expr* o : {&b->lhs, &b->rhs})
+      if (is_float(o->type().base) && !o->is<ConstNode>())
+        throw CodegenError(o->srcinfo(), std::string("the ") + to_string(o->type().base) + " value `" + to_string(*o) +
+                                             "` is an operand of " + to_string(k) +
+                                             " arithmetic; set its precision (set_precision) to " +
+                                             to_string(k) + " first");
+    CExpr out = {int_binop(b->op, expr(b->lhs).text, expr(b->rhs).text, g_.helpers), kPostfix};
+    data_ctx_ = saved;
+    return out;
+  }
   // The type checker allows `%` only on control values.
   CExpr out = {sub(b->lhs, p) + " " + c_op(b->op) + " " + sub(b->rhs, p + 1), p};
   data_ctx_ = saved;

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "codegen/c_prelude.h"
 #include "codegen/c_proc.h"
 #include "codegen/c_types.h"
 #include "core/ir_visit.h"
@@ -36,6 +37,20 @@ class CallFinder : public IRVisitor {
   }
 };
 
+bool same_fields(const ConfigNode& a, const ConfigNode& b) {
+  if (a.fields.size() != b.fields.size()) return false;
+  for (size_t i = 0; i < a.fields.size(); ++i)
+    if (a.fields[i].name != b.fields[i].name || a.fields[i].type != b.fields[i].type) return false;
+  return true;
+}
+
+// The config's name and its fields' names: C names of the context struct's members.
+std::vector<std::string> config_names(const ConfigNode& c) {
+  std::vector<std::string> out = {c.name};
+  for (const ConfigField& f : c.fields) out.push_back(f.name);
+  return out;
+}
+
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
   std::string out;
   for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
@@ -54,6 +69,17 @@ const char* kFloorMod =
     "    int_fast32_t r = a % b;\n"
     "    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;\n"
     "}\n";
+
+// After the headers (whose inline functions keep their own options), before any code of ours.
+// gcc honours neither the STDC pragma nor `-std=c99` when -ffp-contract=fast is given; its
+// optimize pragma does. clang honours its pragma except under -ffp-contract=fast, which by its
+// documentation fuses "disregarding pragmas".
+const char* kNoContraction =
+    "// Each float operation rounds on its own, as exocpp's interpreter computes: no fused\n"
+    "// multiply-add contraction of `a * b + c`.\n"
+    "#if defined(__clang__)\n#pragma clang fp contract(off)\n"
+    "#elif defined(__GNUC__)\n#pragma GCC optimize(\"fp-contract=off\")\n"
+    "#else\n#pragma STDC FP_CONTRACT OFF\n#endif\n\n";
 
 std::string packed_wrapper(const Proc& p, const std::vector<BufInfo>& infos) {
   std::vector<std::string> args = {"args[0]"};
@@ -95,8 +121,10 @@ std::vector<Proc> call_graph_order(const std::vector<Proc>& procs) {
     if (it != index.end()) return it->second;
     auto named = by_name.find(n->name);
     if (named != by_name.end())
-      throw CodegenError(n->srcinfo, "two different procs are named '" + n->name +
-                                         "'; rename one (rename()) before emitting them together");
+      throw CodegenError(n->srcinfo, "two different procs are named '" + n->name + "' (defined at " +
+                                         named->second->srcinfo.to_string() + " and at " +
+                                         n->srcinfo.to_string() +
+                                         "); rename one (rename()) before emitting them together");
     by_name[n->name] = n.get();
     index[n.get()] = nodes.size();
     nodes.push_back(n);
@@ -130,8 +158,10 @@ std::vector<Proc> call_graph_order(const std::vector<Proc>& procs) {
 
 CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name,
                      const LibraryOptions& opts) {
-  if (!is_c_identifier(lib_name) || is_c_keyword(lib_name))
+  if (!is_c_identifier(lib_name))
     throw CodegenError({}, "library name '" + lib_name + "' is not a C identifier; use letters, digits and '_'");
+  if (std::string why = c_name_clash(lib_name); !why.empty())
+    throw CodegenError({}, "library name '" + lib_name + "' cannot be used in C: it is " + why + "; choose another");
   std::vector<Proc> order = call_graph_order(procs);
   std::set<const ProcNode*> is_public;
   for (const Proc& p : procs) is_public.insert(p.get());
@@ -147,16 +177,30 @@ CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name
     for (const Expr& e : p.preds()) f.visit(e);
     for (const Config& c : f.configs) {
       bool seen = false;
-      for (const Config& k : configs) seen = seen || k->name == c->name;
-      if (!seen) configs.push_back(c);
+      for (const Config& k : configs) {
+        if (k->name != c->name) continue;
+        seen = true;
+        // The interpreter keys config state by name: one definition parsed twice is one state,
+        // two different definitions under one name are refused, never merged.
+        if (k != c && !same_fields(*k, *c))
+          throw CodegenError(c->srcinfo, "two different configs are named '" + c->name + "' (defined at " +
+                                             k->srcinfo.to_string() + " and at " + c->srcinfo.to_string() +
+                                             "); rename one before emitting them together");
+      }
+      if (seen) continue;
+      for (const std::string& n : config_names(*c))
+        if (std::string why = c_name_clash(n); !is_c_identifier(n) || !why.empty())
+          throw CodegenError(c->srcinfo, "config " + c->name + ": the name '" + n +
+                                             "' cannot be used in C" + (why.empty() ? "" : ": it is " + why) +
+                                             "; rename it");
+      configs.push_back(c);
     }
     if (p.is_instr()) continue;
-    if (!is_c_identifier(p.name()) || is_c_keyword(p.name()))
+    if (!is_c_identifier(p.name()))
       throw CodegenError(p->srcinfo, "proc name '" + p.name() + "' cannot be a C function name; rename it");
-    if (is_c_library_function(p.name()))
-      throw CodegenError(p->srcinfo, "proc name '" + p.name() +
-                                         "' cannot be a C function name: it is a function of the C "
-                                         "standard library; rename it");
+    if (std::string why = c_name_clash(p.name()); !why.empty())
+      throw CodegenError(p->srcinfo, "proc name '" + p.name() + "' cannot be a C function name: it is " +
+                                         why + "; rename it");
     reserved.insert(p.name());
   }
 
@@ -206,6 +250,8 @@ CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name
   s += "#include \"" + lib_name + ".h\"\n\n";
   for (const std::string& item : g.items) s += item + (item.back() == '\n' ? "" : "\n");
   if (!g.items.empty()) s += "\n";
+  s += kNoContraction;
+  if (!g.helpers.empty()) s += prelude_helpers(g.helpers) + "\n";
   if (g.floor_div) s += std::string(kFloorDiv) + "\n";
   if (g.floor_mod) s += std::string(kFloorMod) + "\n";
   s += join(defs, "\n");

@@ -22,6 +22,7 @@ using WrittenParams = std::map<const ProcNode*, std::set<uint64_t>>;  // proc ->
 struct Globals {
   std::vector<std::string> items;  // includes and helpers from memories, instructions, externs
   std::set<std::tuple<int, ScalarKind, bool>> windows;  // (rank, type, const) structs used
+  std::set<std::string> helpers;  // prelude helpers used (c_prelude.h)
   bool floor_div = false;
   bool floor_mod = false;
   bool omp = false;   // a par loop was emitted
@@ -97,6 +98,9 @@ class ProcEmitter {
   };
   // Declares the buffer; nullopt when it is unused (nothing is emitted, nothing to free).
   std::optional<PendingFree> alloc(const AllocNode* n, const Stmt& s);
+  // The C statement (without `;`) storing into element `lhs` of precision `target` what the
+  // interpreter stores for `lhs = rhs` (or, `reduce`, `lhs += rhs`).
+  std::string store(const std::string& lhs, bool reduce, ScalarKind target, const Expr& rhs);
   void call(const CallNode* n, const Stmt& s);
   void instr_call(const CallNode* n, const Stmt& s);
   std::string call_arg(const FnArg& param, const Expr& arg, bool param_written, const SrcInfo& where);

@@ -6,9 +6,11 @@
 #include <optional>
 
 #include "checker/frontend_checks.h"
+#include "codegen/c_prelude.h"
 #include "codegen/c_types.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
+#include "core/typecheck.h"
 
 namespace exocpp::codegen {
 namespace {
@@ -172,8 +174,10 @@ ProcEmitter::ProcEmitter(const Proc& p, const std::string& lib_name, const Writt
 std::string ProcEmitter::declare(const Sym& s) {
   std::string base = s.name();
   if (!is_c_identifier(base)) base = "v";
+  // A name reserved by its prefix (`_x`, `EOF`, `exo_x`) stays reserved with a suffix.
+  if (!c_name_clash(base).empty() && !c_name_clash(base + "_1").empty()) base = "v_" + base;
   std::string n = base;
-  for (int k = 1; used_names_.count(n) || is_c_keyword(n) || is_c_library_function(n); ++k)
+  for (int k = 1; used_names_.count(n) || !c_name_clash(n).empty(); ++k)
     n = base + "_" + std::to_string(k);
   used_names_.insert(n);
   names_[s.id()] = n;
@@ -292,7 +296,7 @@ void ProcEmitter::stmt(const Stmt& s) {
       ScalarKind k = red ? s.as<ReduceNode>()->type : s.as<AssignNode>()->type;
       std::string lhs = access(name, idx, s.srcinfo(), true);
       data_ctx_ = k == ScalarKind::R ? ScalarKind::F32 : k;
-      line(lhs + (red ? " += " : " = ") + expr(rhs).text + ";");
+      line(store(lhs, red, k, rhs) + ";");
       return;
     }
     case StmtKind::WriteConfig: {
@@ -300,9 +304,9 @@ void ProcEmitter::stmt(const Stmt& s) {
       const ConfigField* f = n->config->field(n->field);
       if (!f) throw CodegenError(s.srcinfo(), "config " + n->config->name + " has no field '" + n->field + "'");
       data_ctx_ = is_data(f->type) && f->type != ScalarKind::R ? f->type : ScalarKind::F32;
-      std::string rhs = expr(n->rhs).text;
+      std::string lhs = "ctx->" + n->config->name + "." + n->field;
+      line((is_data(f->type) ? store(lhs, false, f->type, n->rhs) : lhs + " = " + expr(n->rhs).text) + ";");
       uses_ctx_ = true;
-      line("ctx->" + n->config->name + "." + n->field + " = " + rhs + ";");
       return;
     }
     case StmtKind::Pass:
@@ -330,6 +334,11 @@ void ProcEmitter::stmt(const Stmt& s) {
       std::string i = declare(n->iter);
       if (nonneg(n->lo)) nonneg_.insert(n->iter.id());
       if (n->mode == LoopMode::Par) {
+        if (std::optional<SharedAlloc> sh = shared_alloc_in(n->body))
+          throw CodegenError(sh->at.srcinfo(), "the par loop over '" + n->iter.name() + "' (" + s.srcinfo().to_string() +
+                                                   ") allocates " + sh->what +
+                                                   " in static storage, one array shared by all its threads: a "
+                                                   "data race; allocate it in DRAM or DRAM_STACK, or make the loop seq");
         g_.omp = true;
         out_ += "#ifdef _OPENMP\n" + std::string(static_cast<size_t>(indent_) * 4, ' ') +
                 "#pragma omp parallel for\n#endif\n";
@@ -356,11 +365,39 @@ void ProcEmitter::stmt(const Stmt& s) {
   }
 }
 
+// The interpreter's stores round the value once to the target's precision; a reduction adds the
+// old value exactly (in double) first. C's `x += e` would instead round the sum in the operands'
+// type (f32 for an f32 value reduced into an i32 or f64 buffer) and convert out-of-range floats
+// to integers with undefined behaviour, so reductions across precisions and into integers are
+// spelled out, and every conversion to an integer precision goes through the prelude.
+std::string ProcEmitter::store(const std::string& lhs, bool reduce, ScalarKind target, const Expr& rhs) {
+  auto norm = [](ScalarKind k) { return k == ScalarKind::R ? ScalarKind::F32 : k; };
+  const ScalarKind to = norm(target);
+  ScalarKind from = norm(rhs.type().base);
+  // Integer arithmetic of any precision yields an int32_t in C (the interpreter's 32-bit value):
+  // only reads and literals hold a value of their own type.
+  if (is_data(from) && !is_float(from) && !rhs.is<ReadNode>() && !rhs.is<ConstNode>() &&
+      !rhs.is<ReadConfigNode>())
+    from = ScalarKind::I32;
+  const std::string v = expr(rhs).text;
+  const bool int_to = !is_float(to), int_from = !is_float(from);
+  if (!reduce) return lhs + " = " + (int_to ? int_conversion(v, from, to, g_.helpers) : v);
+  if (int_to && int_from)  // int32 wrap-around, then the target's width
+    return lhs + " = " +
+           int_conversion(int_binop(BinOpKind::Add, lhs, v, g_.helpers), ScalarKind::I32, to, g_.helpers);
+  // Same float precision (or a literal, spelled in it): one rounding either way.
+  if (from == to || (!is_data(from) && !int_to)) return lhs + " += " + v;
+  std::string sum = "(double)" + lhs + " + (double)(" + v + ")";
+  if (int_to) return lhs + " = " + int_conversion(sum, ScalarKind::F64, to, g_.helpers);
+  return lhs + " = (" + c_type(to) + ")(" + sum + ")";
+}
+
 std::optional<ProcEmitter::PendingFree> ProcEmitter::alloc(const AllocNode* n, const Stmt& s) {
   const Memory* mem = find_memory(n->mem);
   if (!mem)
     throw CodegenError(s.srcinfo(), "allocation of '" + n->name.name() + "' in memory " + n->mem +
                                         ", which is not registered");
+  if (std::string why = static_alloc_problem(*n); !why.empty()) throw CodegenError(s.srcinfo(), why);
   BufInfo b;
   b.elem = n->type.base;
   b.mem = n->mem;
@@ -487,7 +524,7 @@ void ProcEmitter::instr_call(const CallNode* n, const Stmt& s) {
 }
 
 void ProcEmitter::window_stmt(const WindowStmtNode* n, const Stmt& s) {
-  if (!read_syms_.count(n->name.id())) return;  // an unused view emits nothing
+  if (!mentioned_.count(n->name.id())) return;  // an unused view emits nothing (a written one is used)
   WindowParts w = window_parts(n->rhs);
   BufInfo b;
   b.kind = BufInfo::Kind::Window;

@@ -1,6 +1,7 @@
 // C names of exocpp's types, window structs and literals.
 #include "codegen/c_types.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -85,11 +86,69 @@ bool is_c_keyword(const std::string& s) {
       "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
       "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
       "union", "unsigned", "void", "volatile", "while", "_Bool", "_Complex", "_Imaginary",
-      "bool", "true", "false", "NULL", "asm", "typeof", "_Float16", "main", "exo_f16",
-      // Names the emitted code itself uses.
-      "ctxt", "ctx", "malloc", "free", "exo_floor_div", "exo_floor_mod", "int_fast32_t",
-      "int8_t", "uint8_t", "uint16_t", "int32_t", "int64_t", "fmod", "fmodf", "NAN", "INFINITY"};
+      "bool", "true", "false", "NULL", "asm", "typeof", "_Float16", "main",
+      // C11 and C23 keywords and their <stdalign.h>/<stdnoreturn.h>/... spellings.
+      "alignas", "alignof", "noreturn", "static_assert", "thread_local", "constexpr", "nullptr",
+      "typeof_unqual", "complex", "imaginary",
+      // C++ keywords: the header declares the parameters by name and is included from C++.
+      "and", "and_eq", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t", "class",
+      "compl", "concept", "const_cast", "consteval", "constinit", "co_await", "co_return",
+      "co_yield", "decltype", "delete", "dynamic_cast", "explicit", "export", "friend", "mutable",
+      "namespace", "new", "noexcept", "not", "not_eq", "operator", "or", "or_eq", "private",
+      "protected", "public", "reinterpret_cast", "requires", "static_cast", "template", "this",
+      "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
+      // Names the emitted code itself uses (besides the exo_ and EXOCPP_ prefixes).
+      "ctxt", "ctx", "args"};
   return kw.count(s) > 0;
+}
+
+bool is_c_header_name(const std::string& s) {
+  // Macros and identifiers of the headers emitted C includes (<stdbool.h>, <stdint.h>, and
+  // those memories, externs and hardware libraries ask for: <stdlib.h>, <stdio.h>, <string.h>,
+  // <math.h>, <assert.h>, <errno.h>, <limits.h>, <float.h>, <stddef.h>, <omp.h>, intrinsics).
+  static const std::set<std::string> names = {
+      "__bool_true_false_are_defined", "NULL", "offsetof", "EXIT_SUCCESS", "EXIT_FAILURE",
+      "RAND_MAX", "MB_CUR_MAX", "malloc", "free", "EOF", "BUFSIZ", "FILENAME_MAX", "FOPEN_MAX",
+      "L_tmpnam", "SEEK_CUR", "SEEK_END", "SEEK_SET", "TMP_MAX", "stdin", "stdout", "stderr",
+      "FILE", "remove", "rename", "tmpfile", "tmpnam", "setbuf", "setvbuf", "fseek", "ftell",
+      "rewind", "fgetpos", "fsetpos", "clearerr", "feof", "ferror", "perror", "ungetc", "gets",
+      "errno", "assert", "NDEBUG", "HUGE_VAL", "HUGE_VALF", "HUGE_VALL", "INFINITY", "NAN",
+      "MATH_ERRNO", "MATH_ERREXCEPT", "math_errhandling", "fpclassify", "isfinite", "isinf",
+      "isnan", "isnormal", "signbit", "isgreater", "isgreaterequal", "isless", "islessequal",
+      "islessgreater", "isunordered", "fmod", "CHAR_BIT", "SCHAR_MIN", "SCHAR_MAX", "UCHAR_MAX",
+      "CHAR_MIN", "CHAR_MAX", "MB_LEN_MAX", "SHRT_MIN", "SHRT_MAX", "USHRT_MAX", "INT_MIN",
+      "INT_MAX", "UINT_MAX", "LONG_MIN", "LONG_MAX", "ULONG_MAX", "LLONG_MIN", "LLONG_MAX",
+      "ULLONG_MAX", "SIZE_MAX", "PTRDIFF_MIN", "PTRDIFF_MAX", "WCHAR_MIN", "WCHAR_MAX",
+      "WINT_MIN", "WINT_MAX", "SIG_ATOMIC_MIN", "SIG_ATOMIC_MAX", "DECIMAL_DIG", "unix", "linux",
+      "i386", "EDOM", "ERANGE", "EILSEQ", "ENOMEM", "EINVAL"};
+  if (names.count(s)) return true;
+  auto starts = [&](const char* p) { return s.rfind(p, 0) == 0; };
+  auto ends = [&](const char* p) {
+    std::string q = p;
+    return s.size() >= q.size() && s.compare(s.size() - q.size(), q.size(), q) == 0;
+  };
+  // Reserved for the implementation: any leading underscore (file scope), `*_t` typedefs
+  // (int32_t, size_t, ...; POSIX reserves them all), and the macro families of <stdint.h>,
+  // <float.h>, <math.h> and <omp.h>.
+  if (starts("_") || ends("_t")) return true;
+  if ((starts("INT") || starts("UINT")) && (ends("_MIN") || ends("_MAX") || ends("_C"))) return true;
+  if (starts("FLT_") || starts("DBL_") || starts("LDBL_") || starts("FP_") || starts("M_") ||
+      starts("omp_"))
+    return true;
+  if (starts("exo_") || starts("EXOCPP_") || starts("exocpp_")) return true;
+  // <math.h>'s float and long double versions of its functions (sinf, sinl, ...).
+  if (s.size() > 1 && (ends("f") || ends("l")) && is_c_library_function(s.substr(0, s.size() - 1)))
+    return true;
+  return false;
+}
+
+std::string c_name_clash(const std::string& s) {
+  if (is_c_keyword(s)) return "a C or C++ keyword (or a name the emitted code uses)";
+  if (is_c_library_function(s)) return "a function of the C standard library";
+  if (is_c_header_name(s))
+    return "a macro or identifier of the C headers the emitted code includes, or reserved for "
+           "them";
+  return "";
 }
 
 bool is_c_library_function(const std::string& s) {

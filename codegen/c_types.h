@@ -32,5 +32,13 @@ bool is_c_keyword(const std::string& s);
 // name would hide the function from extern calls.
 bool is_c_library_function(const std::string& s);
 bool is_c_identifier(const std::string& s);
+// A macro or identifier of a header emitted C includes (EOF, errno, stdin, INT32_MAX, assert,
+// ...), or a name reserved for those headers or for exocpp's prelude (leading `_`, `E` + capital,
+// `*_t`, `exo_*`, ...).
+bool is_c_header_name(const std::string& s);
+// Why `s` cannot be used as a C name in the emitted code ("" when it can): the one test every
+// emitted name passes. Variables are renamed (declare()); proc, library and config names, which
+// are the ABI, are refused.
+std::string c_name_clash(const std::string& s);
 
 }  // namespace exocpp::codegen

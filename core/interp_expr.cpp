@@ -198,8 +198,11 @@ double Interp::eval_data(const Expr& e, Frame& f, ScalarKind ctx) {
     }
     case ExprKind::Const:
       return literal_in(ctx, t, e.as<ConstNode>()->val);
-    case ExprKind::USub:
-      return -eval_data(e.as<USubNode>()->arg, f, ctx);
+    case ExprKind::USub: {
+      double v = -eval_data(e.as<USubNode>()->arg, f, ctx);
+      // Integer data is computed in 32-bit int: -INT32_MIN wraps to INT32_MIN.
+      return is_float(precision(t)) ? v : round_to_kind(ScalarKind::I32, v);
+    }
     case ExprKind::BinOp:
       return eval_data_binop(e.as<BinOpNode>(), e, f);
     case ExprKind::Extern: {
@@ -227,12 +230,22 @@ double Interp::eval_data(const Expr& e, Frame& f, ScalarKind ctx) {
 }
 
 // Float arithmetic is rounded to the expression's precision after each operation. Integer data
-// arithmetic follows C: the operands are promoted to (32-bit) int, so intermediates wrap at 32
-// bits and `/` truncates toward zero; the store then wraps to the buffer's width.
+// arithmetic is 32-bit two's complement: the operands are promoted to 32-bit int, results wrap
+// modulo 2^32 (never overflow), `/` truncates toward zero (INT32_MIN / -1 wraps to INT32_MIN,
+// INT32_MIN % -1 is 0), division by zero is an error; the store then wraps to the buffer's width.
+// The emitted C computes the same through its prelude's helpers (codegen/c_prelude.cpp).
 double Interp::eval_data_binop(const BinOpNode* b, const Expr& e, Frame& f) {
   ScalarKind t = precision(e.type().base);
   double x = eval_data(b->lhs, f, e.type().base), y = eval_data(b->rhs, f, e.type().base);
   ScalarKind r = is_float(t) ? t : ScalarKind::I32;
+  if (!is_float(t) && is_arithmetic(b->op) && b->op != BinOpKind::Div && b->op != BinOpKind::Mod &&
+      std::trunc(x) == x && std::trunc(y) == y) {
+    // Exact 32-bit wrap-around (a double product of two 32-bit values can be inexact).
+    auto xi = static_cast<uint32_t>(static_cast<int64_t>(round_to_kind(r, x)));
+    auto yi = static_cast<uint32_t>(static_cast<int64_t>(round_to_kind(r, y)));
+    uint32_t z = b->op == BinOpKind::Add ? xi + yi : b->op == BinOpKind::Sub ? xi - yi : xi * yi;
+    return static_cast<double>(static_cast<int32_t>(z));
+  }
   switch (b->op) {
     case BinOpKind::Add: return round_to_kind(r, x + y);
     case BinOpKind::Sub: return round_to_kind(r, x - y);

@@ -67,6 +67,7 @@ class DramMemory : public Memory {
 class DramStaticMemory : public Memory {
  public:
   std::string name() const override { return "DRAM_STATIC"; }
+  bool static_storage() const override { return true; }
   std::string alloc(const std::string& n, const std::string& t, const std::vector<std::string>& shape,
                     const SrcInfo&) const override {
     if (shape.empty()) return t + " " + n + ";";

@@ -36,6 +36,10 @@ class Memory {
                              const std::vector<std::string>& strides, const SrcInfo& where) const;
   // Whether this memory addresses buffers through pointers that windows can offset.
   virtual bool addressable() const { return true; }
+  // Whether an array allocated here is one storage shared by every execution of the
+  // allocation (C `static`, a fixed scratchpad region): its shape must be constant, and the
+  // iterations of a `par` loop (OpenMP threads) around it would all share it — a data race.
+  virtual bool static_storage() const { return false; }
 };
 
 // Registers `mem` under mem->name(), replacing any earlier memory of that name.

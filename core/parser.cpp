@@ -208,6 +208,7 @@ std::optional<InstrInfo> Parser::parse_decorators() {
       if (instr) fail(d, "a proc can have only one @instr decorator");
       expect_op("(", "after '@instr'");
       InstrInfo info;
+      instr_tok_ = static_cast<int>(pos_);
       info.c_instr = read_string("(the C template) in @instr(...)");
       while (accept_op(",")) {
         if (peek().is_op(")")) break;
@@ -253,6 +254,9 @@ void Parser::parse_proc(std::optional<InstrInfo> instr) {
   }
   proc->body = parse_block("after the proc header 'def " + name.text + "(...)'", kw, &proc->preds);
   pop_scope();
+  if (proc->instr)
+    if (std::string why = instr_template_problem(*proc, proc->instr->c_instr); !why.empty())
+      fail(toks_[static_cast<size_t>(instr_tok_)], "@instr template of '" + proc->name + "': " + why);
   Proc p(std::move(proc));
   if (opts_.typecheck) typecheck(p);
   module_.procs.push_back(std::move(p));

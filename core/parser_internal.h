@@ -106,6 +106,7 @@ class Parser {
   int expr_depth_ = 0;      // recursion depth of parse_expr / parse_unary
   int block_depth_ = 0;
   Module module_;
+  int instr_tok_ = -1;  // the token of the last @instr template string (its errors point there)
 };
 
 }  // namespace exocpp

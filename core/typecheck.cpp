@@ -18,7 +18,13 @@
 // typecheck_config.cpp.
 #include "core/typecheck.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
 #include <unordered_map>
 
 #include "core/externs.h"
@@ -265,9 +271,112 @@ void Checker::expect_bool(const Expr& e, const std::string& what) {
 // precision analysis checks operators, externs and call arguments, not stores): hardware
 // libraries rely on it, e.g. Gemmini's `tmp: f32` then `tmp = src[i, j]` with src of type i8,
 // then `dst[i, j] = tmp * scale` into i8. Operands of one operator must agree (check_binop).
+namespace {
+
+std::string fmt_literal(double v) {
+  if (std::trunc(v) == v && std::fabs(v) < 1e17) return std::to_string(static_cast<int64_t>(v));
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  for (int prec = 1; prec <= 17; ++prec) {  // the shortest spelling that reads back as v
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+// The value of a literal, or of a negated one.
+std::optional<double> literal_value(const Expr& e) {
+  if (const ConstNode* c = e.as<ConstNode>())
+    return c->type.base == ScalarKind::Bool ? std::nullopt : std::optional<double>(c->val);
+  if (const USubNode* u = e.as<USubNode>())
+    if (auto v = literal_value(u->arg)) return -*v;
+  if (auto v = fold_int_constant(e); v && is_int_literal_expr(e)) return static_cast<double>(*v);
+  return std::nullopt;
+}
+
+// A subexpression of literal expression `e` whose value leaves 32-bit int (C computes such an
+// expression in int), or null.
+const ExprNode* int32_overflow_in(const Expr& e) {
+  auto v = fold_int_constant(e);
+  if (!v || *v < INT32_MIN || *v > INT32_MAX) return e.get();
+  if (const USubNode* u = e.as<USubNode>()) return int32_overflow_in(u->arg);
+  if (const BinOpNode* b = e.as<BinOpNode>()) {
+    if (const ExprNode* l = int32_overflow_in(b->lhs)) return l;
+    return int32_overflow_in(b->rhs);
+  }
+  return nullptr;
+}
+
+void integer_range(ScalarKind k, double& lo, double& hi) {
+  switch (k) {
+    case ScalarKind::I8: lo = -128; hi = 127; return;
+    case ScalarKind::UI8: lo = 0; hi = 255; return;
+    case ScalarKind::UI16: lo = 0; hi = 65535; return;
+    default: lo = -2147483648.0; hi = 2147483647.0; return;
+  }
+}
+
+}  // namespace
+
+// A literal takes the precision it meets: a store's target (`whole`: the literal is the whole
+// value stored), or the precision of the operator or extern it is an operand of. There it must
+// be representable, or the program would silently compute with another number: an integer
+// precision needs an integral literal (`x_ui16 * 0.33333334` would multiply by 0) in the
+// target's range for a store (`y_ui8 = 300`) or in 32-bit int range inside integer arithmetic
+// (which is computed in 32-bit int, so `x_ui8 * 256` is fine); a float precision needs a literal
+// that does not round to infinity (`y_f16 = 70000.0`). R is exact: anything goes.
+void Checker::check_literals(const Expr& e, ScalarKind ctx, bool whole) {
+  if (std::optional<double> v = literal_value(e)) {
+    ScalarKind own = e.type().base;
+    ScalarKind k = is_data(own) && own != ScalarKind::R ? own : ctx;
+    if (!is_data(k) || k == ScalarKind::R) return;
+    std::string lit = "the literal " + fmt_literal(*v);
+    if (is_float(k)) {
+      bool inf = std::isfinite(*v) && (k == ScalarKind::F16   ? std::fabs(*v) >= 65520.0
+                                        : k == ScalarKind::F32 ? std::isinf(static_cast<float>(*v))
+                                                               : false);
+      if (inf)
+        fail(e.srcinfo(), lit + " does not fit precision " + to_string(k) +
+                              " (it would round to infinity; the largest finite value is " +
+                              (k == ScalarKind::F16 ? "65504" : "3.4028235e+38") + ")");
+      return;
+    }
+    if (std::trunc(*v) != *v)
+      fail(e.srcinfo(), lit + " meets integer precision " + to_string(k) +
+                            " here and is not an integer (it would be truncated to " +
+                            fmt_literal(std::trunc(*v)) +
+                            "); write an integer literal, or compute in a float precision");
+    if (e.as<BinOpNode>() && is_int_literal_expr(e))
+      if (const ExprNode* n = int32_overflow_in(e))
+        fail(n->srcinfo, "this part of the literal expression `" + to_string(e) +
+                             "` does not fit 32-bit int, in which C computes it");
+    double lo = 0, hi = 0;
+    integer_range(whole ? k : ScalarKind::I32, lo, hi);
+    if (*v < lo || *v > hi)
+      fail(e.srcinfo(), lit + " does not fit " +
+                            (whole ? std::string("precision ") + to_string(k)
+                                   : std::string("32-bit int, in which ") + to_string(k) +
+                                         " arithmetic is computed") +
+                            " (range " + fmt_literal(lo) + " to " + fmt_literal(hi) + ")");
+    return;
+  }
+  ScalarKind own = e.type().base;
+  ScalarKind inner = is_data(own) && own != ScalarKind::R ? own : ctx;
+  if (const USubNode* u = e.as<USubNode>()) return check_literals(u->arg, inner, false);
+  if (const BinOpNode* b = e.as<BinOpNode>()) {
+    if (!is_data(own)) return;
+    check_literals(b->lhs, inner, false);
+    check_literals(b->rhs, inner, false);
+    return;
+  }
+  if (const ExternNode* x = e.as<ExternNode>())
+    for (const Expr& a : x->args) check_literals(a, inner, false);
+}
+
 void Checker::expect_data(const Expr& e, ScalarKind target_type, const std::string& target,
                           const std::string& verb) {
   check_value(e);
+  check_literals(e, target_type, true);
   if (is_int_literal_expr(e)) return;
   const Type& t = e.type();
   if (!t.is_scalar() || !is_data(t.base))
@@ -542,6 +651,7 @@ void Checker::check_stmt(const Stmt& s) {
       const AllocNode* n = s.as<AllocNode>();
       check_data_type(n->type, n->name, s.srcinfo());
       memory_of(n->mem, n->name, s.srcinfo());
+      if (std::string why = static_alloc_problem(*n); !why.empty()) fail(s.srcinfo(), why);
       declare(n->name, VarInfo{n->type, VarKind::Alloc, n->mem}, s.srcinfo());
       return;
     }
@@ -568,6 +678,9 @@ void Checker::check_stmt(const Stmt& s) {
 void Checker::check_proc() {
   cur_ = proc_.srcinfo;
   if (proc_.name.empty()) fail(proc_.srcinfo, "a proc needs a name");
+  if (proc_.instr)
+    if (std::string why = instr_template_problem(proc_, proc_.instr->c_instr); !why.empty())
+      fail(proc_.srcinfo, "@instr template of '" + proc_.name + "': " + why);
   // Every argument is in scope for every shape, so a shape may name any size argument.
   for (const FnArg& a : proc_.args) {
     VarInfo v{a.type, VarKind::Arg, ""};
@@ -599,6 +712,141 @@ void Checker::check_proc() {
 void typecheck(const Proc& p, const TypecheckOptions& opts) {
   if (!p.defined()) throw TypeError({}, "typecheck: undefined proc");
   typecheck_detail::Checker(*p.get(), opts.memory_access).check_proc();
+}
+
+namespace {
+
+bool is_constant_expr(const Expr& e) {
+  if (e.is<ConstNode>()) return true;
+  if (const USubNode* u = e.as<USubNode>()) return is_constant_expr(u->arg);
+  if (const BinOpNode* b = e.as<BinOpNode>()) return is_constant_expr(b->lhs) && is_constant_expr(b->rhs);
+  return false;
+}
+
+bool has_static_storage(const AllocNode& a) {
+  const Memory* m = find_memory(a.mem);
+  return m && m->static_storage() && !a.type.shape.empty();
+}
+
+std::optional<std::string> shared_alloc_in_block(const Block& b, std::set<const ProcNode*>& seen);
+
+std::optional<std::string> shared_alloc_in_stmt(const Stmt& s, std::set<const ProcNode*>& seen) {
+  switch (s.kind()) {
+    case StmtKind::Alloc: {
+      const AllocNode* a = s.as<AllocNode>();
+      if (has_static_storage(*a)) return "'" + a->name.name() + "' (" + a->mem + ")";
+      return std::nullopt;
+    }
+    case StmtKind::If: {
+      const IfNode* n = s.as<IfNode>();
+      if (auto r = shared_alloc_in_block(n->body, seen)) return r;
+      return shared_alloc_in_block(n->orelse, seen);
+    }
+    case StmtKind::For: return shared_alloc_in_block(s.as<ForNode>()->body, seen);
+    case StmtKind::Call: {
+      const CallNode* c = s.as<CallNode>();
+      if (!c->proc || c->proc->instr || !seen.insert(c->proc.get()).second) return std::nullopt;
+      if (auto r = shared_alloc_in_block(c->proc->body, seen))
+        return *r + (r->find(" in proc '") == std::string::npos ? " in proc '" + c->proc->name + "'" : "");
+      return std::nullopt;
+    }
+    case StmtKind::Assign: case StmtKind::Reduce: case StmtKind::WriteConfig: case StmtKind::Pass:
+    case StmtKind::WindowStmt:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> shared_alloc_in_block(const Block& b, std::set<const ProcNode*>& seen) {
+  for (const Stmt& s : b)
+    if (auto r = shared_alloc_in_stmt(s, seen)) return r;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string static_alloc_problem(const AllocNode& a) {
+  if (!has_static_storage(a)) return "";
+  for (const Expr& e : a.type.shape)
+    if (!is_constant_expr(e))
+      return "'" + a.name.name() + "' is allocated in " + a.mem +
+             ", which gives it static storage, so its shape must be constant; dimension `" +
+             to_string(e) + "` is not (use DRAM or DRAM_STACK for a size-dependent buffer)";
+  return "";
+}
+
+std::optional<SharedAlloc> shared_alloc_in(const Block& b) {
+  std::set<const ProcNode*> seen;
+  for (const Stmt& s : b)
+    if (auto r = shared_alloc_in_stmt(s, seen)) return SharedAlloc{s, *r};
+  return std::nullopt;
+}
+
+std::string instr_template_problem(const ProcNode& p, const std::string& c_instr) {
+  auto arg_named = [&](const std::string& n) -> const FnArg* {
+    for (const FnArg& a : p.args)
+      if (a.name.name() == n) return &a;
+    return nullptr;
+  };
+  auto arg_list = [&]() {
+    std::string out;
+    for (const FnArg& a : p.args) out += (out.empty() ? "" : ", ") + a.name.name();
+    return out.empty() ? std::string("(none)") : out;
+  };
+  auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  int depth = 0;
+  size_t first_open = std::string::npos;
+  for (size_t i = 0; i < c_instr.size(); ++i) {
+    char ch = c_instr[i];
+    if (c_instr.compare(i, 2, "//") == 0) {  // comments are text too
+      i = std::min(c_instr.find('\n', i), c_instr.size());
+      continue;
+    }
+    if (c_instr.compare(i, 2, "/*") == 0) {
+      size_t end = c_instr.find("*/", i + 2);
+      if (end == std::string::npos) return "an unterminated comment at offset " + std::to_string(i);
+      i = end + 1;
+      continue;
+    }
+    if (ch == '"' || ch == '\'') {  // a C string or character literal: braces in it are text
+      size_t j = i + 1;
+      while (j < c_instr.size() && c_instr[j] != ch) j += c_instr[j] == '\\' ? 2 : 1;
+      if (j >= c_instr.size())
+        return std::string("an unterminated ") + (ch == '"' ? "string" : "character") +
+               " literal at offset " + std::to_string(i);
+      i = j;
+      continue;
+    }
+    if (ch == '}') {
+      if (--depth < 0) return "an unmatched '}' at offset " + std::to_string(i);
+      continue;
+    }
+    if (ch != '{') continue;
+    size_t j = i + 1;
+    while (j < c_instr.size() && ident(c_instr[j])) ++j;
+    if (j > i + 1 && j < c_instr.size() && c_instr[j] == '}') {  // a hole
+      const std::string hole = c_instr.substr(i + 1, j - i - 1);
+      i = j;
+      if (arg_named(hole)) continue;
+      const std::string suffix = "_data";
+      if (hole.size() > suffix.size() &&
+          hole.compare(hole.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        const std::string base = hole.substr(0, hole.size() - suffix.size());
+        if (const FnArg* a = arg_named(base)) {
+          if (!a->type.is_control()) continue;
+          return "the template hole {" + hole + "} asks for the data of '" + base +
+                 "', which is a control value (" + to_string(a->type) + "), not a buffer";
+        }
+      }
+      return "the template hole {" + hole + "} names no argument of '" + p.name + "' (arguments: " +
+             arg_list() + "; use {x} or {x_data})";
+    }
+    if (depth++ == 0) first_open = i;
+  }
+  if (depth > 0)
+    return "the '{' at offset " + std::to_string(first_open) +
+           " is never closed (a hole is {name}; C blocks need both braces)";
+  return "";
 }
 
 void typecheck(const Module& m) {

@@ -74,6 +74,7 @@ class Checker {
   void check_window(const Expr& e);
   void expect_index(const Expr& e, const std::string& what);
   void expect_bool(const Expr& e, const std::string& what);
+  void check_literals(const Expr& e, ScalarKind ctx, bool whole);
   void expect_data(const Expr& e, ScalarKind target, const std::string& target_desc,
                    const std::string& verb);
 

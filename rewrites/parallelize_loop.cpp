@@ -6,8 +6,11 @@
 //
 // Legal when the checker proves no two iterations conflict (checker::loop_is_parallelizable):
 // reductions into one location by two iterations are a data race too. Codegen lowers `par` to
-// an OpenMP parallel loop. A loop that is already parallel is left as it is. Nothing moves.
+// an OpenMP parallel loop. A loop whose body allocates in static storage (DRAM_STATIC, also in
+// a callee) is refused: its threads would share the one array. A loop that is already parallel
+// is left as it is. Nothing moves.
 #include "checker/queries.h"
+#include "core/typecheck.h"
 #include "rewrites/stmts.h"
 #include "rewrites/stmts_internal.h"
 
@@ -21,6 +24,13 @@ Proc parallelize_loop(const Proc& p, const CursorLike& loop) {
     const Loc& l = c.loc();
     if (f->mode == LoopMode::Par) return derive_proc(p, p.body(), fwd_identity());
 
+    // Each iteration's allocations are private to it in the interpreter, but one with static
+    // storage is one array for all threads (core's shared_alloc_in, which codegen asks too).
+    if (std::optional<SharedAlloc> sh = shared_alloc_in(f->body))
+      rw::fail(op, sh->at.srcinfo(),
+               "loop '" + f->iter.name() + "' allocates " + sh->what +
+                   " in static storage, which all its parallel iterations would share "
+                   "(a data race); allocate it in DRAM or DRAM_STACK first (set_memory)");
     checker::Context ctx = rw::context_at(p, l.block, l.lo);
     rw::require_proved(op, c, checker::loop_is_parallelizable(ctx, c.stmt()),
                        "the iterations of loop '" + f->iter.name() + "' are independent");
