@@ -67,8 +67,8 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
       if (opts.tail != Tail::Guard)
         rw::require_proved(kOp, c,
                            checker::always_true(ctx, mk_cmp(BinOpKind::Ge, f->hi, int_const(0))),
-                           "the bound '" + c.hi().to_string() + "' is not negative (a tail of " +
-                               c.hi().to_string() + " % " + std::to_string(div_const) +
+                           "the bound '" + c.hi().to_string() + "' is not negative (a tail of (" +
+                               c.hi().to_string() + ") % " + std::to_string(div_const) +
                                " iterations would run otherwise)");
     }
 
