@@ -227,7 +227,9 @@ class Walker {
       case ExprKind::Read: {
         const ReadNode* r = e.as<ReadNode>();
         bool data_scalar = r->type.is_scalar() && is_data(r->type.base);
-        if (!r->idx.empty() || data_scalar) add_access(AccessKind::Read, env, r->name, r->idx, where, top);
+        if (!r->idx.empty() || data_scalar)
+          add_access(AccessKind::Read, env, r->name, r->idx, where, top);
+        index_reads(r->idx, env, where, top);
         return;
       }
       case ExprKind::Const: return;
@@ -239,8 +241,18 @@ class Walker {
       case ExprKind::Extern:
         for (const Expr& a : e.as<ExternNode>()->args) reads(a, env, where, top);
         return;
-      case ExprKind::WindowExpr: use(e.as<WindowExprNode>()->name); return;
-      case ExprKind::StrideExpr: return;
+      case ExprKind::WindowExpr: {
+        // A window reads no data, but its bounds are evaluated here (config reads).
+        const WindowExprNode* w = e.as<WindowExprNode>();
+        use(w->name);
+        for (const WAccess& a : w->idx) {
+          reads(a.lo, env, where, top);
+          if (a.is_interval) reads(a.hi, env, where, top);
+        }
+        return;
+      }
+      case ExprKind::StrideExpr:
+        return;
       case ExprKind::ReadConfig: {
         const ReadConfigNode* c = e.as<ReadConfigNode>();
         add_config(AccessKind::Read, c->config, c->field, where, top);
@@ -249,18 +261,38 @@ class Walker {
     }
   }
 
-  void call(const CallNode* c, Env& env, const SrcInfo& where, int top) {
+  // The expressions an index list evaluates (config reads in them), without reading the
+  // indexed location itself.
+  void index_reads(const std::vector<Expr>& idx, const Env& env, const SrcInfo& where, int top) {
+    for (const Expr& i : idx) reads(i, env, where, top);
+  }
+
+  // The expressions a call evaluates at the call site: control arguments, and the bounds and
+  // indices of buffer arguments (their data is accessed by the callee's body, walked below).
+  void argument_reads(const CallNode* c, const Env& env, const SrcInfo& where, int top) {
     const ProcNode& callee = *c->proc;
     for (size_t i = 0; i < callee.args.size() && i < c->args.size(); ++i) {
       const Expr& arg = c->args[i];
-      if (callee.args[i].type.is_control()) reads(arg, env, where, top);  // config reads
-      else if (const WindowExprNode* w = arg.as<WindowExprNode>()) use(w->name);
-      else if (const ReadNode* r = arg.as<ReadNode>()) use(r->name);
+      if (callee.args[i].type.is_control()) {
+        reads(arg, env, where, top);
+      } else if (arg.is<WindowExprNode>()) {
+        reads(arg, env, where, top);
+      } else if (const ReadNode* r = arg.as<ReadNode>()) {
+        use(r->name);
+        index_reads(r->idx, env, where, top);
+      }
     }
+  }
+
+  void call(const CallNode* c, Env& env, const SrcInfo& where, int top) {
+    const ProcNode& callee = *c->proc;
+    argument_reads(c, env, where, top);
     Env inner = call_env(env, c);
     size_t g = guards_.size();
     for (const Expr& p : callee.preds) guards_.push_back(Guard{subst(inner, p), false});
     ++call_depth_;
+    // The callee's asserts are evaluated at the call (config reads in them).
+    for (const Expr& p : callee.preds) reads(p, inner, where, top);
     block(callee.body, inner, top);
     --call_depth_;
     guards_.resize(g);
@@ -272,12 +304,14 @@ class Walker {
       case StmtKind::Assign: {
         const AssignNode* n = s.as<AssignNode>();
         reads(n->rhs, env, where, top);
+        index_reads(n->idx, env, where, top);
         add_access(AccessKind::Write, env, n->name, n->idx, where, top);
         return;
       }
       case StmtKind::Reduce: {
         const ReduceNode* n = s.as<ReduceNode>();
         reads(n->rhs, env, where, top);
+        index_reads(n->idx, env, where, top);
         add_access(AccessKind::Reduce, env, n->name, n->idx, where, top);
         return;
       }
@@ -309,14 +343,19 @@ class Walker {
       }
       case StmtKind::Alloc: {
         const AllocNode* n = s.as<AllocNode>();
+        for (const Expr& d : n->type.shape) reads(d, env, where, top);  // sizes evaluated here
         if (!contains(out_.allocs, n->name)) out_.allocs.push_back(n->name);
         return;
       }
       case StmtKind::Call: call(s.as<CallNode>(), env, where, top); return;
       case StmtKind::WindowStmt: {
         const WindowStmtNode* n = s.as<WindowStmtNode>();
+        // The window's bounds are evaluated here, once: record what they read. The view keeps
+        // its expressions as written; a config read in them stays symbolic, and the encoder
+        // never gives a config read a value, so an access through the view is never decided
+        // with a value the field takes later (it is Unknown instead).
+        reads(n->rhs, env, where, top);
         if (const WindowExprNode* w = n->rhs.as<WindowExprNode>()) {
-          use(w->name);
           env.views[n->name.id()] = view_of_window(env, w);
         }
         if (call_depth_ == 0) out_.windows.push_back(n->name);

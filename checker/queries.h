@@ -72,4 +72,14 @@ Answer loop_body_idempotent(const Context& ctx, const Stmt& loop);
 // Is config field `cfg.field` left unread by `code` (the statements between two points)?
 Answer config_not_read(const Context& ctx, const Block& code, const Config& cfg, const std::string& field);
 
+// Does `e` (an expression valid in `ctx`, evaluated there just before `code` runs) keep its
+// value while `code` runs and after it? Proved when `code` writes nothing `e` reads: no config
+// field `e` reads (directly or inside a callee: any such write refutes, whatever guards it), and
+// no location of a buffer `e` reads (decided with the usual index analysis; writes to buffers
+// `code` allocates are private). Control variables never change. Every rewrite that MOVES an
+// expression past `code`, or DUPLICATES it so that it is evaluated again during or after `code`
+// (a loop bound re-read in a guard or a tail, a window or argument substituted into a body, a
+// data expression moved across statements) asks this. Refuted naming the write at fault.
+Answer value_unchanged_by(const Context& ctx, const Expr& e, const Block& code);
+
 }  // namespace exocpp::checker

@@ -7,7 +7,9 @@
 //                                         s
 //
 // Checks: `bound` parses as an integer expression in the loop's scope, and the checker proves
-// e <= c (so the guarded loop runs exactly the old iterations).
+// e <= c (so the guarded loop runs exactly the old iterations), and that the loop writes nothing
+// e reads (the guard evaluates e in every iteration: value_unchanged_by). A negative range
+// (e < lo) stays empty: every i >= lo > e fails the guard.
 // Forwarding: the loop stays; its body moves into the new if.
 #include "checker/queries.h"
 #include "core/simplify.h"
@@ -24,6 +26,9 @@ Proc bound_and_guard(const Proc& p, const CursorLike& loop, const std::string& b
     Cursor c = rw::resolve_loop(op, p, loop);
     const ForNode* f = rw::as_loop(op, c);
     Expr c_bound = simplify_expr(parse_in_scope(op, c, bound, "index"));
+    rw::require_unchanged(
+        op, c, context_of(c), f->hi, {c.stmt()},
+        "the upper bound '" + c.hi().to_string() + "', evaluated by the guard in every iteration,");
     rw::require_proved(op, c, checker::always_true(context_of(c), mk_cmp(BinOpKind::Le, f->hi, c_bound)),
                        "the upper bound '" + c.hi().to_string() + "' is at most '" + bound + "'");
 

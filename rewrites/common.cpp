@@ -5,6 +5,7 @@
 #include <cctype>
 #include <set>
 
+#include "checker/queries.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
 
@@ -132,6 +133,15 @@ Cursor resolve_expr(const std::string& op, const Proc& p, const CursorLike& targ
   if (!c.is_expr())
     fail(op, c, "expected an expression, but " + target.describe() + " is a " + to_string(c.kind()));
   return c;
+}
+
+void require_unchanged(const std::string& op, const Cursor& where, const checker::Context& ctx,
+                       const Expr& e, const Block& code, const std::string& what) {
+  require_proved(
+      op, where, checker::value_unchanged_by(ctx, e, code),
+      what +
+          " has the same value where the rewritten proc evaluates it (nothing in between writes "
+          "what it reads)");
 }
 
 void require_proved(const std::string& op, const Cursor& where, const checker::Answer& a,

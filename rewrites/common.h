@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "checker/answer.h"
+#include "checker/context.h"
 #include "core/cursor.h"
 #include "core/ir.h"
 #include "core/parser.h"
@@ -63,6 +64,13 @@ Cursor resolve_expr(const std::string& op, const Proc& p, const CursorLike& targ
 // carries no dependence"); refutations carry the checker's counterexample, unknowns its reason.
 void require_proved(const std::string& op, const Cursor& where, const checker::Answer& a,
                     const std::string& what);
+
+// For an operation that moves or duplicates expression `e` (valid at `ctx`) so that it is
+// evaluated again while or after `code` runs: throws SchedulingError unless `code` writes
+// nothing `e` reads (checker::value_unchanged_by). `what` names e's role ("the bound `N` of
+// loop i, re-read by the guard").
+void require_unchanged(const std::string& op, const Cursor& where, const checker::Context& ctx,
+                       const Expr& e, const Block& code, const std::string& what);
 
 // Runs `body` (the operation) so that any exocpp::Error escaping it names `op`: an error that
 // already names an operation passes through; others are rethrown as SchedulingError(op, ...)

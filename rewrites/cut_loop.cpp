@@ -6,7 +6,9 @@
 //                                  s
 //
 // Checks: `cut_point` parses as an integer expression in the loop's scope, and the checker
-// proves lo <= cut and cut <= hi.
+// proves lo <= cut and cut <= hi (so lo <= hi: a cut of an empty or negative range is refused).
+// The second loop evaluates cut and hi after the first ran, so the checker proves the loop
+// writes nothing they read (value_unchanged_by).
 // Forwarding: the loop and its body map to the first loop; later statements shift by one.
 #include "checker/queries.h"
 #include "core/simplify.h"
@@ -25,6 +27,11 @@ Proc cut_loop(const Proc& p, const CursorLike& loop, const std::string& cut_poin
     const ForNode* f = rw::as_loop(op, c);
     Expr cut = simplify_expr(parse_in_scope(op, c, cut_point, "index"));
     checker::Context ctx = context_of(c);
+    rw::require_unchanged(op, c, ctx, cut, {c.stmt()},
+                          "the cut point '" + cut_point + "', evaluated after the first loop,");
+    rw::require_unchanged(
+        op, c, ctx, f->hi, {c.stmt()},
+        "the upper bound '" + c.hi().to_string() + "', evaluated after the first loop,");
     rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f->lo, cut)),
                        "the cut point '" + cut_point + "' is at least the lower bound '" + c.lo().to_string() + "'");
     rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, cut, f->hi)),

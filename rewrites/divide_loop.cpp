@@ -13,7 +13,11 @@
 //   for io in seq(0, N / q): for ii in seq(0, q): s[i -> q * io + ii]
 //
 // Checks: q > 1; two distinct new names not used in the proc; the loop starts at 0; for
-// perfect, the checker proves N divisible by q (always_divisible).
+// perfect, the checker proves N divisible by q (always_divisible). Guard, Cut and CutAndGuard
+// evaluate N again (in the guard, every iteration; for the tail, after the loop), so the checker
+// proves the loop writes nothing N reads (value_unchanged_by). Cut and CutAndGuard assume a
+// non-negative range (for N < 0, N % q > 0 would run a tail the original never runs), so the
+// checker proves N >= 0. Guard is right for any N.
 #include "checker/queries.h"
 #include "core/simplify.h"
 #include "rewrites/loops.h"
@@ -51,9 +55,22 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
     if (const_int(f->lo) != 0)
       rw::fail(kOp, c, "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
                            c.lo().to_string() + "' (shift_loop can move it)");
-    if (opts.perfect)
-      rw::require_proved(kOp, c, checker::always_divisible(context_of(c), f->hi, div_const),
-                         "the bound '" + c.hi().to_string() + "' is divisible by " + std::to_string(div_const));
+    checker::Context ctx = context_of(c);
+    if (opts.perfect) {
+      rw::require_proved(
+          kOp, c, checker::always_divisible(ctx, f->hi, div_const),
+          "the bound '" + c.hi().to_string() + "' is divisible by " + std::to_string(div_const));
+    } else {
+      rw::require_unchanged(kOp, c, ctx, f->hi, {c.stmt()},
+                            "the bound '" + c.hi().to_string() + "', evaluated again by the " +
+                                (opts.tail == Tail::Guard ? "guard" : "tail loop") + ",");
+      if (opts.tail != Tail::Guard)
+        rw::require_proved(kOp, c,
+                           checker::always_true(ctx, mk_cmp(BinOpKind::Ge, f->hi, int_const(0))),
+                           "the bound '" + c.hi().to_string() + "' is not negative (a tail of (" +
+                               c.hi().to_string() + ") % " + std::to_string(div_const) +
+                               " iterations would run otherwise)");
+    }
 
     // 2. The new loops.
     const SrcInfo& si = f->srcinfo;

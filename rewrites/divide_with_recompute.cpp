@@ -2,7 +2,8 @@
 // its range, recomputing the iterations where chunks overlap.
 //
 //   for i in seq(0, N):          for io in seq(0, outer_hi):
-//       s                -->         for ii in seq(0, outer_stride + (N - outer_hi * outer_stride)):
+//       s                -->         for ii in seq(0, outer_stride + (N - outer_hi *
+//       outer_stride)):
 //                                        s[i -> outer_stride * io + ii]
 //
 // Checks: the loop starts at 0; outer_stride > 0; two distinct unused names; outer_hi parses
@@ -10,9 +11,12 @@
 // outer_hi * outer_stride <= N (so the chunks cover exactly [0, N)), that the loop's
 // iterations commute (loop_iterations_commute: the overlap reorders them) and that one
 // iteration run twice equals it run once (loop_body_idempotent on `for r in seq(0, 2): s`
-// inside loop i).
+// inside loop i). The inner bound evaluates N and outer_hi in every outer iteration where the
+// loop evaluated N once, so the checker proves the loop writes nothing they read
+// (value_unchanged_by).
 // Forwarding: the body moves into the inner loop.
 #include "checker/queries.h"
+#include "core/printer.h"
 #include "core/simplify.h"
 #include "rewrites/loops.h"
 #include "rewrites/loops_util.h"
@@ -49,8 +53,12 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
     rw::require_proved(op, c, checker::loop_body_idempotent(context_of(c.body()[0]), twice),
                        "running one iteration of loop " + f->iter.name() + " twice is the same as running it once");
 
-    // 2. The overlapping chunks.
     Expr inner_hi = simplify_expr(mk_add(stride, mk_sub(f->hi, covered)));
+    rw::require_unchanged(
+        op, c, ctx, inner_hi, {c.stmt()},
+        "the inner bound '" + to_string(inner_hi) + "', evaluated in every outer iteration,");
+
+    // 2. The overlapping chunks.
     Expr idx = simplify_expr(mk_add(mk_mul(stride, index_var(io, si)), index_var(ii, si)));
     Stmt inner = ForNode::make(ii, int_const(0, si), inner_hi, substitute(f->body, {{f->iter, idx}}), LoopMode::Seq, si);
     Stmt outer = ForNode::make(io, f->lo, ohi, {inner}, f->mode, si);

@@ -3,7 +3,8 @@
 //   x : T[...] ; s        -->        x : T[alloc_dim, ...] ; s[ x[...] -> x[indexing_expr, ...] ]
 //
 // Both strings are parsed in the scope of the allocation. Legality (checker): alloc_dim > 0
-// and 0 <= indexing_expr < alloc_dim.
+// and 0 <= indexing_expr < alloc_dim, and the code after the allocation writes nothing
+// indexing_expr reads (it is evaluated at every access: checker::value_unchanged_by).
 #include "checker/context.h"
 #include "checker/queries.h"
 #include "core/printer.h"
@@ -49,6 +50,9 @@ Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, cons
   require_proved(op, a, checker::always_in_range(ctx, idx, zero(), dim),
                  "the indexing expression '" + to_string(idx) + "' is in [0, " + to_string(dim) + ")");
 
+  require_unchanged(op, a, ctx, idx, rest,
+                    "the indexing expression '" + to_string(idx) +
+                        "', evaluated at every access of '" + a.name() + "',");
   std::vector<Expr> shape = an->type.shape;
   shape.insert(append ? shape.end() : shape.begin(), dim);
   Stmt new_alloc = AllocNode::make(an->name, Type(an->type.base, shape), an->mem, an->srcinfo);

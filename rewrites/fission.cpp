@@ -11,8 +11,9 @@
 // `if c: pass else: s2`.)
 // Checks per level: the gap is inside a loop or if, with statements on both sides; nothing
 // allocated or windowed before the gap is used after it; for a loop, the checker proves the
-// split reorders no conflicting statements (checker::can_fission); for an if, the statements
-// before the gap write no config field the condition reads.
+// split reorders no conflicting statements (checker::can_fission); the second copy evaluates
+// the loop's bounds (or the if's condition) again after the first copy ran, so the checker
+// proves the first copy writes nothing they read (value_unchanged_by).
 // Forwarding: statements before the gap stay in the first copy, those after it move to the
 // second; the split statement maps to the first copy; the gap maps to the gap between copies.
 #include "checker/queries.h"
@@ -48,15 +49,7 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
   Block pre(list.begin(), list.begin() + k), post(list.begin() + k, list.end());
   if (auto used = bindings_used_after(pre, post); !used.empty())
     rw::fail(kOp, sc, "'" + used.front() + "' is defined before the gap and used after it (lift its allocation first)");
-  if (const ForNode* f = s.as<ForNode>()) {
-    rw::require_proved(kOp, sc, checker::can_fission(context_of(sc), s, static_cast<size_t>(k)),
-                       "splitting loop " + f->iter.name() + " keeps every dependence");
-  } else if (writes_config_read_by(pre, s.as<IfNode>()->cond)) {
-    rw::fail(kOp, sc, "the statements before the gap write a config field that the condition '" +
-                          sc.cond().to_string() + "' reads");
-  }
-
-  // 2. The two copies.
+  // 2. The two copies (the first is also the code the second's header is evaluated after).
   Stmt a, b;
   if (const ForNode* f = s.as<ForNode>()) {
     a = ForNode::make(f->iter, f->lo, f->hi, pre, f->mode, f->srcinfo);
@@ -70,6 +63,18 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
       a = IfNode::make(i->cond, i->body, pre, i->srcinfo);
       b = IfNode::make(i->cond, {PassNode::make(i->srcinfo)}, post, i->srcinfo);
     }
+  }
+  checker::Context sctx = context_of(sc);
+  if (const ForNode* f = s.as<ForNode>()) {
+    rw::require_unchanged(kOp, sc, sctx, f->lo, {a},
+                          "the lower bound '" + sc.lo().to_string() + "' of the second copy");
+    rw::require_unchanged(kOp, sc, sctx, f->hi, {a},
+                          "the upper bound '" + sc.hi().to_string() + "' of the second copy");
+    rw::require_proved(kOp, sc, checker::can_fission(sctx, s, static_cast<size_t>(k)),
+                       "splitting loop " + f->iter.name() + " keeps every dependence");
+  } else {
+    rw::require_unchanged(kOp, sc, sctx, s.as<IfNode>()->cond, {a},
+                          "the condition '" + sc.cond().to_string() + "' of the second copy");
   }
 
   // 3. Forwarding.

@@ -10,8 +10,10 @@
 //
 // Checks: stmt2 directly follows stmt1; both are loops or both ifs. Loops: the checker proves
 // the bounds equal and that no iteration of the second loop conflicts with a later iteration
-// of the first (checker::can_fuse). Ifs: the conditions are the same expression and the first
-// if writes no config field the condition reads.
+// of the first (checker::can_fuse); the second loop's bounds were evaluated after the first loop
+// ran and are now evaluated before it, so the checker proves the first loop writes nothing they
+// read (value_unchanged_by). Ifs: the conditions are the same expression and the first if
+// writes nothing the condition reads (value_unchanged_by).
 // Forwarding: cursors into stmt2's branches move to the end of stmt1's; stmt2 itself becomes
 // invalid; later statements shift up by one.
 #include "checker/queries.h"
@@ -58,6 +60,11 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
     int n1 = 0, o1 = 0;
     if (loops) {
       const ForNode *f1 = s1.as<ForNode>(), *f2 = s2.as<ForNode>();
+      checker::Context ctx = context_of(c1);
+      rw::require_unchanged(kOp, c2, ctx, f2->lo, {s1},
+                            "the lower bound '" + c2.lo().to_string() + "' of the second loop");
+      rw::require_unchanged(kOp, c2, ctx, f2->hi, {s1},
+                            "the upper bound '" + c2.hi().to_string() + "' of the second loop");
       rw::require_proved(kOp, c2, checker::can_fuse(context_of(c1), s1, s2),
                          "loops " + f1->iter.name() + " and " + f2->iter.name() + " can be fused");
       Block body = f1->body;
@@ -68,9 +75,8 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
       const IfNode *i1 = s1.as<IfNode>(), *i2 = s2.as<IfNode>();
       if (!same_expr(i1->cond, i2->cond))
         rw::fail(kOp, c2, "the conditions differ: '" + c1.cond().to_string() + "' and '" + c2.cond().to_string() + "'");
-      Block first{s1};
-      if (writes_config_read_by(first, i1->cond))
-        rw::fail(kOp, c1, "the first if writes a config field that the condition '" + c1.cond().to_string() + "' reads");
+      rw::require_unchanged(kOp, c2, context_of(c1), i2->cond, {s1},
+                            "the condition '" + c2.cond().to_string() + "' of the second if");
       Block body = i1->body, orelse = i1->orelse;
       body.insert(body.end(), i2->body.begin(), i2->body.end());
       orelse.insert(orelse.end(), i2->orelse.begin(), i2->orelse.end());

@@ -9,12 +9,16 @@
 //   for k in seq(0, 8):
 //       f(4, A[k, 2:6])
 //
-// Always legal: the call's meaning is its callee's body run on the arguments. The callee's
-// asserts held at the call (the call was checked when it was made) and are dropped.
+// The call's meaning is its callee's body run on the arguments. The callee's asserts held at
+// the call (the call was checked when it was made) and are dropped. The call evaluates its
+// argument expressions once; the inlined body evaluates them at every use: the checker proves
+// that the callee's body (run at the call) writes nothing a control argument, or a bound or
+// index of a buffer argument, reads (checker::value_unchanged_by).
 //
 // Also CallSubst (rewrites/subprocs_internal.h), the argument substitution call_eqv shares.
 #include <set>
 
+#include "core/printer.h"
 #include "core/simplify.h"
 #include "rewrites/buffer_util.h"
 #include "rewrites/subprocs.h"
@@ -246,6 +250,21 @@ Proc inline_proc(const Proc& p, const CursorLike& call) {
       rw::fail(kOp, c, "the call passes " + std::to_string(cn->args.size()) + " arguments but '" + callee.name +
                            "' takes " + std::to_string(callee.args.size()));
 
+    const checker::Context ctx = checker::Context::at(p, c.loc().block, c.loc().lo);
+    for (size_t i = 0; i < cn->args.size(); ++i) {
+      const Expr& a = cn->args[i];
+      std::string what =
+          "the argument `" + to_string(a) + "` for '" + callee.args[i].name.name() + "'";
+      if (callee.args[i].type.is_control() || a.is<WindowExprNode>()) {
+        rw::require_unchanged(kOp, c, ctx, a, {c.stmt()},
+                              what + ", evaluated at every use in the inlined body,");
+      } else if (const ReadNode* r = a.as<ReadNode>()) {
+        for (const Expr& x : r->idx)
+          rw::require_unchanged(
+              kOp, c, ctx, x, {c.stmt()},
+              "the index `" + to_string(x) + "` of " + what + ", evaluated at every use,");
+      }
+    }
     rw::CallSubst subst(callee, cn->args, fresh_binders(c, callee.body));
     Block body = subst.mutate(callee.body);
 

@@ -5,8 +5,13 @@
 //                                         y          -> x[i, lo:hi],
 //                                         stride(y, 0) -> stride(x, 1) ]
 //
-// Always legal: a window is only another name for part of its buffer.
+// A window is only another name for part of its buffer, but its bounds are evaluated once, at
+// the window statement, and the rewritten code evaluates them at every use: the checker proves
+// that the statements after the window statement write nothing the window's expression reads
+// (a config field, checker::value_unchanged_by).
+#include "checker/context.h"
 #include "core/ir_visit.h"
+#include "core/printer.h"
 #include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
 
@@ -89,6 +94,9 @@ Proc inline_window(const Proc& p, const CursorLike& window_stmt) {
     const int wi = c.loc().lo;
     const Block& list = c.list();
     Block rest(list.begin() + wi + 1, list.end());
+    rw::require_unchanged(kOp, c, checker::Context::at(p, path, wi), ws->rhs, rest,
+                          "the window `" + to_string(ws->rhs) + "`, evaluated at every use of " +
+                              ws->name.name() + " instead of once,");
     WindowInliner inl(ws->name, *ws->rhs.as<WindowExprNode>(), ws->rhs);
     Block new_rest = inl.mutate(rest);
     // The window statement disappears; the statements after it move up in place.

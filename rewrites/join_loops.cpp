@@ -5,7 +5,10 @@
 //
 // Checks: loop2 directly follows loop1; the bodies are the same once j is renamed i (compared
 // as printed code: both lie in the same scope, so equal text means equal code); the checker
-// proves loop1's hi equals loop2's lo (always_true).
+// proves loop1's hi equals loop2's lo and lo <= mid <= hi (always_true; with mid outside
+// [lo, hi] one loop is empty and the joined loop runs a different range). loop2's bounds were
+// evaluated after loop1 ran and are now evaluated before it: the checker proves loop1 writes
+// nothing they read (value_unchanged_by).
 // Forwarding: loop1 and its body stay; loop2 and everything in it become invalid.
 #include "checker/queries.h"
 #include "core/printer.h"
@@ -30,6 +33,17 @@ Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2)
                        "the first loop ends ('" + c1.hi().to_string() + "') where the second begins ('" +
                            c2.lo().to_string() + "')");
     if (f1->mode != f2->mode) rw::fail(op, c2, "the loops differ in mode (seq and par)");
+    checker::Context ctx = context_of(c1);
+    rw::require_unchanged(op, c2, ctx, f2->lo, {c1.stmt()},
+                          "the lower bound '" + c2.lo().to_string() + "' of the second loop");
+    rw::require_unchanged(op, c2, ctx, f2->hi, {c1.stmt()},
+                          "the upper bound '" + c2.hi().to_string() + "' of the second loop");
+    rw::require_proved(op, c1, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f1->lo, f1->hi)),
+                       "the first loop's range is not negative ('" + c1.lo().to_string() +
+                           "' <= '" + c1.hi().to_string() + "')");
+    rw::require_proved(op, c2, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f2->lo, f2->hi)),
+                       "the second loop's range is not negative ('" + c2.lo().to_string() +
+                           "' <= '" + c2.hi().to_string() + "')");
     Stmt s = ForNode::make(f1->iter, f1->lo, f2->hi, f1->body, f1->mode, f1->srcinfo);
     BlockPath path = c1.loc().block;
     int at = c1.loc().lo;

@@ -7,9 +7,11 @@
 // Repeated n_lifts times. Legality (per loop lifted past): checker::can_lift_alloc — the shape
 // of buf does not depend on the loop variable, and no iteration reads a value of buf that an
 // earlier iteration wrote (one buffer then serves every iteration). Lifting out of an if is
-// always legal.
+// always legal. The shape is then evaluated before the loop or if instead of inside it: the
+// checker proves the loop or if writes nothing the shape reads (checker::value_unchanged_by).
 #include "checker/context.h"
 #include "checker/queries.h"
+#include "core/printer.h"
 #include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
 
@@ -41,6 +43,11 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
       if (const ForNode* f = encl.as<ForNode>(); f && f->mode == LoopMode::Par)
         rw::fail(kOp, Cursor(cur, loc), "cannot lift '" + name + "' out of the par loop '" + f->iter.name() +
                                             "': its parallel iterations would share one buffer");
+      for (const Expr& d : alloc_stmt.as<AllocNode>()->type.shape)
+        rw::require_unchanged(kOp, Cursor(cur, loc), checker::Context::at(cur, encl), d, {encl},
+                              "the extent '" + to_string(d) + "' of '" + name +
+                                  "', evaluated before the enclosing " +
+                                  (encl.is<ForNode>() ? "loop" : "if") + " instead of inside it,");
       if (encl.is<ForNode>()) {
         checker::Answer ans = checker::can_lift_alloc(checker::Context::at(cur, encl), encl, alloc_stmt);
         rw::require_proved(kOp, Cursor(cur, loc), ans,

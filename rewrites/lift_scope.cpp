@@ -16,11 +16,12 @@
 //   for i in _: for j in _: A   -->   reorder_loops
 //
 // Checks: the target is a loop or if whose parent is a loop or if holding only it (in that
-// branch); an if lifted out of a loop has a condition that does not use the loop variable nor
-// read a config field its branches write; a
-// loop lifted out of an if requires the if to have no else branch and the loop to write no
-// config field the condition reads; loop pairs are checked as
-// reorder_loops checks them.
+// branch); an if lifted out of a loop has a condition that does not use the loop variable and
+// that the loop does not change (it was evaluated in every iteration, now once:
+// value_unchanged_by); a loop lifted out of an if requires the if to have no else branch and
+// the loop to change nothing the condition reads (it is now evaluated in every iteration);
+// loop pairs are checked as reorder_loops checks them. Ifs swapped with ifs evaluate the same
+// conditions with nothing in between.
 // Forwarding: cursors into the branches follow them; the two heads trade places (a cursor to
 // the lifted statement points to the new outer statement). Copies of a branch (C above) are
 // reached through their first occurrence.
@@ -68,11 +69,9 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
       const IfNode* i = inner.as<IfNode>();
       if (mentions(i->cond, f->iter))
         rw::fail(kOp, ic, "the condition '" + ic.cond().to_string() + "' depends on the loop variable " + f->iter.name());
-      Block branches = i->body;
-      branches.insert(branches.end(), i->orelse.begin(), i->orelse.end());
-      if (writes_config_read_by(branches, i->cond))
-        rw::fail(kOp, ic, "the branches write a config field that the condition '" + ic.cond().to_string() +
-                              "' reads, so it must be evaluated in every iteration");
+      rw::require_unchanged(kOp, ic, context_of(oc), i->cond, {outer},
+                            "the condition '" + ic.cond().to_string() +
+                                "', evaluated once instead of in every iteration,");
       Stmt a = ForNode::make(f->iter, f->lo, f->hi, i->body, f->mode, osi);
       Block b;
       if (!i->orelse.empty()) {
@@ -85,9 +84,9 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
       const IfNode* o = outer.as<IfNode>();
       if (!o->orelse.empty())
         rw::fail(kOp, oc, "cannot lift a loop out of an if that has an else branch");
-      if (writes_config_read_by(f->body, o->cond))
-        rw::fail(kOp, ic, "the loop writes a config field that the condition '" + oc.cond().to_string() +
-                              "' reads, so the condition cannot move inside the loop");
+      rw::require_unchanged(kOp, ic, context_of(oc), o->cond, {inner},
+                            "the condition '" + oc.cond().to_string() +
+                                "', evaluated in every iteration of the loop,");
       lifted = ForNode::make(f->iter, f->lo, f->hi, {IfNode::make(o->cond, f->body, {}, osi)}, f->mode, f->srcinfo);
     } else {
       const IfNode *o = outer.as<IfNode>(), *i = inner.as<IfNode>();

@@ -242,13 +242,5 @@ std::vector<std::string> bindings_used_after(const Block& b, const Block& rest) 
   return out;
 }
 
-bool writes_config_read_by(const Block& b, const Expr& e) {
-  Uses w, r;
-  w.visit(b);
-  r.visit(e);
-  for (const auto& f : r.cfg_reads)
-    if (w.cfg_writes.count(f)) return true;
-  return false;
-}
 
 }  // namespace exocpp::rw::loops

@@ -60,8 +60,6 @@ Expr parse_in_scope(const std::string& op, const Cursor& c, const std::string& t
 
 // Names bound at the top level of `b` (allocations, windows) that `rest` mentions.
 std::vector<std::string> bindings_used_after(const Block& b, const Block& rest);
-// Does `b` write a config field that `e` reads?
-bool writes_config_read_by(const Block& b, const Expr& e);
 
 // reorder_loops on a resolved outer-loop cursor (shared with lift_scope, which reports as `op`).
 Proc reorder_at(const std::string& op, const Proc& p, const Cursor& outer);

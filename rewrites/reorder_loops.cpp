@@ -5,12 +5,15 @@
 //           s                            s
 //
 // Checks: loop i holds exactly one statement, loop j; j's bounds do not mention i; and no two
-// conflicting iterations change their order (checker::loops_can_interchange).
+// conflicting iterations change their order (checker::loops_can_interchange). j's bounds were
+// evaluated in every iteration of i and are now evaluated once, i's once and now in every
+// iteration of j: the checker proves the nest writes nothing either reads (value_unchanged_by).
 // Forwarding: cursors follow the loops they name (a cursor to loop i, or to its bounds, points
 // to loop i, now inner); the body stays where it was.
 #include <regex>
 
 #include "checker/queries.h"
+#include "core/printer.h"
 #include "rewrites/loops.h"
 #include "rewrites/loops_util.h"
 
@@ -75,8 +78,12 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
   if (mentions(inner->lo, outer->iter) || mentions(inner->hi, outer->iter))
     rw::fail(op, c.body()[0], "the bounds of loop " + inner->iter.name() + " depend on " + outer->iter.name() +
                                   ", so the loops cannot be interchanged");
-  rw::require_proved(op, c, checker::loops_can_interchange(context_of(c), c.stmt()),
-                     "interchanging loops " + outer->iter.name() + " and " + inner->iter.name() + " is safe");
+  checker::Context ctx = context_of(c);
+  for (const Expr& b : {outer->lo, outer->hi, inner->lo, inner->hi})
+    rw::require_unchanged(op, c, ctx, b, {c.stmt()}, "the loop bound '" + to_string(b) + "'");
+  rw::require_proved(
+      op, c, checker::loops_can_interchange(ctx, c.stmt()),
+      "interchanging loops " + outer->iter.name() + " and " + inner->iter.name() + " is safe");
 
   // 2. The interchanged nest.
   Stmt new_inner = ForNode::make(outer->iter, outer->lo, outer->hi, inner->body, outer->mode, outer->srcinfo);

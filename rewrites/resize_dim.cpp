@@ -1,10 +1,12 @@
 // resize_dim: change the size of one dimension of a buffer, shifting its accesses.
 //
-//   x : T[.., n, ..] ; s     -->     x : T[.., size, ..] ; s[ x[.., e, ..] -> x[.., e - offset, ..] ]
+//   x : T[.., n, ..] ; s     -->     x : T[.., size, ..] ; s[ x[.., e, ..] -> x[.., e - offset, ..]
+//   ]
 //
 // size and offset are parsed in the scope of the allocation. Legality (checker): size > 0 and
 // every access's index in that dimension lies in [offset, offset + size). fold = true
-// (circular buffers) is not supported yet and is refused.
+// (circular buffers) is not supported yet and is refused. The offset is evaluated at every
+// access: the code after the allocation writes nothing it reads (checker::value_unchanged_by).
 #include "checker/context.h"
 #include "checker/queries.h"
 #include "core/ir_visit.h"
@@ -80,6 +82,9 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
     checker::Context actx = checker::Context::at(p, a.stmt());
     rw::require_proved(kOp, a, checker::always_true(actx, BinOpNode::make(BinOpKind::Gt, sz, rw::zero())),
                        "the new size '" + to_string(sz) + "' is positive");
+    rw::require_unchanged(
+        kOp, a, actx, off, rest,
+        "the offset '" + to_string(off) + "', evaluated at every access of '" + a.name() + "',");
     Expr end = rw::add(off, sz);
     for (const Stmt& s : uses.stmts) {
       checker::Context ctx = checker::Context::at(p, s);

@@ -4,9 +4,12 @@
 //       s              -->         s[i -> i + (lo - new_lo)]
 //
 // Checks: `new_lo` parses as an integer expression in the loop's scope and the checker proves
-// new_lo >= 0 (as Exo requires).
+// new_lo >= 0 (as Exo requires). The body evaluates `lo - new_lo` in every iteration where the
+// loop evaluated lo once, so the checker proves the loop writes nothing lo or new_lo reads
+// (value_unchanged_by). A negative range (hi < lo) stays negative: no assumption on hi.
 // Forwarding: nothing moves.
 #include "checker/queries.h"
+#include "core/printer.h"
 #include "core/simplify.h"
 #include "rewrites/loops.h"
 #include "rewrites/loops_util.h"
@@ -25,6 +28,11 @@ Proc shift_loop(const Proc& p, const CursorLike& loop, const std::string& new_lo
                        "the new lower bound '" + new_lo + "' is non-negative");
 
     const SrcInfo& si = f->srcinfo;
+    Expr delta = simplify_expr(mk_sub(f->lo, lo2));
+    if (mentions(f->body, f->iter))
+      rw::require_unchanged(
+          op, c, context_of(c), delta, {c.stmt()},
+          "the offset '" + to_string(delta) + "', evaluated by the body in every iteration,");
     Expr hi2 = simplify_expr(mk_add(lo2, mk_sub(f->hi, f->lo)));
     Expr shifted = simplify_expr(mk_add(index_var(f->iter, si), mk_sub(f->lo, lo2)));
     Stmt s = ForNode::make(f->iter, lo2, hi2, substitute(f->body, {{f->iter, shifted}}), f->mode, si);

@@ -6,7 +6,9 @@
 //
 // For an if, the allocation goes into its body, and into its else branch as well when that
 // uses buf. Legality: buf is not used after the loop or if; for a loop, no iteration reads a
-// value of buf that an earlier iteration wrote (checker::can_lift_alloc on the sunk loop).
+// value of buf that an earlier iteration wrote (checker::can_lift_alloc on the sunk loop). The
+// shape is then evaluated at the top of every iteration instead of once before the loop: the
+// checker proves the loop writes nothing it reads (checker::value_unchanged_by).
 #include "checker/context.h"
 #include "checker/queries.h"
 #include "core/printer.h"
@@ -44,6 +46,10 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
     if (const ForNode* f = scope.as<ForNode>()) {
       if (rw::mentions_sym(f->lo, an->name) || rw::mentions_sym(f->hi, an->name))
         rw::fail(kOp, a, "the bounds of loop '" + f->iter.name() + "' use '" + a.name() + "'");
+      for (const Expr& d : an->type.shape)
+        rw::require_unchanged(kOp, a, checker::Context::at(p, path, ai), d, {scope},
+                              "the extent '" + to_string(d) + "' of '" + a.name() +
+                                  "', evaluated in every iteration,");
       Block b{alloc_stmt};
       b.insert(b.end(), f->body.begin(), f->body.end());
       sunk = ForNode::make(f->iter, f->lo, f->hi, b, f->mode, f->srcinfo);

@@ -13,7 +13,9 @@
 // With accum = true the block may only reduce into x: the load becomes `xt[..] = 0` and the
 // store `x[..] += xt[..]`. Legality: the window covers every access of x in the block
 // (checker::window_covers), and is not empty; where the window may reach outside x, the load
-// and store are guarded by `if` (as Exo does).
+// and store are guarded by `if` (as Exo does). The window's bounds are evaluated by the load
+// (before the block), by every rewritten access (inside it) and by the store (after it): the
+// checker proves the block writes nothing they read (checker::value_unchanged_by).
 #include <algorithm>
 
 #include "checker/context.h"
@@ -147,6 +149,9 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
                            "the window '" + to_string(win_e) + "' is not empty (lo <= hi in every dimension)");
     rw::require_proved(kOp, blk, checker::window_covers(ctx, win_e, stmts),
                        "the window '" + to_string(win_e) + "' covers every access of '" + buf.name() + "' in the block");
+    rw::require_unchanged(
+        kOp, blk, ctx, win_e, stmts,
+        "the window '" + to_string(win_e) + "', evaluated before, inside and after the block,");
     // Which dimensions need guards in the load and store (the window may reach outside).
     std::vector<bool> guard_lo(win.idx.size(), false), guard_hi(win.idx.size(), false);
     for (size_t d = 0; d < win.idx.size(); ++d) {

@@ -127,7 +127,7 @@ def f(x: f32 @ DRAM):
         x = 1.0
 )");
   expect_refused([&] { fission(p, p.body_cursor()[0].body()[0].after()); }, "fission",
-                 "write a config field that the condition");
+                 "the condition 'Cfg.n > 0' of the second copy has the same value");
 }
 
 TEST(Fission, ForwardsStatementsAfterTheGapIntoTheSecondLoop) {

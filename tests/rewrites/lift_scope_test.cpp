@@ -95,7 +95,7 @@ def f(N: size, A: f32[N] @ DRAM):
             A[i] = 1.0
 )");
   expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
-                 "must be evaluated in every iteration");
+                 "evaluated once instead of in every iteration");
 }
 
 TEST(LiftScope, RefusesALoopWritingAConfigTheConditionReads) {
@@ -109,7 +109,7 @@ def f(N: size, A: f32[N] @ DRAM):
             A[i] = 1.0
 )");
   expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
-                 "cannot move inside the loop");
+                 "evaluated in every iteration of the loop");
 }
 
 TEST(LiftScope, ForwardsTheCopiedElseBranchToItsFirstCopy) {
