@@ -47,7 +47,7 @@ TEST(RandomSchedule, AcceptedStepsPreserveResultsAndCompiledCodeAgrees) {
   }
   flush();
   for (const fuzz::Failure& f : failures) ADD_FAILURE() << "seed " << f.seed << ": " << f.what;
-  EXPECT_GT(accepted, 2 * n);  // the test exercises the operations, not only their refusals
+  EXPECT_GT(accepted, n);  // the test exercises the operations, not only their refusals
   EXPECT_GT(compiled, n / 2);
   std::cout << "[ random schedule ] " << n << " seeds, " << accepted << " accepted steps compared, "
             << refused << " refused, " << compiled << " procs compiled and compared\n";

@@ -823,6 +823,7 @@ Options ci_options() {
       "inline_window",    // excluded until F7 (window bound re-evaluated after a config write)
       "call_eqv",         // excluded until F8 (callee differing in a config write)
       "bind_config",      // excluded until F9 (binds a call argument the callee writes)
+      "stage_mem",        // excluded until F10 (staging a window whose buffer is accessed directly)
   };
   return o;
 }
