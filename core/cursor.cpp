@@ -2,6 +2,7 @@
 #include "core/cursor.h"
 
 #include <sstream>
+#include <utility>
 
 #include "core/printer.h"
 
@@ -271,14 +272,25 @@ Cursor Proc::forward(const Cursor& c) const { return exocpp::forward(*this, c); 
 Cursor Proc::body_cursor() const { return proc_body(*this); }
 std::vector<Cursor> Proc::arg_cursors() const { return proc_args(*this); }
 
+namespace {
+thread_local std::vector<Proc>* t_derive_log = nullptr;
+
+Proc logged(Proc p) {
+  if (t_derive_log) t_derive_log->push_back(p);
+  return p;
+}
+}  // namespace
+
+std::vector<Proc>* set_derive_log(std::vector<Proc>* log) { return std::exchange(t_derive_log, log); }
+
 Proc derive_proc(const Proc& parent, std::shared_ptr<const ProcNode> node, ForwardFn fwd) {
-  return Proc(std::move(node), parent, std::move(fwd));
+  return logged(Proc(std::move(node), parent, std::move(fwd)));
 }
 
 Proc derive_proc(const Proc& parent, Block new_body, ForwardFn fwd) {
   auto n = std::make_shared<ProcNode>(*parent.get());
   n->body = std::move(new_body);
-  return Proc(std::move(n), parent, std::move(fwd));
+  return logged(Proc(std::move(n), parent, std::move(fwd)));
 }
 
 // ---- cursors ---------------------------------------------------------------------------------

@@ -97,6 +97,10 @@ Cursor forward(const Proc& p, const Cursor& c);
 Proc derive_proc(const Proc& parent, std::shared_ptr<const ProcNode> node, ForwardFn fwd);
 // The same, with a new body.
 Proc derive_proc(const Proc& parent, Block new_body, ForwardFn fwd);
+// While set (non-null), every proc derive_proc makes on this thread is appended to `log`:
+// validation mode (rewrites/validate.h) uses it to find the input of an operation. Returns the
+// previous log.
+std::vector<Proc>* set_derive_log(std::vector<Proc>* log);
 
 // ---- Tree access for rewrites ----------------------------------------------------------------
 

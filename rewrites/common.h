@@ -17,6 +17,7 @@
 #include "core/ir.h"
 #include "core/parser.h"
 #include "core/pattern.h"
+#include "rewrites/validate.h"
 
 namespace exocpp {
 
@@ -74,7 +75,8 @@ void require_unchanged(const std::string& op, const Cursor& where, const checker
 
 // Runs `body` (the operation) so that any exocpp::Error escaping it names `op`: an error that
 // already names an operation passes through; others are rethrown as SchedulingError(op, ...)
-// keeping their location, reason and counterexample.
+// keeping their location, reason and counterexample. In validation mode (rewrites/validate.h)
+// the outermost operation's result is checked against its input in the interpreter.
 template <class F>
 auto run_op(const std::string& op, F&& body) -> decltype(body());
 [[noreturn]] void rethrow_with_op(const std::string& op, const Error& e);
@@ -102,8 +104,11 @@ std::vector<std::string> bound_names(const Proc& p);
 
 template <class F>
 auto run_op(const std::string& op, F&& body) -> decltype(body()) {
+  ValidationFrame frame;
   try {
-    return body();
+    auto result = body();
+    frame.check(op, result);
+    return result;
   } catch (const Error& e) {
     if (!e.op().empty()) throw;
     rethrow_with_op(op, e);

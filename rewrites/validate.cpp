@@ -1,0 +1,384 @@
+// Validation mode: each accepted operation's result is run against its input in the interpreter.
+#include "rewrites/validate.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/cursor.h"
+#include "core/ir_visit.h"
+#include "core/printer.h"
+#include "core/test_inputs.h"
+
+namespace exocpp {
+namespace {
+
+// -1: not decided yet (EXOCPP_VALIDATE decides on first use); 0 off; 1 on.
+std::atomic<int> g_mode{-1};
+std::atomic<uint64_t> g_operations{0}, g_compared{0}, g_trials{0}, g_seed{0};
+thread_local int t_depth = 0;
+
+int mode_from_env() {
+  const char* v = std::getenv("EXOCPP_VALIDATE");
+  return v && *v && std::string(v) != "0" ? 1 : 0;
+}
+
+// Operations whose result may legitimately differ from the input in what is compared.
+bool compares_values(const std::string& op) { return op != "set_precision"; }
+bool compares_configs(const std::string& op) {
+  return op != "bind_config" && op != "write_config" && op != "delete_config";
+}
+
+bool same_signature(const Proc& a, const Proc& b) {
+  if (a.args().size() != b.args().size()) return false;
+  for (size_t i = 0; i < a.args().size(); ++i) {
+    const FnArg &x = a.args()[i], &y = b.args()[i];
+    if (x.name.name() != y.name.name() || x.type.base != y.type.base ||
+        x.type.rank() != y.type.rank())
+      return false;
+  }
+  return true;
+}
+
+bool same_preds(const Proc& a, const Proc& b) {
+  if (a.preds().size() != b.preds().size()) return false;
+  for (size_t i = 0; i < a.preds().size(); ++i)
+    if (to_string(a.preds()[i]) != to_string(b.preds()[i])) return false;
+  return true;
+}
+
+// The configs a proc and its callees read or write, and whether it has a par loop.
+struct Uses : IRVisitor {
+  std::map<std::string, Config> configs;
+  std::set<const ProcNode*> seen;
+  bool par = false;
+  void add_proc(const ProcNode& p) {
+    if (seen.insert(&p).second) visit_proc(p);
+  }
+  void visit_ReadConfig(const ReadConfigNode* n, const Expr& e) override {
+    configs.emplace(n->config->name, n->config);
+    IRVisitor::visit_ReadConfig(n, e);
+  }
+  void visit_WriteConfig(const WriteConfigNode* n, const Stmt& s) override {
+    configs.emplace(n->config->name, n->config);
+    IRVisitor::visit_WriteConfig(n, s);
+  }
+  void visit_For(const ForNode* n, const Stmt& s) override {
+    if (n->mode != LoopMode::Seq) par = true;
+    IRVisitor::visit_For(n, s);
+  }
+  void visit_Call(const CallNode* n, const Stmt& s) override {
+    add_proc(*n->proc);
+    IRVisitor::visit_Call(n, s);
+  }
+};
+
+// splitmix64, as core/test_inputs.cpp.
+struct Rng {
+  uint64_t state;
+  explicit Rng(uint64_t seed) : state(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  int64_t range(int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1));
+  }
+};
+
+bool integer_kind(ScalarKind k) {
+  return k == ScalarKind::I8 || k == ScalarKind::UI8 || k == ScalarKind::UI16 ||
+         k == ScalarKind::I32;
+}
+
+std::pair<int64_t, int64_t> limits(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::I8:
+      return {-128, 127};
+    case ScalarKind::UI8:
+      return {0, 255};
+    case ScalarKind::UI16:
+      return {0, 65535};
+    default:
+      return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+  }
+}
+
+// Integer buffers filled with values at and near the type's limits (and a few small ones).
+void fill_near_limits(std::vector<ArgValue>& args, Rng& rng) {
+  for (ArgValue& v : args) {
+    Buffer* b = std::get_if<Buffer>(&v);
+    if (!b || !integer_kind(b->kind())) continue;
+    auto [lo, hi] = limits(b->kind());
+    for (int64_t i = 0; i < b->num_elements(); ++i) {
+      int64_t x = 0;
+      switch (rng.next() % 4) {
+        case 0:
+          x = hi - rng.range(0, 3);
+          break;
+        case 1:
+          x = lo + rng.range(0, 3);
+          break;
+        case 2:
+          x = rng.range(-3, 3);
+          break;
+        default:
+          x = hi / 2 + rng.range(-2, 2);
+          break;
+      }
+      b->set_flat(i, static_cast<double>(std::clamp(x, lo, hi)));
+    }
+  }
+}
+
+ConfigState random_configs(const std::map<std::string, Config>& configs, Rng& rng,
+                           int64_t max_size) {
+  ConfigState s;
+  for (const auto& [name, cfg] : configs)
+    for (const ConfigField& f : cfg->fields) {
+      if (f.type == ScalarKind::Bool)
+        s.set(name, f.name, (rng.next() & 1) != 0);
+      else if (f.type == ScalarKind::Size)
+        s.set(name, f.name, rng.range(1, max_size));
+      else if (is_control(f.type))
+        s.set(name, f.name, rng.range(0, max_size));
+      else if (is_data(f.type))
+        s.set(name, f.name, static_cast<double>(rng.range(0, 3)));
+    }
+  return s;
+}
+
+std::string describe_configs(const ConfigState& s) {
+  std::string out;
+  for (const auto& [key, v] : s.values) {
+    out += (out.empty() ? "" : ", ") + key.first + "." + key.second + " = ";
+    if (const int64_t* i = std::get_if<int64_t>(&v))
+      out += std::to_string(*i);
+    else if (const bool* b = std::get_if<bool>(&v))
+      out += *b ? "True" : "False";
+    else
+      out += std::to_string(std::get<double>(v));
+  }
+  return out.empty() ? "none" : out;
+}
+
+// "" when `b` (the result's run) agrees with `a` wherever `a` is defined (not NaN).
+std::string compare_buffer(const std::string& name, const Buffer& a, const Buffer& b) {
+  if (a.shape() != b.shape())
+    return name + ": shapes " + shape_string(a.shape()) + " and " + shape_string(b.shape());
+  bool exact = !is_float(a.kind()) || !is_float(b.kind());
+  for (int64_t i = 0; i < a.num_elements(); ++i) {
+    double x = a.flat(i), y = b.flat(i);
+    if (std::isnan(x)) continue;
+    bool same = exact ? x == y : !std::isnan(y) && std::fabs(x - y) <= 1e-4 * (1.0 + std::fabs(x));
+    if (std::isinf(x) || std::isinf(y)) same = x == y;
+    if (!same) {
+      std::string idx;
+      for (int64_t d : a.unflatten(i)) idx += (idx.empty() ? "" : ", ") + std::to_string(d);
+      std::ostringstream os;
+      os.precision(17);
+      os << name << "[" << idx << "] is " << x << " before and " << y << " after";
+      return os.str();
+    }
+  }
+  return "";
+}
+
+std::string control_values(const Proc& p, const std::vector<ArgValue>& args) {
+  std::string s;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!std::holds_alternative<Buffer>(args[i]))
+      s += (s.empty() ? "" : ", ") + p.args()[i].name.name() + " = " + to_string(args[i]);
+  return s.empty() ? "no control arguments" : s;
+}
+
+bool is_step_limit(const Error& e) {
+  return e.reason().find("step limit exceeded") != std::string::npos;
+}
+bool is_assert_failure(const Error& e) { return e.reason().find("assert") != std::string::npos; }
+
+constexpr int64_t kMaxSteps = 200000;
+
+struct Run {
+  std::map<std::string, ArgValue> args;
+  ConfigState configs;
+  std::string error;  // "" when the run finished
+  bool step_limit = false, assert_failed = false;
+};
+
+Run run(const Proc& p, const std::map<std::string, ArgValue>& args, const ConfigState& init,
+        bool reverse_par) {
+  Run r;
+  r.args = deep_copy(args);
+  r.configs = init;
+  std::vector<ArgValue> ordered;
+  for (const FnArg& a : p.args()) ordered.push_back(r.args.at(a.name.name()));
+  InterpOptions o;
+  o.configs = &r.configs;
+  o.max_steps = kMaxSteps;
+  o.max_alloc_elements = int64_t(1) << 22;
+  o.reverse_par = reverse_par;
+  try {
+    interpret(p, ordered, o);
+  } catch (const Error& e) {
+    r.error = e.what();
+    r.step_limit = is_step_limit(e);
+    r.assert_failed = is_assert_failure(e);
+  }
+  return r;
+}
+
+std::string compare_runs(const Proc& p, const Run& a, const Run& b, bool configs) {
+  for (const FnArg& arg : p.args()) {
+    const ArgValue& x = a.args.at(arg.name.name());
+    const ArgValue& y = b.args.at(arg.name.name());
+    if (const Buffer* bx = std::get_if<Buffer>(&x)) {
+      std::string d = compare_buffer(arg.name.name(), *bx, std::get<Buffer>(y));
+      if (!d.empty()) return d;
+    }
+  }
+  if (configs) {
+    std::string d = compare_configs(a.configs, b.configs);
+    if (!d.empty()) return "final config state: " + d;
+  }
+  return "";
+}
+
+}  // namespace
+
+void set_validation(bool on) { g_mode = on ? 1 : 0; }
+
+bool validation_enabled() {
+  int m = g_mode.load();
+  if (m < 0) {
+    int e = mode_from_env();
+    g_mode.compare_exchange_strong(m, e);
+    return g_mode.load() == 1;
+  }
+  return m == 1;
+}
+
+ValidationScope::ValidationScope(bool on) : saved_(validation_enabled() ? 1 : 0) {
+  set_validation(on);
+}
+ValidationScope::~ValidationScope() { g_mode = saved_; }
+
+ValidationStats validation_stats() {
+  return {g_operations.load(), g_compared.load(), g_trials.load()};
+}
+
+std::string validate_step(const std::string& op, const Proc& before, const Proc& after,
+                          uint64_t seed) {
+  ++g_operations;
+  if (!before.defined() || !after.defined() || !compares_values(op) ||
+      !same_signature(before, after))
+    return "";
+  Uses uses;
+  uses.add_proc(*before.get());
+  bool before_par = uses.par;
+  uses.par = false;
+  uses.add_proc(*after.get());
+  bool after_par = uses.par;
+  const bool preds_same = same_preds(before, after);
+
+  struct Trial {
+    int64_t max_size;
+    bool near_limits;
+    bool configs;
+  };
+  static const Trial trials[] = {
+      {1, false, false}, {2, true, true}, {5, false, true}, {3, true, true}};
+  int compared = 0;
+  for (size_t t = 0; t < std::size(trials); ++t) {
+    const Trial& tr = trials[t];
+    const uint64_t s = seed * 8 + t;
+    Rng rng(s);
+    ConfigState init = tr.configs ? random_configs(uses.configs, rng, tr.max_size) : ConfigState{};
+    std::vector<ArgValue> args;
+    try {
+      RandomArgsOptions ro;
+      ro.max_size = tr.max_size;
+      ro.max_tries = 60;
+      ro.configs = &init;
+      ro.lo = -4;
+      ro.hi = 4;
+      args = random_args(before, {}, s, ro);
+    } catch (const Error&) {
+      continue;  // no arguments satisfy the asserts (or shapes too large)
+    }
+    if (tr.near_limits) fill_near_limits(args, rng);
+    std::map<std::string, ArgValue> named = by_name(before, args);
+    Run a = run(before, named, init, false);
+    if (!a.error.empty()) continue;  // the input proc is not defined here: nothing to compare
+    bool reverse = after_par;
+    if (reverse && before_par) {
+      // A par loop of the input whose iterations depend on each other: run the result in order.
+      Run ar = run(before, named, init, true);
+      if (!ar.error.empty() || !compare_runs(before, a, ar, true).empty()) reverse = false;
+    }
+    Run b = run(after, named, init, reverse);
+    std::string diff;
+    if (!b.error.empty()) {
+      if (b.step_limit || (b.assert_failed && !preds_same)) continue;
+      diff = "the result fails where the input runs: " + b.error;
+    } else {
+      diff = compare_runs(before, a, b, compares_configs(op));
+    }
+    ++compared;
+    ++g_trials;
+    if (!diff.empty())
+      return op + " changed what proc '" + before.name() + "' computes: " + diff +
+             "\n  inputs: seed " + std::to_string(s) + " (validate_step seed " +
+             std::to_string(seed) + "), " + control_values(before, args) +
+             "; initial configs: " + describe_configs(init) +
+             (reverse ? "; the result's par loops run in reverse" : "") + "\nbefore:\n" +
+             to_string(before) + "after:\n" + to_string(after);
+  }
+  if (compared > 0) ++g_compared;
+  return "";
+}
+
+namespace rw {
+
+ValidationFrame::ValidationFrame() {
+  if (t_depth++ == 0 && validation_enabled()) {
+    active_ = true;
+    saved_log_ = set_derive_log(&log_);
+  }
+}
+
+ValidationFrame::~ValidationFrame() {
+  --t_depth;
+  if (active_) set_derive_log(saved_log_);
+}
+
+void ValidationFrame::check(const std::string& op, const Proc& result) {
+  if (!active_ || !result.defined()) return;
+  set_derive_log(saved_log_);
+  active_ = false;
+  std::set<const ProcNode*> made;
+  for (const Proc& q : log_) made.insert(q.get());
+  auto made_here = [&](const Proc& p) { return made.count(p.get()) > 0; };
+  if (!made_here(result)) return;  // the input itself, or a proc not derived from it
+  Proc input = result.parent();
+  while (input.defined() && made_here(input)) input = input.parent();
+  log_.clear();
+  if (!input.defined()) return;
+  std::string report;
+  try {
+    report = validate_step(op, input, result, ++g_seed);
+  } catch (const Error&) {
+    return;  // the comparison could not run (reported by validate_step's callers otherwise)
+  }
+  if (!report.empty()) throw InternalError("validation: " + report);
+}
+
+}  // namespace rw
+}  // namespace exocpp

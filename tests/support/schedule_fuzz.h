@@ -1,0 +1,77 @@
+// The random-schedule differential generator shared by the CI test
+// (tests/rewrites/random_schedule_test.cpp) and the soak program (tests/soak/schedule_soak.cpp,
+// scripts/soak.sh).
+//
+// For a seed it generates a module (a config, small sub-procs taking windows, and a main proc
+// with config fields read in loop bounds, window bounds, call arguments and indices and written
+// in bodies; window statements; f32 and i8/ui8/ui16/i32 buffers; empty and negative ranges; par
+// loops; DRAM_STATIC allocations), then applies a random sequence of scheduling operations.
+// Every accepted step is compared with its input in the interpreter (validate_step,
+// rewrites/validate.h: sizes 1, 2 and small, index arguments from 0, integer data near its
+// limits, random initial configs). A refused step (SchedulingError) is fine; any other exception
+// is a failure. The final procs of several seeds are compiled as one C library and compared
+// with the interpreter (compile_and_compare).
+#pragma once
+
+#include <exocpp/exocpp.h>
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace exocpp::fuzz {
+
+// What the generator may produce. The CI test turns off what still finds open bugs.
+struct Features {
+  bool configs = true;  // config reads in bounds/windows/args/indices, writes in bodies
+  bool config_writes_in_loops = true;  // (with configs) config writes inside loop bodies too
+  bool windows = true;                 // window statements
+  bool int_precisions = true;          // i8, ui8, ui16, i32 buffers
+  bool odd_ranges = true;    // seq(0, N - 8), seq(2, N), seq(N, N + 2), seq(0, K) with K = 0
+  bool calls = true;         // calls to sub-procs with window arguments
+  bool par = true;           // par loops
+  bool static_alloc = true;  // DRAM_STATIC allocations
+};
+
+struct Options {
+  Features features;
+  int steps = 8;                       // scheduling steps tried per proc
+  std::set<std::string> excluded_ops;  // operations never tried
+};
+
+// One failure: the seed replays it (run_seed(seed, same options)).
+struct Failure {
+  uint64_t seed = 0;
+  std::string what;  // the operation and the report
+};
+
+struct SeedResult {
+  std::string source;  // the generated module
+  Proc final_proc;     // after the accepted steps (undefined when generation failed)
+  int accepted = 0, refused = 0, compared = 0;
+  std::vector<std::string> trace;  // accepted operations, in order
+  std::vector<Failure> failures;
+};
+
+// What the CI test (tests/rewrites/random_schedule_test.cpp) generates and tries: everything,
+// except the features and operations that still find open bugs (each exclusion names its
+// finding in /work/tools/soak_findings.md).
+Options ci_options();
+
+// The generated module source for `seed`.
+std::string generate_source(uint64_t seed, const Features& f);
+// Generates, schedules and compares one seed.
+SeedResult run_seed(uint64_t seed, const Options& opts);
+// Names of every operation the generator can try.
+std::vector<std::string> operation_names();
+
+// Compiles `procs` as one C library (procs whose emission is refused with a CodegenError are
+// left out: a located refusal is fine) and compares each with the interpreter on random inputs
+// (integer data near its limits some of the time). Returns the failures (C that does not
+// compile, a crash-free run that differs, a non-exocpp exception); `compiled` counts the procs
+// run in C.
+std::vector<Failure> compile_and_compare(const std::vector<std::pair<uint64_t, Proc>>& procs,
+                                         int* compiled = nullptr);
+
+}  // namespace exocpp::fuzz
