@@ -87,6 +87,7 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
     const int ci = c.loc().lo;
     return derive_proc(p, replace_stmts(p.body(), path, ci, ci + 1, {swapped}), fwd_identity());
   });
+  rw::check_callee_name(kOp, p, eqv_proc, c);
 }
 
 }  // namespace exocpp
