@@ -72,7 +72,8 @@ void check_targets(const std::string& dir, const std::vector<Output>& outs) {
   if (!S_ISDIR(st.st_mode))
     throw CodegenError({}, "cannot write into '" + dir + "': it is not a folder");
   for (const Output& o : outs) {
-    if (::lstat(o.target.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    // A symbolic link is replaced by the new file, like a regular one.
+    if (::lstat(o.target.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
       throw CodegenError({}, "cannot write '" + o.target +
                                  "': it exists and is not a regular file (" +
                                  (S_ISDIR(st.st_mode) ? "a folder" : "a special file") + ")");

@@ -47,11 +47,12 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
     const ForNode* f = rw::as_loop(kOp, c);
     if (div_const <= 1)
       rw::fail(kOp, c, "the divisor must be an integer greater than 1, got " + std::to_string(div_const));
+    rw::check_int_arg(kOp, c, "the divisor", div_const, 2);
     Names names = check_names(p, c, new_iters);
-    if (const_int(f->lo) != 0) rw::check_int_arg(kOp, c, "the divisor", div_const, 2);
-    rw::fail(kOp, c,
-             "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
-                 c.lo().to_string() + "' (shift_loop can move it)");
+    if (const_int(f->lo) != 0)
+      rw::fail(kOp, c,
+               "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
+                   c.lo().to_string() + "' (shift_loop can move it)");
     if (opts.perfect)
       rw::require_proved(kOp, c, checker::always_divisible(context_of(c), f->hi, div_const),
                          "the bound '" + c.hi().to_string() + "' is divisible by " + std::to_string(div_const));

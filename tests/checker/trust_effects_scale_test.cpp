@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 
 #include "checker/encode.h"
 #include "tests/checker/checker_test_util.h"
@@ -141,12 +142,39 @@ def f(N: size, M: size, K: size, A: f32[N * N * N] @ DRAM, B: f32[N] @ DRAM):
   }
   double took = seconds_since(t0);
   set_settings(old);
-  // Either decided fast, or refused as timed out; never more than the budget and some slack.
-  EXPECT_LT(took, 0.5 + 0.6) << what;
-  if (took > 0.4) EXPECT_NE(what.find("timed out after 500 ms"), std::string::npos) << what;
+  // Either decided fast, or refused as timed out within the budget and some slack for Z3 to
+  // notice (generous: the test machine may be loaded). The fallback solver used to get a
+  // budget of its own on top.
+  EXPECT_LT(took, 0.5 + 2.5) << what;
+  if (took > 0.45) EXPECT_NE(what.find("timed out after 500 ms"), std::string::npos) << what;
 }
 
-TEST(TrustQueryBudget, OneBudgetIsSharedByTheFormulasOfAQuery) {
+TEST(TrustQueryBudget, AnExpiredBudgetAnswersUnknownWithoutSolving) {
+  Settings old = settings();
+  set_settings(Settings{100, false});
+  Proc p = parse_proc(R"(
+def f(N: size, B: f32[N] @ DRAM):
+    for i in seq(0, N):
+        B[i] = 1.0
+)");
+  std::string what;
+  {
+    QueryBudget budget;  // as a query asking several formulas does
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    try {
+      check_bounds(p);  // an easy formula, but no time is left for it
+    } catch (const Error& e) {
+      what = e.what();
+    }
+  }
+  EXPECT_NE(what.find("Z3 timed out after 100 ms (the time budget of one query)"),
+            std::string::npos)
+      << what;
+  EXPECT_NO_THROW(check_bounds(p));  // a new query has its own budget
+  set_settings(old);
+}
+
+TEST(TrustQueryBudget, QueriesInsideOneBudgetShareIt) {
   Settings old = settings();
   set_settings(Settings{300, false});
   Proc p = parse_proc(R"(
@@ -158,8 +186,8 @@ def f(N: size, M: size, B: f32[N] @ DRAM):
 )");
   auto t0 = std::chrono::steady_clock::now();
   {
-    QueryBudget budget;  // as a query asking several formulas does
-    for (int k = 0; k < 3; ++k) {
+    QueryBudget budget;
+    for (int k = 0; k < 8; ++k) {
       try {
         check_bounds(p);
       } catch (const Error&) {
@@ -168,7 +196,7 @@ def f(N: size, M: size, B: f32[N] @ DRAM):
   }
   double took = seconds_since(t0);
   set_settings(old);
-  EXPECT_LT(took, 0.3 + 0.6);
+  EXPECT_LT(took, 0.3 + 2.5);  // eight hard formulas, one budget (each had 2 x 300 ms before)
 }
 
 }  // namespace

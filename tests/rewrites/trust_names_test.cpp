@@ -195,6 +195,33 @@ TEST(TrustNames, NameVisibleAtTheTargetIsRefused) {
                  "already used");
 }
 
+TEST(TrustNames, ReplaceByAProcOfTheCallersNameIsRefused) {
+  Proc g = parse_proc(R"(
+def g(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+)");
+  expect_refused([&] { replace(g, g.body_cursor(), g); }, "replace", "same name as the caller");
+}
+
+TEST(TrustNames, InsertingACallOfAProcOfTheCallersNameIsRefused) {
+  Module m = parse_module(R"(
+def nop(N: size):
+    pass
+
+def f(N: size, A: f32[N] @ DRAM):
+    pass
+    for i in seq(0, N):
+        A[i] = 1.0
+)");
+  Proc f = m.proc("f");
+  Proc other = rename(m.proc("nop"), "f");
+  expect_refused([&] { insert_noop_call(f, f.body_cursor()[0].after(), other, {"N"}); },
+                 "insert_noop_call", "same name as the caller");
+  Proc ok = insert_noop_call(f, f.body_cursor()[0].after(), m.proc("nop"), {"N"});
+  for (int64_t n : {1, 3}) expect_equivalent(f, ok, {{"N", n}});
+}
+
 // Good names still work, and the result prints and parses back.
 TEST(TrustNames, ValidNamesAreAccepted) {
   Proc p = parse_proc(kSrc);
