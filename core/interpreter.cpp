@@ -159,8 +159,9 @@ void Interp::check_loop_fits(const ForNode* n, const Stmt& s, int64_t lo, int64_
   fail(s.srcinfo(),
        "step limit exceeded: the loop over " + n->iter.name() + " would run " +
            std::to_string(trips) + " iterations of at least " + std::to_string(per) + " statement" +
-           (per == 1 ? "" : "s") + " each, more than the " + std::to_string(opts_.max_steps) +
-           " statements allowed: too large to interpret (raise InterpOptions::max_steps if this is "
+           (per == 1 ? "" : "s") + " each, which exceeds the step limit of " +
+           std::to_string(opts_.max_steps) + " statements (" + std::to_string(steps_) +
+           " already executed): too large to interpret (raise InterpOptions::max_steps if this is "
            "intended)");
 }
 
