@@ -147,8 +147,9 @@ def f(N: size, M: size, K: size, A: f32[N * N * N] @ DRAM, B: f32[N] @ DRAM):
   // budget of its own on top.
   EXPECT_LT(took, 0.5 + 2.5) << what;
   // (Z3 sometimes proves it in time: no error then.)
-  if (!what.empty() && took > 0.45)
+  if (!what.empty() && took > 0.45) {
     EXPECT_NE(what.find("timed out after 500 ms"), std::string::npos) << what;
+  }
 }
 
 TEST(TrustQueryBudget, AnExpiredBudgetAnswersUnknownWithoutSolving) {
