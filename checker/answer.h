@@ -43,8 +43,11 @@ std::string to_string(const Answer& a);
 
 // Settings shared by every thread. Changing them is thread-safe; a query reads them once.
 struct Settings {
-  unsigned timeout_ms = 2000;  // per Z3 call; a time-out answers Unknown
-  bool cache = true;           // reuse the answer of a structurally identical formula
+  // The time budget of one query: a deadline shared by every Z3 call it makes (both
+  // arithmetic solvers, every formula; checker/encode.h QueryBudget). Running out answers
+  // Unknown, "Z3 timed out after N ms".
+  unsigned timeout_ms = 2000;
+  bool cache = true;  // reuse the answer of a structurally identical formula
 };
 Settings settings();
 void set_settings(const Settings& s);

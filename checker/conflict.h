@@ -50,6 +50,7 @@ std::string at_line(const SrcInfo& s);
 // Runs `f`, turning Unsupported into Answer::Unknown.
 template <class F>
 Answer guarded(F&& f) {
+  QueryBudget budget;  // every formula of the query shares its time budget
   try {
     return f();
   } catch (const Unsupported& u) {

@@ -4,6 +4,7 @@
 #include "checker/effects.h"
 
 #include <algorithm>
+#include <memory>
 #include <unordered_map>
 
 #include "core/ir_visit.h"
@@ -170,16 +171,100 @@ Env call_env(const Env& env, const CallNode* c) {
   return inner;
 }
 
+// A callee's effects in its own terms (its arguments' symbols, its own loop variables), with
+// its asserts as the first guards of each access; identical accesses (two calls of one
+// proc from the same statement reach the same callee statement) are kept once. A call site
+// substitutes its arguments into the summary (summary_at) instead of walking the callee again:
+// effects of a call chain cost the size of the call graph, not the number of paths in it.
+struct Summary {
+  std::vector<Access> accesses;
+  std::vector<Sym> allocs;
+};
+using SummaryMemo = std::unordered_map<const ProcNode*, std::shared_ptr<const Summary>>;
+
+bool same_access(const Access& a, const Access& b) {
+  if (a.kind != b.kind || a.buffer != b.buffer || a.config != b.config || a.field != b.field ||
+      a.top != b.top || a.through_call != b.through_call || a.srcinfo.file != b.srcinfo.file ||
+      a.srcinfo.line != b.srcinfo.line || a.srcinfo.col != b.srcinfo.col ||
+      !expr_equal(a.idx, b.idx) || a.loops.size() != b.loops.size() ||
+      a.guards.size() != b.guards.size())
+    return false;
+  for (size_t k = 0; k < a.loops.size(); ++k)
+    if (a.loops[k].iter != b.loops[k].iter || !expr_equal(a.loops[k].lo, b.loops[k].lo) ||
+        !expr_equal(a.loops[k].hi, b.loops[k].hi))
+      return false;
+  for (size_t k = 0; k < a.guards.size(); ++k)
+    if (a.guards[k].negated != b.guards[k].negated ||
+        !expr_equal(a.guards[k].cond, b.guards[k].cond))
+      return false;
+  return true;
+}
+
+// Keeps the first of each group of identical accesses, in order.
+std::vector<Access> dedup(std::vector<Access> in) {
+  auto key = [](const Access& a) {
+    size_t h = static_cast<size_t>(a.kind) * 1000003u;
+    h ^= std::hash<uint64_t>()(a.buffer.valid() ? a.buffer.id() : 0) + 0x9e3779b97f4a7c15ull +
+         (h << 6) + (h >> 2);
+    h ^= std::hash<std::string>()(a.field) + (h << 6);
+    h ^= static_cast<size_t>(a.srcinfo.line) * 31u + static_cast<size_t>(a.srcinfo.col);
+    h ^= (a.idx.size() << 20) ^ (a.loops.size() << 24) ^ (a.guards.size() << 28);
+    return h;
+  };
+  std::unordered_map<size_t, std::vector<size_t>> buckets;
+  std::vector<Access> out;
+  out.reserve(in.size());
+  for (Access& a : in) {
+    std::vector<size_t>& b = buckets[key(a)];
+    bool dup = false;
+    for (size_t k : b)
+      if (same_access(out[k], a)) {
+        dup = true;
+        break;
+      }
+    if (dup) continue;
+    b.push_back(out.size());
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
 class Walker {
  public:
-  explicit Walker(Effects& out) : out_(out) {}
+  Walker(Effects& out, SummaryMemo& memo, int call_depth = 0)
+      : out_(out), memo_(memo), call_depth_(call_depth) {}
 
   void block(const Block& b, Env& env, int top) {
     for (size_t i = 0; i < b.size(); ++i) stmt(b[i], env, top < 0 ? static_cast<int>(i) : top);
   }
 
+  // The summary of `callee` (computed once per effects_of, then shared by every call site).
+  std::shared_ptr<const Summary> summary_of(const ProcNode& callee) {
+    auto it = memo_.find(&callee);
+    if (it != memo_.end()) {
+      if (!it->second)
+        throw TypeError(callee.srcinfo,
+                        "proc " + callee.name + " calls itself (recursion is not supported)");
+      return it->second;
+    }
+    memo_.emplace(&callee, nullptr);  // in progress: a recursive call is refused above
+    Effects eff;
+    Walker w(eff, memo_, 1);
+    for (const Expr& p : callee.preds) w.guards_.push_back(Guard{p, false});
+    Env own;
+    // The callee's asserts are evaluated at the call (config reads in them).
+    for (const Expr& p : callee.preds) w.reads(p, own, callee.srcinfo, 0);
+    w.block(callee.body, own, 0);
+    auto sum = std::make_shared<Summary>();
+    sum->accesses = dedup(std::move(eff.accesses));
+    sum->allocs = std::move(eff.allocs);
+    memo_[&callee] = sum;
+    return sum;
+  }
+
  private:
   Effects& out_;
+  SummaryMemo& memo_;
   std::vector<LoopRange> loops_;
   std::vector<Guard> guards_;
   int call_depth_ = 0;
@@ -285,17 +370,39 @@ class Walker {
   }
 
   void call(const CallNode* c, Env& env, const SrcInfo& where, int top) {
-    const ProcNode& callee = *c->proc;
     argument_reads(c, env, where, top);
+    summary_at(c, env, top);
+  }
+
+  // The callee's summary in the terms of this call site: its arguments replaced by the call's
+  // expressions (and views of the caller's buffers), under the loops and guards around the call.
+  void summary_at(const CallNode* c, const Env& env, int top) {
+    std::shared_ptr<const Summary> sum = summary_of(*c->proc);
     Env inner = call_env(env, c);
-    size_t g = guards_.size();
-    for (const Expr& p : callee.preds) guards_.push_back(Guard{subst(inner, p), false});
-    ++call_depth_;
-    // The callee's asserts are evaluated at the call (config reads in them).
-    for (const Expr& p : callee.preds) reads(p, inner, where, top);
-    block(callee.body, inner, top);
-    --call_depth_;
-    guards_.resize(g);
+    for (const Access& s : sum->accesses) {
+      Access a;
+      a.kind = s.kind;
+      a.config = s.config;
+      a.field = s.field;
+      if (!s.is_config()) {
+        std::vector<Expr> sidx;
+        for (const Expr& e : s.idx) sidx.push_back(subst(inner, e));
+        Location loc = resolve_in(inner, s.buffer, sidx);
+        a.buffer = loc.buffer;
+        a.idx = std::move(loc.idx);
+      }
+      a.loops = loops_;
+      for (const LoopRange& l : s.loops)
+        a.loops.push_back(LoopRange{l.iter, subst(inner, l.lo), subst(inner, l.hi)});
+      a.guards = guards_;
+      for (const Guard& g : s.guards) a.guards.push_back(Guard{subst(inner, g.cond), g.negated});
+      a.srcinfo = s.srcinfo;
+      a.top = top;
+      a.through_call = true;
+      out_.accesses.push_back(std::move(a));
+    }
+    for (const Sym& s : sum->allocs)
+      if (!contains(out_.allocs, s)) out_.allocs.push_back(s);
   }
 
   void stmt(const Stmt& s, Env& env, int top) {
@@ -370,7 +477,8 @@ class Walker {
 Effects effects_of(const Context& ctx, const Block& code) {
   Effects out;
   Env env = env_of(ctx);
-  Walker w(out);
+  SummaryMemo memo;
+  Walker w(out, memo);
   w.block(code, env, -1);
   return out;
 }

@@ -3,9 +3,11 @@
 #include "checker/encode.h"
 
 #include <atomic>
+#include <chrono>
+#include <ctime>
 #include <map>
 #include <mutex>
-#include <ctime>
+#include <optional>
 #include <unordered_map>
 
 #include "core/externs.h"
@@ -79,6 +81,22 @@ z3::context& z3ctx() { return state().ctx; }
 SolverStats solver_stats() { return state().stats; }
 void clear_query_cache() { state().cache.clear(); }
 
+// ---- the time budget of one query ----------------------------------------------------------
+
+namespace {
+using Clock = std::chrono::steady_clock;
+thread_local std::optional<Clock::time_point> t_deadline;
+}  // namespace
+
+QueryBudget::QueryBudget() {
+  if (t_deadline) return;  // an enclosing query's budget applies
+  owner_ = true;
+  t_deadline = Clock::now() + std::chrono::milliseconds(settings().timeout_ms);
+}
+QueryBudget::~QueryBudget() {
+  if (owner_) t_deadline.reset();
+}
+
 SatResult check_sat(Encoder& enc, const z3::expr& f) {
   ThreadState& ts = state();
   Settings cfg = settings();
@@ -92,6 +110,15 @@ SatResult check_sat(Encoder& enc, const z3::expr& f) {
       return SatResult{it->second.result, it->second.model, it->second.why_unknown};
     }
   }
+  // Every solver call of this query (both solvers below, and the other formulas of an
+  // enclosing QueryBudget) shares one deadline: the documented budget is per query.
+  QueryBudget budget;
+  auto remaining_ms = [] {
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(*t_deadline - Clock::now()).count();
+    return left <= 0 ? 0u : static_cast<unsigned>(left);
+  };
+  const bool full_budget = remaining_ms() + 5 >= cfg.timeout_ms;
   // A fresh solver now and then: an incremental solver keeps state from popped queries.
   if (!ts.solver || ts.solver_timeout_ms != cfg.timeout_ms || ++ts.solver_uses > kSolverReuse) {
     ts.solver_uses = 0;
@@ -108,6 +135,9 @@ SatResult check_sat(Encoder& enc, const z3::expr& f) {
     ts.solver_timeout_ms = cfg.timeout_ms;
   }
   auto solve = [&](z3::solver& s) {
+    unsigned left = remaining_ms();
+    if (left == 0) return SatResult{z3::unknown, std::nullopt, "timeout"};
+    s.set("timeout", left);
     s.push();
     s.add(full);
     SatResult r{s.check(), std::nullopt, ""};
@@ -121,17 +151,20 @@ SatResult check_sat(Encoder& enc, const z3::expr& f) {
   SatResult r = solve(*ts.solver);
   auto timed_out = [](const std::string& why) { return why == "timeout" || why == "canceled"; };
   // The two arithmetic solvers have different strengths (products of variables, some
-  // div/mod combinations): an undecided query gets a second chance.
+  // div/mod combinations): an undecided query gets a second chance, in what is left of the
+  // budget.
   if (r.result == z3::unknown) r = solve(*ts.fallback);
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
   ts.stats.solver_cpu_seconds += static_cast<double>(t1.tv_sec - t0.tv_sec) + 1e-9 * static_cast<double>(t1.tv_nsec - t0.tv_nsec);
   if (r.result == z3::unknown) {
-    if (timed_out(r.why_unknown))
-      r.why_unknown = "Z3 timed out after " + std::to_string(cfg.timeout_ms) + " ms";
+    if (timed_out(r.why_unknown) || remaining_ms() == 0)
+      r.why_unknown = "Z3 timed out after " + std::to_string(cfg.timeout_ms) +
+                      " ms (the time budget of one query)";
     else
       r.why_unknown = "Z3 could not decide (" + r.why_unknown + ")";
   }
-  if (cfg.cache) {
+  // An undecided answer is remembered only when the query had its whole budget.
+  if (cfg.cache && (r.result != z3::unknown || full_budget)) {
     if (ts.cache.size() >= kMaxCacheEntries) ts.cache.clear();
     ts.cache.insert_or_assign(key, CacheEntry{full, r.result, r.model, r.why_unknown, cfg.timeout_ms});
   }

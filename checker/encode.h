@@ -110,6 +110,21 @@ struct SatResult {
 };
 SatResult check_sat(Encoder& enc, const z3::expr& f);
 
+// The time budget of one query (Settings::timeout_ms) as a deadline shared by every solver
+// call made while it is alive on this thread: check_sat opens one for its own solvers, and a
+// query asking several formulas (guarded) opens one around them all. Nested budgets join the
+// outermost. When the deadline has passed, check_sat answers unknown ("Z3 timed out").
+class QueryBudget {
+ public:
+  QueryBudget();
+  ~QueryBudget();
+  QueryBudget(const QueryBudget&) = delete;
+  QueryBudget& operator=(const QueryBudget&) = delete;
+
+ private:
+  bool owner_ = false;
+};
+
 // Constant value of an integer expression built only from literals, if it is one.
 std::optional<int64_t> const_int(const Expr& e);
 

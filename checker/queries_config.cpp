@@ -4,6 +4,7 @@
 #include "checker/queries_config.h"
 
 #include <set>
+#include <unordered_map>
 
 #include "checker/conflict.h"
 #include "checker/context.h"
@@ -20,6 +21,10 @@ namespace {
 // A config field by name, as the interpreter keys config state.
 struct Field {
   std::string cfg, field;
+  // What each callee does to the field, found once per query: walking a callee again at each
+  // call would cost the number of paths through a call chain (exponential in its depth).
+  mutable std::unordered_map<const ProcNode*, bool> callee_may_write{};
+  mutable std::unordered_map<const ProcNode*, int> callee_first_event{};
   bool matches(const ConfigNode* c, const std::string& f) const {
     return c && c->name == cfg && f == field;
   }
@@ -57,7 +62,13 @@ bool stmt_may_write(const Stmt& s, const Field& f) {
   if (const IfNode* i = s.as<IfNode>())
     return block_may_write(i->body, f) || block_may_write(i->orelse, f);
   if (const ForNode* l = s.as<ForNode>()) return block_may_write(l->body, f);
-  if (const CallNode* c = s.as<CallNode>()) return block_may_write(c->proc->body, f);
+  if (const CallNode* c = s.as<CallNode>()) {
+    auto it = f.callee_may_write.find(c->proc.get());
+    if (it != f.callee_may_write.end()) return it->second;
+    bool w = block_may_write(c->proc->body, f);
+    f.callee_may_write.emplace(c->proc.get(), w);
+    return w;
+  }
   return false;
 }
 
@@ -90,7 +101,14 @@ Event first_event(const Stmt& s, const Field& f, const SrcInfo* call_site) {
   if (const CallNode* c = s.as<CallNode>()) {
     for (const Expr& pred : c->proc->preds)
       if (expr_reads(pred, f)) return {Event::Read, here};
-    return first_event(c->proc->body, f, &here);
+    // Inside a callee every event is reported at the outermost call, so its kind is all
+    // that depends on the callee.
+    auto it = f.callee_first_event.find(c->proc.get());
+    if (it == f.callee_first_event.end())
+      it = f.callee_first_event.emplace(c->proc.get(), first_event(c->proc->body, f, &here).kind)
+               .first;
+    Event::Kind k = static_cast<Event::Kind>(it->second);
+    return k == Event::None ? Event{} : Event{k, here};
   }
   return {};
 }
@@ -344,8 +362,8 @@ bool writes_one_value(const Block& b, const Field& f, Stmt& first) {
     } else if (const IfNode* i = s.as<IfNode>()) {
       if (!writes_one_value(i->body, f, first) || !writes_one_value(i->orelse, f, first))
         return false;
-    } else if (const CallNode* c = s.as<CallNode>()) {
-      if (block_may_write(c->proc->body, f)) return false;
+    } else if (s.is<CallNode>()) {
+      if (stmt_may_write(s, f)) return false;
     }
   }
   return true;

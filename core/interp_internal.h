@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <deque>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/interpreter.h"
@@ -109,9 +110,15 @@ class Interp {
                  const SrcInfo& where, const char* what);
   std::string describe_args(const ProcNode& p, Frame& f);
 
+  // A lower bound on the statements one iteration of loop `n` executes (memoized per loop).
+  uint64_t min_body_steps(const ForNode* n);
+  // Refuses, before it starts, a loop whose iterations cannot all run within max_steps.
+  void check_loop_fits(const ForNode* n, const Stmt& s, int64_t lo, int64_t hi);
+
   ConfigState& cfg_;
   const InterpOptions& opts_;
   int64_t steps_ = 0;
+  std::unordered_map<const ForNode*, uint64_t> min_body_steps_;
 };
 
 }  // namespace exocpp::interp_detail

@@ -3,7 +3,9 @@
 // interpreter.h.
 #include "core/interpreter.h"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/interp_internal.h"
 #include "core/printer.h"
@@ -104,6 +106,65 @@ void Interp::check_preds(const ProcNode& p, Frame& f, const SrcInfo* site) {
   fail(site ? *site : pred.srcinfo(), reason);
 }
 
+// ---- the step bound ----------------------------------------------------------------------------
+
+namespace {
+constexpr uint64_t kManySteps = uint64_t{1} << 62;
+uint64_t sat_add(uint64_t a, uint64_t b) { return a + b >= kManySteps ? kManySteps : a + b; }
+uint64_t sat_mul(uint64_t a, uint64_t b) {
+  if (a == 0 || b == 0) return 0;
+  return a > kManySteps / b ? kManySteps : a * b;
+}
+std::optional<int64_t> literal(const Expr& e) {
+  const ConstNode* c = e.as<ConstNode>();
+  if (c && c->is_int()) return c->int_val();
+  return std::nullopt;
+}
+uint64_t min_steps(const Block& b);
+// Each executed statement is one step; a nested loop with literal bounds runs its body that
+// many times; an if runs at least its cheaper branch.
+uint64_t min_steps(const Stmt& s) {
+  uint64_t n = 1;
+  if (const ForNode* f = s.as<ForNode>()) {
+    std::optional<int64_t> lo = literal(f->lo), hi = literal(f->hi);
+    if (lo && hi && *hi > *lo)
+      n = sat_add(
+          n, sat_mul(static_cast<uint64_t>(*hi) - static_cast<uint64_t>(*lo), min_steps(f->body)));
+  } else if (const IfNode* i = s.as<IfNode>()) {
+    n = sat_add(n, std::min(min_steps(i->body), min_steps(i->orelse)));
+  }
+  return n;
+}
+uint64_t min_steps(const Block& b) {
+  uint64_t n = 0;
+  for (const Stmt& s : b) n = sat_add(n, min_steps(s));
+  return n;
+}
+}  // namespace
+
+uint64_t Interp::min_body_steps(const ForNode* n) {
+  auto it = min_body_steps_.find(n);
+  if (it != min_body_steps_.end()) return it->second;
+  uint64_t m = min_steps(n->body);
+  min_body_steps_.emplace(n, m);
+  return m;
+}
+
+void Interp::check_loop_fits(const ForNode* n, const Stmt& s, int64_t lo, int64_t hi) {
+  if (hi <= lo) return;
+  uint64_t trips = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+  uint64_t per = min_body_steps(n);
+  uint64_t left = opts_.max_steps > steps_ ? static_cast<uint64_t>(opts_.max_steps - steps_) : 0;
+  if (per == 0 || trips <= left / per) return;
+  fail(s.srcinfo(),
+       "step limit exceeded: the loop over " + n->iter.name() + " would run " +
+           std::to_string(trips) + " iterations of at least " + std::to_string(per) + " statement" +
+           (per == 1 ? "" : "s") + " each, which exceeds the step limit of " +
+           std::to_string(opts_.max_steps) + " statements (" + std::to_string(steps_) +
+           " already executed): too large to interpret (raise InterpOptions::max_steps if this is "
+           "intended)");
+}
+
 // ---- statements ------------------------------------------------------------------------------
 
 void Interp::exec(const Stmt& s, Frame& f) {
@@ -145,6 +206,7 @@ void Interp::exec(const Stmt& s, Frame& f) {
     case StmtKind::For: {
       const ForNode* n = s.as<ForNode>();
       int64_t lo = eval_int(n->lo, f), hi = eval_int(n->hi, f);
+      check_loop_fits(n, s, lo, hi);
       ArgValue& slot = f.slot(n->iter);
       if (n->mode == LoopMode::Par && opts_.reverse_par) {
         for (int64_t i = hi; i > lo;) {

@@ -287,6 +287,8 @@ Proc::Proc(std::shared_ptr<const ProcNode> n, const Proc& parent, ForwardFn fwd)
   EXOCPP_ASSERT(parent.defined(), "a derived proc needs a parent");
 }
 
+void Proc::throw_undefined() { throw UndefinedProcError(); }
+
 Proc Proc::parent() const {
   Proc p;
   if (!history_) return p;

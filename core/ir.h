@@ -408,6 +408,15 @@ struct WindowStmtNode : StmtNode {
 // ---------------------------------------------------------------------------------------------
 // Configs, procs, modules.
 
+// A default-constructed (undefined) Proc used where a proc is needed.
+class UndefinedProcError : public Error {
+ public:
+  UndefinedProcError()
+      : Error("usage error", "", SrcInfo{},
+              "the proc is undefined (a default-constructed Proc); get one from parse_module, "
+              "parse_file or a scheduling operation") {}
+};
+
 struct ConfigField {
   std::string name;
   ScalarKind type;
@@ -480,17 +489,25 @@ class Proc {
   Cursor find_loop(const std::string& pattern) const;
   Cursor find_alloc_or_arg(const std::string& name) const;
   bool defined() const { return node_ != nullptr; }
-  const std::string& name() const { return node_->name; }
-  const std::vector<FnArg>& args() const { return node_->args; }
-  const std::vector<Expr>& preds() const { return node_->preds; }
-  const Block& body() const { return node_->body; }
-  bool is_instr() const { return node_->instr.has_value(); }
-  const ProcNode* get() const { return node_.get(); }
-  const ProcNode* operator->() const { return node_.get(); }
+  // Every accessor of the proc's contents requires a defined proc: a default-constructed Proc
+  // handed to any operation, printer or checker throws UndefinedProcError (an exocpp::Error)
+  // here, once, instead of each operation checking.
+  const std::string& name() const { return node().name; }
+  const std::vector<FnArg>& args() const { return node().args; }
+  const std::vector<Expr>& preds() const { return node().preds; }
+  const Block& body() const { return node().body; }
+  bool is_instr() const { return node().instr.has_value(); }
+  const ProcNode* get() const { return node_.get(); }  // nullptr when undefined
+  const ProcNode* operator->() const { return &node(); }
   const std::shared_ptr<const ProcNode>& ptr() const { return node_; }
   bool same_as(const Proc& o) const { return node_ == o.node_; }
 
  private:
+  const ProcNode& node() const {
+    if (!node_) throw_undefined();
+    return *node_;
+  }
+  [[noreturn]] static void throw_undefined();
   struct History {
     std::shared_ptr<const ProcNode> parent_node;
     std::shared_ptr<const History> parent_history;

@@ -2,6 +2,7 @@
 // statements. Expressions and types are in core/parser_expr.cpp.
 #include "core/parser.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -69,7 +70,9 @@ void Parser::expect_newline(const std::string& context) {
   next();
 }
 
-bool Parser::is_keyword(const std::string& s) {
+bool Parser::is_keyword(const std::string& s) { return exocpp::is_keyword(s); }
+
+bool is_keyword(const std::string& s) {
   static const char* kws[] = {"def",   "config", "for",    "in",     "if",       "elif",  "else",
                               "pass",  "assert", "and",    "or",     "not",      "True",  "False",
                               "None",  "return", "while",  "break",  "continue", "class", "import",
@@ -507,7 +510,12 @@ Expr parse_expr(const std::string& text, const std::vector<ScopeVar>& scope,
   return p.parse_lone_expr(scope, allow_window);
 }
 
-Module parse_file(const std::string& path, const ParseOptions& opts) {
+namespace {
+
+// Reads at most kMaxSourceBytes of `path`; more is an error, so an endless input (/dev/zero, a
+// device or pipe that never ends) stops with a message instead of filling memory. Works the
+// same for regular files, devices and pipes.
+std::string read_source_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw ParseError(SrcInfo{}, "cannot parse '" + path + "': it is a directory, not a .exo file");
@@ -516,10 +524,48 @@ Module parse_file(const std::string& path, const ParseOptions& opts) {
     int err = errno;
     throw ParseError(SrcInfo{}, "cannot open '" + path + "': " + std::strerror(err));
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  std::string text;
+  std::vector<char> buf(1 << 16);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    std::streamsize n = in.gcount();
+    if (n <= 0) break;
+    if (text.size() + static_cast<size_t>(n) > kMaxSourceBytes)
+      throw ParseError(SrcInfo{}, "cannot parse '" + path + "': it is larger than the limit of " +
+                                      std::to_string(kMaxSourceBytes) + " bytes (" +
+                                      std::to_string(kMaxSourceBytes >> 20) +
+                                      " MiB) for a source file, or an endless input");
+    text.append(buf.data(), static_cast<size_t>(n));
+  }
   if (in.bad()) throw ParseError(SrcInfo{}, "cannot read '" + path + "'");
-  return parse_module(ss.str(), opts, path);
+  return text;
+}
+
+// A NUL byte means binary input (the lexer would skip one inside a comment): refused at its
+// line and column.
+void reject_binary(const std::shared_ptr<const SourceFile>& file) {
+  size_t at = file->text.find('\0');
+  if (at == std::string::npos) return;
+  size_t line_start = file->text.rfind('\n', at);
+  line_start = line_start == std::string::npos ? 0 : line_start + 1;
+  int line =
+      1 + static_cast<int>(std::count(file->text.begin(),
+                                      file->text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  int col = 1 + static_cast<int>(at - line_start);
+  throw ParseError(SrcInfo{file, line, col},
+                   "unexpected byte 0x00 (NUL): '" + file->name +
+                       "' looks like a binary file, not procedure source text");
+}
+
+}  // namespace
+
+Module parse_file(const std::string& path, const ParseOptions& opts) {
+  auto file = std::make_shared<SourceFile>();
+  file->name = path;
+  file->text = read_source_file(path);
+  reject_binary(file);
+  Parser p(std::move(file), opts);
+  return p.parse_module();
 }
 
 }  // namespace exocpp

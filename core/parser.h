@@ -3,6 +3,7 @@
 // typed; the result is type-checked (core/typecheck.h) before it is returned.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,15 @@ struct ParseOptions {
 // `filename` is used only in error messages and source locations.
 Module parse_module(const std::string& source, const ParseOptions& opts = {},
                     const std::string& filename = "<string>");
-// Reads and parses a .exo file. A missing or unreadable file is an exocpp::Error.
+// The largest source file parse_file reads (64 MiB): beyond it, or on an endless input such as
+// /dev/zero, it stops with a ParseError naming the limit.
+inline constexpr size_t kMaxSourceBytes = size_t{64} << 20;
+// Reads and parses a .exo file. A missing, unreadable, too large or binary (NUL bytes) file is
+// a ParseError.
 Module parse_file(const std::string& path, const ParseOptions& opts = {});
+
+// A keyword of the procedure language (`def`, `for`, `if`, `and`, `True`, ...): never a name.
+bool is_keyword(const std::string& s);
 
 // A variable visible to parse_expr: its symbol (whose name is what the text refers to) and type.
 struct ScopeVar {

@@ -71,14 +71,17 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor c = rw::resolve_stmt(kOp, p, call);
     const CallNode* cn = c.stmt().as<CallNode>();
-    if (!cn) rw::fail(kOp, c, "expected a call such as 'f(n, A[0:4])', got '" + c.to_string() + "'");
-    if (!eqv_proc.defined()) rw::fail(kOp, c, "the replacement proc is empty (a default-constructed Proc)");
+    if (!cn)
+      rw::fail(kOp, c, "expected a call such as 'f(n, A[0:4])', got '" + c.to_string() + "'");
+    if (!eqv_proc.defined())
+      rw::fail(kOp, c, "the replacement proc is empty (a default-constructed Proc)");
     const ProcNode& f = *cn->proc;
     const ProcNode& g = *eqv_proc.get();
     if (f.eqv_class != g.eqv_class)
       rw::fail(kOp, c, "'" + g.name + "' is not equivalent to '" + f.name + "': it was not scheduled from the same " +
                            "proc (call_eqv needs a proc derived from '" + f.name +
                            "', or from the proc it was derived from, by scheduling operations)");
+    rw::check_callee_name(kOp, p, eqv_proc, c);
     check_signature(c, *cn, f, g);
     check_asserts(c, *cn, f, g);
 

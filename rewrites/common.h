@@ -83,8 +83,27 @@ auto run_op(const std::string& op, F&& body) -> decltype(body());
 
 // The loop statement of a loop cursor (throws SchedulingError naming `op` otherwise).
 const ForNode* as_loop(const std::string& op, const Cursor& c);
-// A fresh symbol named `name` unless `name` is already used in `p` (argument, loop, buffer):
-// throws SchedulingError then, because a printed proc must not be ambiguous.
+// The one validator of every name an operation introduces. A new name must be a name of the
+// procedure language (is_identifier), not one of its keywords (`for`, `if`, ...), and not the
+// name of a proc or config `p` refers to (directly or through its callees): otherwise the
+// printed proc would not parse back, or would mean something else. Throws SchedulingError
+// naming `op`, the bad name and `what` it was meant to be ("new name": "'for' is not a valid
+// new name: it is a keyword ...").
+void check_new_name(const std::string& op, const Proc& p, const std::string& name,
+                    const Cursor& where, const std::string& what = "new name");
+// The same for a new proc name (rename, extract_subproc): it must also differ from `p`'s own
+// name when `other_than_self` (a second proc beside `p`) and from every proc `p` calls,
+// transitively, since codegen emits them into one library.
+void check_new_proc_name(const std::string& op, const Proc& p, const std::string& name,
+                         const SrcInfo& where, bool other_than_self);
+// A call of `callee` about to be put into `p` (replace, call_eqv, insert_noop_call): refused
+// when `callee`, or a proc it calls, has `p`'s name, since a printed module cannot define both
+// and C cannot emit both.
+void check_callee_name(const std::string& op, const Proc& p, const Proc& callee,
+                       const Cursor& where);
+// A fresh symbol named `name`: check_new_name, and `name` must not be used in `p` where the
+// new binding would be visible (argument, loop, buffer): throws SchedulingError then, because
+// a printed proc must not be ambiguous.
 Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, const Cursor& where);
 // The variables visible at statement `index` of the list at `path` (or at a cursor): the
 // proc's arguments, the enclosing loop variables, and the allocations and windows before it
@@ -98,6 +117,13 @@ std::vector<ScopeVar> scope_at(const Cursor& c);
 Expr parse_user_expr(const Cursor& where, const std::string& text, const std::vector<ScopeVar>& scope,
                      const ParseOptions& opts = {}, bool allow_window = false);
 // A name of the procedure language: a letter or '_', then letters, digits and '_'.
+// The largest integer an operation accepts as a divisor, factor or stride: sizes and indices
+// are int_fast32_t in emitted C, and the IR holds constants exactly only up to 2^53.
+inline constexpr int64_t kMaxIntArg = 2147483647;
+// Throws SchedulingError naming `op` unless lo <= value <= hi; `what` names the argument
+// ("the divisor").
+void check_int_arg(const std::string& op, const Cursor& where, const std::string& what,
+                   int64_t value, int64_t lo, int64_t hi = kMaxIntArg);
 bool is_identifier(const std::string& s);
 // Every name bound in `p` (arguments, loop variables, allocations, windows).
 std::vector<std::string> bound_names(const Proc& p);

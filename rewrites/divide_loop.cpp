@@ -51,6 +51,7 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
     const ForNode* f = rw::as_loop(kOp, c);
     if (div_const <= 1)
       rw::fail(kOp, c, "the divisor must be an integer greater than 1, got " + std::to_string(div_const));
+    rw::check_int_arg(kOp, c, "the divisor", div_const, 2);
     Names names = check_names(p, c, new_iters);
     if (const_int(f->lo) != 0)
       rw::fail(kOp, c, "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +

@@ -39,6 +39,7 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
       rw::fail(op, c, "expected two distinct new loop names (outer, inner)");
     Sym io = rw::fresh_name(op, p, new_iters[0], c), ii = rw::fresh_name(op, p, new_iters[1], c);
     Expr ohi = simplify_expr(parse_in_scope(op, c, outer_hi, "index"));
+    rw::check_int_arg(op, c, "the outer stride", outer_stride, 1);
     const SrcInfo& si = f->srcinfo;
     Expr stride = int_const(outer_stride, si);
     Expr covered = simplify_expr(mk_mul(ohi, stride));

@@ -176,8 +176,7 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
                           const ExtractSubprocOptions& opts) {
   return rw::run_op(kOp, [&]() -> Extracted {
     Cursor c = rw::resolve_block(kOp, p, block);
-    if (!rw::is_identifier(subproc_name))
-      rw::fail(kOp, c, "'" + subproc_name + "' is not a valid proc name (letters, digits and '_', not starting with a digit)");
+    rw::check_new_proc_name(kOp, p, subproc_name, c.srcinfo(), /*other_than_self=*/true);
     const BlockPath path = c.loc().block;
     const int lo = c.loc().lo, hi = c.loc().hi;
     const Block& list = c.list();

@@ -44,6 +44,7 @@ Proc insert_noop_call(const Proc& p, const CursorLike& gap, const Proc& subproc,
                "the body of '" + subproc.name() +
                    "' is not `pass`: only a call that changes nothing can be inserted (a call "
                    "that computes enters by replace)");
+    rw::check_callee_name(op, p, subproc, g);
     if (args.size() != subproc.args().size())
       rw::fail(op, g,
                "'" + subproc.name() + "' takes " + std::to_string(subproc.args().size()) +

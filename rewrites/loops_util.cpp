@@ -2,6 +2,8 @@
 // index builders, scopes and parsing at a statement (see rewrites/loops_util.h).
 #include "rewrites/loops_util.h"
 
+#include <map>
+#include <memory>
 #include <set>
 
 #include "core/ir_visit.h"
@@ -117,12 +119,23 @@ class Uses : public IRVisitor {
     IRVisitor::visit_WriteConfig(n, s);
   }
   void visit_Call(const CallNode* n, const Stmt& s) override {
-    // A call may write any config its callee writes: count the callee's body.
-    Uses inner;
-    inner.visit(n->proc->body);
-    cfg_writes.insert(inner.cfg_writes.begin(), inner.cfg_writes.end());
+    // A call may write any config its callee writes: count the callee's body, once per callee
+    // (a call chain walked per call would cost the number of paths through it).
+    auto it = callee_writes_->find(n->proc.get());
+    if (it == callee_writes_->end()) {
+      Uses inner;
+      inner.callee_writes_ = callee_writes_;
+      inner.visit(n->proc->body);
+      it = callee_writes_->emplace(n->proc.get(), std::move(inner.cfg_writes)).first;
+    }
+    cfg_writes.insert(it->second.begin(), it->second.end());
     IRVisitor::visit_Call(n, s);
   }
+
+ private:
+  using FieldSet = std::set<std::pair<const ConfigNode*, std::string>>;
+  std::shared_ptr<std::map<const ProcNode*, FieldSet>> callee_writes_ =
+      std::make_shared<std::map<const ProcNode*, FieldSet>>();
 };
 
 Expr fold(BinOpKind op, const Expr& a, const Expr& b) {

@@ -11,9 +11,7 @@ namespace exocpp {
 
 Proc rename(const Proc& p, const std::string& name) {
   return rw::run_op("rename", [&]() -> Proc {
-    if (!rw::is_identifier(name))
-      rw::fail("rename", p->srcinfo,
-               "'" + name + "' is not a valid proc name (letters, digits and '_', not starting with a digit)");
+    rw::check_new_proc_name("rename", p, name, p->srcinfo, /*other_than_self=*/false);
     auto node = std::make_shared<ProcNode>(*p.get());
     node->name = name;
     return derive_proc(p, std::shared_ptr<const ProcNode>(std::move(node)), fwd_identity());

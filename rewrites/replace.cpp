@@ -118,6 +118,8 @@ Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const Replace
   const int lo = blk.loc().lo, hi = blk.loc().hi;
   const checker::Context ctx = checker::Context::at(p, path, lo);
 
+  rw::check_callee_name(kOp, p, sub, blk);
+
   // 1. Unify.
   rw::unify::Problem pb;
   rw::unify::Solution sol;

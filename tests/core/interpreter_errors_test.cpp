@@ -148,7 +148,31 @@ def spin(N: size, x: f32[1] @ DRAM):
         for j in seq(0, N):
             x[0] += 1.0
 )").proc("spin");
-  InterpError e = run_expecting_error(p, {int64_t(1000000), Buffer(ScalarKind::F32, {1})}, {.max_steps = 1000});
+  // The outer loop cannot fit in the limit whatever its body does: refused before it starts.
+  InterpError e =
+      run_expecting_error(p, {int64_t(1000000), Buffer(ScalarKind::F32, {1})}, {.max_steps = 1000});
+  EXPECT_EQ(e.reason(),
+            "step limit exceeded: the loop over i would run 1000000 iterations of at least 1 "
+            "statement each, which exceeds the step limit of 1000 statements (1 already executed): "
+            "too large to interpret (raise InterpOptions::max_steps if this is intended)");
+}
+
+TEST(InterpreterErrors, StepLimitStopsARunawayCallChain) {
+  // Each loop fits, but the calls inside make the run longer than the limit.
+  Proc p = parse_module(R"(
+def g(x: f32[1] @ DRAM):
+    x[0] += 1.0
+    x[0] += 1.0
+    x[0] += 1.0
+    x[0] += 1.0
+
+def spin(N: size, x: f32[1] @ DRAM):
+    for i in seq(0, N):
+        g(x)
+)")
+               .proc("spin");
+  InterpError e =
+      run_expecting_error(p, {int64_t(500), Buffer(ScalarKind::F32, {1})}, {.max_steps = 1000});
   EXPECT_EQ(e.reason(), "step limit exceeded: more than 1000 statements executed "
                         "(raise InterpOptions::max_steps if this is intended)");
 }
