@@ -1,4 +1,5 @@
 // The exocpp command-line program: check, print and emit C for procedure files.
+#include <cctype>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -38,8 +39,10 @@ const char* kCHelp =
     "\n"
     "Parses and type-checks FILE.exo and emits every proc in it (instructions expand in place\n"
     "where they are called) as one C99 library: DIR/LIB.c and DIR/LIB.h. LIB defaults to the\n"
-    "file's name without .exo. Each function takes `void *ctxt` first (a struct LIB_Context\n"
-    "when the procs use configs, else NULL), sizes as int_fast32_t and tensors as pointers.\n"
+    "file's name without .exo, made a C identifier (other characters become '_'; a name that\n"
+    "does not start with a letter gets the prefix lib_: 2d_blur.exo gives lib_2d_blur).\n"
+    "Each function takes `void *ctxt` first (a struct LIB_Context when the procs use configs,\n"
+    "else NULL), sizes as int_fast32_t and tensors as pointers.\n"
     "The files are written whole or not at all. Exits 1 with the error (file:line:col) when a\n"
     "proc cannot be emitted.\n";
 
@@ -82,6 +85,18 @@ int run_print(const std::vector<std::string>& args) {
   return 0;
 }
 
+// The default library name: the file's name without `.exo`, made a C identifier (the name
+// prefixes the emitted C's symbols): other characters become '_', and a name that does not
+// start with a letter gets the prefix "lib_" (`22_blur.exo` -> lib_22_blur).
+std::string library_name_of(const std::string& path) {
+  std::string name = path.substr(path.find_last_of('/') + 1);
+  if (name.size() > 4 && name.substr(name.size() - 4) == ".exo") name.resize(name.size() - 4);
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') ch = '_';
+  if (name.empty() || !std::isalpha(static_cast<unsigned char>(name[0]))) name = "lib_" + name;
+  return name;
+}
+
 int run_c(const std::vector<std::string>& args) {
   if (wants_help(args)) {
     std::cout << kCHelp;
@@ -103,10 +118,7 @@ int run_c(const std::vector<std::string>& args) {
     std::cerr << kCHelp;
     return 2;
   }
-  if (name.empty()) {
-    name = path.substr(path.find_last_of('/') + 1);
-    if (name.size() > 4 && name.substr(name.size() - 4) == ".exo") name.resize(name.size() - 4);
-  }
+  if (name.empty()) name = library_name_of(path);
   exocpp::Module m = exocpp::parse_file(path);
   std::vector<exocpp::Proc> procs;
   for (const exocpp::Proc& p : m.procs)

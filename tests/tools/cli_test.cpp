@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -99,3 +100,16 @@ TEST(Cli, MissingFileArgumentIsAUsageError) {
 }
 
 }  // namespace
+
+// A file whose name is not a C identifier (it starts with a digit, holds a '-') still emits:
+// the default library name is made one.
+TEST(Cli, DefaultLibraryNameIsMadeACIdentifier) {
+  std::string path = write_temp("2d-copy.exo", "def copy2(a: f32[4] @ DRAM):\n    a[0] = 1.0\n");
+  std::string dir = ::testing::TempDir() + "cli_libname";
+  std::string mk = "mkdir -p " + dir;
+  ASSERT_EQ(std::system(mk.c_str()), 0);
+  CliRun r = run_cli("c " + path + " -o " + dir);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(std::ifstream(dir + "/lib_2d_copy.c").good()) << r.out;
+  EXPECT_TRUE(std::ifstream(dir + "/lib_2d_copy.h").good()) << r.out;
+}
