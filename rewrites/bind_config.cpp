@@ -9,7 +9,8 @@
 // config write): e fits the field's type, and the new write changes no later read — the field
 // already holds e there, or nothing from s on reads it before a write replaces it. When s is a
 // loop whose bound is e, its body must not write the field. The result must type-check (config
-// writes may not depend on loop variables).
+// writes may not depend on loop variables). A buffer argument of a call is a location, not a
+// value: it is never bound.
 #include "checker/queries_config.h"
 #include "core/printer.h"
 #include "rewrites/config_util.h"
@@ -26,6 +27,11 @@ Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config,
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor c = rw::resolve_expr(kOp, p, expr);
     const Expr e = c.expr();
+    if (rw::is_call_buffer_argument(c))
+      rw::fail(kOp, c,
+               "'" + c.to_string() +
+                   "' is a buffer argument of the call: the callee receives its location, not a "
+                   "value, so the callee's writes would no longer reach it");
     const ConfigField& f = rw::config_field(kOp, c, config, field);
     rw::check_fits_field(kOp, c, config, f, e);
     const BlockPath& path = c.loc().block;

@@ -8,6 +8,7 @@
 #include "checker/queries.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
+#include "core/typecheck.h"
 
 namespace exocpp {
 
@@ -224,6 +225,27 @@ void check_int_arg(const std::string& op, const Cursor& where, const std::string
   fail(op, where,
        what + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
            std::to_string(value));
+}
+
+void require_well_formed(const std::string& op, const Proc& result) {
+  if (!result.defined()) return;
+  try {
+    // Mid-schedule, plain code may still touch a buffer already moved to a register memory
+    // (its copy loops become instructions next); codegen enforces that rule.
+    typecheck(result, {.memory_access = false});
+  } catch (const TypeError& e) {
+    fail(op, e.loc(), "the rewritten proc would not be valid: " + e.reason());
+  }
+}
+
+bool is_call_buffer_argument(const Cursor& c) {
+  if (!c.is_expr() || c.loc().expr.size() != 1) return false;
+  const Block& list = c.list();
+  if (c.loc().lo < 0 || c.loc().lo >= static_cast<int>(list.size())) return false;
+  const CallNode* call = list[static_cast<size_t>(c.loc().lo)].as<CallNode>();
+  if (!call) return false;
+  size_t i = static_cast<size_t>(c.loc().expr[0]);
+  return i < call->proc->args.size() && !call->proc->args[i].type.is_control();
 }
 
 bool is_identifier(const std::string& s) {

@@ -128,11 +128,26 @@ bool is_identifier(const std::string& s);
 // Every name bound in `p` (arguments, loop variables, allocations, windows).
 std::vector<std::string> bound_names(const Proc& p);
 
+// Every accepted rewrite returns a proc the front end accepts: names in scope, well-typed
+// expressions, config writes invariant in loops. A result the type checker would refuse (an
+// allocation moved away from a use, a config write put under a loop or a guard) is refused as
+// the operation's own error, at the node at fault. Run by run_op on every Proc result; other
+// results (a pair of procs) are checked by their operation.
+void require_well_formed(const std::string& op, const Proc& result);
+template <class T>
+void require_well_formed(const std::string&, const T&) {}
+
+// Whether expression cursor `c` is a buffer (data) argument of a call: the callee receives
+// the caller's location, not a value, so the argument cannot be bound to a new name or
+// replaced by an equal value without cutting the callee's writes off from the caller.
+bool is_call_buffer_argument(const Cursor& c);
+
 template <class F>
 auto run_op(const std::string& op, F&& body) -> decltype(body()) {
   ValidationFrame frame;
   try {
     auto result = body();
+    require_well_formed(op, result);
     frame.check(op, result);
     return result;
   } catch (const Error& e) {
