@@ -55,8 +55,7 @@ struct SeedResult {
 };
 
 // What the CI test (tests/rewrites/random_schedule_test.cpp) generates and tries: everything,
-// except the features and operations that still find open bugs (each exclusion names its
-// finding in /work/tools/soak_findings.md).
+// except the features and operations that still find open bugs (each exclusion says which).
 Options ci_options();
 
 // The generated module source for `seed`.
