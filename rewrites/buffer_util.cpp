@@ -6,11 +6,14 @@
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/simplify.h"
-#include "rewrites/stmts_internal.h"
 
 namespace exocpp::rw {
 
 namespace {}  // namespace
+
+// rewrites/stmts_internal.h (not included: it redefines same_expr).
+std::vector<std::pair<Sym, Sym>> window_roots(const Proc& p);
+Sym root_of(const std::vector<std::pair<Sym, Sym>>& roots, const Sym& s);
 
 std::vector<Sym> names_of_storage(const Proc& p, const Sym& buf) {
   std::vector<Sym> out{buf};

@@ -108,6 +108,12 @@ class Matcher {
         if (c->type.rank() != k->type.rank()) differ(ce, ke, "the buffers have different ranks");
         if (c->type.base != k->type.base && c->type.base != ScalarKind::R && k->type.base != ScalarKind::R)
           differ(ce, ke, "the element types differ");
+        // R stands for any float precision (reals, as in Exo), not for an integer one: an integer
+        // buffer wraps what an R buffer keeps exactly.
+        if (c->type.base != k->type.base && (!is_float(c->type.base) || !is_float(k->type.base)))
+          differ(ce, ke,
+                 std::string("the element types differ (") + to_string(k->type.base) + " vs " +
+                     to_string(c->type.base) + "): R matches float precisions only");
         if (c->mem != k->mem) differ(ce, ke, "the memories differ (" + k->mem + " vs " + c->mem + ")");
         for (int d = 0; d < c->type.rank(); ++d)
           equation(c->type.shape[static_cast<size_t>(d)], k->type.shape[static_cast<size_t>(d)], ke);
@@ -127,12 +133,6 @@ class Matcher {
     const N* c = ce.as<N>();
     const N* k = ke.as<N>();
     access(ce, ke, c->name, c->idx, k->name, k->idx, /*write=*/true);
-        // R stands for any float precision (reals, as in Exo), not for an integer one: an integer
-        // buffer wraps what an R buffer keeps exactly.
-        if (c->type.base != k->type.base && (!is_float(c->type.base) || !is_float(k->type.base)))
-          differ(ce, ke,
-                 std::string("the element types differ (") + to_string(k->type.base) + " vs " +
-                     to_string(c->type.base) + "): R matches float precisions only");
     expr(c->rhs, k->rhs, /*data=*/true);
   }
 
