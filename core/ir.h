@@ -456,7 +456,7 @@ struct ProcNode {
   // of other procs of the class: config rewrites (delete_config, write_config, bind_config) that
   // change only that final value add the field, and call_eqv proves at the call that the caller
   // does not read it before overwriting it (rewrites/call_eqv.cpp).
-  std::vector<std::pair<Config, std::string>> eqv_configs;
+  std::vector<std::pair<Config, std::string>> eqv_configs{};
 };
 
 // An immutable procedure value. Scheduling operations take a Proc and return a new one.
