@@ -250,7 +250,6 @@ class Checker {
     for (size_t i = 0; i < callee.args.size() && i < c->args.size(); ++i)
       if (!callee.args[i].type.window && c->args[i].type().window)
         dense(c->args[i], callee.args[i], f, where);
-    aliasing(c, where);
     for (const Expr& p : callee.preds) {
       Expr mine = in_caller_terms(ctx_, *c, p);
       // A config field the assert reads: the value it holds at the call.
@@ -259,6 +258,8 @@ class Checker {
           "the assert `" + expr_text(p) + "` of " + f + " (here `" + expr_text(mine) + "`)";
       require(ctx_, mine, where, what + " holds", "the call to " + f + " may violate " + what);
     }
+    // Last, so that a call breaking an assert reports that first (as Exo does).
+    aliasing(c, where);
   }
 
   // No buffer argument the callee writes or reduces into may overlap another buffer argument:
