@@ -2,6 +2,9 @@
 // and call.
 #include "checker/frontend_checks.h"
 
+#include <algorithm>
+#include <optional>
+
 #include "checker/conflict.h"
 #include "checker/context.h"
 #include "checker/effects.h"
@@ -14,12 +17,14 @@ namespace exocpp::checker {
 
 namespace {
 
-std::string values_or_any(const std::string& v) { return v.empty() ? "for any values" : "with " + v; }
+std::string values_or_any(const std::string& v) {
+  return v.empty() ? "for any values" : "with " + v;
+}
 
 // Throws BoundsError unless 0 <= idx[d] < shape[d] (or, for a window, its ranges fit) for every
 // dimension, under ctx.
-void check_access(const Context& ctx, const Sym& name, const std::vector<WAccess>& idx, const SrcInfo& where,
-                  const std::string& text) {
+void check_access(const Context& ctx, const Sym& name, const std::vector<WAccess>& idx,
+                  const SrcInfo& where, const std::string& text) {
   const Type* t = ctx.type_of(name);
   if (!t || t->rank() != static_cast<int>(idx.size()) || idx.empty()) return;
   try {
@@ -37,7 +42,8 @@ void check_access(const Context& ctx, const Sym& name, const std::vector<WAccess
       } else {
         bad.push_back(!(c.int_val(0) <= lo && lo < n));
       }
-      what.push_back(idx[d].is_interval ? expr_text(idx[d].lo) + ":" + expr_text(idx[d].hi) : expr_text(idx[d].lo));
+      what.push_back(idx[d].is_interval ? expr_text(idx[d].lo) + ":" + expr_text(idx[d].hi)
+                                        : expr_text(idx[d].lo));
     }
     z3::expr any = c.bool_val(false);
     for (const z3::expr& b : bad) any = any || b;
@@ -49,12 +55,13 @@ void check_access(const Context& ctx, const Sym& name, const std::vector<WAccess
     for (size_t d = 0; d < idx.size(); ++d) {
       if (!m->eval(bad[d], true).is_true()) continue;
       std::string size = model_value(*m, enc.num(t->shape[d]));
-      std::string val = idx[d].is_interval
-                            ? model_value(*m, enc.num(idx[d].lo)) + ":" + model_value(*m, enc.num(idx[d].hi))
-                            : model_value(*m, enc.num(idx[d].lo));
-      std::string reason = text + " is out of bounds: " + (idx[d].is_interval ? "range" : "index") + " `" +
-                           what[d] + "` of dimension " + std::to_string(d) + " is " + val + ", outside " +
-                           (idx[d].is_interval ? "0:" : "[0, ") + size + (idx[d].is_interval ? "" : ")");
+      std::string val = idx[d].is_interval ? model_value(*m, enc.num(idx[d].lo)) + ":" +
+                                                 model_value(*m, enc.num(idx[d].hi))
+                                           : model_value(*m, enc.num(idx[d].lo));
+      std::string reason = text + " is out of bounds: " + (idx[d].is_interval ? "range" : "index") +
+                           " `" + what[d] + "` of dimension " + std::to_string(d) + " is " + val +
+                           ", outside " + (idx[d].is_interval ? "0:" : "[0, ") + size +
+                           (idx[d].is_interval ? "" : ")");
       throw BoundsError(where, reason, values_or_any(context_values(enc, *m)));
     }
     throw BoundsError(where, text + " may be out of bounds");
@@ -72,7 +79,8 @@ void require(const Context& ctx, const Expr& cond, const SrcInfo& where, const s
   Answer a = always_true(ctx, cond);
   if (a.proved()) return;
   if (a.unknown()) throw AssertError(where, "cannot prove that " + claim + ": " + a.reason);
-  std::string cex = a.counterexample == "(for any values)" ? "for any values" : "with " + a.counterexample;
+  std::string cex =
+      a.counterexample == "(for any values)" ? "for any values" : "with " + a.counterexample;
   throw AssertError(where, failure, cex);
 }
 
@@ -110,7 +118,41 @@ Expr dense_condition(const Expr& arg) {
   for (size_t d = 0; d + 1 < strides.size(); ++d)
     cond = BinOpNode::make(
         BinOpKind::And, cond,
-        BinOpNode::make(BinOpKind::Eq, strides[d], BinOpNode::make(BinOpKind::Mul, strides[d + 1], extents[d + 1])));
+        BinOpNode::make(BinOpKind::Eq, strides[d],
+                        BinOpNode::make(BinOpKind::Mul, strides[d + 1], extents[d + 1])));
+  return cond;
+}
+
+// The part of its root buffer that a buffer argument gives the callee (an element `A[i]`, a
+// window, or the whole tensor or window); nullopt for a control argument.
+std::optional<RootWindow> arg_region(const Context& ctx, const Expr& arg) {
+  if (const WindowExprNode* w = arg.as<WindowExprNode>()) return resolve_window(ctx, *w);
+  const ReadNode* r = arg.as<ReadNode>();
+  if (!r || !arg.type().is_data()) return std::nullopt;
+  std::vector<WAccess> dims;
+  if (!r->idx.empty()) {
+    for (const Expr& i : r->idx) dims.push_back(WAccess::point(i));
+  } else {
+    for (const Expr& d : arg.type().shape)
+      dims.push_back(WAccess::interval(ConstNode::make_int(0), d));
+  }
+  Expr w = WindowExprNode::make(r->name, arg.type().base, dims, arg.srcinfo());
+  return resolve_window(ctx, *w.as<WindowExprNode>());
+}
+
+// The condition that two regions of one buffer do not overlap: in some dimension their ranges
+// are apart (a point p is the range [p, p + 1)).
+Expr disjoint_condition(const RootWindow& a, const RootWindow& b) {
+  Expr cond = ConstNode::make_bool(false);
+  auto hi = [](const WAccess& w) {
+    return w.is_interval ? w.hi : BinOpNode::make(BinOpKind::Add, w.lo, ConstNode::make_int(1));
+  };
+  for (size_t d = 0; d < a.dims.size() && d < b.dims.size(); ++d) {
+    Expr apart =
+        BinOpNode::make(BinOpKind::Or, BinOpNode::make(BinOpKind::Le, hi(a.dims[d]), b.dims[d].lo),
+                        BinOpNode::make(BinOpKind::Le, hi(b.dims[d]), a.dims[d].lo));
+    cond = d == 0 ? apart : BinOpNode::make(BinOpKind::Or, cond, apart);
+  }
   return cond;
 }
 
@@ -118,8 +160,10 @@ Expr dense_condition(const Expr& arg) {
 // windows, `calls` checks calls against their callees.
 class Checker {
  public:
-  Checker(const Proc& p, bool bounds, bool calls) : ctx_(Context::top(p)), bounds_(bounds), calls_(calls) {}
-  Checker(Context ctx, bool bounds, bool calls) : ctx_(std::move(ctx)), bounds_(bounds), calls_(calls) {}
+  Checker(const Proc& p, bool bounds, bool calls)
+      : ctx_(Context::top(p)), bounds_(bounds), calls_(calls) {}
+  Checker(Context ctx, bool bounds, bool calls)
+      : ctx_(std::move(ctx)), bounds_(bounds), calls_(calls) {}
   void run() {
     placed_ = true;
     block(ctx_.proc().body());
@@ -184,8 +228,10 @@ class Checker {
       const Expr& arg = c->args[i];
       if (fa.type.is_scalar() && fa.type.base == ScalarKind::Size) {
         Expr pos = BinOpNode::make(BinOpKind::Ge, arg, ConstNode::make_int(1));
-        std::string what = "the size argument " + fa.name.name() + " = `" + expr_text(arg) + "` of " + f;
-        require(ctx_, pos, where, what + " is positive", "the call to " + f + " may pass a non-positive size: " + what);
+        std::string what =
+            "the size argument " + fa.name.name() + " = `" + expr_text(arg) + "` of " + f;
+        require(ctx_, pos, where, what + " is positive",
+                "the call to " + f + " may pass a non-positive size: " + what);
       }
       if (fa.type.is_tensor_or_window() && arg.type().is_tensor_or_window() &&
           arg.type().rank() == fa.type.rank()) {
@@ -193,31 +239,79 @@ class Checker {
           Expr want = in_caller_terms(ctx_, *c, fa.type.shape[static_cast<size_t>(d)]);
           Expr have = arg.type().shape[static_cast<size_t>(d)];
           Expr eq = BinOpNode::make(BinOpKind::Eq, have, want);
-          std::string dim = "dimension " + std::to_string(d) + " of argument " + fa.name.name() + " of " + f;
+          std::string dim =
+              "dimension " + std::to_string(d) + " of argument " + fa.name.name() + " of " + f;
           require(ctx_, eq, where, dim + " matches",
-                  "the call to " + f + " passes extent `" + expr_text(have) + "` for " + dim + ", which has extent `" +
-                      expr_text(want) + "`");
+                  "the call to " + f + " passes extent `" + expr_text(have) + "` for " + dim +
+                      ", which has extent `" + expr_text(want) + "`");
         }
       }
     }
     for (size_t i = 0; i < callee.args.size() && i < c->args.size(); ++i)
-      if (!callee.args[i].type.window && c->args[i].type().window) dense(c->args[i], callee.args[i], f, where);
+      if (!callee.args[i].type.window && c->args[i].type().window)
+        dense(c->args[i], callee.args[i], f, where);
     for (const Expr& p : callee.preds) {
       Expr mine = in_caller_terms(ctx_, *c, p);
       // A config field the assert reads: the value it holds at the call.
       if (placed_) mine = with_config_values(ctx_.proc(), path_, index_, mine);
-      std::string what = "the assert `" + expr_text(p) + "` of " + f + " (here `" + expr_text(mine) + "`)";
+      std::string what =
+          "the assert `" + expr_text(p) + "` of " + f + " (here `" + expr_text(mine) + "`)";
       require(ctx_, mine, where, what + " holds", "the call to " + f + " may violate " + what);
+    }
+    // Last, so that a call breaking an assert reports that first (as Exo does).
+    aliasing(c, where);
+  }
+
+  // No buffer argument the callee writes or reduces into may overlap another buffer argument:
+  // the callee was analysed (and may have been scheduled) as if they were apart.
+  void aliasing(const CallNode* c, const SrcInfo& where) {
+    const ProcNode& callee = *c->proc;
+    const size_t n = std::min(callee.args.size(), c->args.size());
+    std::vector<bool> written(n, false);
+    bool any = false;
+    Effects eff = effects_of(Context::top(Proc(c->proc)), callee.body);
+    for (const Access& a : eff.accesses)
+      if (a.kind != AccessKind::Read && !a.is_config())
+        for (size_t i = 0; i < n; ++i)
+          if (callee.args[i].name == a.buffer) written[i] = any = true;
+    if (!any) return;
+    std::vector<std::optional<RootWindow>> regions(n);
+    for (size_t i = 0; i < n; ++i)
+      if (callee.args[i].type.is_data()) regions[i] = arg_region(ctx_, c->args[i]);
+    for (size_t i = 0; i < n; ++i) {
+      if (!written[i] || !regions[i]) continue;
+      for (size_t j = 0; j < n; ++j) {
+        if (j == i || !regions[j] || regions[j]->buffer != regions[i]->buffer) continue;
+        if (j < i && written[j]) continue;  // that pair was checked already
+        std::string what = "the arguments " + callee.args[i].name.name() + " = `" +
+                           expr_text(c->args[i]) + "` and " + callee.args[j].name.name() + " = `" +
+                           expr_text(c->args[j]) + "` of " + callee.name;
+        std::string failure = "the call to " + callee.name +
+                              " may pass overlapping buffers where it writes one: " + what +
+                              " overlap, but " + callee.name + " writes " +
+                              callee.args[i].name.name() +
+                              " and is analysed as if its buffer arguments were apart";
+        Answer a = always_true(ctx_, disjoint_condition(*regions[i], *regions[j]));
+        if (a.proved()) continue;
+        if (a.unknown())
+          throw AliasError(where, "cannot prove that " + what + " do not overlap: " + a.reason);
+        std::string cex =
+            a.counterexample == "(for any values)" ? "for any values" : "with " + a.counterexample;
+        throw AliasError(where, failure, cex);
+      }
     }
   }
 
   // A window given for a tensor parameter (a plain pointer in C) must be dense.
   void dense(const Expr& arg, const FnArg& fa, const std::string& f, const SrcInfo& where) {
-    std::string what = "the window `" + expr_text(arg) + "` given for the tensor parameter " + fa.name.name() + " of " + f;
+    std::string what = "the window `" + expr_text(arg) + "` given for the tensor parameter " +
+                       fa.name.name() + " of " + f;
     require(ctx_, dense_condition(arg), where, what + " is dense",
             "the call to " + f + " may pass a strided window: " + what +
-                " must be dense (row-major, no gaps), because a tensor parameter is a plain pointer; declare "
-                "the parameter as a window [" + std::string(to_string(fa.type.base)) + "][...] to accept strides");
+                " must be dense (row-major, no gaps), because a tensor parameter is a plain "
+                "pointer; declare "
+                "the parameter as a window [" +
+                std::string(to_string(fa.type.base)) + "][...] to accept strides");
   }
 
   // Returns how many scopes it pushed that last until the end of the enclosing block.
@@ -227,18 +321,24 @@ class Checker {
       case StmtKind::Assign: {
         const AssignNode* n = s.as<AssignNode>();
         expr(n->rhs, where);
-        if (bounds_) check_access(ctx_, n->name, points(n->idx), where, "the write to " + access_text(n->name, n->idx));
+        if (bounds_)
+          check_access(ctx_, n->name, points(n->idx), where,
+                       "the write to " + access_text(n->name, n->idx));
         return 0;
       }
       case StmtKind::Reduce: {
         const ReduceNode* n = s.as<ReduceNode>();
         expr(n->rhs, where);
         if (bounds_)
-          check_access(ctx_, n->name, points(n->idx), where, "the reduction into " + access_text(n->name, n->idx));
+          check_access(ctx_, n->name, points(n->idx), where,
+                       "the reduction into " + access_text(n->name, n->idx));
         return 0;
       }
-      case StmtKind::WriteConfig: expr(s.as<WriteConfigNode>()->rhs, where); return 0;
-      case StmtKind::Pass: return 0;
+      case StmtKind::WriteConfig:
+        expr(s.as<WriteConfigNode>()->rhs, where);
+        return 0;
+      case StmtKind::Pass:
+        return 0;
       case StmtKind::If: {
         const IfNode* n = s.as<IfNode>();
         Scope sc{Scope::Cond};
@@ -293,10 +393,13 @@ class Checker {
 
 void check_bounds(const Proc& p) { Checker(p, true, false).run(); }
 void check_calls(const Proc& p) { Checker(p, false, true).run(); }
-Answer window_is_dense(const Context& ctx, const Expr& window) { return always_true(ctx, dense_condition(window)); }
+Answer window_is_dense(const Context& ctx, const Expr& window) {
+  return always_true(ctx, dense_condition(window));
+}
 
 void check_call(const Proc& p, const BlockPath& path, int index) {
-  Checker(Context::at(p, path, index), true, true).run_at(path, index, block_at(p.body(), path)[static_cast<size_t>(index)]);
+  Checker(Context::at(p, path, index), true, true)
+      .run_at(path, index, block_at(p.body(), path)[static_cast<size_t>(index)]);
 }
 
 void check_asserts_satisfiable(const Proc& p) {
@@ -312,15 +415,18 @@ void check_asserts_satisfiable(const Proc& p) {
       SatResult r = check_sat(enc, f);
       if (r.result == z3::sat) continue;
       if (r.result == z3::unknown)
-        throw AssertError(pred.srcinfo(), "cannot decide whether the asserts of " + p.name() + " can hold: " +
-                                              r.why_unknown);
-      throw AssertError(pred.srcinfo(), "the asserts of " + p.name() + " can never hold together: `" +
-                                            expr_text(pred) + "` contradicts the sizes and the asserts before it");
+        throw AssertError(pred.srcinfo(), "cannot decide whether the asserts of " + p.name() +
+                                              " can hold: " + r.why_unknown);
+      throw AssertError(pred.srcinfo(), "the asserts of " + p.name() +
+                                            " can never hold together: `" + expr_text(pred) +
+                                            "` contradicts the sizes and the asserts before it");
     }
   } catch (const Unsupported& u) {
-    throw AssertError(u.loc.known() ? u.loc : p->srcinfo, "cannot decide the asserts of " + p.name() + ": " + u.reason);
+    throw AssertError(u.loc.known() ? u.loc : p->srcinfo,
+                      "cannot decide the asserts of " + p.name() + ": " + u.reason);
   } catch (const z3::exception& e) {
-    throw AssertError(p->srcinfo, "cannot decide the asserts of " + p.name() + ": Z3 failed: " + e.msg());
+    throw AssertError(p->srcinfo,
+                      "cannot decide the asserts of " + p.name() + ": Z3 failed: " + e.msg());
   }
 }
 

@@ -32,16 +32,27 @@ class AssertError : public CheckError {
       : CheckError("assert error", std::move(loc), std::move(reason), std::move(cex)) {}
 };
 
+// A call that may pass overlapping buffers where the callee writes one of them. A proc is
+// analysed (and scheduled) assuming its buffer arguments do not overlap where one is written or
+// reduced into, as in C with `restrict`; every call must keep that promise.
+class AliasError : public CheckError {
+ public:
+  AliasError(SrcInfo loc, std::string reason, std::string cex = "")
+      : CheckError("alias error", std::move(loc), std::move(reason), std::move(cex)) {}
+};
+
 // Each throws at the first failing access / assert / call. An access the checker cannot decide
 // (outside the quasi-affine fragment, time-out) is an error too, saying why.
 void check_bounds(const Proc& p);               // BoundsError
 void check_asserts_satisfiable(const Proc& p);  // AssertError
-void check_calls(const Proc& p);                // AssertError
+void check_calls(const Proc& p);                // AssertError, AliasError
 // All three, asserts first.
 void check_proc(const Proc& p);
 // The call statement `index` of the list at `path` of `p`: its window arguments lie inside their
-// buffers, its sizes are positive, its extents match and its callee's asserts hold there
-// (BoundsError / AssertError). For a rewrite that puts a call in.
+// buffers, its sizes are positive, its extents match, its callee's asserts hold there, and no
+// buffer argument the callee writes or reduces into overlaps another buffer argument
+// (BoundsError / AssertError / AliasError). For a rewrite that puts a call in or changes its
+// callee.
 void check_call(const Proc& p, const BlockPath& path, int index);
 // Whether `window` (a window expression, or the name of a window), at the place of `ctx`, is
 // dense: row-major with no gaps, so that a pointer to its first element can stand for it (as

@@ -461,6 +461,11 @@ struct ProcNode {
   // (derive_proc), so every proc scheduled from one root shares the root's class and is
   // equivalent to it. An operation whose result is not equivalent must assign a fresh class.
   uint64_t eqv_class = fresh_eqv_class();
+  // The config fields whose final value (what a caller sees after a call) may differ from that
+  // of other procs of the class: config rewrites (delete_config, write_config, bind_config) that
+  // change only that final value add the field, and call_eqv proves at the call that the caller
+  // does not read it before overwriting it (rewrites/call_eqv.cpp).
+  std::vector<std::pair<Config, std::string>> eqv_configs{};
 };
 
 // An immutable procedure value. Scheduling operations take a Proc and return a new one.

@@ -42,7 +42,7 @@ Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config,
         rw::fail(
             kOp, c,
             "the loop reads its bound once, but its body writes " + config->name + "." + field);
-    rw::require_invisible_write(kOp, c, p, path, k, k, config, field, e);
+    const bool final_only = rw::require_invisible_write(kOp, c, p, path, k, k, config, field, e);
 
     Stmt write = WriteConfigNode::make(config, field, e, s.srcinfo());
     Stmt bound = replace_expr(s, c.loc().expr, ReadConfigNode::make(config, field, e.srcinfo()));
@@ -50,7 +50,10 @@ Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config,
     ProcNode candidate = *p.get();
     candidate.body = body;
     rw::typecheck_candidate(kOp, candidate, "the bound proc is ill-typed");
-    return derive_proc(p, std::move(body), fwd_replace(path, k, k, 1));
+    // A write seen only by the caller (the final config state): recorded for call_eqv.
+    if (final_only) rw::record_final_config(candidate, config, field);
+    return derive_proc(p, std::make_shared<const ProcNode>(std::move(candidate)),
+                       fwd_replace(path, k, k, 1));
   });
 }
 

@@ -9,6 +9,13 @@
 // expressions are equal (same structure), of a data type, and the statements from the
 // binding up to the last occurrence's statement commute with computing the expression
 // (checker::stmts_commute): none of them writes a location it reads.
+//
+// Precision: the new buffer must hold the expression's value exactly (rw::store_keeps_value,
+// rewrites/precision_util.h): it gets the expression's own type when that keeps the value (any
+// float expression, a read), else i32 for integer arithmetic (`x[i] * 2` in i8 is computed in
+// 32-bit int and would wrap in an i8 buffer); a bare float literal that is not exact in every
+// precision is refused, and so is a result that no longer type-checks (an i32 temporary in an
+// i8 operation).
 #include <algorithm>
 
 #include "checker/context.h"
@@ -16,6 +23,8 @@
 #include "core/printer.h"
 #include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
+#include "rewrites/config_util.h"
+#include "rewrites/precision_util.h"
 
 namespace exocpp {
 
@@ -53,7 +62,13 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     const int k_last = cs.back().loc().lo;
     Sym b = rw::fresh_name(kOp, p, new_name, first);
     SrcInfo src = list[k0].srcinfo();
-    Type t(e.type().base);
+    std::optional<ScalarKind> prec = rw::precision_keeping(e);
+    if (!prec)
+      rw::fail(kOp, first,
+               "no buffer precision holds the value of '" + to_string(e) + "' (of type " +
+                   to_string(e.type().base) +
+                   ") exactly: storing it would round or wrap it where the original does not");
+    Type t(*prec);
     Stmt alloc = AllocNode::make(b, t, "DRAM", src);
     Stmt assign = AssignNode::make(b, t.base, {}, e, src);
     // Nothing between the binding and the last occurrence may change the expression's value:
@@ -75,9 +90,20 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     }
     Block out{alloc, assign};
     out.insert(out.end(), stmts.begin(), stmts.end());
+    Block body = replace_stmts(p.body(), path, k0, k_last + 1, out);
+    if (t.base != e.type().base) {
+      ProcNode candidate = *p.get();
+      candidate.body = body;
+      rw::typecheck_candidate(kOp, candidate,
+                              "'" + to_string(e) + "' of type " + to_string(e.type().base) +
+                                  " needs a " + to_string(t.base) +
+                                  " buffer to keep its value, but a " + to_string(t.base) +
+                                  " value does not fit where it is used",
+                              &src);
+    }
     // Two statements are inserted before k0; everything else stays in place.
     ForwardFn fwd = fwd_replace(path, k0, k0, 2);
-    return derive_proc(p, replace_stmts(p.body(), path, k0, k_last + 1, out), fwd);
+    return derive_proc(p, std::move(body), fwd);
   });
 }
 

@@ -9,9 +9,38 @@
 
 namespace exocpp::rw {
 
-namespace {
+namespace {}  // namespace
 
-}  // namespace
+// rewrites/stmts_internal.h (not included: it redefines same_expr).
+std::vector<std::pair<Sym, Sym>> window_roots(const Proc& p);
+Sym root_of(const std::vector<std::pair<Sym, Sym>>& roots, const Sym& s);
+
+std::vector<Sym> names_of_storage(const Proc& p, const Sym& buf) {
+  std::vector<Sym> out{buf};
+  auto roots = window_roots(p);
+  for (const auto& [w, parent] : roots)
+    if (w != buf && root_of(roots, w) == buf) out.push_back(w);
+  return out;
+}
+
+BufferUses storage_uses(const Proc& p, const Block& b, const Sym& buf) {
+  BufferUses all;
+  for (const Sym& n : names_of_storage(p, buf)) {
+    BufferUses u = buffer_uses(b, n);
+    all.read |= u.read;
+    all.write |= u.write;
+    all.reduce |= u.reduce;
+    all.window |= u.window;
+    all.whole |= u.whole;
+    all.stride |= u.stride;
+    all.stmts.insert(all.stmts.end(), u.stmts.begin(), u.stmts.end());
+  }
+  return all;
+}
+
+BufferUses storage_uses(const Proc& p, const Stmt& s, const Sym& buf) {
+  return storage_uses(p, Block{s}, buf);
+}
 
 Expr parse_at(const Cursor& c, const std::string& text, bool allow_window) {
   return parse_user_expr(c, text, scope_at(c), {}, allow_window);
@@ -44,8 +73,10 @@ class UseFinder : public IRVisitor {
   void visit_Read(const ReadNode* n, const Expr& e) override {
     if (n->name == buf) {
       mark();
-      if (n->idx.empty() && n->type.is_tensor_or_window()) uses.whole = true;
-      else uses.read = true;
+      if (n->idx.empty() && n->type.is_tensor_or_window())
+        uses.whole = true;
+      else
+        uses.read = true;
     }
     IRVisitor::visit_Read(n, e);
   }
@@ -83,7 +114,8 @@ class UseFinder : public IRVisitor {
   // A call may write what it is passed: an element (a scalar argument aliases it) or a window.
   void visit_Call(const CallNode* n, const Stmt& s) override {
     for (const Expr& a : n->args) {
-      if (const ReadNode* r = a.as<ReadNode>(); r && r->name == buf && !r->idx.empty()) uses.write = true;
+      if (const ReadNode* r = a.as<ReadNode>(); r && r->name == buf && !r->idx.empty())
+        uses.write = true;
       if (const WindowExprNode* w = a.as<WindowExprNode>(); w && w->name == buf) uses.write = true;
     }
     IRVisitor::visit_Call(n, s);
@@ -129,13 +161,16 @@ class AccessMutator : public IRMutator {
 
  protected:
   const Sym& name() const { return m_.new_name.valid() ? m_.new_name : m_.buf; }
-  std::vector<Expr> idx(const std::vector<Expr>& i) const { return m_.idx ? simplified(m_.idx(i)) : i; }
+  std::vector<Expr> idx(const std::vector<Expr>& i) const {
+    return m_.idx ? simplified(m_.idx(i)) : i;
+  }
 
   Expr mutate_Read(const ReadNode* n, const Expr& e) override {
     Expr r = IRMutator::mutate_Read(n, e);
     const ReadNode* rn = r.as<ReadNode>();
     if (rn->name != m_.buf) return r;
-    if (rn->idx.empty() && rn->type.is_tensor_or_window()) return ReadNode::make(name(), {}, rn->type, rn->srcinfo);
+    if (rn->idx.empty() && rn->type.is_tensor_or_window())
+      return ReadNode::make(name(), {}, rn->type, rn->srcinfo);
     return ReadNode::make(name(), idx(rn->idx), rn->type, rn->srcinfo);
   }
   Expr mutate_WindowExpr(const WindowExprNode* n, const Expr& e) override {
@@ -200,7 +235,9 @@ class Mentions : public IRVisitor {
     found = found || n->name == x;
     IRVisitor::visit_WindowExpr(n, e);
   }
-  void visit_StrideExpr(const StrideExprNode* n, const Expr&) override { found = found || n->name == x; }
+  void visit_StrideExpr(const StrideExprNode* n, const Expr&) override {
+    found = found || n->name == x;
+  }
 };
 }  // namespace
 
@@ -218,17 +255,21 @@ bool mentions_sym(const Type& t, const Sym& x) {
 // ---- forwarding ---------------------------------------------------------------------------------
 
 ForwardFn fwd_move_stmt(BlockPath from, int from_idx, BlockPath to, int to_idx) {
-  ForwardFn rest = fwd_compose(fwd_replace(from, from_idx, from_idx + 1, 0), fwd_replace(to, to_idx, to_idx, 1));
+  ForwardFn rest =
+      fwd_compose(fwd_replace(from, from_idx, from_idx + 1, 0), fwd_replace(to, to_idx, to_idx, 1));
   return [from, from_idx, to, to_idx, rest](const Loc& l) -> Loc {
     bool is_block = l.kind == CursorKind::Block || l.kind == CursorKind::Gap;
-    if (!is_block && loc_within_stmt(l, from, from_idx)) return loc_reroot(l, from, from_idx, to, to_idx);
-    if (l.kind == CursorKind::Block && l.block.size() > from.size() && loc_within_stmt(l, from, from_idx))
+    if (!is_block && loc_within_stmt(l, from, from_idx))
+      return loc_reroot(l, from, from_idx, to, to_idx);
+    if (l.kind == CursorKind::Block && l.block.size() > from.size() &&
+        loc_within_stmt(l, from, from_idx))
       return loc_reroot(l, from, from_idx, to, to_idx);
     return rest(l);
   };
 }
 
-// ---- index arithmetic -----------------------------------------------------------------------------
+// ---- index arithmetic
+// -----------------------------------------------------------------------------
 
 Expr zero() { return ConstNode::make_int(0); }
 
@@ -303,7 +344,8 @@ Sym fresh_iter(const Proc& p, const std::string& base, std::vector<std::string>&
 
 namespace exocpp::rw {
 
-void require_size_expr(const std::string& op, const Cursor& where, const Expr& e, const std::string& what) {
+void require_size_expr(const std::string& op, const Cursor& where, const Expr& e,
+                       const std::string& what) {
   struct V : IRVisitor {
     const Proc* p;
     std::string bad;
@@ -320,8 +362,9 @@ void require_size_expr(const std::string& op, const Cursor& where, const Expr& e
   v.p = &where.proc();
   v.visit(e);
   if (!v.bad.empty())
-    fail(op, where, what + " '" + to_string(e) + "' must be built from size arguments and constants, but it uses '" +
-                        v.bad + "'");
+    fail(op, where,
+         what + " '" + to_string(e) +
+             "' must be built from size arguments and constants, but it uses '" + v.bad + "'");
 }
 
 }  // namespace exocpp::rw

@@ -35,6 +35,13 @@ struct BufferUses {
 };
 BufferUses buffer_uses(const Block& b, const Sym& buf);
 BufferUses buffer_uses(const Stmt& s, const Sym& buf);
+// The names through which code of `p` reaches `buf`'s storage: buf itself and every window
+// statement onto it (`w = buf[...]`, and windows of those), in order.
+std::vector<Sym> names_of_storage(const Proc& p, const Sym& buf);
+// What a block does with `buf`'s storage, directly or through a window statement onto it (the
+// uses of each name of names_of_storage merged): the one question for "is buf used here".
+BufferUses storage_uses(const Proc& p, const Block& b, const Sym& buf);
+BufferUses storage_uses(const Proc& p, const Stmt& s, const Sym& buf);
 
 // Rewrites every access of `buf` (reads, writes, reductions, windows); a hook left empty keeps
 // that kind of access as it is (renamed to `new_name` when set). Indices are simplified.

@@ -9,9 +9,21 @@
 // so two procs of one class compute the same thing on every input both accept. What remains to
 // check is that g accepts this call: the same argument kinds, types, shapes and memories, and
 // every assert of g that f did not have holds at the call (decided by the checker).
+//
+// What a caller observes of a call is the buffers it writes and the config state it leaves.
+// Procs of one class may differ in the final value of the config fields they record
+// (ProcNode::eqv_configs: a dead config write deleted, inserted or bound): at the call, each
+// such field of f or g must not be read before a write replaces it
+// (checker::config_unread_after); a field that reaches the end of the caller unread is recorded
+// in the result in turn. A class also assumes that buffer arguments a proc writes do not overlap
+// its other buffer arguments (they were scheduled as if apart): the call must pass them apart
+// (checker::check_call, AliasError). Changing a precision leaves the class (set_precision).
+#include "checker/frontend_checks.h"
 #include "checker/queries.h"
-#include "core/simplify.h"
+#include "checker/queries_config.h"
 #include "core/printer.h"
+#include "core/simplify.h"
+#include "rewrites/config_util.h"
 #include "rewrites/stmts_internal.h"
 #include "rewrites/subprocs.h"
 #include "rewrites/subprocs_internal.h"
@@ -24,23 +36,27 @@ const char* kOp = "call_eqv";
 // Refuses g when an argument differs from f's in a way that changes what the call means.
 void check_signature(const Cursor& c, const CallNode& call, const ProcNode& f, const ProcNode& g) {
   if (f.args.size() != g.args.size())
-    rw::fail(kOp, c, "'" + g.name + "' takes " + std::to_string(g.args.size()) + " arguments but '" + f.name +
-                         "' takes " + std::to_string(f.args.size()));
+    rw::fail(kOp, c,
+             "'" + g.name + "' takes " + std::to_string(g.args.size()) + " arguments but '" +
+                 f.name + "' takes " + std::to_string(f.args.size()));
   rw::CallSubst fs(f, call.args), gs(g, call.args);
   for (size_t i = 0; i < f.args.size(); ++i) {
     const FnArg& a = f.args[i];
     const FnArg& b = g.args[i];
-    const std::string which = "argument " + std::to_string(i + 1) + " ('" + a.name.name() + "' of '" + f.name +
-                              "', '" + b.name.name() + "' of '" + g.name + "')";
+    const std::string which = "argument " + std::to_string(i + 1) + " ('" + a.name.name() +
+                              "' of '" + f.name + "', '" + b.name.name() + "' of '" + g.name + "')";
     Type ta = fs.mutate_type(a.type), tb = gs.mutate_type(b.type);
     bool same = ta.base == tb.base && ta.window == tb.window && ta.shape.size() == tb.shape.size();
     for (size_t d = 0; same && d < ta.shape.size(); ++d)
       same = expr_equal(simplify_expr(ta.shape[d]), simplify_expr(tb.shape[d]));
     if (!same)
-      rw::fail(kOp, c, which + " has type " + to_string(a.type) + " in '" + f.name + "' but " + to_string(b.type) +
-                           " in '" + g.name + "'");
+      rw::fail(kOp, c,
+               which + " has type " + to_string(a.type) + " in '" + f.name + "' but " +
+                   to_string(b.type) + " in '" + g.name + "'");
     if (a.mem != b.mem)
-      rw::fail(kOp, c, which + " lives in memory " + a.mem + " in '" + f.name + "' but " + b.mem + " in '" + g.name + "'");
+      rw::fail(kOp, c,
+               which + " lives in memory " + a.mem + " in '" + f.name + "' but " + b.mem + " in '" +
+                   g.name + "'");
   }
 }
 
@@ -56,8 +72,8 @@ void check_asserts(const Cursor& c, const CallNode& call, const ProcNode& f, con
     if (old) continue;
     checker::Context ctx = rw::context_at(c.proc(), c.loc().block, c.loc().lo);
     rw::require_proved(kOp, c, checker::always_true(ctx, at_call),
-                       "the assert '" + to_string(e) + "' of '" + g.name + "' holds at the call (as '" +
-                           to_string(at_call) + "')");
+                       "the assert '" + to_string(e) + "' of '" + g.name +
+                           "' holds at the call (as '" + to_string(at_call) + "')");
   }
 }
 
@@ -78,9 +94,11 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
     const ProcNode& f = *cn->proc;
     const ProcNode& g = *eqv_proc.get();
     if (f.eqv_class != g.eqv_class)
-      rw::fail(kOp, c, "'" + g.name + "' is not equivalent to '" + f.name + "': it was not scheduled from the same " +
-                           "proc (call_eqv needs a proc derived from '" + f.name +
-                           "', or from the proc it was derived from, by scheduling operations)");
+      rw::fail(kOp, c,
+               "'" + g.name + "' is not equivalent to '" + f.name +
+                   "': it was not scheduled from the same " +
+                   "proc (call_eqv needs a proc derived from '" + f.name +
+                   "', or from the proc it was derived from, by scheduling operations)");
     rw::check_callee_name(kOp, p, eqv_proc, c);
     check_signature(c, *cn, f, g);
     check_asserts(c, *cn, f, g);
@@ -88,7 +106,34 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
     Stmt swapped = CallNode::make(eqv_proc.ptr(), cn->args, cn->srcinfo);
     const BlockPath path = c.loc().block;
     const int ci = c.loc().lo;
-    return derive_proc(p, replace_stmts(p.body(), path, ci, ci + 1, {swapped}), fwd_identity());
+    ProcNode node = *p.get();
+    node.body = replace_stmts(p.body(), path, ci, ci + 1, {swapped});
+
+    // The config fields whose final value f and g may disagree on: unread after the call.
+    std::vector<std::pair<Config, std::string>> differ = f.eqv_configs;
+    for (const auto& cf : g.eqv_configs) differ.push_back(cf);
+    for (const auto& [cfg, field] : differ) {
+      bool escapes = false;
+      checker::Answer a = checker::config_unread_after(p, path, ci + 1, cfg, field, &escapes);
+      if (!a.proved())
+        rw::fail(kOp, c,
+                 "'" + g.name + "' and '" + f.name + "' may leave different values in " +
+                     cfg->name + "." + field +
+                     " (a config write was deleted or added while scheduling), and the caller may "
+                     "read it after the "
+                     "call: " +
+                     (a.counterexample.empty() ? a.reason : a.counterexample));
+      if (escapes) rw::record_final_config(node, cfg, field);
+    }
+
+    // The call passes written buffers apart from the other buffer arguments.
+    Proc candidate(std::make_shared<const ProcNode>(node));
+    try {
+      checker::check_call(candidate, path, ci);
+    } catch (const checker::CheckError& e) {
+      rw::fail(kOp, c, e.reason(), e.counterexample());
+    }
+    return derive_proc(p, std::make_shared<const ProcNode>(std::move(node)), fwd_identity());
   });
 }
 

@@ -37,19 +37,28 @@ void check_fits_field(const std::string& op, const Cursor& where, const Config& 
              "." + f.name + " of type " + to_string(f.type));
 }
 
-void require_invisible_write(const std::string& op, const Cursor& where, const Proc& p,
+bool require_invisible_write(const std::string& op, const Cursor& where, const Proc& p,
                              const BlockPath& path, int index, int after, const Config& cfg,
                              const std::string& field, const Expr& value, const Proc* without) {
-  checker::Answer unread = checker::config_unread_after(p, path, after, cfg, field);
-  if (unread.proved()) return;
-  checker::Answer holds = checker::config_holds(without ? *without : p, path, index, cfg, field, value);
-  if (holds.proved()) return;
+  bool escapes = false;
+  checker::Answer unread = checker::config_unread_after(p, path, after, cfg, field, &escapes);
+  if (unread.proved() && !escapes) return false;
+  checker::Answer holds =
+      checker::config_holds(without ? *without : p, path, index, cfg, field, value);
+  if (holds.proved()) return false;
+  if (unread.proved()) return true;
   std::string f = cfg->name + "." + field;
   fail(op, where,
        "requires that " + f + " already holds " + to_string(value) +
            " here or is not read afterwards, but " + unread.counterexample + "; and " +
            (holds.reason.empty() ? "its value here is unknown" : holds.reason),
        holds.counterexample);
+}
+
+void record_final_config(ProcNode& node, const Config& cfg, const std::string& field) {
+  for (const auto& [c, f] : node.eqv_configs)
+    if (c->name == cfg->name && f == field) return;
+  node.eqv_configs.emplace_back(cfg, field);
 }
 
 void typecheck_candidate(const std::string& op, const ProcNode& candidate, const std::string& why,

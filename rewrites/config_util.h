@@ -25,9 +25,16 @@ void check_fits_field(const std::string& op, const Cursor& where, const Config& 
 // inserted, the candidate when one is deleted), so a write repeated by every iteration of a
 // loop is redundant when the field holds its value before the loop: by induction over the
 // executions of the write, each one writes what the field already holds.
-void require_invisible_write(const std::string& op, const Cursor& where, const Proc& p,
+// Returns true when the change is visible only in the config state the proc leaves to its caller
+// (the value reaches the end of the proc unread and the field may not already hold it): the
+// operation must then record the field in its result's equivalence record (record_final_config).
+bool require_invisible_write(const std::string& op, const Cursor& where, const Proc& p,
                              const BlockPath& path, int index, int after, const Config& cfg,
-                             const std::string& field, const Expr& value, const Proc* without = nullptr);
+                             const std::string& field, const Expr& value,
+                             const Proc* without = nullptr);
+// Adds `cfg.field` to node.eqv_configs (the fields whose final value may differ within the
+// equivalence class; call_eqv checks them at each call).
+void record_final_config(ProcNode& node, const Config& cfg, const std::string& field);
 // Type-checks the proc a rewrite is about to return; a TypeError becomes a refusal at the
 // offending node (or at `at`, when the node came from a user's string), with `why` in front of
 // the type checker's reason.

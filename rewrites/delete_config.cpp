@@ -9,7 +9,9 @@
 // equal expression, with no
 // possible write of the field and no change to what e reads in between), or nothing after the
 // write reads the field before a write replaces it. A dead write whose value reaches the end
-// of the proc changes only the config state the caller sees afterwards, as in Exo.
+// of the proc changes only the config state the caller sees afterwards, as in Exo: the result
+// then records the field (ProcNode::eqv_configs), and call_eqv checks at each call that the
+// caller does not read it before overwriting it.
 #include "core/printer.h"
 #include "rewrites/config_util.h"
 #include "rewrites/configs.h"
@@ -31,7 +33,13 @@ Proc delete_config(const Proc& p, const CursorLike& write_stmt) {
     const int k = c.loc().lo;
     Block body = replace_stmts(p.body(), path, k, k + 1, {});
     Proc candidate = derive_proc(p, std::move(body), fwd_replace(path, k, k + 1, 0));
-    rw::require_invisible_write(kOp, c, p, path, k, k + 1, w->config, w->field, w->rhs, &candidate);
+    if (rw::require_invisible_write(kOp, c, p, path, k, k + 1, w->config, w->field, w->rhs,
+                                    &candidate)) {
+      ProcNode node = *candidate.get();
+      rw::record_final_config(node, w->config, w->field);
+      return derive_proc(p, std::make_shared<const ProcNode>(std::move(node)),
+                         fwd_replace(path, k, k + 1, 0));
+    }
     return candidate;
   });
 }

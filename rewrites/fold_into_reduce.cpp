@@ -9,6 +9,8 @@
 // Forwarding: the statement stays; a cursor to e follows it; other cursors into the old
 // right-hand side become invalid.
 #include "checker/queries.h"
+#include "core/printer.h"
+#include "rewrites/precision_util.h"
 #include "rewrites/stmts.h"
 #include "rewrites/stmts_internal.h"
 
@@ -28,6 +30,12 @@ Proc fold_into_reduce(const Proc& p, const CursorLike& assign) {
       rw::fail(op, c, "the left operand of the addition in '" + c.to_string() + "' is not a read of '" +
                           a->name.name() + "'");
     const Loc& l = c.loc();
+    ScalarKind t = a->rhs.type().base;
+    if (is_float(a->type) && t != ScalarKind::R && !rw::includes_precision(t, a->type))
+      rw::fail(op, c,
+               "'" + to_string(a->rhs) + "' is rounded to " + to_string(t) +
+                   " before it is stored into '" + a->name.name() + "' (" + to_string(a->type) +
+                   "); a reduction would not round it");
     checker::Context ctx = rw::context_at(p, l.block, l.lo);
     rw::require_same_location(op, c, ctx, a->idx, rd->idx,
                               "the addition reads the location '" + c.to_string() + "' writes");

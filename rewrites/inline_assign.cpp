@@ -8,9 +8,15 @@
 // statement list (so nothing after the list reads it), and the rest of the list `s` must
 // neither write x nor write anything e reads (buffers, also through windows, and config
 // fields; a call counts as writing every buffer it is passed and every config field), so that
-// e has the same value wherever x was read. Forwarding: the assignment's cursors become
+// e has the same value wherever x was read. Precision: x holds e rounded or wrapped to x's type,
+// so e may stand for x only when that store keeps e's value (rw::store_keeps_value,
+// rewrites/precision_util.h: `t: i8; t = x[i] * 2` wraps, `x[i] * 2` does not), and the result
+// must type-check (e's precision where x's was used). Forwarding: the assignment's cursors become
 // invalid; the statements after it shift up.
 #include "core/ir_visit.h"
+#include "core/printer.h"
+#include "rewrites/config_util.h"
+#include "rewrites/precision_util.h"
 #include "rewrites/stmts.h"
 #include "rewrites/stmts_internal.h"
 
@@ -53,6 +59,14 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
     if (!alloc->type.is_scalar() || !a->idx.empty())
       rw::fail(op, c, "'" + a->name.name() + "' is not a scalar; only scalar assignments can be inlined");
 
+    if (!rw::store_keeps_value(a->rhs, alloc->type.base))
+      rw::fail(
+          op, c,
+          "'" + a->name.name() + "' (" + to_string(alloc->type.base) +
+              ") does not hold the value of '" + to_string(a->rhs) + "' (of type " +
+              to_string(a->rhs.type().base) +
+              ") exactly: the store rounds or wraps it, so the expression cannot stand for it");
+
     // 2. Legality: x and what e reads keep their values in the rest of the block.
     Block rest(list.begin() + l.lo + 1, list.end());
     auto roots = rw::window_roots(p);
@@ -71,6 +85,14 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
     ReplaceReads sub(a->name, a->rhs);
     Block new_rest = sub.mutate(rest);
     Block body = replace_stmts(p.body(), l.block, l.lo, static_cast<int>(list.size()), new_rest);
+    if (a->rhs.type().base != alloc->type.base) {
+      ProcNode candidate = *p.get();
+      candidate.body = body;
+      const SrcInfo at = c.stmt().srcinfo();
+      rw::typecheck_candidate(
+          op, candidate, "'" + to_string(a->rhs) + "' cannot stand for '" + a->name.name() + "'",
+          &at);
+    }
     return derive_proc(p, std::move(body), fwd_replace(l.block, l.lo, l.lo + 1, 0));
   });
 }

@@ -4,9 +4,13 @@
 //
 //   a + (b + c)   -->   (a + b) + c          a * (b * c)   -->   (a * b) * c
 //
-// Both operators must be the same, `+` or `*`. Legal on control values (integers); data
-// values are treated as mathematical reals, as in Exo. Forwarding: cursors to a, b and c follow
-// them; the old inner `b + c` is gone.
+// Both operators must be the same, `+` or `*`. Legal on control values (integers); float data
+// values are treated as mathematical reals, as in Exo; integer data values (i8 .. i32) regroup
+// exactly (32-bit wrap-around arithmetic) when every operand is integer arithmetic
+// (rw::is_integer_arith, precision_util.h): a float operand would be truncated at another point.
+// Forwarding: cursors to a, b and c follow them; the old inner `b + c` is gone.
+#include "core/printer.h"
+#include "rewrites/precision_util.h"
 #include "rewrites/stmts.h"
 #include "rewrites/stmts_internal.h"
 
@@ -59,6 +63,14 @@ Proc left_reassociate_expr(const Proc& p, const CursorLike& expr) {
     Expr left = BinOpNode::make(b->op, b->lhs, r->lhs, b->lhs.srcinfo());
     Expr out = BinOpNode::make(b->op, left, r->rhs, c.expr().srcinfo());
     return rw::replace_expr_in_proc(p, c, out, fwd_reassociate(c.loc()));
+    if (is_data(c.expr().type().base) && !is_float(c.expr().type().base) &&
+        !(rw::is_integer_arith(b->lhs) && rw::is_integer_arith(r->lhs) &&
+          rw::is_integer_arith(r->rhs)))
+      rw::fail(op, c,
+               "'" + c.to_string() + "' is " + to_string(c.expr().type().base) +
+                   " arithmetic with an operand that is not an integer value; regrouping would "
+                   "truncate at "
+                   "another point");
   });
 }
 

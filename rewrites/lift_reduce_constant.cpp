@@ -17,6 +17,8 @@
 #include <set>
 
 #include "core/ir_visit.h"
+#include "core/printer.h"
+#include "rewrites/precision_util.h"
 #include "rewrites/stmts.h"
 #include "rewrites/stmts_internal.h"
 
@@ -166,6 +168,20 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
       if (rw::root_of(roots, r) == rw::root_of(roots, init->name) && w != init->name)
         rw::fail(op, c[1], "'" + init->name.name() + "' is also accessed through the window '" + w.name() + "'");
     rw::Access body = rw::accesses(loop->body, roots);
+    // Precision (precision_util.h): in an integer accumulator c * sum(y) = sum(c * y) holds
+    // modulo 2^bits only when c and every y are integer values (a float operand would be
+    // truncated at another point); float accumulators are treated as reals, as in Exo.
+    if (!is_float(init->type)) {
+      bool exact = rw::is_integer_arith(factor);
+      for (const ReduceNode* r : acc.reductions)
+        exact = exact && rw::is_integer_arith(r->rhs.as<BinOpNode>()->rhs);
+      if (!exact)
+        rw::fail(op, c[1],
+                 "'" + init->name.name() + "' is an integer (" + to_string(init->type) +
+                     ") accumulator and the products are not integer arithmetic: c * sum(y) would "
+                     "truncate "
+                     "at other points than sum(c * y)");
+    }
     rw::Access f = rw::accesses(factor, roots);
     for (const Sym& b : f.reads)
       if (body.writes.count(b)) rw::fail(op, c[1], "the factor reads '" + b.name() + "', which the loop writes");

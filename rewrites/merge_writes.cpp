@@ -9,11 +9,17 @@
 //
 // The target is a block of two assignments/reductions to the same buffer (or the first of
 // them). The indices must be provably equal (checker::always_true under the context), and `c`
-// must not read the buffer `a` (it would see the first write). Forwarding: the block maps to
+// must not read the buffer `a` (it would see the first write). Precision (precision_util.h):
+// the first write stores b rounded or wrapped to a's type, the merged one does not; the merge
+// needs that store to keep b (or, in an integer buffer, b and c to be integer arithmetic, whose
+// sums wrap alike), and the merged statement must type-check. Forwarding: the block maps to
 // the merged statement; cursors inside the two statements become invalid.
 #include <optional>
 
 #include "checker/queries.h"
+#include "core/printer.h"
+#include "rewrites/config_util.h"
+#include "rewrites/precision_util.h"
 #include "rewrites/stmts.h"
 #include "rewrites/stmts_internal.h"
 
@@ -66,6 +72,18 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
       rw::fail(op, c[1], "the second statement's right-hand side reads '" + w1->name.name() +
                              "', which the first statement writes");
 
+    if (w2->reduce) {
+      bool keeps = w1->reduce ? (is_float(w1->type) ||
+                                 (rw::is_integer_arith(w1->rhs) && rw::is_integer_arith(w2->rhs)))
+                              : rw::partial_store_keeps_value(w1->rhs, w2->rhs, w1->type);
+      if (!keeps)
+        rw::fail(op, c,
+                 "the first statement stores '" + to_string(w1->rhs) + "' into '" +
+                     w1->name.name() + "' (" + to_string(w1->type) +
+                     "), which rounds or wraps it; '" + to_string(w1->rhs) + " + " +
+                     to_string(w2->rhs) + "' would not be rounded there");
+    }
+
     // 3. The merged statement.
     Stmt merged;
     if (!w2->reduce) {
@@ -76,6 +94,12 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
                           : AssignNode::make(w1->name, w1->type, *w1->idx, sum, s1.srcinfo());
     }
     Block body = replace_stmts(p.body(), l.block, l.lo, l.lo + 2, {merged});
+    if (w2->reduce) {
+      ProcNode candidate = *p.get();
+      candidate.body = body;
+      const SrcInfo at = s1.srcinfo();
+      rw::typecheck_candidate(op, candidate, "the merged statement is ill-typed", &at);
+    }
     return derive_proc(p, std::move(body), fwd_replace(l.block, l.lo, l.lo + 2, 1));
   });
 }

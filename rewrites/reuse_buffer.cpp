@@ -64,12 +64,13 @@ Proc reuse_buffer(const Proc& p, const CursorLike& buf, const CursorLike& replac
     }
     // x must be dead from y's allocation on.
     const Block& xlist = xc.list();
+    // Uses of x include uses through window statements onto it (rw::storage_uses).
     auto refuse_use = [&](const Stmt& s) {
-      if (rw::buffer_uses(s, x->name).any())
+      rw::BufferUses u = rw::storage_uses(p, s, x->name);
+      if (u.any())
         rw::fail(kOp, yc,
                  "'" + x->name.name() + "' is still live at the allocation of '" + y->name.name() +
-                     "' (used later by '" + first_line(rw::buffer_uses(s, x->name).stmts.front()) +
-                     "')");
+                     "' (used later by '" + first_line(u.stmts.front()) + "')");
     };
     const Block& ylist = yc.list();
     if (py.size() > px.size()) {
@@ -82,7 +83,7 @@ Proc reuse_buffer(const Proc& p, const CursorLike& buf, const CursorLike& replac
       // is read before the write, as in Exo's `c = aa + bb` --> `bb = aa + bb`); a loop or a
       // reduction there is no first write (a later iteration would read the overwritten x).
       size_t k = yi + 1;
-      while (k < ylist.size() && !rw::buffer_uses(ylist[k], y->name).any()) ++k;
+      while (k < ylist.size() && !rw::storage_uses(p, ylist[k], y->name).any()) ++k;
       if (k < ylist.size()) {
         const AssignNode* a = ylist[k].as<AssignNode>();
         if (!(a && a->name == y->name)) refuse_use(ylist[k]);

@@ -7,6 +7,11 @@
 // Every read, write and window of the buffer (and of windows of it) takes the new element type.
 // Legality: `type` is a data type (R, f16, f32, f64, i8, ui8, ui16, i32) and the result
 // type-checks (a call passing the buffer to an instruction of another precision is refused).
+//
+// Changing a precision changes what the proc computes (values round or wrap differently): it is
+// a directive of the user, not an equivalence. The result therefore leaves its input's
+// equivalence class (ProcNode::eqv_class, a fresh one), so call_eqv will not swap one for the
+// other; a change to the type the buffer already has keeps the class.
 #include <set>
 
 #include "core/ir_visit.h"
@@ -75,6 +80,11 @@ Proc set_precision(const Proc& p, const CursorLike& alloc_or_arg, const std::str
     Sym buf = c.is_arg() ? c.arg().name : c.stmt().as<AllocNode>()->name;
     candidate.body = Retype(buf, *k).mutate(candidate.body);
     rw::typecheck_candidate(kOp, candidate, "'" + c.name() + "' cannot become " + type);
+    const ScalarKind old = c.is_arg() ? c.arg().type.base : c.stmt().as<AllocNode>()->type.base;
+    if (old != *k) {
+      candidate.eqv_class = fresh_eqv_class();
+      candidate.eqv_configs.clear();
+    }
     return derive_proc(p, std::make_shared<const ProcNode>(std::move(candidate)), fwd_identity());
   });
 }

@@ -7,9 +7,12 @@
 //                 else: B          (n conditions give n + 1 copies; the last is the default)
 //
 // Checks: at least one condition; each parses as a boolean expression in the block's scope.
-// Every copy binds fresh names. No legality question arises: exactly one copy runs.
+// Every copy binds fresh names. No legality question arises: exactly one copy runs. But an
+// allocation or window statement at the top of the block whose name is used after the block
+// would be out of scope there (each copy lives inside a branch): refused.
 // Forwarding: the block maps to its first copy (cursors inside it follow into that copy);
 // statements after it shift.
+#include "rewrites/buffer_util.h"
 #include "rewrites/loops.h"
 #include "rewrites/loops_util.h"
 
@@ -26,6 +29,21 @@ Proc specialize(const Proc& p, const CursorLike& block, const std::vector<std::s
     for (const std::string& t : conds) cs.push_back(parse_in_scope(op, c[0], t, "bool"));
 
     Block b = c.stmts();
+    const Block& list = c.list();
+    Block after(list.begin() + c.loc().hi, list.end());
+    for (const Stmt& s : b) {
+      Sym name;
+      if (const AllocNode* a = s.as<AllocNode>()) name = a->name;
+      if (const WindowStmtNode* w = s.as<WindowStmtNode>()) name = w->name;
+      if (!name.valid()) continue;
+      rw::BufferUses later = rw::buffer_uses(after, name);
+      if (later.any())
+        rw::fail(op, later.stmts.front().srcinfo(),
+                 "the block declares '" + name.name() +
+                     "', which is used after it (here); each copy would declare it inside a branch "
+                     "of the `if`. Include those uses in the block "
+                     "(or move the declaration out of it first)");
+    }
     const SrcInfo& si = b.front().srcinfo();
     Block chain = alpha_rename(b);
     for (size_t k = cs.size(); k-- > 0;) chain = {IfNode::make(cs[k], k == 0 ? b : alpha_rename(b), chain, si)};

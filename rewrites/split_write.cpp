@@ -6,9 +6,13 @@
 //   a = b + c    -->   a = b ; a += c
 //   a += b + c   -->   a += b ; a += c
 //
-// `c` must not read the buffer `a` (after the split it would see the first write).
+// `c` must not read the buffer `a` (after the split it would see the first write). Precision
+// (precision_util.h): the first write now rounds or wraps b to a's type; that must keep what
+// `b + c` stores (b survives the store, or a is an integer buffer and b, c integer arithmetic).
 // Forwarding: a block holding the statement grows by one; cursors to the statement and inside
 // it become invalid.
+#include "core/printer.h"
+#include "rewrites/precision_util.h"
 #include "rewrites/stmts.h"
 #include "rewrites/stmts_internal.h"
 
@@ -32,6 +36,15 @@ Proc split_write(const Proc& p, const CursorLike& stmt) {
     if (rw::accesses(sum->rhs, roots).reads.count(rw::root_of(roots, name)))
       rw::fail(op, c, "the second operand of the addition reads '" + name.name() +
                           "', which would then see the first write");
+
+    bool keeps =
+        a ? rw::partial_store_keeps_value(sum->lhs, sum->rhs, type)
+          : (is_float(type) || (rw::is_integer_arith(sum->lhs) && rw::is_integer_arith(sum->rhs)));
+    if (!keeps)
+      rw::fail(op, c,
+               "storing '" + to_string(sum->lhs) + "' into '" + name.name() + "' (" +
+                   to_string(type) + ") first would round or wrap it where '" + c.to_string() +
+                   "' does not");
 
     Stmt first = a ? AssignNode::make(name, type, idx, sum->lhs, s.srcinfo())
                    : ReduceNode::make(name, type, idx, sum->lhs, s.srcinfo());

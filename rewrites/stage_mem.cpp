@@ -12,10 +12,11 @@
 //
 // With accum = true the block may only reduce into x: the load becomes `xt[..] = 0` and the
 // store `x[..] += xt[..]`. Legality: the window covers every access of x in the block
-// (checker::window_covers), and is not empty; where the window may reach outside x, the load
-// and store are guarded by `if` (as Exo does). The window's bounds are evaluated by the load
-// (before the block), by every rewritten access (inside it) and by the store (after it): the
-// checker proves the block writes nothing they read (checker::value_unchanged_by).
+// (checker::window_covers), and is not empty; where the window may reach outside x (in an
+// interval or a point index), the load and store are guarded by `if` (as Exo does): the load
+// runs even where the block's own accesses would not. The window's bounds are evaluated by the
+// load (before the block), by every rewritten access (inside it) and by the store (after it):
+// the checker proves the block writes nothing they read (checker::value_unchanged_by).
 #include <algorithm>
 
 #include "checker/context.h"
@@ -154,11 +155,13 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
         "the window '" + to_string(win_e) + "', evaluated before, inside and after the block,");
     // Which dimensions need guards in the load and store (the window may reach outside).
     std::vector<bool> guard_lo(win.idx.size(), false), guard_hi(win.idx.size(), false);
+    // A point index is guarded too: the load runs even where the block's accesses do not (a
+    // loop of no iterations, an untaken branch), so it must not read outside x.
     for (size_t d = 0; d < win.idx.size(); ++d) {
       const WAccess& a = win.idx[d];
-      if (!a.is_interval) continue;
+      Expr hi_d = a.is_interval ? a.hi : rw::add(a.lo, ConstNode::make_int(1));
       guard_lo[d] = !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, rw::zero(), a.lo)).proved();
-      guard_hi[d] = !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, a.hi, buf_type.shape[d])).proved();
+      guard_hi[d] = !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, hi_d, buf_type.shape[d])).proved();
     }
     for (const WAccess& a : win.idx)
       if (a.is_interval)
@@ -218,7 +221,10 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     std::vector<Expr> guards;
     for (size_t d = 0, k = 0; d < win.idx.size(); ++d) {
       if (!win.idx[d].is_interval) {
-        buf_idx.push_back(win.idx[d].lo);
+        const Expr& at = win.idx[d].lo;
+        buf_idx.push_back(at);
+        if (guard_lo[d]) guards.push_back(BinOpNode::make(BinOpKind::Le, rw::zero(), at, src));
+        if (guard_hi[d]) guards.push_back(BinOpNode::make(BinOpKind::Lt, at, buf_type.shape[d], src));
         continue;
       }
       Expr it = ReadNode::make(iters[k], {}, Type(ScalarKind::Index), src);

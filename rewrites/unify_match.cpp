@@ -108,6 +108,12 @@ class Matcher {
         if (c->type.rank() != k->type.rank()) differ(ce, ke, "the buffers have different ranks");
         if (c->type.base != k->type.base && c->type.base != ScalarKind::R && k->type.base != ScalarKind::R)
           differ(ce, ke, "the element types differ");
+        // R stands for any float precision (reals, as in Exo), not for an integer one: an integer
+        // buffer wraps what an R buffer keeps exactly.
+        if (c->type.base != k->type.base && (!is_float(c->type.base) || !is_float(k->type.base)))
+          differ(ce, ke,
+                 std::string("the element types differ (") + to_string(k->type.base) + " vs " +
+                     to_string(c->type.base) + "): R matches float precisions only");
         if (c->mem != k->mem) differ(ce, ke, "the memories differ (" + k->mem + " vs " + c->mem + ")");
         for (int d = 0; d < c->type.rank(); ++d)
           equation(c->type.shape[static_cast<size_t>(d)], k->type.shape[static_cast<size_t>(d)], ke);
@@ -160,6 +166,16 @@ class Matcher {
         k_ext = loops::int_const(prod);
       }
     }
+    // Loop modes: a `par` loop of the callee claims its iterations are independent (codegen runs
+    // them in parallel), which a `seq` loop of the caller does not; a `seq` callee loop may stand
+    // for a `par` one (running independent iterations in order is one of their orders).
+    if (c->mode == LoopMode::Par)
+      for (const ForNode* l : nest)
+        if (l->mode != LoopMode::Par)
+          differ(ce, ke,
+                 "the loop of '" + callee_.name() + "' is `par` but `" + first_line(ke) +
+                     "` runs in order (`seq`); make it `par` first (parallelize_loop proves its "
+                     "iterations independent)");
     Stmt innermost = ke;
     std::string kline = first_line(ke);
     for (size_t d = 1; d < nest.size(); ++d) {

@@ -29,14 +29,17 @@ Proc write_config(const Proc& p, const CursorLike& gap, const Config& config,
     po.configs.push_back(config);
     Expr e = rw::parse_user_expr(g, rhs, rw::scope_at(p, path, k), po);
     rw::check_fits_field(kOp, g, config, f, e);
-    rw::require_invisible_write(kOp, g, p, path, k, k, config, field, e);
+    const bool final_only = rw::require_invisible_write(kOp, g, p, path, k, k, config, field, e);
 
     Stmt write = WriteConfigNode::make(config, field, e, g.srcinfo());
     Block body = replace_stmts(p.body(), path, k, k, {write});
     ProcNode candidate = *p.get();
     candidate.body = body;
     rw::typecheck_candidate(kOp, candidate, "the new write is ill-typed");
-    return derive_proc(p, std::move(body), fwd_replace(path, k, k, 1));
+    // A write seen only by the caller (the final config state): recorded for call_eqv.
+    if (final_only) rw::record_final_config(candidate, config, field);
+    return derive_proc(p, std::make_shared<const ProcNode>(std::move(candidate)),
+                       fwd_replace(path, k, k, 1));
   });
 }
 
