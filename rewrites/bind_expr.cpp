@@ -55,6 +55,11 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
         rw::fail(kOp, c, "every expression must be in the same statement list as the first one");
       if (!rw::same_expr(c.expr(), e))
         rw::fail(kOp, c, "'" + to_string(c.expr()) + "' differs from '" + to_string(e) + "'");
+      if (rw::is_call_buffer_argument(c))
+        rw::fail(kOp, c,
+                 "'" + to_string(c.expr()) +
+                     "' is a buffer argument of the call: the callee receives its location, not a "
+                     "value, so the callee's writes would no longer reach it");
     }
     for (size_t i = 1; i < cs.size(); ++i)
       if (cs[i].loc() == cs[i - 1].loc()) rw::fail(kOp, cs[i], "the same expression is named twice");
