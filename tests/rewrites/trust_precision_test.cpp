@@ -193,17 +193,6 @@ def f(x: i8[4] @ DRAM, y: i8[4] @ DRAM, a: i8[4] @ DRAM):
   expect_equivalent(p, q, {}, near_limits());
 }
 
-TEST(TrustPrecision, LiftReduceConstantRefusesFloatFactorInIntegerAccumulator) {
-  Proc p = parse_proc(R"(
-def f(n: size, y: i8[n] @ DRAM, a: i8[1] @ DRAM):
-    a[0] = 0
-    for i in seq(0, n):
-        a[0] += 0.5 * y[i]
-)");
-  expect_refused([&] { return lift_reduce_constant(p, p.body_cursor()); },
-                 "not integer arithmetic");
-}
-
 TEST(TrustPrecision, SetPrecisionLeavesEquivalenceClass) {
   Proc f = parse_proc(R"(
 def f(x: i8[4] @ DRAM, a: i8[4] @ DRAM):

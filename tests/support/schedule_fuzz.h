@@ -54,8 +54,8 @@ struct SeedResult {
   std::vector<Failure> failures;
 };
 
-// What the CI test (tests/rewrites/random_schedule_test.cpp) generates and tries: everything,
-// except the features and operations that still find open bugs (each exclusion says which).
+// What the CI test (tests/rewrites/random_schedule_test.cpp) generates and tries: everything
+// the soak program does (a finding that cannot be fixed at once is excluded here, saying why).
 Options ci_options();
 
 // The generated module source for `seed`.
