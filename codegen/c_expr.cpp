@@ -135,7 +135,9 @@ CExpr ProcEmitter::expr(const Expr& e) {
         // precision once (abs(INT32_MIN) wraps); so does the C, without integer overflow.
         for (std::string& a : args) a = "(double)(" + a + ")";
         g_.add(n->fn->c_global(ScalarKind::F64));
-        return {int_conversion(n->fn->compile(args, ScalarKind::F64), ScalarKind::F64, k, g_.helpers), kPostfix};
+        return {
+            int_conversion(n->fn->compile(args, ScalarKind::F64), ScalarKind::F64, k, g_.helpers),
+            kPostfix};
       }
       g_.add(n->fn->c_global(k));
       std::string s = n->fn->compile(args, k);
@@ -198,8 +200,9 @@ CExpr ProcEmitter::binop(const BinOpNode* b, const Expr& e) {
     // `+ - * /` overflow into undefined behaviour, and INT32_MIN / -1 traps).
     for (const Expr* o : {&b->lhs, &b->rhs})
       if (is_float(o->type().base) && !o->is<ConstNode>())
-        throw CodegenError(o->srcinfo(), std::string("the ") + to_string(o->type().base) + " value `" + to_string(*o) +
-                                             "` is an operand of " + to_string(k) +
+        throw CodegenError(o->srcinfo(), std::string("the ") + to_string(o->type().base) +
+                                             " value `" + to_string(*o) + "` is an operand of " +
+                                             to_string(k) +
                                              " arithmetic; set its precision (set_precision) to " +
                                              to_string(k) + " first");
     CExpr out = {int_binop(b->op, expr(b->lhs).text, expr(b->rhs).text, g_.helpers), kPostfix};

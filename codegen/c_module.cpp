@@ -121,9 +121,9 @@ std::vector<Proc> call_graph_order(const std::vector<Proc>& procs) {
     if (it != index.end()) return it->second;
     auto named = by_name.find(n->name);
     if (named != by_name.end())
-      throw CodegenError(n->srcinfo, "two different procs are named '" + n->name + "' (defined at " +
-                                         named->second->srcinfo.to_string() + " and at " +
-                                         n->srcinfo.to_string() +
+      throw CodegenError(n->srcinfo, "two different procs are named '" + n->name +
+                                         "' (defined at " + named->second->srcinfo.to_string() +
+                                         " and at " + n->srcinfo.to_string() +
                                          "); rename one (rename()) before emitting them together");
     by_name[n->name] = n.get();
     index[n.get()] = nodes.size();
@@ -161,7 +161,8 @@ CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name
   if (!is_c_identifier(lib_name))
     throw CodegenError({}, "library name '" + lib_name + "' is not a C identifier; use letters, digits and '_'");
   if (std::string why = c_name_clash(lib_name); !why.empty())
-    throw CodegenError({}, "library name '" + lib_name + "' cannot be used in C: it is " + why + "; choose another");
+    throw CodegenError({}, "library name '" + lib_name + "' cannot be used in C: it is " + why +
+                               "; choose another");
   std::vector<Proc> order = call_graph_order(procs);
   std::set<const ProcNode*> is_public;
   for (const Proc& p : procs) is_public.insert(p.get());
@@ -183,24 +184,26 @@ CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name
         // The interpreter keys config state by name: one definition parsed twice is one state,
         // two different definitions under one name are refused, never merged.
         if (k != c && !same_fields(*k, *c))
-          throw CodegenError(c->srcinfo, "two different configs are named '" + c->name + "' (defined at " +
-                                             k->srcinfo.to_string() + " and at " + c->srcinfo.to_string() +
+          throw CodegenError(c->srcinfo, "two different configs are named '" + c->name +
+                                             "' (defined at " + k->srcinfo.to_string() +
+                                             " and at " + c->srcinfo.to_string() +
                                              "); rename one before emitting them together");
       }
       if (seen) continue;
       for (const std::string& n : config_names(*c))
         if (std::string why = c_name_clash(n); !is_c_identifier(n) || !why.empty())
           throw CodegenError(c->srcinfo, "config " + c->name + ": the name '" + n +
-                                             "' cannot be used in C" + (why.empty() ? "" : ": it is " + why) +
-                                             "; rename it");
+                                             "' cannot be used in C" +
+                                             (why.empty() ? "" : ": it is " + why) + "; rename it");
       configs.push_back(c);
     }
     if (p.is_instr()) continue;
     if (!is_c_identifier(p.name()))
       throw CodegenError(p->srcinfo, "proc name '" + p.name() + "' cannot be a C function name; rename it");
     if (std::string why = c_name_clash(p.name()); !why.empty())
-      throw CodegenError(p->srcinfo, "proc name '" + p.name() + "' cannot be a C function name: it is " +
-                                         why + "; rename it");
+      throw CodegenError(
+          p->srcinfo,
+          "proc name '" + p.name() + "' cannot be a C function name: it is " + why + "; rename it");
     reserved.insert(p.name());
   }
 

@@ -22,7 +22,7 @@ using WrittenParams = std::map<const ProcNode*, std::set<uint64_t>>;  // proc ->
 struct Globals {
   std::vector<std::string> items;  // includes and helpers from memories, instructions, externs
   std::set<std::tuple<int, ScalarKind, bool>> windows;  // (rank, type, const) structs used
-  std::set<std::string> helpers;  // prelude helpers used (c_prelude.h)
+  std::set<std::string> helpers;                        // prelude helpers used (c_prelude.h)
   bool floor_div = false;
   bool floor_mod = false;
   bool omp = false;   // a par loop was emitted

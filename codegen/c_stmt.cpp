@@ -1,12 +1,11 @@
 // C emission of one proc: its signature (the ABI), statements, allocations through memories,
 // calls to other procs and the expansion of instruction templates.
-#include "codegen/c_proc.h"
-
 #include <algorithm>
 #include <optional>
 
 #include "checker/frontend_checks.h"
 #include "codegen/c_prelude.h"
+#include "codegen/c_proc.h"
 #include "codegen/c_types.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
@@ -305,7 +304,9 @@ void ProcEmitter::stmt(const Stmt& s) {
       if (!f) throw CodegenError(s.srcinfo(), "config " + n->config->name + " has no field '" + n->field + "'");
       data_ctx_ = is_data(f->type) && f->type != ScalarKind::R ? f->type : ScalarKind::F32;
       std::string lhs = "ctx->" + n->config->name + "." + n->field;
-      line((is_data(f->type) ? store(lhs, false, f->type, n->rhs) : lhs + " = " + expr(n->rhs).text) + ";");
+      line((is_data(f->type) ? store(lhs, false, f->type, n->rhs)
+                             : lhs + " = " + expr(n->rhs).text) +
+           ";");
       uses_ctx_ = true;
       return;
     }
@@ -335,10 +336,12 @@ void ProcEmitter::stmt(const Stmt& s) {
       if (nonneg(n->lo)) nonneg_.insert(n->iter.id());
       if (n->mode == LoopMode::Par) {
         if (std::optional<SharedAlloc> sh = shared_alloc_in(n->body))
-          throw CodegenError(sh->at.srcinfo(), "the par loop over '" + n->iter.name() + "' (" + s.srcinfo().to_string() +
-                                                   ") allocates " + sh->what +
-                                                   " in static storage, one array shared by all its threads: a "
-                                                   "data race; allocate it in DRAM or DRAM_STACK, or make the loop seq");
+          throw CodegenError(
+              sh->at.srcinfo(),
+              "the par loop over '" + n->iter.name() + "' (" + s.srcinfo().to_string() +
+                  ") allocates " + sh->what +
+                  " in static storage, one array shared by all its threads: a "
+                  "data race; allocate it in DRAM or DRAM_STACK, or make the loop seq");
         g_.omp = true;
         out_ += "#ifdef _OPENMP\n" + std::string(static_cast<size_t>(indent_) * 4, ' ') +
                 "#pragma omp parallel for\n#endif\n";
@@ -370,7 +373,8 @@ void ProcEmitter::stmt(const Stmt& s) {
 // type (f32 for an f32 value reduced into an i32 or f64 buffer) and convert out-of-range floats
 // to integers with undefined behaviour, so reductions across precisions and into integers are
 // spelled out, and every conversion to an integer precision goes through the prelude.
-std::string ProcEmitter::store(const std::string& lhs, bool reduce, ScalarKind target, const Expr& rhs) {
+std::string ProcEmitter::store(const std::string& lhs, bool reduce, ScalarKind target,
+                               const Expr& rhs) {
   auto norm = [](ScalarKind k) { return k == ScalarKind::R ? ScalarKind::F32 : k; };
   const ScalarKind to = norm(target);
   ScalarKind from = norm(rhs.type().base);
@@ -384,7 +388,8 @@ std::string ProcEmitter::store(const std::string& lhs, bool reduce, ScalarKind t
   if (!reduce) return lhs + " = " + (int_to ? int_conversion(v, from, to, g_.helpers) : v);
   if (int_to && int_from)  // int32 wrap-around, then the target's width
     return lhs + " = " +
-           int_conversion(int_binop(BinOpKind::Add, lhs, v, g_.helpers), ScalarKind::I32, to, g_.helpers);
+           int_conversion(int_binop(BinOpKind::Add, lhs, v, g_.helpers), ScalarKind::I32, to,
+                          g_.helpers);
   // Same float precision (or a literal, spelled in it): one rounding either way.
   if (from == to || (!is_data(from) && !int_to)) return lhs + " += " + v;
   std::string sum = "(double)" + lhs + " + (double)(" + v + ")";
@@ -397,7 +402,8 @@ std::optional<ProcEmitter::PendingFree> ProcEmitter::alloc(const AllocNode* n, c
   if (!mem)
     throw CodegenError(s.srcinfo(), "allocation of '" + n->name.name() + "' in memory " + n->mem +
                                         ", which is not registered");
-  if (std::string why = static_alloc_problem(*n); !why.empty()) throw CodegenError(s.srcinfo(), why);
+  if (std::string why = static_alloc_problem(*n); !why.empty())
+    throw CodegenError(s.srcinfo(), why);
   BufInfo b;
   b.elem = n->type.base;
   b.mem = n->mem;
@@ -524,7 +530,8 @@ void ProcEmitter::instr_call(const CallNode* n, const Stmt& s) {
 }
 
 void ProcEmitter::window_stmt(const WindowStmtNode* n, const Stmt& s) {
-  if (!mentioned_.count(n->name.id())) return;  // an unused view emits nothing (a written one is used)
+  if (!mentioned_.count(n->name.id()))
+    return;  // an unused view emits nothing (a written one is used)
   WindowParts w = window_parts(n->rhs);
   BufInfo b;
   b.kind = BufInfo::Kind::Window;

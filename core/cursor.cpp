@@ -281,7 +281,9 @@ Proc logged(Proc p) {
 }
 }  // namespace
 
-std::vector<Proc>* set_derive_log(std::vector<Proc>* log) { return std::exchange(t_derive_log, log); }
+std::vector<Proc>* set_derive_log(std::vector<Proc>* log) {
+  return std::exchange(t_derive_log, log);
+}
 
 Proc derive_proc(const Proc& parent, std::shared_ptr<const ProcNode> node, ForwardFn fwd) {
   return logged(Proc(std::move(node), parent, std::move(fwd)));

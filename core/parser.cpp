@@ -259,7 +259,8 @@ void Parser::parse_proc(std::optional<InstrInfo> instr) {
   pop_scope();
   if (proc->instr)
     if (std::string why = instr_template_problem(*proc, proc->instr->c_instr); !why.empty())
-      fail(toks_[static_cast<size_t>(instr_tok_)], "@instr template of '" + proc->name + "': " + why);
+      fail(toks_[static_cast<size_t>(instr_tok_)],
+           "@instr template of '" + proc->name + "': " + why);
   Proc p(std::move(proc));
   if (opts_.typecheck) typecheck(p);
   module_.procs.push_back(std::move(p));

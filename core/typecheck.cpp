@@ -309,10 +309,22 @@ const ExprNode* int32_overflow_in(const Expr& e) {
 
 void integer_range(ScalarKind k, double& lo, double& hi) {
   switch (k) {
-    case ScalarKind::I8: lo = -128; hi = 127; return;
-    case ScalarKind::UI8: lo = 0; hi = 255; return;
-    case ScalarKind::UI16: lo = 0; hi = 65535; return;
-    default: lo = -2147483648.0; hi = 2147483647.0; return;
+    case ScalarKind::I8:
+      lo = -128;
+      hi = 127;
+      return;
+    case ScalarKind::UI8:
+      lo = 0;
+      hi = 255;
+      return;
+    case ScalarKind::UI16:
+      lo = 0;
+      hi = 65535;
+      return;
+    default:
+      lo = -2147483648.0;
+      hi = 2147483647.0;
+      return;
   }
 }
 
@@ -333,8 +345,8 @@ void Checker::check_literals(const Expr& e, ScalarKind ctx, bool whole) {
     std::string lit = "the literal " + fmt_literal(*v);
     if (is_float(k)) {
       bool inf = std::isfinite(*v) && (k == ScalarKind::F16   ? std::fabs(*v) >= 65520.0
-                                        : k == ScalarKind::F32 ? std::isinf(static_cast<float>(*v))
-                                                               : false);
+                                       : k == ScalarKind::F32 ? std::isinf(static_cast<float>(*v))
+                                                              : false);
       if (inf)
         fail(e.srcinfo(), lit + " does not fit precision " + to_string(k) +
                               " (it would round to infinity; the largest finite value is " +
@@ -719,7 +731,8 @@ namespace {
 bool is_constant_expr(const Expr& e) {
   if (e.is<ConstNode>()) return true;
   if (const USubNode* u = e.as<USubNode>()) return is_constant_expr(u->arg);
-  if (const BinOpNode* b = e.as<BinOpNode>()) return is_constant_expr(b->lhs) && is_constant_expr(b->rhs);
+  if (const BinOpNode* b = e.as<BinOpNode>())
+    return is_constant_expr(b->lhs) && is_constant_expr(b->rhs);
   return false;
 }
 
@@ -742,15 +755,20 @@ std::optional<std::string> shared_alloc_in_stmt(const Stmt& s, std::set<const Pr
       if (auto r = shared_alloc_in_block(n->body, seen)) return r;
       return shared_alloc_in_block(n->orelse, seen);
     }
-    case StmtKind::For: return shared_alloc_in_block(s.as<ForNode>()->body, seen);
+    case StmtKind::For:
+      return shared_alloc_in_block(s.as<ForNode>()->body, seen);
     case StmtKind::Call: {
       const CallNode* c = s.as<CallNode>();
       if (!c->proc || c->proc->instr || !seen.insert(c->proc.get()).second) return std::nullopt;
       if (auto r = shared_alloc_in_block(c->proc->body, seen))
-        return *r + (r->find(" in proc '") == std::string::npos ? " in proc '" + c->proc->name + "'" : "");
+        return *r + (r->find(" in proc '") == std::string::npos ? " in proc '" + c->proc->name + "'"
+                                                                : "");
       return std::nullopt;
     }
-    case StmtKind::Assign: case StmtKind::Reduce: case StmtKind::WriteConfig: case StmtKind::Pass:
+    case StmtKind::Assign:
+    case StmtKind::Reduce:
+    case StmtKind::WriteConfig:
+    case StmtKind::Pass:
     case StmtKind::WindowStmt:
       return std::nullopt;
   }
@@ -838,8 +856,8 @@ std::string instr_template_problem(const ProcNode& p, const std::string& c_instr
                  "', which is a control value (" + to_string(a->type) + "), not a buffer";
         }
       }
-      return "the template hole {" + hole + "} names no argument of '" + p.name + "' (arguments: " +
-             arg_list() + "; use {x} or {x_data})";
+      return "the template hole {" + hole + "} names no argument of '" + p.name +
+             "' (arguments: " + arg_list() + "; use {x} or {x_data})";
     }
     if (depth++ == 0) first_open = i;
   }

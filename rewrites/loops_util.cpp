@@ -255,5 +255,4 @@ std::vector<std::string> bindings_used_after(const Block& b, const Block& rest) 
   return out;
 }
 
-
 }  // namespace exocpp::rw::loops

@@ -161,7 +161,9 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
       const WAccess& a = win.idx[d];
       Expr hi_d = a.is_interval ? a.hi : rw::add(a.lo, ConstNode::make_int(1));
       guard_lo[d] = !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, rw::zero(), a.lo)).proved();
-      guard_hi[d] = !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, hi_d, buf_type.shape[d])).proved();
+      guard_hi[d] =
+          !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, hi_d, buf_type.shape[d]))
+               .proved();
     }
     for (const WAccess& a : win.idx)
       if (a.is_interval)
@@ -224,7 +226,8 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
         const Expr& at = win.idx[d].lo;
         buf_idx.push_back(at);
         if (guard_lo[d]) guards.push_back(BinOpNode::make(BinOpKind::Le, rw::zero(), at, src));
-        if (guard_hi[d]) guards.push_back(BinOpNode::make(BinOpKind::Lt, at, buf_type.shape[d], src));
+        if (guard_hi[d])
+          guards.push_back(BinOpNode::make(BinOpKind::Lt, at, buf_type.shape[d], src));
         continue;
       }
       Expr it = ReadNode::make(iters[k], {}, Type(ScalarKind::Index), src);

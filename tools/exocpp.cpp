@@ -1,11 +1,11 @@
 // The exocpp command-line program: check, print and emit C for procedure files.
+#include <exocpp/exocpp.h>
+
 #include <cctype>
 #include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
-
-#include <exocpp/exocpp.h>
 
 namespace {
 

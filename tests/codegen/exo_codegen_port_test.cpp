@@ -579,8 +579,8 @@ def foo(x: f64[1] @ DRAM, y: f32[1] @ DRAM):
 // value for every integer a literal in a data expression can hold exactly, and rounds an f16
 // result back as the interpreter does. Integer arithmetic goes through the prelude's wrapping
 // helpers (a plain `a + 3` on int32_t overflowed into undefined behaviour at INT32_MAX, and the
-// narrow types converted back implementation-defined). Exo reads a never written `a`; ours starts from an
-// argument so that the result can be compared.
+// narrow types converted back implementation-defined). Exo reads a never written `a`; ours starts
+// from an argument so that the result can be compared.
 struct Coercion {
   const char* type;
   const char* stmt;  // what the statement must read

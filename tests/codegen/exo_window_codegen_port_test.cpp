@@ -100,7 +100,8 @@ TEST(ExoPrecisionCodegenPort, LiteralsAgreeWithTheInterpreterInEveryPrecision) {
        // here) is a type error now (tests/core/trust_literals_test.cpp): integral ones stay.
        {"h[i] = h[i] * 0.1", "y[i] = x[i] + 16777217", "b[i] = b[i] * 7", "c[i] += -7",
         "h[i] = select(h[i], 0.1, h[i], 0.3)", "y[i] = select(x[i], 0.1, x[i], 16777217)",
-        "z[i] = z[i] * 0.1", "c[i] = c[i] / 2", "b[i] = b[i] * 2.0", "r[i] = r[i] * 0.1 + 16777217"}) {
+        "z[i] = z[i] * 0.1", "c[i] = c[i] / 2", "b[i] = b[i] * 2.0",
+        "r[i] = r[i] * 0.1 + 16777217"}) {
     std::string src =
         "def lit(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM, z: f64[n] @ DRAM, r: R[n] @ DRAM, "
         "b: ui8[n] @ DRAM, h: f16[n] @ DRAM, c: i8[n] @ DRAM):\n"

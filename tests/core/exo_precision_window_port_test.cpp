@@ -169,7 +169,8 @@ def f32_lit(x: f32 @ DRAM, y: f32 @ DRAM):
     parse("def ui8_lit(b: ui8 @ DRAM, c: ui8 @ DRAM):\n    c = b * 0.7\n");
     FAIL() << "accepted";
   } catch (const TypeError& e) {
-    EXPECT_NE(std::string(e.what()).find("the literal 0.7 meets integer precision ui8"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("the literal 0.7 meets integer precision ui8"),
+              std::string::npos)
         << e.what();
   }
 }

@@ -108,7 +108,8 @@ TEST(TrustInstrTemplates, HoleNamingNoArgumentIsALocatedParseError) {
   // redteam 23
   std::string e = error_of<ParseError>(
       "@instr(\"{nonexistent} {x_data} {\")\ndef ins(x: [f32][4] @ DRAM):\n    x[0] = 1.0\n");
-  EXPECT_NE(e.find("the template hole {nonexistent} names no argument of 'ins'"), std::string::npos) << e;
+  EXPECT_NE(e.find("the template hole {nonexistent} names no argument of 'ins'"), std::string::npos)
+      << e;
   EXPECT_NE(e.find("<string>:1:8"), std::string::npos) << e;
 }
 

@@ -375,7 +375,8 @@ class Generator {
         std::string i = fresh("i");
         std::string x = target(g, iters);
         std::string c = literal(g);
-        std::string out = p + x + " = " + stored_literal(g) + "\n" + p + "for " + i + " in seq(0, N):\n";
+        std::string out =
+            p + x + " = " + stored_literal(g) + "\n" + p + "for " + i + " in seq(0, N):\n";
         iters.push_back({i, false});
         out += pad(depth + 1) + x + " += " + c + " * " + leaf(g, iters) + "\n";
         return out;
