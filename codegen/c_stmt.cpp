@@ -7,6 +7,7 @@
 #include "codegen/c_prelude.h"
 #include "codegen/c_proc.h"
 #include "codegen/c_types.h"
+#include "core/cursor.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/typecheck.h"
@@ -170,6 +171,17 @@ ProcEmitter::ProcEmitter(const Proc& p, const std::string& lib_name, const Writt
   }
 }
 
+namespace {
+// Whether evaluating `e` reads a config field.
+bool reads_config(const Expr& e) {
+  if (!e.defined()) return false;
+  if (e.is<ReadConfigNode>()) return true;
+  for (const Expr& c : expr_children(e))
+    if (reads_config(c)) return true;
+  return false;
+}
+}  // namespace
+
 std::string ProcEmitter::declare(const Sym& s) {
   std::string base = s.name();
   if (!is_c_identifier(base)) base = "v";
@@ -332,6 +344,17 @@ void ProcEmitter::stmt(const Stmt& s) {
       const ForNode* n = s.as<ForNode>();
       std::string lo = expr(n->lo).text, hi = expr(n->hi).text;
       std::set<std::string> outer_names = used_names_;  // the iterator's name ends with the loop
+      // The interpreter evaluates a loop's bounds once, before the first iteration; C's `for`
+      // tests its condition before every one. A bound that reads a config field, which the body
+      // may write, is evaluated once into a local first, as the interpreter does.
+      bool bound_once = reads_config(n->hi);
+      if (bound_once) {
+        std::string end = declare(Sym(n->iter.name() + "_end"));
+        line("{");
+        ++indent_;
+        line("int_fast32_t " + end + " = " + hi + ";");
+        hi = end;
+      }
       std::string i = declare(n->iter);
       if (nonneg(n->lo)) nonneg_.insert(n->iter.id());
       if (n->mode == LoopMode::Par) {
@@ -351,6 +374,10 @@ void ProcEmitter::stmt(const Stmt& s) {
       block(n->body);
       --indent_;
       line("}");
+      if (bound_once) {
+        --indent_;
+        line("}");
+      }
       used_names_ = std::move(outer_names);
       return;
     }
