@@ -8,7 +8,9 @@
 // of buf does not depend on the loop variable, and no iteration reads a value of buf that an
 // earlier iteration wrote (one buffer then serves every iteration). Lifting out of an if is
 // always legal. The shape is then evaluated before the loop or if instead of inside it: the
-// checker proves the loop or if writes nothing the shape reads (checker::value_unchanged_by).
+// checker proves the loop or if writes nothing the shape reads (checker::value_unchanged_by),
+// and that every extent is non-negative there (the allocation now runs even when the body
+// would not).
 #include "checker/context.h"
 #include "checker/queries.h"
 #include "core/printer.h"
@@ -54,6 +56,16 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
                            "one '" + name + "' can serve every iteration of loop '" +
                                encl.as<ForNode>()->iter.name() + "'");
       }
+      // The allocation now runs even where the loop or if would not run its body (a loop of
+      // no iterations): an extent that is negative there would fail where the input runs.
+      for (const Expr& d : alloc_stmt.as<AllocNode>()->type.shape)
+        rw::require_proved(kOp, Cursor(cur, loc),
+                           checker::always_true(checker::Context::at(cur, encl),
+                                                BinOpNode::make(BinOpKind::Le, rw::zero(), d)),
+                           "the extent '" + to_string(d) + "' of '" + name +
+                               "' is not negative before the enclosing " +
+                               (encl.is<ForNode>() ? "loop" : "if") +
+                               ", which may not run its body");
       Block removed = replace_stmts(cur.body(), loc.block, loc.lo, loc.lo + 1, {});
       Block inserted = replace_stmts(removed, parent, pi, pi, {alloc_stmt});
       cur = derive_proc(cur, inserted, rw::fwd_move_stmt(loc.block, loc.lo, parent, pi));

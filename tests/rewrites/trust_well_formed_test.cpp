@@ -88,3 +88,34 @@ TEST(TrustWellFormed, BindExprRefusesACallsBufferArgument) {
 }
 
 }  // namespace
+
+namespace {
+
+// Lifting `t: f32[N - 8]` out of `for i in seq(0, N - 8)` would allocate a negative extent
+// where the loop runs no iteration (N < 8): refused.
+TEST(TrustWellFormed, LiftAllocRefusesANegativeExtentBeforeAnEmptyLoop) {
+  Proc p = parse_proc(R"(
+def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N - 8):
+        t: f32[N - 8] @ DRAM
+        t[i] = 1.0
+        A[i + 8] = t[i]
+)");
+  expect_refused([&] { lift_alloc(p, "t"); }, "lift_alloc", "is not negative");
+}
+
+// The same lift is accepted where the extent is known non-negative.
+TEST(TrustWellFormed, LiftAllocOfANonNegativeExtentIsAccepted) {
+  Proc p = parse_proc(R"(
+def f(N: size, A: f32[N] @ DRAM):
+    assert N >= 8
+    for i in seq(0, N - 8):
+        t: f32[N - 8] @ DRAM
+        t[i] = 1.0
+        A[i + 8] = t[i]
+)");
+  Proc q = lift_alloc(p, "t");
+  for (int64_t n : {8, 9, 12}) expect_equivalent(p, q, {{"N", n}});
+}
+
+}  // namespace
