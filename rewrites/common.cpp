@@ -8,7 +8,7 @@
 #include "checker/queries.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
-#include "core/typecheck.h"
+#include "rewrites/config_util.h"
 
 namespace exocpp {
 
@@ -228,14 +228,7 @@ void check_int_arg(const std::string& op, const Cursor& where, const std::string
 }
 
 void require_well_formed(const std::string& op, const Proc& result) {
-  if (!result.defined()) return;
-  try {
-    // Mid-schedule, plain code may still touch a buffer already moved to a register memory
-    // (its copy loops become instructions next); codegen enforces that rule.
-    typecheck(result, {.memory_access = false});
-  } catch (const TypeError& e) {
-    fail(op, e.loc(), "the rewritten proc would not be valid: " + e.reason());
-  }
+  if (result.defined()) typecheck_candidate(op, *result.get(), "the rewritten proc would not be valid");
 }
 
 bool is_call_buffer_argument(const Cursor& c) {
