@@ -3,13 +3,12 @@
 // windows on a tiled gemm), timed one by one. Reports the per-query median and 90th
 // percentile, with the query cache off (every query solved by Z3) and on.
 #include <benchmark/benchmark.h>
+#include <exocpp/exocpp.h>
 
 #include <algorithm>
 #include <chrono>
 #include <functional>
 #include <vector>
-
-#include <exocpp/exocpp.h>
 
 #include "checker/checker.h"
 
@@ -87,8 +86,9 @@ std::vector<std::function<Answer()>> representative_queries() {
     const char* loop;
     const char* window;
   };
-  for (Cov cov : {Cov{"k", "C[i, 16 * jo : 16 * jo + 16]"}, Cov{"ji", "B[k, 16 * jo : 16 * jo + 16]"},
-                  Cov{"k", "A[i, 0 : K]"}, Cov{"k", "C[i, 16 * jo : 16 * jo + 8]"}, Cov{"jo", "C[i, 0 : M]"}}) {
+  for (Cov cov : {Cov{"k", "C[i, 16 * jo : 16 * jo + 16]"},
+                  Cov{"ji", "B[k, 16 * jo : 16 * jo + 16]"}, Cov{"k", "A[i, 0 : K]"},
+                  Cov{"k", "C[i, 16 * jo : 16 * jo + 8]"}, Cov{"jo", "C[i, 0 : M]"}}) {
     Stmt l = find_loop(gt.body(), cov.loop);
     Context c = Context::at(gt, l);
     Expr w = parse_expr(cov.window, scope_of(c), {}, true);

@@ -1,10 +1,9 @@
 // Front-end throughput: parse + type-check + print a generated proc of N statements.
 // The cost must stay linear in N (compare the per-statement times of the 2,000 and 20,000 runs).
 #include <benchmark/benchmark.h>
+#include <exocpp/exocpp.h>
 
 #include <string>
-
-#include <exocpp/exocpp.h>
 
 namespace {
 

@@ -54,8 +54,8 @@ void set_settings(const Settings& s);
 
 // Counters of the calling thread's solver (for benchmarks and tests).
 struct SolverStats {
-  uint64_t queries = 0;     // formulas asked
-  uint64_t cache_hits = 0;  // of which answered from the cache
+  uint64_t queries = 0;           // formulas asked
+  uint64_t cache_hits = 0;        // of which answered from the cache
   double solver_cpu_seconds = 0;  // thread CPU time spent inside Z3
 };
 SolverStats solver_stats();

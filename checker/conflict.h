@@ -16,8 +16,8 @@ namespace exocpp::checker {
 // to the side's own variables.
 struct Side {
   const Effects* eff = nullptr;
-  std::string tag;                                  // distinguishes the two sides' variables
-  std::vector<std::pair<Sym, z3::expr>> binds;      // iterator -> this side's variable
+  std::string tag;                                     // distinguishes the two sides' variables
+  std::vector<std::pair<Sym, z3::expr>> binds;         // iterator -> this side's variable
   std::function<std::string(const z3::model&)> label;  // "iteration i = 0", "the first block"
 };
 

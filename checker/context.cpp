@@ -52,7 +52,8 @@ int count_in(const Block& blk, const StmtNode* target) {
   for (const Stmt& s : blk) {
     if (s.get() == target) ++n;
     if (const ForNode* f = s.as<ForNode>()) n += count_in(f->body, target);
-    if (const IfNode* i = s.as<IfNode>()) n += count_in(i->body, target) + count_in(i->orelse, target);
+    if (const IfNode* i = s.as<IfNode>())
+      n += count_in(i->body, target) + count_in(i->orelse, target);
   }
   return n;
 }
@@ -81,9 +82,10 @@ Context Context::at(const Proc& proc, const Stmt& target) {
   Context c = top(proc);
   EXOCPP_ASSERT(target.defined(), "Context::at of an undefined statement");
   if (count_in(proc.body(), target.get()) > 1)
-    throw Error("error", "", target.srcinfo(),
-                "this statement occurs at several places in proc '" + proc.name() +
-                    "' (a rewrite copied it), so its context is ambiguous; name it by its location");
+    throw Error(
+        "error", "", target.srcinfo(),
+        "this statement occurs at several places in proc '" + proc.name() +
+            "' (a rewrite copied it), so its context is ambiguous; name it by its location");
   bool found = find_in(proc.body(), target.get(), c.scopes_);
   EXOCPP_ASSERT(found, "Context::at: the target statement is not in proc " + proc.name());
   return c;
@@ -93,7 +95,8 @@ Context Context::at(const Proc& proc, const BlockPath& path, int index) {
   Context c = top(proc);
   const Block* blk = &proc.body();
   for (const PathStep& step : path) {
-    EXOCPP_ASSERT(step.index >= 0 && step.index < static_cast<int>(blk->size()), "Context::at: bad path");
+    EXOCPP_ASSERT(step.index >= 0 && step.index < static_cast<int>(blk->size()),
+                  "Context::at: bad path");
     bind_before(*blk, step.index, c.scopes_);
     const Stmt& s = (*blk)[static_cast<size_t>(step.index)];
     if (const ForNode* f = s.as<ForNode>()) {

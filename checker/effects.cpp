@@ -13,16 +13,18 @@ namespace exocpp::checker {
 
 const char* to_string(AccessKind k) {
   switch (k) {
-    case AccessKind::Read: return "reads";
-    case AccessKind::Write: return "writes";
-    case AccessKind::Reduce: return "reduces into";
+    case AccessKind::Read:
+      return "reads";
+    case AccessKind::Write:
+      return "writes";
+    case AccessKind::Reduce:
+      return "reduces into";
   }
   return "?";
 }
 
 bool Access::same_location_as(const Access& o) const {
-  if (is_config() || o.is_config())
-    return config == o.config && field == o.field;
+  if (is_config() || o.is_config()) return config == o.config && field == o.field;
   return buffer == o.buffer;
 }
 
@@ -78,7 +80,8 @@ class Subst : public IRMutator {
   }
   Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
     View v = view_of_name(env_, n->name);
-    if (v.identity) return v.root == n->name ? e : StrideExprNode::make(v.root, n->dim, e.srcinfo());
+    if (v.identity)
+      return v.root == n->name ? e : StrideExprNode::make(v.root, n->dim, e.srcinfo());
     int k = 0;
     for (size_t d = 0; d < v.dims.size(); ++d) {
       if (!v.dims[d].is_interval) continue;
@@ -139,7 +142,8 @@ Env env_of(const Context& ctx) {
   Env env;
   for (const Scope& s : ctx.scopes())
     if (s.kind == Scope::Window)
-      if (const WindowExprNode* w = s.window.as<WindowExprNode>()) env.views[s.name.id()] = view_of_window(env, w);
+      if (const WindowExprNode* w = s.window.as<WindowExprNode>())
+        env.views[s.name.id()] = view_of_window(env, w);
   return env;
 }
 
@@ -317,8 +321,11 @@ class Walker {
         index_reads(r->idx, env, where, top);
         return;
       }
-      case ExprKind::Const: return;
-      case ExprKind::USub: reads(e.as<USubNode>()->arg, env, where, top); return;
+      case ExprKind::Const:
+        return;
+      case ExprKind::USub:
+        reads(e.as<USubNode>()->arg, env, where, top);
+        return;
       case ExprKind::BinOp:
         reads(e.as<BinOpNode>()->lhs, env, where, top);
         reads(e.as<BinOpNode>()->rhs, env, where, top);
@@ -428,7 +435,8 @@ class Walker {
         add_config(AccessKind::Write, n->config, n->field, where, top);
         return;
       }
-      case StmtKind::Pass: return;
+      case StmtKind::Pass:
+        return;
       case StmtKind::If: {
         const IfNode* n = s.as<IfNode>();
         reads(n->cond, env, where, top);
@@ -454,7 +462,9 @@ class Walker {
         if (!contains(out_.allocs, n->name)) out_.allocs.push_back(n->name);
         return;
       }
-      case StmtKind::Call: call(s.as<CallNode>(), env, where, top); return;
+      case StmtKind::Call:
+        call(s.as<CallNode>(), env, where, top);
+        return;
       case StmtKind::WindowStmt: {
         const WindowStmtNode* n = s.as<WindowStmtNode>();
         // The window's bounds are evaluated here, once: record what they read. The view keeps
@@ -496,39 +506,6 @@ Expr in_caller_terms(const Context& ctx, const CallNode& call, const Expr& calle
 RootWindow resolve_window(const Context& ctx, const WindowExprNode& w) {
   View v = view_of_window(env_of(ctx), &w);
   return RootWindow{v.root, std::move(v.dims)};
-}
-
-namespace {
-class VarCollector : public IRVisitor {
- public:
-  std::vector<Sym>* out = nullptr;
-
- protected:
-  void visit_Read(const ReadNode* n, const Expr& e) override {
-    if (n->idx.empty() && n->type.is_control() && !contains(*out, n->name)) out->push_back(n->name);
-    IRVisitor::visit_Read(n, e);
-  }
-};
-}  // namespace
-
-void free_vars(const Expr& e, std::vector<Sym>& out) {
-  VarCollector v;
-  v.out = &out;
-  v.visit(e);
-}
-
-bool mentions(const Expr& e, const Sym& var) {
-  std::vector<Sym> vs;
-  free_vars(e, vs);
-  return contains(vs, var);
-}
-
-bool mentions(const Block& b, const Sym& var) {
-  std::vector<Sym> vs;
-  VarCollector v;
-  v.out = &vs;
-  v.visit(b);
-  return contains(vs, var);
 }
 
 }  // namespace exocpp::checker

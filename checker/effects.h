@@ -34,15 +34,15 @@ struct Guard {
 // (callee arguments already replaced by the call's expressions).
 struct Access {
   AccessKind kind = AccessKind::Read;
-  Sym buffer;                      // root buffer; invalid for a config field
-  Config config;                   // the config, for a config field access
-  std::string field;               // the field, for a config field access
-  std::vector<Expr> idx;           // in the root buffer's coordinates
-  std::vector<LoopRange> loops;    // loops of the analysed code around it, outermost first
-  std::vector<Guard> guards;       // conditions of the analysed code around it
-  SrcInfo srcinfo;                 // the statement that makes it
-  int top = 0;                     // which top-level statement of the analysed block holds it
-  bool through_call = false;       // made inside a callee
+  Sym buffer;                    // root buffer; invalid for a config field
+  Config config;                 // the config, for a config field access
+  std::string field;             // the field, for a config field access
+  std::vector<Expr> idx;         // in the root buffer's coordinates
+  std::vector<LoopRange> loops;  // loops of the analysed code around it, outermost first
+  std::vector<Guard> guards;     // conditions of the analysed code around it
+  SrcInfo srcinfo;               // the statement that makes it
+  int top = 0;                   // which top-level statement of the analysed block holds it
+  bool through_call = false;     // made inside a callee
 
   bool is_config() const { return config != nullptr; }
   // Both accesses name the same root buffer or the same config field.
@@ -79,10 +79,5 @@ RootWindow resolve_window(const Context& ctx, const WindowExprNode& w);
 // control arguments replaced by the call's expressions, strides of buffer arguments by
 // strides of the caller's root buffers.
 Expr in_caller_terms(const Context& ctx, const CallNode& call, const Expr& callee_expr);
-
-// The symbols of control variables an expression mentions.
-void free_vars(const Expr& e, std::vector<Sym>& out);
-bool mentions(const Expr& e, const Sym& var);
-bool mentions(const Block& b, const Sym& var);
 
 }  // namespace exocpp::checker

@@ -28,9 +28,12 @@ void set_settings(const Settings& s) {
 
 const char* to_string(Answer::Verdict v) {
   switch (v) {
-    case Answer::Proved: return "proved";
-    case Answer::Refuted: return "refuted";
-    case Answer::Unknown: return "unknown";
+    case Answer::Proved:
+      return "proved";
+    case Answer::Refuted:
+      return "refuted";
+    case Answer::Unknown:
+      return "unknown";
   }
   return "?";
 }
@@ -105,7 +108,8 @@ SatResult check_sat(Encoder& enc, const z3::expr& f) {
   ++ts.stats.queries;
   if (cfg.cache) {
     auto it = ts.cache.find(key);
-    if (it != ts.cache.end() && (it->second.result != z3::unknown || it->second.timeout_ms == cfg.timeout_ms)) {
+    if (it != ts.cache.end() &&
+        (it->second.result != z3::unknown || it->second.timeout_ms == cfg.timeout_ms)) {
       ++ts.stats.cache_hits;
       return SatResult{it->second.result, it->second.model, it->second.why_unknown};
     }
@@ -155,7 +159,8 @@ SatResult check_sat(Encoder& enc, const z3::expr& f) {
   // budget.
   if (r.result == z3::unknown) r = solve(*ts.fallback);
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-  ts.stats.solver_cpu_seconds += static_cast<double>(t1.tv_sec - t0.tv_sec) + 1e-9 * static_cast<double>(t1.tv_nsec - t0.tv_nsec);
+  ts.stats.solver_cpu_seconds += static_cast<double>(t1.tv_sec - t0.tv_sec) +
+                                 1e-9 * static_cast<double>(t1.tv_nsec - t0.tv_nsec);
   if (r.result == z3::unknown) {
     if (timed_out(r.why_unknown) || remaining_ms() == 0)
       r.why_unknown = "Z3 timed out after " + std::to_string(cfg.timeout_ms) +
@@ -166,7 +171,8 @@ SatResult check_sat(Encoder& enc, const z3::expr& f) {
   // An undecided answer is remembered only when the query had its whole budget.
   if (cfg.cache && (r.result != z3::unknown || full_budget)) {
     if (ts.cache.size() >= kMaxCacheEntries) ts.cache.clear();
-    ts.cache.insert_or_assign(key, CacheEntry{full, r.result, r.model, r.why_unknown, cfg.timeout_ms});
+    ts.cache.insert_or_assign(key,
+                              CacheEntry{full, r.result, r.model, r.why_unknown, cfg.timeout_ms});
   }
   return r;
 }
@@ -177,12 +183,23 @@ namespace {
 int precedence(const Expr& e) {
   if (const BinOpNode* b = e.as<BinOpNode>()) {
     switch (b->op) {
-      case BinOpKind::Or: return 1;
-      case BinOpKind::And: return 2;
-      case BinOpKind::Lt: case BinOpKind::Le: case BinOpKind::Gt: case BinOpKind::Ge:
-      case BinOpKind::Eq: return 3;
-      case BinOpKind::Add: case BinOpKind::Sub: return 4;
-      case BinOpKind::Mul: case BinOpKind::Div: case BinOpKind::Mod: return 5;
+      case BinOpKind::Or:
+        return 1;
+      case BinOpKind::And:
+        return 2;
+      case BinOpKind::Lt:
+      case BinOpKind::Le:
+      case BinOpKind::Gt:
+      case BinOpKind::Ge:
+      case BinOpKind::Eq:
+        return 3;
+      case BinOpKind::Add:
+      case BinOpKind::Sub:
+        return 4;
+      case BinOpKind::Mul:
+      case BinOpKind::Div:
+      case BinOpKind::Mod:
+        return 5;
     }
   }
   if (e.is<USubNode>()) return 6;
@@ -209,7 +226,8 @@ std::string expr_text(const Expr& e) {
       std::string s = std::to_string(c->val);
       return s;
     }
-    case ExprKind::USub: return "-" + paren_if(e.as<USubNode>()->arg, precedence(e.as<USubNode>()->arg) < 6);
+    case ExprKind::USub:
+      return "-" + paren_if(e.as<USubNode>()->arg, precedence(e.as<USubNode>()->arg) < 6);
     case ExprKind::BinOp: {
       const BinOpNode* b = e.as<BinOpNode>();
       int p = precedence(e);
@@ -283,10 +301,14 @@ std::optional<int64_t> const_int(const Expr& e) {
     auto l = const_int(b->lhs), r = const_int(b->rhs);
     if (!l || !r) return std::nullopt;
     switch (b->op) {
-      case BinOpKind::Add: return *l + *r;
-      case BinOpKind::Sub: return *l - *r;
-      case BinOpKind::Mul: return *l * *r;
-      default: return std::nullopt;
+      case BinOpKind::Add:
+        return *l + *r;
+      case BinOpKind::Sub:
+        return *l - *r;
+      case BinOpKind::Mul:
+        return *l * *r;
+      default:
+        return std::nullopt;
     }
   }
   return std::nullopt;
@@ -348,7 +370,8 @@ z3::expr Encoder::num(const Expr& e) {
     case ExprKind::Read: {
       const ReadNode* r = e.as<ReadNode>();
       if (!r->idx.empty())
-        throw Unsupported{"`" + expr_text(e) + "` reads buffer data, which is not modelled", e.srcinfo()};
+        throw Unsupported{"`" + expr_text(e) + "` reads buffer data, which is not modelled",
+                          e.srcinfo()};
       ScalarKind k = r->type.base;
       if (!r->type.is_scalar() || !(is_indexable(k) || k == ScalarKind::Stride))
         throw Unsupported{"`" + expr_text(e) + "` is not an integer control value", e.srcinfo()};
@@ -359,27 +382,39 @@ z3::expr Encoder::num(const Expr& e) {
       if (!c->is_int()) throw Unsupported{"`" + expr_text(e) + "` is not an integer", e.srcinfo()};
       return c_.int_val(c->int_val());
     }
-    case ExprKind::USub: return -num(e.as<USubNode>()->arg);
+    case ExprKind::USub:
+      return -num(e.as<USubNode>()->arg);
     case ExprKind::BinOp: {
       const BinOpNode* b = e.as<BinOpNode>();
       switch (b->op) {
-        case BinOpKind::Add: return num(b->lhs) + num(b->rhs);
-        case BinOpKind::Sub: return num(b->lhs) - num(b->rhs);
-        case BinOpKind::Mul: return num(b->lhs) * num(b->rhs);
+        case BinOpKind::Add:
+          return num(b->lhs) + num(b->rhs);
+        case BinOpKind::Sub:
+          return num(b->lhs) - num(b->rhs);
+        case BinOpKind::Mul:
+          return num(b->lhs) * num(b->rhs);
         case BinOpKind::Div:
         case BinOpKind::Mod: {
           std::optional<int64_t> c = const_int(b->rhs);
           if (!c)
-            throw Unsupported{"`" + expr_text(e) + "` divides by a non-constant, outside the quasi-affine fragment",
+            throw Unsupported{"`" + expr_text(e) +
+                                  "` divides by a non-constant, outside the quasi-affine fragment",
                               e.srcinfo()};
           if (*c <= 0)
-            throw Unsupported{"`" + expr_text(e) + "` divides by a non-positive constant", e.srcinfo()};
+            throw Unsupported{"`" + expr_text(e) + "` divides by a non-positive constant",
+                              e.srcinfo()};
           auto [q, r] = divmod(num(b->lhs), *c);
           return b->op == BinOpKind::Div ? q : r;
         }
-        case BinOpKind::Lt: case BinOpKind::Le: case BinOpKind::Gt: case BinOpKind::Ge:
-        case BinOpKind::Eq: case BinOpKind::And: case BinOpKind::Or:
-          throw Unsupported{"`" + expr_text(e) + "` is a condition where a number is expected", e.srcinfo()};
+        case BinOpKind::Lt:
+        case BinOpKind::Le:
+        case BinOpKind::Gt:
+        case BinOpKind::Ge:
+        case BinOpKind::Eq:
+        case BinOpKind::And:
+        case BinOpKind::Or:
+          throw Unsupported{"`" + expr_text(e) + "` is a condition where a number is expected",
+                            e.srcinfo()};
       }
       break;
     }
@@ -403,10 +438,12 @@ z3::expr Encoder::num(const Expr& e) {
       return v;
     }
     case ExprKind::ReadConfig:
-      throw Unsupported{"`" + expr_text(e) + "` reads a config field, whose value is not modelled", e.srcinfo()};
-    case ExprKind::Extern:
-      throw Unsupported{"`" + expr_text(e) + "` calls an extern function, outside the quasi-affine fragment",
+      throw Unsupported{"`" + expr_text(e) + "` reads a config field, whose value is not modelled",
                         e.srcinfo()};
+    case ExprKind::Extern:
+      throw Unsupported{
+          "`" + expr_text(e) + "` calls an extern function, outside the quasi-affine fragment",
+          e.srcinfo()};
     case ExprKind::WindowExpr:
       throw Unsupported{"`" + expr_text(e) + "` is a window, not a number", e.srcinfo()};
   }
@@ -433,22 +470,34 @@ z3::expr Encoder::cond(const Expr& e) {
   }
   if (const BinOpNode* b = e.as<BinOpNode>()) {
     switch (b->op) {
-      case BinOpKind::And: return cond(b->lhs) && cond(b->rhs);
-      case BinOpKind::Or: return cond(b->lhs) || cond(b->rhs);
-      case BinOpKind::Lt: return num(b->lhs) < num(b->rhs);
-      case BinOpKind::Le: return num(b->lhs) <= num(b->rhs);
-      case BinOpKind::Gt: return num(b->lhs) > num(b->rhs);
-      case BinOpKind::Ge: return num(b->lhs) >= num(b->rhs);
+      case BinOpKind::And:
+        return cond(b->lhs) && cond(b->rhs);
+      case BinOpKind::Or:
+        return cond(b->lhs) || cond(b->rhs);
+      case BinOpKind::Lt:
+        return num(b->lhs) < num(b->rhs);
+      case BinOpKind::Le:
+        return num(b->lhs) <= num(b->rhs);
+      case BinOpKind::Gt:
+        return num(b->lhs) > num(b->rhs);
+      case BinOpKind::Ge:
+        return num(b->lhs) >= num(b->rhs);
       case BinOpKind::Eq:
         if (b->lhs.type().base == ScalarKind::Bool) return cond(b->lhs) == cond(b->rhs);
         return num(b->lhs) == num(b->rhs);
-      case BinOpKind::Add: case BinOpKind::Sub: case BinOpKind::Mul: case BinOpKind::Div:
-      case BinOpKind::Mod: break;
+      case BinOpKind::Add:
+      case BinOpKind::Sub:
+      case BinOpKind::Mul:
+      case BinOpKind::Div:
+      case BinOpKind::Mod:
+        break;
     }
   }
   if (e.is<ReadConfigNode>())
-    throw Unsupported{"`" + expr_text(e) + "` reads a config field, whose value is not modelled", e.srcinfo()};
-  throw Unsupported{"`" + expr_text(e) + "` is not a condition of the quasi-affine fragment", e.srcinfo()};
+    throw Unsupported{"`" + expr_text(e) + "` reads a config field, whose value is not modelled",
+                      e.srcinfo()};
+  throw Unsupported{"`" + expr_text(e) + "` is not a condition of the quasi-affine fragment",
+                    e.srcinfo()};
 }
 
 Expr config_entry_value(const ReadConfigNode& read) {
@@ -465,7 +514,9 @@ Expr config_entry_value(const ReadConfigNode& read) {
 
 Expr with_entry_config_values(const Expr& e) {
   struct Entry : IRMutator {
-    Expr mutate_ReadConfig(const ReadConfigNode* n, const Expr&) override { return config_entry_value(*n); }
+    Expr mutate_ReadConfig(const ReadConfigNode* n, const Expr&) override {
+      return config_entry_value(*n);
+    }
   } entry;
   return entry.mutate(e);
 }
@@ -473,8 +524,7 @@ Expr with_entry_config_values(const Expr& e) {
 z3::expr Encoder::facts(const Context& ctx) {
   z3::expr f = c_.bool_val(true);
   for (const FnArg& a : ctx.proc().args())
-    if (a.type.is_scalar() && a.type.base == ScalarKind::Size)
-      f = f && var(a.name) >= 1;
+    if (a.type.is_scalar() && a.type.base == ScalarKind::Size) f = f && var(a.name) >= 1;
   // A proc's asserts hold at its entry: their config reads are the entry values.
   for (const Expr& p : ctx.proc().preds()) f = f && cond(with_entry_config_values(p));
   for (const Scope& s : ctx.scopes()) {
@@ -493,7 +543,8 @@ Encoder::Enc Encoder::access(const Access& a, const std::string& tag) {
   Enc out{c_.bool_val(true), {}, {}};
   for (const LoopRange& l : a.loops) {
     auto b = bound_.find(l.iter.id());
-    saved.emplace_back(l.iter, b == bound_.end() ? std::nullopt : std::optional<z3::expr>(b->second));
+    saved.emplace_back(l.iter,
+                       b == bound_.end() ? std::nullopt : std::optional<z3::expr>(b->second));
     // Bounds first: they are in the terms of the enclosing iterators, already bound.
     z3::expr lo = num(l.lo), hi = num(l.hi);
     z3::expr v = bind_copy(l.iter, tag);
@@ -503,8 +554,10 @@ Encoder::Enc Encoder::access(const Access& a, const std::string& tag) {
   for (const Guard& g : a.guards) out.when = out.when && guard(g);
   for (const Expr& i : a.idx) out.idx.push_back(num(i));
   for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
-    if (it->second) bind(it->first, *it->second);
-    else unbind(it->first);
+    if (it->second)
+      bind(it->first, *it->second);
+    else
+      unbind(it->first);
   }
   return out;
 }

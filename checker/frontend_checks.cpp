@@ -12,6 +12,8 @@
 #include "checker/queries.h"
 #include "checker/queries_config.h"
 #include "core/cursor.h"
+#include "core/ir_visit.h"
+#include "core/printer.h"
 
 namespace exocpp::checker {
 
@@ -395,6 +397,28 @@ void check_bounds(const Proc& p) { Checker(p, true, false).run(); }
 void check_calls(const Proc& p) { Checker(p, false, true).run(); }
 Answer window_is_dense(const Context& ctx, const Expr& window) {
   return always_true(ctx, dense_condition(window));
+}
+
+std::optional<StridedTensorArgument> find_strided_tensor_argument(const Proc& p) {
+  struct Finder : IRVisitor {
+    const Proc& proc;
+    std::optional<StridedTensorArgument> found;
+    explicit Finder(const Proc& pr) : proc(pr) {}
+    void visit_Call(const CallNode* n, const Stmt& s) override {
+      const ProcNode& callee = *n->proc;
+      if (callee.instr) return;  // an instruction's template receives the window itself
+      for (size_t i = 0; i < n->args.size() && i < callee.args.size() && !found; ++i) {
+        if (callee.args[i].type.window || !n->args[i].type().window) continue;
+        Answer dense = window_is_dense(Context::at(proc, s), n->args[i]);
+        if (dense.proved()) continue;
+        found = StridedTensorArgument{
+            s.srcinfo(), to_string(n->args[i]), callee.args[i].name.name(), callee.name,
+            dense.unknown() ? dense.reason : "e.g. " + dense.counterexample};
+      }
+    }
+  } finder(p);
+  finder.visit(p.body());
+  return finder.found;
 }
 
 void check_call(const Proc& p, const BlockPath& path, int index) {

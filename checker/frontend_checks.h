@@ -3,6 +3,9 @@
 // passes windows of the callee's extents and positive sizes).
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "checker/answer.h"
 #include "checker/context.h"
 #include "core/errors.h"
@@ -58,5 +61,17 @@ void check_call(const Proc& p, const BlockPath& path, int index);
 // dense: row-major with no gaps, so that a pointer to its first element can stand for it (as
 // a window given for a tensor parameter must).
 Answer window_is_dense(const Context& ctx, const Expr& window);
+
+// A call argument of a proc that is a window given for a tensor parameter (a plain pointer in
+// C) and is not proved dense: the code generator's one precondition on calls, checked before
+// emission (driver/lower.cpp).
+struct StridedTensorArgument {
+  SrcInfo where;       // the call
+  std::string window;  // the argument as printed ("A[0:4, 1]")
+  std::string param, callee;
+  std::string why;  // the counterexample, or why the checker could not decide
+};
+// The first such argument of `p`'s own calls (not of its callees'), if any.
+std::optional<StridedTensorArgument> find_strided_tensor_argument(const Proc& p);
 
 }  // namespace exocpp::checker

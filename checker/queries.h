@@ -61,7 +61,8 @@ Answer window_covers(const Context& ctx, const Expr& window, const Block& code);
 // Facts under the preconditions of `ctx` (asserts, positive sizes, enclosing loops and ifs).
 Answer always_true(const Context& ctx, const Expr& cond);
 Answer always_divisible(const Context& ctx, const Expr& e, int64_t divisor);  // divisor > 0
-Answer always_in_range(const Context& ctx, const Expr& e, const Expr& lo, const Expr& hi);  // lo <= e < hi
+Answer always_in_range(const Context& ctx, const Expr& e, const Expr& lo,
+                       const Expr& hi);  // lo <= e < hi
 
 // Is running `loop`'s body twice the same as running it once (for remove_loop)? Refuted when
 // the body mentions the iterator, reduces into a location it does not allocate, or both reads
@@ -70,7 +71,8 @@ Answer always_in_range(const Context& ctx, const Expr& e, const Expr& lo, const 
 Answer loop_body_idempotent(const Context& ctx, const Stmt& loop);
 
 // Is config field `cfg.field` left unread by `code` (the statements between two points)?
-Answer config_not_read(const Context& ctx, const Block& code, const Config& cfg, const std::string& field);
+Answer config_not_read(const Context& ctx, const Block& code, const Config& cfg,
+                       const std::string& field);
 
 // Does `e` (an expression valid in `ctx`, evaluated there just before `code` runs) keep its
 // value while `code` runs and after it? Proved when `code` writes nothing `e` reads: no config

@@ -2,6 +2,7 @@
 // a value written into the buffer by one iteration can be read by a later one.
 #include "checker/conflict.h"
 #include "checker/queries.h"
+#include "core/uses.h"
 
 namespace exocpp::checker {
 
@@ -15,7 +16,8 @@ struct Kill {
   std::vector<Expr> idx;
 };
 
-void collect_kills(const Stmt& s, const Sym& buf, std::vector<LoopRange>& loops, int top, std::vector<Kill>& out) {
+void collect_kills(const Stmt& s, const Sym& buf, std::vector<LoopRange>& loops, int top,
+                   std::vector<Kill>& out) {
   if (const AssignNode* a = s.as<AssignNode>()) {
     if (a->name == buf) out.push_back(Kill{top, loops, a->idx});
   } else if (const ForNode* f = s.as<ForNode>()) {
@@ -33,7 +35,8 @@ bool mentions_any(const Expr& e, const std::vector<LoopRange>& loops) {
 
 // Matches `v`, `v + e`, `e + v` or `v - e` with v one of the kill's iterators and e free of
 // them; `off` is the offset (so v = index - off).
-bool match_var_offset(const Expr& e, const std::vector<LoopRange>& loops, size_t& which, Expr& off) {
+bool match_var_offset(const Expr& e, const std::vector<LoopRange>& loops, size_t& which,
+                      Expr& off) {
   auto var_of = [&](const Expr& x) -> int {
     const ReadNode* r = x.as<ReadNode>();
     if (!r || !r->idx.empty()) return -1;
@@ -100,11 +103,13 @@ Answer can_lift_alloc(const Context& ctx, const Stmt& loop_stmt, const Stmt& all
   EXOCPP_ASSERT(loop && alloc, "can_lift_alloc: expects a loop and an allocation");
   bool top_level = false;
   for (const Stmt& s : loop->body) top_level = top_level || s.same_as(alloc_stmt);
-  EXOCPP_ASSERT(top_level, "can_lift_alloc: the allocation is not a top-level statement of the loop body");
+  EXOCPP_ASSERT(top_level,
+                "can_lift_alloc: the allocation is not a top-level statement of the loop body");
   for (const Expr& d : alloc->type.shape)
     if (mentions(d, loop->iter))
-      return Answer::refutation("the shape of " + alloc->name.name() + " depends on " + loop->iter.name(), "",
-                                alloc_stmt.srcinfo());
+      return Answer::refutation(
+          "the shape of " + alloc->name.name() + " depends on " + loop->iter.name(), "",
+          alloc_stmt.srcinfo());
   return guarded([&]() -> Answer {
     Effects body = effects_of(ctx, loop->body);
     std::vector<Kill> kills;
@@ -118,7 +123,8 @@ Answer can_lift_alloc(const Context& ctx, const Stmt& loop_stmt, const Stmt& all
     std::string base = loop->iter.name() + "!" + std::to_string(loop->iter.id()) + "@";
     z3::expr i1 = c.int_const((base + "1").c_str()), i2 = c.int_const((base + "2").c_str());
     auto label = [name = loop->iter.name()](const z3::expr& v) {
-      return [name, v](const z3::model& m) { return "iteration " + name + " = " + model_value(m, v); };
+      return
+          [name, v](const z3::model& m) { return "iteration " + name + " = " + model_value(m, v); };
     };
     const Sym& t = alloc->name;
     ConflictSpec spec;
@@ -127,8 +133,8 @@ Answer can_lift_alloc(const Context& ctx, const Stmt& loop_stmt, const Stmt& all
     spec.extra = lo <= i1 && i1 < i2 && i2 < hi;
     spec.skip_private = false;
     spec.relevant = [&t](const Access& x, const Access& y) {
-      return !x.is_config() && x.buffer == t && y.buffer == t && !y.is_config() && x.kind != AccessKind::Read &&
-             y.kind != AccessKind::Write;
+      return !x.is_config() && x.buffer == t && y.buffer == t && !y.is_config() &&
+             x.kind != AccessKind::Read && y.kind != AccessKind::Write;
     };
     spec.second_extra = [&kills](Encoder& e, const Access& y, const Encoder::Enc& ey) {
       z3::expr f = e.ctx().bool_val(true);
@@ -136,8 +142,8 @@ Answer can_lift_alloc(const Context& ctx, const Stmt& loop_stmt, const Stmt& all
         if (k.top < y.top) f = f && !covers(e, k, ey.idx);
       return f;
     };
-    spec.reason = "a value of " + t.name() + " written by one iteration of loop " + loop->iter.name() +
-                  " may be read by a later one";
+    spec.reason = "a value of " + t.name() + " written by one iteration of loop " +
+                  loop->iter.name() + " may be read by a later one";
     return find_conflict(enc, ctx, spec);
   });
 }

@@ -14,6 +14,7 @@
 #include "core/cursor.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
+#include "core/uses.h"
 
 namespace exocpp::checker {
 namespace {

@@ -13,7 +13,8 @@ Answer prove(Encoder& enc, const Context& ctx, const z3::expr& fact, const std::
   std::optional<z3::model> m;
   if (auto a = decide(enc, facts && !fact, m)) return *a;
   std::string vals = context_values(enc, *m);
-  return Answer::refutation(what + " does not always hold", vals.empty() ? "(for any values)" : vals);
+  return Answer::refutation(what + " does not always hold",
+                            vals.empty() ? "(for any values)" : vals);
 }
 
 }  // namespace
@@ -28,22 +29,26 @@ Answer always_true(const Context& ctx, const Expr& cond) {
 }
 
 Answer always_divisible(const Context& ctx, const Expr& e, int64_t divisor) {
-  if (divisor <= 0) return Answer::unknown_because("divisibility by a non-positive number " + std::to_string(divisor));
+  if (divisor <= 0)
+    return Answer::unknown_because("divisibility by a non-positive number " +
+                                   std::to_string(divisor));
   return guarded([&]() -> Answer {
     Encoder enc(ctx);
     z3::expr v = enc.num(e);
     z3::expr q = enc.ctx().int_const("divisible!quotient");
     // e is divisible iff some integer q has e == divisor * q; refuted when e % divisor != 0.
     z3::expr r = enc.ctx().int_const("divisible!remainder");
-    z3::expr defs = v == enc.ctx().int_val(divisor) * q + r && r >= 0 && r < enc.ctx().int_val(divisor);
+    z3::expr defs =
+        v == enc.ctx().int_val(divisor) * q + r && r >= 0 && r < enc.ctx().int_val(divisor);
     z3::expr facts = enc.facts(ctx);
     std::optional<z3::model> m;
     if (auto a = decide(enc, facts && defs && r != 0, m)) return *a;
     std::string cex = "`" + expr_text(e) + "` = " + model_value(*m, v);
     std::string vals = context_values(enc, *m);
     if (!vals.empty()) cex += " with " + vals;
-    return Answer::refutation("`" + expr_text(e) + "` is not always divisible by " + std::to_string(divisor), cex,
-                              e.srcinfo());
+    return Answer::refutation(
+        "`" + expr_text(e) + "` is not always divisible by " + std::to_string(divisor), cex,
+        e.srcinfo());
   });
 }
 
@@ -54,12 +59,13 @@ Answer always_in_range(const Context& ctx, const Expr& e, const Expr& lo, const 
     z3::expr facts = enc.facts(ctx);
     std::optional<z3::model> m;
     if (auto a = decide(enc, facts && !(l <= v && v < h), m)) return *a;
-    std::string cex = "`" + expr_text(e) + "` = " + model_value(*m, v) + ", outside [" + model_value(*m, l) +
-                      ", " + model_value(*m, h) + ")";
+    std::string cex = "`" + expr_text(e) + "` = " + model_value(*m, v) + ", outside [" +
+                      model_value(*m, l) + ", " + model_value(*m, h) + ")";
     std::string vals = context_values(enc, *m);
     if (!vals.empty()) cex += " with " + vals;
-    return Answer::refutation("`" + expr_text(e) + "` is not always in [" + expr_text(lo) + ", " + expr_text(hi) + ")",
-                              cex, e.srcinfo());
+    return Answer::refutation(
+        "`" + expr_text(e) + "` is not always in [" + expr_text(lo) + ", " + expr_text(hi) + ")",
+        cex, e.srcinfo());
   });
 }
 
@@ -87,7 +93,8 @@ Answer window_covers(const Context& ctx, const Expr& window, const Block& code) 
       z3::expr inside = enc.ctx().bool_val(true);
       for (size_t d = 0; d < e.idx.size() && d < lo.size(); ++d)
         inside = inside && lo[d] <= e.idx[d] && e.idx[d] < hi[d];
-      if (e.idx.size() != lo.size()) inside = enc.ctx().bool_val(false);  // rank mismatch: never covered
+      if (e.idx.size() != lo.size())
+        inside = enc.ctx().bool_val(false);  // rank mismatch: never covered
       any = any || (e.when && !inside);
       outside.emplace_back(k, e);
     }
@@ -103,26 +110,30 @@ Answer window_covers(const Context& ctx, const Expr& window, const Block& code) 
       std::vector<std::string> idx, win;
       for (const z3::expr& i : e.idx) idx.push_back(model_value(*m, i));
       for (size_t d = 0; d < lo.size(); ++d)
-        win.push_back(point[d] ? model_value(*m, lo[d]) : model_value(*m, lo[d]) + ":" + model_value(*m, hi[d]));
+        win.push_back(point[d] ? model_value(*m, lo[d])
+                               : model_value(*m, lo[d]) + ":" + model_value(*m, hi[d]));
       std::string cex = location_text(a, idx);
       std::string inner;
       for (size_t t = 0; t < e.iters.size(); ++t)
         inner += (t ? ", " : "") + a.loops[t].iter.name() + " = " + model_value(*m, e.iters[t]);
-      cex = "the block " + std::string(to_string(a.kind)) + " " + cex + (inner.empty() ? "" : " (" + inner + ")") +
-            at_line(a.srcinfo) + ", outside " + rw.buffer.name() + "[" ;
+      cex = "the block " + std::string(to_string(a.kind)) + " " + cex +
+            (inner.empty() ? "" : " (" + inner + ")") + at_line(a.srcinfo) + ", outside " +
+            rw.buffer.name() + "[";
       for (size_t d = 0; d < win.size(); ++d) cex += (d ? ", " : "") + win[d];
       cex += "]";
       std::string vals = context_values(enc, *m);
       if (!vals.empty()) cex += "; with " + vals;
-      return Answer::refutation("the window `" + expr_text(window) + "` does not cover every access of " +
-                                    rw.buffer.name() + " in the block",
+      return Answer::refutation("the window `" + expr_text(window) +
+                                    "` does not cover every access of " + rw.buffer.name() +
+                                    " in the block",
                                 cex, a.srcinfo);
     }
     return Answer::refutation("the window does not cover the block", "(no model)");
   });
 }
 
-Answer config_not_read(const Context& ctx, const Block& code, const Config& cfg, const std::string& field) {
+Answer config_not_read(const Context& ctx, const Block& code, const Config& cfg,
+                       const std::string& field) {
   return guarded([&]() -> Answer {
     Effects eff = effects_of(ctx, code);
     Encoder enc(ctx);
@@ -131,7 +142,8 @@ Answer config_not_read(const Context& ctx, const Block& code, const Config& cfg,
     z3::expr any = enc.ctx().bool_val(false);
     for (size_t k = 0; k < eff.accesses.size(); ++k) {
       const Access& a = eff.accesses[k];
-      if (!a.is_config() || a.config != cfg || a.field != field || a.kind != AccessKind::Read) continue;
+      if (!a.is_config() || a.config != cfg || a.field != field || a.kind != AccessKind::Read)
+        continue;
       z3::expr w = enc.access(a, "r" + std::to_string(k)).when;
       reads.emplace_back(&a, w);
       any = any || w;
@@ -141,8 +153,8 @@ Answer config_not_read(const Context& ctx, const Block& code, const Config& cfg,
     if (auto ans = decide(enc, facts && any, m)) return *ans;
     for (const auto& [a, w] : reads) {
       if (!m->eval(w, true).is_true()) continue;
-      std::string cex = std::string(a->through_call ? "a call" : "the code") + " reads " + cfg->name + "." + field +
-                        at_line(a->srcinfo);
+      std::string cex = std::string(a->through_call ? "a call" : "the code") + " reads " +
+                        cfg->name + "." + field + at_line(a->srcinfo);
       std::string vals = context_values(enc, *m);
       if (!vals.empty()) cex += "; with " + vals;
       return Answer::refutation(cfg->name + "." + field + " is read", cex, a->srcinfo);

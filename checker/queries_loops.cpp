@@ -3,6 +3,7 @@
 #include "checker/conflict.h"
 #include "checker/queries.h"
 #include "checker/queries_config.h"
+#include "core/uses.h"
 
 namespace exocpp::checker {
 
@@ -36,13 +37,16 @@ Sym defined_then_used(const Effects& def, const Effects& use) {
 }
 
 // The loop-carried search: two iterations i1 < i2 of `loop` whose bodies conflict.
-Answer loop_carried(const Context& ctx, const ForNode& loop, bool reduces_commute, const std::string& reason) {
+Answer loop_carried(const Context& ctx, const ForNode& loop, bool reduces_commute,
+                    const std::string& reason) {
   return guarded([&]() -> Answer {
     Encoder enc(ctx);
     Effects body = effects_of(ctx, loop.body);
     z3::expr lo = enc.num(loop.lo), hi = enc.num(loop.hi);
-    z3::expr i1 = enc.ctx().int_const((loop.iter.name() + "!" + std::to_string(loop.iter.id()) + "@1").c_str());
-    z3::expr i2 = enc.ctx().int_const((loop.iter.name() + "!" + std::to_string(loop.iter.id()) + "@2").c_str());
+    z3::expr i1 = enc.ctx().int_const(
+        (loop.iter.name() + "!" + std::to_string(loop.iter.id()) + "@1").c_str());
+    z3::expr i2 = enc.ctx().int_const(
+        (loop.iter.name() + "!" + std::to_string(loop.iter.id()) + "@2").c_str());
     ConflictSpec spec;
     spec.first = Side{&body, "x", {{loop.iter, i1}}, iteration_label(loop.iter, i1)};
     spec.second = Side{&body, "y", {{loop.iter, i2}}, iteration_label(loop.iter, i2)};
@@ -59,8 +63,9 @@ Answer stmts_commute(const Context& ctx, const Block& a, const Block& b) {
   return guarded([&]() -> Answer {
     Effects ea = effects_of(ctx, a), eb = effects_of(ctx, b);
     if (Sym s = defined_then_used(ea, eb); s.valid())
-      return Answer::refutation("the second block uses `" + s.name() + "`, which the first block defines",
-                                "", b.empty() ? SrcInfo{} : b.front().srcinfo());
+      return Answer::refutation(
+          "the second block uses `" + s.name() + "`, which the first block defines", "",
+          b.empty() ? SrcInfo{} : b.front().srcinfo());
     Encoder enc(ctx);
     ConflictSpec spec;
     spec.first = Side{&ea, "a", {}, fixed_label("the first block")};
@@ -81,8 +86,9 @@ Answer loop_iterations_commute(const Context& ctx, const Stmt& loop) {
 
 Answer loop_is_parallelizable(const Context& ctx, const Stmt& loop) {
   const ForNode& f = as_loop(loop, "loop_is_parallelizable");
-  return loop_carried(ctx, f, false,
-                      "two iterations of loop " + f.iter.name() + " touch the same location and one writes it");
+  return loop_carried(
+      ctx, f, false,
+      "two iterations of loop " + f.iter.name() + " touch the same location and one writes it");
 }
 
 Answer loops_can_interchange(const Context& ctx, const Stmt& outer_stmt) {
@@ -92,8 +98,9 @@ Answer loops_can_interchange(const Context& ctx, const Stmt& outer_stmt) {
     return Answer::refutation("loop " + outer.iter.name() + " does not hold exactly one loop", "",
                               outer_stmt.srcinfo());
   if (mentions(inner->lo, outer.iter) || mentions(inner->hi, outer.iter))
-    return Answer::refutation("the bounds of loop " + inner->iter.name() + " depend on " + outer.iter.name(),
-                              "", outer.body[0].srcinfo());
+    return Answer::refutation(
+        "the bounds of loop " + inner->iter.name() + " depend on " + outer.iter.name(), "",
+        outer.body[0].srcinfo());
   return guarded([&]() -> Answer {
     Encoder enc(ctx);
     Effects body = effects_of(ctx, inner->body);
@@ -107,7 +114,8 @@ Answer loops_can_interchange(const Context& ctx, const Stmt& outer_stmt) {
     z3::expr jlo = enc.num(inner->lo), jhi = enc.num(inner->hi);
     auto label = [&](const z3::expr& iv, const z3::expr& jv) {
       return [in = outer.iter.name(), jn = inner->iter.name(), iv, jv](const z3::model& m) {
-        return "iteration (" + in + " = " + model_value(m, iv) + ", " + jn + " = " + model_value(m, jv) + ")";
+        return "iteration (" + in + " = " + model_value(m, iv) + ", " + jn + " = " +
+               model_value(m, jv) + ")";
       };
     };
     ConflictSpec spec;
@@ -123,15 +131,16 @@ Answer loops_can_interchange(const Context& ctx, const Stmt& outer_stmt) {
 Answer can_fission(const Context& ctx, const Stmt& loop_stmt, size_t gap) {
   const ForNode& loop = as_loop(loop_stmt, "can_fission");
   if (gap == 0 || gap >= loop.body.size())
-    return Answer::refutation("the gap must lie strictly inside the body of loop " + loop.iter.name(), "",
-                              loop_stmt.srcinfo());
+    return Answer::refutation(
+        "the gap must lie strictly inside the body of loop " + loop.iter.name(), "",
+        loop_stmt.srcinfo());
   Block before(loop.body.begin(), loop.body.begin() + static_cast<long>(gap));
   Block after(loop.body.begin() + static_cast<long>(gap), loop.body.end());
   return guarded([&]() -> Answer {
     Effects ea = effects_of(ctx, before), eb = effects_of(ctx, after);
     if (Sym s = defined_then_used(ea, eb); s.valid())
-      return Answer::refutation("`" + s.name() + "` is defined before the gap and used after it", "",
-                                after.front().srcinfo());
+      return Answer::refutation("`" + s.name() + "` is defined before the gap and used after it",
+                                "", after.front().srcinfo());
     // A config field that every iteration sets to one loop-invariant value before the gap
     // reads the same on both sides of the split (Exo's fission check allows it too).
     for (const auto& [cfg, field] : config_fields_settled_before(ctx, loop, before, after, ea, eb))
@@ -147,8 +156,10 @@ Answer can_fission(const Context& ctx, const Stmt& loop_stmt, size_t gap) {
     ConflictSpec spec;
     // Originally iteration i1's second part runs before iteration i2's first part; after
     // fission every first part runs before every second part.
-    spec.first = Side{&eb, "b", {{loop.iter, i1}}, iteration_label(loop.iter, i1, " (after the gap)")};
-    spec.second = Side{&ea, "a", {{loop.iter, i2}}, iteration_label(loop.iter, i2, " (before the gap)")};
+    spec.first =
+        Side{&eb, "b", {{loop.iter, i1}}, iteration_label(loop.iter, i1, " (after the gap)")};
+    spec.second =
+        Side{&ea, "a", {{loop.iter, i2}}, iteration_label(loop.iter, i2, " (before the gap)")};
     spec.extra = lo <= i1 && i1 < i2 && i2 < hi;
     spec.reason = "fission of loop " + loop.iter.name() + " reorders two conflicting statements";
     return find_conflict(enc, ctx, spec);
@@ -162,7 +173,8 @@ Answer can_fuse(const Context& ctx, const Stmt& first_stmt, const Stmt& second_s
                               BinOpNode::make(BinOpKind::Eq, l1.hi, l2.hi));
   Answer bounds = always_true(ctx, same);
   if (bounds.refuted())
-    return Answer::refutation("the loops have different bounds", bounds.counterexample, second_stmt.srcinfo());
+    return Answer::refutation("the loops have different bounds", bounds.counterexample,
+                              second_stmt.srcinfo());
   if (bounds.unknown()) return bounds;
   return guarded([&]() -> Answer {
     Effects ea = effects_of(ctx, l1.body), eb = effects_of(ctx, l2.body);
@@ -174,8 +186,10 @@ Answer can_fuse(const Context& ctx, const Stmt& first_stmt, const Stmt& second_s
     ConflictSpec spec;
     // Originally all of the first loop runs first; fused, the second loop's iteration `early`
     // runs before the first loop's iteration `late`.
-    spec.first = Side{&ea, "a", {{l1.iter, late}}, iteration_label(l1.iter, late, " of the first loop")};
-    spec.second = Side{&eb, "b", {{l2.iter, early}}, iteration_label(l2.iter, early, " of the second loop")};
+    spec.first =
+        Side{&ea, "a", {{l1.iter, late}}, iteration_label(l1.iter, late, " of the first loop")};
+    spec.second =
+        Side{&eb, "b", {{l2.iter, early}}, iteration_label(l2.iter, early, " of the second loop")};
     spec.extra = lo <= early && early < late && late < hi;
     spec.reason = "fusing the loops reorders two conflicting iterations";
     return find_conflict(enc, ctx, spec);
@@ -185,8 +199,9 @@ Answer can_fuse(const Context& ctx, const Stmt& first_stmt, const Stmt& second_s
 Answer loop_body_idempotent(const Context& ctx, const Stmt& loop_stmt) {
   const ForNode& loop = as_loop(loop_stmt, "loop_body_idempotent");
   if (mentions(loop.body, loop.iter))
-    return Answer::refutation("the body of loop " + loop.iter.name() + " depends on " + loop.iter.name(), "",
-                              loop_stmt.srcinfo());
+    return Answer::refutation(
+        "the body of loop " + loop.iter.name() + " depends on " + loop.iter.name(), "",
+        loop_stmt.srcinfo());
   return guarded([&]() -> Answer {
     Effects body = effects_of(ctx, loop.body);
     Encoder enc(ctx);
@@ -207,7 +222,8 @@ Answer loop_body_idempotent(const Context& ctx, const Stmt& loop_stmt) {
         if (ans) return *ans;
         for (const auto& [a, w] : reduces)
           if (m->eval(w, true).is_true())
-            return Answer::refutation("the body reduces into " + location_text(*a, {}) + ", so running it twice adds twice",
+            return Answer::refutation("the body reduces into " + location_text(*a, {}) +
+                                          ", so running it twice adds twice",
                                       "the reduction" + at_line(a->srcinfo), a->srcinfo);
       }
     }
@@ -217,7 +233,9 @@ Answer loop_body_idempotent(const Context& ctx, const Stmt& loop_stmt) {
     spec.relevant = [](const Access& x, const Access& y) {
       return x.same_location_as(y) && x.kind == AccessKind::Read && y.kind != AccessKind::Read;
     };
-    spec.reason = "the body both reads and writes one location, so a second run may see the first run's writes";
+    spec.reason =
+        "the body both reads and writes one location, so a second run may see the first run's "
+        "writes";
     return find_conflict(enc, ctx, spec);
   });
 }

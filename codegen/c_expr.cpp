@@ -18,27 +18,44 @@ constexpr int kAtom = 100, kPostfix = 16, kUnary = 14, kMul = 13, kAdd = 12, kRe
 
 int prec_of(BinOpKind op) {
   switch (op) {
-    case BinOpKind::Mul: case BinOpKind::Div: case BinOpKind::Mod: return kMul;
-    case BinOpKind::Add: case BinOpKind::Sub: return kAdd;
-    case BinOpKind::Lt: case BinOpKind::Le: case BinOpKind::Gt: case BinOpKind::Ge: return kRel;
-    case BinOpKind::Eq: return kEq;
-    case BinOpKind::And: return kAnd;
-    case BinOpKind::Or: return kOr;
+    case BinOpKind::Mul:
+    case BinOpKind::Div:
+    case BinOpKind::Mod:
+      return kMul;
+    case BinOpKind::Add:
+    case BinOpKind::Sub:
+      return kAdd;
+    case BinOpKind::Lt:
+    case BinOpKind::Le:
+    case BinOpKind::Gt:
+    case BinOpKind::Ge:
+      return kRel;
+    case BinOpKind::Eq:
+      return kEq;
+    case BinOpKind::And:
+      return kAnd;
+    case BinOpKind::Or:
+      return kOr;
   }
   return kOr;
 }
 
 const char* c_op(BinOpKind op) {
   switch (op) {
-    case BinOpKind::And: return "&&";
-    case BinOpKind::Or: return "||";
-    default: return to_string(op);
+    case BinOpKind::And:
+      return "&&";
+    case BinOpKind::Or:
+      return "||";
+    default:
+      return to_string(op);
   }
 }
 
 bool is_atom(const std::string& s) {
   for (char c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '[' && c != ']') return false;
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '[' &&
+        c != ']')
+      return false;
   return !s.empty();
 }
 
@@ -50,8 +67,8 @@ std::string factor(const std::string& s) { return is_atom(s) ? s : "(" + s + ")"
 BufInfo& ProcEmitter::buf(const Sym& s, const SrcInfo& where) {
   auto it = bufs_.find(s.id());
   if (it == bufs_.end())
-    throw CodegenError(where, "'" + s.name() + "' is not a buffer at this point of proc '" +
-                                  proc_.name() + "'");
+    throw CodegenError(
+        where, "'" + s.name() + "' is not a buffer at this point of proc '" + proc_.name() + "'");
   return it->second;
 }
 
@@ -62,14 +79,19 @@ std::string ProcEmitter::sub(const Expr& e, int min_prec) {
 
 bool ProcEmitter::nonneg(const Expr& e) const {
   if (const ConstNode* c = e.as<ConstNode>()) return c->val >= 0;
-  if (const ReadNode* r = e.as<ReadNode>()) return r->idx.empty() && nonneg_.count(r->name.id()) > 0;
+  if (const ReadNode* r = e.as<ReadNode>())
+    return r->idx.empty() && nonneg_.count(r->name.id()) > 0;
   if (const BinOpNode* b = e.as<BinOpNode>()) {
     const ConstNode* c = b->rhs.as<ConstNode>();
     switch (b->op) {
-      case BinOpKind::Add: case BinOpKind::Mul: case BinOpKind::Div:
+      case BinOpKind::Add:
+      case BinOpKind::Mul:
+      case BinOpKind::Div:
         return nonneg(b->lhs) && nonneg(b->rhs);
-      case BinOpKind::Mod: return c && c->val > 0;  // floor modulo takes the divisor's sign
-      default: return false;
+      case BinOpKind::Mod:
+        return c && c->val > 0;  // floor modulo takes the divisor's sign
+      default:
+        return false;
     }
   }
   return false;
@@ -85,9 +107,11 @@ CExpr ProcEmitter::expr(const Expr& e) {
       if (it == bufs_.end()) return {name_of(n->name, e.srcinfo()), kAtom};
       const BufInfo& b = it->second;
       if (b.kind == BufInfo::Kind::ScalarArg || b.kind == BufInfo::Kind::ScalarLocal)
-        return {access(n->name, {}, e.srcinfo(), true), b.kind == BufInfo::Kind::ScalarArg ? kUnary : kAtom};
-      throw CodegenError(e.srcinfo(), "the whole buffer '" + n->name.name() +
-                                          "' cannot be used as a value; index it or pass it to a call");
+        return {access(n->name, {}, e.srcinfo(), true),
+                b.kind == BufInfo::Kind::ScalarArg ? kUnary : kAtom};
+      throw CodegenError(e.srcinfo(),
+                         "the whole buffer '" + n->name.name() +
+                             "' cannot be used as a value; index it or pass it to a call");
     }
     case ExprKind::Const: {
       const ConstNode* c = e.as<ConstNode>();
@@ -144,13 +168,15 @@ CExpr ProcEmitter::expr(const Expr& e) {
       return {s, is_atom(s) ? kAtom : kPostfix};
     }
     case ExprKind::WindowExpr:
-      throw CodegenError(e.srcinfo(), "a window can only be passed to a call or bound by a window statement");
+      throw CodegenError(e.srcinfo(),
+                         "a window can only be passed to a call or bound by a window statement");
     case ExprKind::StrideExpr: {
       const StrideExprNode* n = e.as<StrideExprNode>();
       BufInfo& b = buf(n->name, e.srcinfo());
       if (n->dim < 0 || n->dim >= b.rank())
         throw CodegenError(e.srcinfo(), "stride(" + n->name.name() + ", " + std::to_string(n->dim) +
-                                            "): '" + n->name.name() + "' has rank " + std::to_string(b.rank()));
+                                            "): '" + n->name.name() + "' has rank " +
+                                            std::to_string(b.rank()));
       std::string s = strides(b)[static_cast<size_t>(n->dim)];
       return {s, is_atom(s) ? kAtom : b.kind == BufInfo::Kind::Window ? kPostfix : kMul};
     }
@@ -169,9 +195,12 @@ CExpr ProcEmitter::binop(const BinOpNode* b, const Expr& e) {
   if (is_comparison(b->op) || is_logical(b->op)) {
     ScalarKind saved = data_ctx_;
     ScalarKind lt = b->lhs.type().base, rt = b->rhs.type().base;
-    if (is_data(lt) && lt != ScalarKind::R) data_ctx_ = lt;
-    else if (is_data(rt) && rt != ScalarKind::R) data_ctx_ = rt;
-    else if (is_data(lt) || is_data(rt)) data_ctx_ = ScalarKind::F32;
+    if (is_data(lt) && lt != ScalarKind::R)
+      data_ctx_ = lt;
+    else if (is_data(rt) && rt != ScalarKind::R)
+      data_ctx_ = rt;
+    else if (is_data(lt) || is_data(rt))
+      data_ctx_ = ScalarKind::F32;
     // `a && b || c` is parenthesized: compilers warn on it (-Wparentheses).
     int lp = b->op == BinOpKind::Or ? kAnd + 1 : p;
     std::string s = sub(b->lhs, lp) + " " + c_op(b->op) + " " + sub(b->rhs, std::max(lp, p + 1));
@@ -227,7 +256,8 @@ std::string ProcEmitter::base_ptr(const BufInfo& b) const {
 std::vector<std::string> ProcEmitter::strides(const BufInfo& b) const {
   std::vector<std::string> out(b.shape.size());
   if (b.kind == BufInfo::Kind::Window) {
-    for (size_t d = 0; d < out.size(); ++d) out[d] = b.cname + ".strides[" + std::to_string(d) + "]";
+    for (size_t d = 0; d < out.size(); ++d)
+      out[d] = b.cname + ".strides[" + std::to_string(d) + "]";
     return out;
   }
   std::string acc;
@@ -245,17 +275,19 @@ std::string ProcEmitter::access_strs(const BufInfo& b, const std::vector<std::st
   return b.memory->window(c_type(b.elem), base_ptr(b), idx, strides(b), where);
 }
 
-std::string ProcEmitter::access(const Sym& name, const std::vector<Expr>& idx,
-                                const SrcInfo& where, bool plain) {
+std::string ProcEmitter::access(const Sym& name, const std::vector<Expr>& idx, const SrcInfo& where,
+                                bool plain) {
   BufInfo& b = buf(name, where);
   if (plain && !b.memory->can_read())
     throw CodegenError(where, "'" + name.name() + "' lives in memory " + b.mem +
                                   ", which plain code cannot read or write; access it through "
                                   "instructions (replace this statement with an @instr proc)");
   if (static_cast<int>(idx.size()) != b.rank() &&
-      !(idx.empty() && (b.kind == BufInfo::Kind::ScalarArg || b.kind == BufInfo::Kind::ScalarLocal)))
+      !(idx.empty() &&
+        (b.kind == BufInfo::Kind::ScalarArg || b.kind == BufInfo::Kind::ScalarLocal)))
     throw CodegenError(where, "'" + name.name() + "' has rank " + std::to_string(b.rank()) +
-                                  " but is indexed with " + std::to_string(idx.size()) + " indices");
+                                  " but is indexed with " + std::to_string(idx.size()) +
+                                  " indices");
   std::vector<std::string> is;
   for (const Expr& i : idx) is.push_back(expr(i).text);
   return access_strs(b, is, where);
@@ -268,8 +300,8 @@ ProcEmitter::WindowParts ProcEmitter::window_parts(const Expr& e) {
     BufInfo& b = buf(n->name, e.srcinfo());
     if (static_cast<int>(n->idx.size()) != b.rank())
       throw CodegenError(e.srcinfo(), "window of '" + n->name.name() + "' with " +
-                                          std::to_string(n->idx.size()) + " indices, but it has rank " +
-                                          std::to_string(b.rank()));
+                                          std::to_string(n->idx.size()) +
+                                          " indices, but it has rank " + std::to_string(b.rank()));
     std::vector<std::string> st = strides(b);
     for (size_t d = 0; d < n->idx.size(); ++d) {
       origin.push_back(expr(n->idx[d].lo).text);
@@ -289,13 +321,16 @@ ProcEmitter::WindowParts ProcEmitter::window_parts(const Expr& e) {
   return w;
 }
 
-std::string ProcEmitter::window_struct(const WindowParts& w, bool const_data, const SrcInfo& where) {
+std::string ProcEmitter::window_struct(const WindowParts& w, bool const_data,
+                                       const SrcInfo& where) {
   if (!w.buf->memory->addressable())
     throw CodegenError(where, "'" + w.buf->cname + "' lives in memory " + w.buf->mem +
                                   ", which cannot be addressed through a window; pass it to an "
                                   "instruction whose template uses {name_data}");
-  g_.windows.insert({w.rank, w.buf->elem == ScalarKind::R ? ScalarKind::F32 : w.buf->elem, const_data});
-  std::string s = "(" + window_struct_name(w.rank, w.buf->elem, const_data) + "){ &" + w.origin + ", { ";
+  g_.windows.insert(
+      {w.rank, w.buf->elem == ScalarKind::R ? ScalarKind::F32 : w.buf->elem, const_data});
+  std::string s =
+      "(" + window_struct_name(w.rank, w.buf->elem, const_data) + "){ &" + w.origin + ", { ";
   for (size_t d = 0; d < w.strides.size(); ++d) s += (d ? ", " : "") + w.strides[d];
   return s + " } }";
 }

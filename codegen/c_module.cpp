@@ -88,21 +88,24 @@ std::string packed_wrapper(const Proc& p, const std::vector<BufInfo>& infos) {
     const BufInfo& b = infos[i];
     std::string slot = "args[" + std::to_string(i + 1) + "]";
     if (a.type.is_control()) {
-      if (a.type.base == ScalarKind::Bool) args.push_back("*(const int64_t *)" + slot + " != 0");
-      else args.push_back("(int_fast32_t)*(const int64_t *)" + slot);
+      if (a.type.base == ScalarKind::Bool)
+        args.push_back("*(const int64_t *)" + slot + " != 0");
+      else
+        args.push_back("(int_fast32_t)*(const int64_t *)" + slot);
     } else if (b.kind == BufInfo::Kind::Window) {
       std::string w = "((const struct exocpp_packed_win *)" + slot + ")";
       std::string s = "(" + window_struct_name(b.rank(), b.elem, b.is_const) + "){ (" +
                       (b.is_const ? "const " : "") + c_type(b.elem) + " *)" + w + "->data, { ";
       for (int d = 0; d < b.rank(); ++d)
-        s += (d ? ", " : "") + std::string("(int_fast32_t)") + w + "->strides[" + std::to_string(d) + "]";
+        s += (d ? ", " : "") + std::string("(int_fast32_t)") + w + "->strides[" +
+             std::to_string(d) + "]";
       args.push_back(s + " } }");
     } else {
       args.push_back("(" + c_type(b.elem) + " *)" + slot);
     }
   }
-  return "void " + p.name() + "__packed(void **args) {\n    " + p.name() + "(" + join(args, ",\n        ") +
-         ");\n}\n";
+  return "void " + p.name() + "__packed(void **args) {\n    " + p.name() + "(" +
+         join(args, ",\n        ") + ");\n}\n";
 }
 
 }  // namespace
@@ -149,7 +152,9 @@ std::vector<Proc> call_graph_order(const std::vector<Proc>& procs) {
   try {
     boost::topological_sort(g, std::back_inserter(order));  // callees first
   } catch (const boost::not_a_dag&) {
-    throw CodegenError(nodes[0]->srcinfo, "the procs call each other recursively; C emission needs an acyclic call graph");
+    throw CodegenError(
+        nodes[0]->srcinfo,
+        "the procs call each other recursively; C emission needs an acyclic call graph");
   }
   std::vector<Proc> out;
   for (size_t v : order) out.push_back(Proc(nodes[v]));
@@ -159,7 +164,8 @@ std::vector<Proc> call_graph_order(const std::vector<Proc>& procs) {
 CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name,
                      const LibraryOptions& opts) {
   if (!is_c_identifier(lib_name))
-    throw CodegenError({}, "library name '" + lib_name + "' is not a C identifier; use letters, digits and '_'");
+    throw CodegenError(
+        {}, "library name '" + lib_name + "' is not a C identifier; use letters, digits and '_'");
   if (std::string why = c_name_clash(lib_name); !why.empty())
     throw CodegenError({}, "library name '" + lib_name + "' cannot be used in C: it is " + why +
                                "; choose another");
@@ -199,7 +205,8 @@ CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name
     }
     if (p.is_instr()) continue;
     if (!is_c_identifier(p.name()))
-      throw CodegenError(p->srcinfo, "proc name '" + p.name() + "' cannot be a C function name; rename it");
+      throw CodegenError(p->srcinfo,
+                         "proc name '" + p.name() + "' cannot be a C function name; rename it");
     if (std::string why = c_name_clash(p.name()); !why.empty())
       throw CodegenError(
           p->srcinfo,
@@ -240,7 +247,8 @@ CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name
     h += "struct " + lib_name + "_Context {\n";
     for (const Config& c : configs) {
       h += "    struct {\n";
-      for (const ConfigField& f : c->fields) h += "        " + c_type(f.type) + " " + f.name + ";\n";
+      for (const ConfigField& f : c->fields)
+        h += "        " + c_type(f.type) + " " + f.name + ";\n";
       h += "    } " + c->name + ";\n";
     }
     h += "};\n\n";
@@ -263,7 +271,8 @@ CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name
     s += "struct exocpp_packed_win {\n    void *data;\n    int64_t strides[8];\n};\n\n";
     s += "int64_t " + lib_name + "__context_size(void);\n";
     s += "int64_t " + lib_name + "__context_size(void) {\n    return " +
-         (configs.empty() ? std::string("0") : "(int64_t)sizeof(struct " + lib_name + "_Context)") + ";\n}\n";
+         (configs.empty() ? std::string("0") : "(int64_t)sizeof(struct " + lib_name + "_Context)") +
+         ";\n}\n";
     for (const std::string& w : wrappers) {
       std::string decl = w.substr(0, w.find(" {")) + ";\n";
       s += "\n" + decl + w;

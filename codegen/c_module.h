@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "codegen/codegen.h"
+#include "core/interpreter.h"
 
 namespace exocpp::codegen {
 
@@ -23,6 +24,10 @@ struct PackedWindow {
 };
 constexpr int kMaxPackedRank = 8;
 
+// The C library for `procs` and their callees. Precondition (proved by the caller, since codegen
+// does not depend on the checker): every window a call passes for a tensor parameter is dense
+// (checker::find_strided_tensor_argument finds none). Throws CodegenError at the statement at
+// fault for anything else C cannot express.
 CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name,
                      const LibraryOptions& opts);
 

@@ -25,7 +25,7 @@ struct Globals {
   std::set<std::string> helpers;                        // prelude helpers used (c_prelude.h)
   bool floor_div = false;
   bool floor_mod = false;
-  bool omp = false;   // a par loop was emitted
+  bool omp = false;  // a par loop was emitted
   bool uses_configs = false;
   void add(const std::string& g);
 };
@@ -103,7 +103,8 @@ class ProcEmitter {
   std::string store(const std::string& lhs, bool reduce, ScalarKind target, const Expr& rhs);
   void call(const CallNode* n, const Stmt& s);
   void instr_call(const CallNode* n, const Stmt& s);
-  std::string call_arg(const FnArg& param, const Expr& arg, bool param_written, const SrcInfo& where);
+  std::string call_arg(const FnArg& param, const Expr& arg, bool param_written,
+                       const SrcInfo& where);
   void window_stmt(const WindowStmtNode* n, const Stmt& s);
   void line(const std::string& text);  // one line at the current indentation
   std::string declare(const Sym& s);   // a fresh C name for s
@@ -116,7 +117,7 @@ class ProcEmitter {
   std::set<std::string> used_names_;
   std::map<uint64_t, std::string> names_;
   std::map<uint64_t, BufInfo> bufs_;
-  std::set<uint64_t> nonneg_;  // control variables known to be >= 0
+  std::set<uint64_t> nonneg_;     // control variables known to be >= 0
   std::set<uint64_t> read_syms_;  // symbols the body reads (or passes, windows, strides)
   std::vector<BufInfo> arg_info_;
   std::string out_;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "checker/frontend_checks.h"
 #include "codegen/c_prelude.h"
 #include "codegen/c_proc.h"
 #include "codegen/c_types.h"
@@ -11,41 +10,10 @@
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/typecheck.h"
+#include "core/uses.h"
 
 namespace exocpp::codegen {
 namespace {
-
-// Symbols a body names, and those it reads (everything but the target of a store).
-class Mentions : public IRVisitor {
- public:
-  std::set<uint64_t> mentioned, read;
-
- protected:
-  void visit_Read(const ReadNode* n, const Expr& e) override {
-    mentioned.insert(n->name.id());
-    read.insert(n->name.id());
-    IRVisitor::visit_Read(n, e);
-  }
-  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-    mentioned.insert(n->name.id());
-    read.insert(n->name.id());
-    IRVisitor::visit_WindowExpr(n, e);
-  }
-  void visit_StrideExpr(const StrideExprNode* n, const Expr& e) override {
-    mentioned.insert(n->name.id());
-    read.insert(n->name.id());
-    IRVisitor::visit_StrideExpr(n, e);
-  }
-  void visit_Assign(const AssignNode* n, const Stmt& s) override {
-    mentioned.insert(n->name.id());
-    IRVisitor::visit_Assign(n, s);
-  }
-  void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
-    mentioned.insert(n->name.id());
-    read.insert(n->name.id());
-    IRVisitor::visit_Reduce(n, s);
-  }
-};
 
 std::vector<std::string> split_lines(const std::string& s) {
   std::vector<std::string> out;
@@ -61,7 +29,8 @@ std::vector<std::string> split_lines(const std::string& s) {
 }
 
 // Fills `{name}` holes of an instruction template; other braces are left alone.
-std::string fill_template(const std::string& tmpl, const std::map<std::string, std::string>& holes) {
+std::string fill_template(const std::string& tmpl,
+                          const std::map<std::string, std::string>& holes) {
   std::string out;
   for (size_t i = 0; i < tmpl.size();) {
     if (tmpl[i] == '{') {
@@ -134,10 +103,11 @@ void Globals::add(const std::string& g) {
 ProcEmitter::ProcEmitter(const Proc& p, const std::string& lib_name, const WrittenParams& written,
                          Globals& globals, const std::set<std::string>& reserved)
     : proc_(p), lib_(lib_name), written_(written), g_(globals), used_names_(reserved) {
-  Mentions m;
-  m.visit(p.body());
-  mentioned_ = std::move(m.mentioned);
-  read_syms_ = std::move(m.read);
+  // Symbols the body names, and those it reads (everything but the target of a store).
+  Uses uses = uses_of(p.body());
+  for (const Sym& s : uses.read) mentioned_.insert(s.id()), read_syms_.insert(s.id());
+  for (const Sym& s : uses.written) mentioned_.insert(s.id());
+  for (const Sym& s : uses.reduced) read_syms_.insert(s.id());
   for (const FnArg& a : p.args()) declare(a.name);
   auto w = written_.find(p.get());
   std::set<uint64_t> asserted_nonneg;
@@ -198,8 +168,8 @@ std::string ProcEmitter::declare(const Sym& s) {
 const std::string& ProcEmitter::name_of(const Sym& s, const SrcInfo& where) const {
   auto it = names_.find(s.id());
   if (it == names_.end())
-    throw CodegenError(where, "'" + s.name() + "' is not defined at this point of proc '" +
-                                  proc_.name() + "'");
+    throw CodegenError(
+        where, "'" + s.name() + "' is not defined at this point of proc '" + proc_.name() + "'");
   return it->second;
 }
 
@@ -209,9 +179,12 @@ std::string ProcEmitter::signature(bool is_static) const {
     const FnArg& a = proc_.args()[i];
     const BufInfo& b = arg_info_[i];
     s += ", ";
-    if (a.type.is_control()) s += c_type(a.type.base) + " " + b.cname;
-    else if (b.kind == BufInfo::Kind::Window) s += window_struct_name(b.rank(), b.elem, b.is_const) + " " + b.cname;
-    else s += std::string(b.is_const ? "const " : "") + c_type(b.elem) + " *" + b.cname;
+    if (a.type.is_control())
+      s += c_type(a.type.base) + " " + b.cname;
+    else if (b.kind == BufInfo::Kind::Window)
+      s += window_struct_name(b.rank(), b.elem, b.is_const) + " " + b.cname;
+    else
+      s += std::string(b.is_const ? "const " : "") + c_type(b.elem) + " *" + b.cname;
   }
   return s + ")";
 }
@@ -231,7 +204,8 @@ std::string ProcEmitter::definition(bool is_static) {
   else if (!ctxt_used_)
     pre += "    (void)ctxt;\n";
   for (const FnArg& a : proc_.args())
-    if (!mentions_token(out_, names_.at(a.name.id()))) pre += "    (void)" + names_.at(a.name.id()) + ";\n";
+    if (!mentions_token(out_, names_.at(a.name.id())))
+      pre += "    (void)" + names_.at(a.name.id()) + ";\n";
   return signature(is_static) + " {\n" + pre + out_ + "}\n";
 }
 
@@ -247,10 +221,12 @@ std::map<size_t, size_t> last_uses(const Block& b) {
   std::map<uint64_t, std::set<uint64_t>> roots;  // window statement -> the buffers it views
   std::map<uint64_t, size_t> last;               // buffer -> last statement using it
   for (size_t k = 0; k < b.size(); ++k) {
-    Mentions m;
-    m.visit(b[k]);
+    Uses uses = uses_of(b[k]);
+    std::set<uint64_t> mentioned;
+    for (const Sym& s : uses.read) mentioned.insert(s.id());
+    for (const Sym& s : uses.written) mentioned.insert(s.id());
     std::set<uint64_t> used;
-    for (uint64_t id : m.mentioned) {
+    for (uint64_t id : mentioned) {
       used.insert(id);
       if (auto r = roots.find(id); r != roots.end())
         used.insert(r->second.begin(), r->second.end());
@@ -313,7 +289,9 @@ void ProcEmitter::stmt(const Stmt& s) {
     case StmtKind::WriteConfig: {
       const WriteConfigNode* n = s.as<WriteConfigNode>();
       const ConfigField* f = n->config->field(n->field);
-      if (!f) throw CodegenError(s.srcinfo(), "config " + n->config->name + " has no field '" + n->field + "'");
+      if (!f)
+        throw CodegenError(s.srcinfo(),
+                           "config " + n->config->name + " has no field '" + n->field + "'");
       data_ctx_ = is_data(f->type) && f->type != ScalarKind::R ? f->type : ScalarKind::F32;
       std::string lhs = "ctx->" + n->config->name + "." + n->field;
       line((is_data(f->type) ? store(lhs, false, f->type, n->rhs)
@@ -386,8 +364,10 @@ void ProcEmitter::stmt(const Stmt& s) {
       alloc(s.as<AllocNode>(), s);
       return;
     case StmtKind::Call:
-      if (s.as<CallNode>()->proc->instr) instr_call(s.as<CallNode>(), s);
-      else call(s.as<CallNode>(), s);
+      if (s.as<CallNode>()->proc->instr)
+        instr_call(s.as<CallNode>(), s);
+      else
+        call(s.as<CallNode>(), s);
       return;
     case StmtKind::WindowStmt:
       window_stmt(s.as<WindowStmtNode>(), s);
@@ -446,7 +426,9 @@ std::optional<ProcEmitter::PendingFree> ProcEmitter::alloc(const AllocNode* n, c
   }
   b.cname = declare(n->name);
   g_.add(mem->global());
-  for (const std::string& l : split_lines(mem->alloc(b.cname, c_type(b.elem), b.shape, s.srcinfo()))) line(l);
+  for (const std::string& l :
+       split_lines(mem->alloc(b.cname, c_type(b.elem), b.shape, s.srcinfo())))
+    line(l);
   // Written but never read (compilers warn on set-but-unused variables).
   if (!read_syms_.count(n->name.id())) line("(void)" + b.cname + ";");
   PendingFree f{mem, b.cname, c_type(b.elem), b.shape, s.srcinfo()};
@@ -483,15 +465,18 @@ std::string ProcEmitter::call_arg(const FnArg& param, const Expr& arg, bool para
                                     ", which cannot be addressed by pointer");
     return "&" + access(r->name, r->idx, where, false);
   }
-  throw CodegenError(where, "argument '" + param.name.name() +
-                                "' is a data scalar passed by reference: give a buffer element, not an expression");
+  throw CodegenError(
+      where,
+      "argument '" + param.name.name() +
+          "' is a data scalar passed by reference: give a buffer element, not an expression");
 }
 
 void ProcEmitter::call(const CallNode* n, const Stmt& s) {
   const ProcNode& callee = *n->proc;
   if (n->args.size() != callee.args.size())
-    throw CodegenError(s.srcinfo(), "call to '" + callee.name + "' with " + std::to_string(n->args.size()) +
-                                        " arguments, but it takes " + std::to_string(callee.args.size()));
+    throw CodegenError(s.srcinfo(),
+                       "call to '" + callee.name + "' with " + std::to_string(n->args.size()) +
+                           " arguments, but it takes " + std::to_string(callee.args.size()));
   auto w = written_.find(n->proc.get());
   std::string text = callee.name + "(ctxt";
   for (size_t i = 0; i < n->args.size(); ++i) {
@@ -502,16 +487,8 @@ void ProcEmitter::call(const CallNode* n, const Stmt& s) {
       continue;
     }
     bool pw = w != written_.end() && w->second.count(param.name.id());
-    // A tensor parameter is a plain pointer: a window given for it must be dense.
-    if (!param.type.window && n->args[i].type().window) {
-      checker::Answer dense = checker::window_is_dense(checker::Context::at(proc_, s), n->args[i]);
-      if (!dense.proved())
-        throw CodegenError(s.srcinfo(), "the window `" + to_string(n->args[i]) + "` given for the tensor parameter '" +
-                                            param.name.name() + "' of '" + callee.name +
-                                            "' may be strided (" +
-                                            (dense.unknown() ? dense.reason : "e.g. " + dense.counterexample) +
-                                            "); a tensor parameter is a plain pointer: declare it as a window");
-    }
+    // A window given for a tensor parameter (a plain pointer) was proved dense before emission
+    // (driver/lower.cpp): a pointer to its first element stands for it.
     text += call_arg(param, n->args[i], pw, s.srcinfo());
   }
   ctxt_used_ = true;
@@ -521,8 +498,9 @@ void ProcEmitter::call(const CallNode* n, const Stmt& s) {
 void ProcEmitter::instr_call(const CallNode* n, const Stmt& s) {
   const ProcNode& ins = *n->proc;
   if (n->args.size() != ins.args.size())
-    throw CodegenError(s.srcinfo(), "call to '" + ins.name + "' with " + std::to_string(n->args.size()) +
-                                        " arguments, but it takes " + std::to_string(ins.args.size()));
+    throw CodegenError(s.srcinfo(),
+                       "call to '" + ins.name + "' with " + std::to_string(n->args.size()) +
+                           " arguments, but it takes " + std::to_string(ins.args.size()));
   const std::string& tmpl = ins.instr->c_instr;
   std::map<std::string, std::string> holes;
   for (size_t i = 0; i < n->args.size(); ++i) {

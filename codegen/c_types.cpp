@@ -10,27 +10,36 @@ namespace exocpp::codegen {
 
 std::string c_type(ScalarKind k) {
   switch (k) {
-    case ScalarKind::R: return "float";
-    case ScalarKind::F16: return "exo_f16";
-    case ScalarKind::F32: return "float";
-    case ScalarKind::F64: return "double";
-    case ScalarKind::I8: return "int8_t";
-    case ScalarKind::UI8: return "uint8_t";
-    case ScalarKind::UI16: return "uint16_t";
-    case ScalarKind::I32: return "int32_t";
-    case ScalarKind::Bool: return "bool";
+    case ScalarKind::R:
+      return "float";
+    case ScalarKind::F16:
+      return "exo_f16";
+    case ScalarKind::F32:
+      return "float";
+    case ScalarKind::F64:
+      return "double";
+    case ScalarKind::I8:
+      return "int8_t";
+    case ScalarKind::UI8:
+      return "uint8_t";
+    case ScalarKind::UI16:
+      return "uint16_t";
+    case ScalarKind::I32:
+      return "int32_t";
+    case ScalarKind::Bool:
+      return "bool";
     case ScalarKind::Int:
     case ScalarKind::Index:
     case ScalarKind::Size:
-    case ScalarKind::Stride: return "int_fast32_t";
-    case ScalarKind::Error: break;
+    case ScalarKind::Stride:
+      return "int_fast32_t";
+    case ScalarKind::Error:
+      break;
   }
   throw InternalError("c_type of an ill-typed value");
 }
 
-std::string type_suffix(ScalarKind k) {
-  return k == ScalarKind::R ? "f32" : to_string(k);
-}
+std::string type_suffix(ScalarKind k) { return k == ScalarKind::R ? "f32" : to_string(k); }
 
 std::string window_struct_name(int rank, ScalarKind k, bool const_data) {
   return "struct exo_win_" + std::to_string(rank) + type_suffix(k) + (const_data ? "c" : "");
@@ -38,11 +47,13 @@ std::string window_struct_name(int rank, ScalarKind k, bool const_data) {
 
 std::string window_struct_def(int rank, ScalarKind k, bool const_data) {
   std::string tag = "exo_win_" + std::to_string(rank) + type_suffix(k) + (const_data ? "c" : "");
-  std::string guard = "EXOCPP_WIN_" + std::to_string(rank) + type_suffix(k) + (const_data ? "C" : "");
+  std::string guard =
+      "EXOCPP_WIN_" + std::to_string(rank) + type_suffix(k) + (const_data ? "C" : "");
   for (char& c : guard) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return "#ifndef " + guard + "\n#define " + guard + "\nstruct " + tag + " {\n    " +
-         (const_data ? "const " : "") + c_type(k) + " *const data;\n    const int_fast32_t strides[" +
-         std::to_string(rank) + "];\n};\n#endif\n";
+         (const_data ? "const " : "") + c_type(k) +
+         " *const data;\n    const int_fast32_t strides[" + std::to_string(rank) +
+         "];\n};\n#endif\n";
 }
 
 std::string float_literal(double v, ScalarKind k) {
@@ -66,9 +77,12 @@ std::string float_literal(double v, ScalarKind k) {
       // A float literal rounds the decimal once, as the interpreter rounds the double once.
       if (static_cast<double>(static_cast<float>(v)) == v) return s + "f";
       return "(float)" + s;
-    case ScalarKind::F64: return s;
-    case ScalarKind::F16: return "(exo_f16)" + s;
-    default: return "(" + c_type(k) + ")" + s;
+    case ScalarKind::F64:
+      return s;
+    case ScalarKind::F16:
+      return "(exo_f16)" + s;
+    default:
+      return "(" + c_type(k) + ")" + s;
   }
 }
 

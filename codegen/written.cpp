@@ -23,7 +23,8 @@ class WriteFinder : public IRVisitor {
     IRVisitor::visit_Reduce(n, s);
   }
   void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
-    if (const WindowExprNode* w = n->rhs.as<WindowExprNode>()) alias_[n->name.id()] = root(w->name.id());
+    if (const WindowExprNode* w = n->rhs.as<WindowExprNode>())
+      alias_[n->name.id()] = root(w->name.id());
     IRVisitor::visit_WindowStmt(n, s);
   }
   void visit_Call(const CallNode* n, const Stmt& s) override {
@@ -31,7 +32,8 @@ class WriteFinder : public IRVisitor {
     for (size_t i = 0; i < n->args.size() && i < n->proc->args.size(); ++i) {
       if (it == callees_.end() || !it->second.count(n->proc->args[i].name.id())) continue;
       if (const ReadNode* r = n->args[i].as<ReadNode>()) written.insert(root(r->name.id()));
-      if (const WindowExprNode* w = n->args[i].as<WindowExprNode>()) written.insert(root(w->name.id()));
+      if (const WindowExprNode* w = n->args[i].as<WindowExprNode>())
+        written.insert(root(w->name.id()));
     }
     IRVisitor::visit_Call(n, s);
   }

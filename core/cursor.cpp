@@ -51,19 +51,22 @@ static Stmt with_block(const Stmt& s, BlockField f, Block b) {
 static Block replace_rec(const Block& b, const BlockPath& path, size_t depth, int lo, int hi,
                          const Block& with) {
   if (depth == path.size()) {
-    EXOCPP_ASSERT(0 <= lo && lo <= hi && hi <= static_cast<int>(b.size()), "replace_stmts: bad range");
+    EXOCPP_ASSERT(0 <= lo && lo <= hi && hi <= static_cast<int>(b.size()),
+                  "replace_stmts: bad range");
     Block out(b.begin(), b.begin() + lo);
     out.insert(out.end(), with.begin(), with.end());
     out.insert(out.end(), b.begin() + hi, b.end());
     return out;
   }
   const PathStep& step = path[depth];
-  EXOCPP_ASSERT(step.index >= 0 && step.index < static_cast<int>(b.size()), "replace_stmts: bad path");
+  EXOCPP_ASSERT(step.index >= 0 && step.index < static_cast<int>(b.size()),
+                "replace_stmts: bad path");
   const Stmt& s = b[static_cast<size_t>(step.index)];
   const Block* inner = child_block(s, step.field);
   EXOCPP_ASSERT(inner != nullptr, "replace_stmts: path through a statement without that block");
   Block out = b;
-  out[static_cast<size_t>(step.index)] = with_block(s, step.field, replace_rec(*inner, path, depth + 1, lo, hi, with));
+  out[static_cast<size_t>(step.index)] =
+      with_block(s, step.field, replace_rec(*inner, path, depth + 1, lo, hi, with));
   return out;
 }
 
@@ -85,23 +88,33 @@ std::vector<Expr> expr_children(const Stmt& s) {
       c.push_back(n->rhs);
       return c;
     }
-    case StmtKind::WriteConfig: return {s.as<WriteConfigNode>()->rhs};
-    case StmtKind::If: return {s.as<IfNode>()->cond};
-    case StmtKind::For: return {s.as<ForNode>()->lo, s.as<ForNode>()->hi};
-    case StmtKind::Call: return s.as<CallNode>()->args;
-    case StmtKind::WindowStmt: return {s.as<WindowStmtNode>()->rhs};
+    case StmtKind::WriteConfig:
+      return {s.as<WriteConfigNode>()->rhs};
+    case StmtKind::If:
+      return {s.as<IfNode>()->cond};
+    case StmtKind::For:
+      return {s.as<ForNode>()->lo, s.as<ForNode>()->hi};
+    case StmtKind::Call:
+      return s.as<CallNode>()->args;
+    case StmtKind::WindowStmt:
+      return {s.as<WindowStmtNode>()->rhs};
     case StmtKind::Alloc:
-    case StmtKind::Pass: return {};
+    case StmtKind::Pass:
+      return {};
   }
   return {};
 }
 
 std::vector<Expr> expr_children(const Expr& e) {
   switch (e.kind()) {
-    case ExprKind::Read: return e.as<ReadNode>()->idx;
-    case ExprKind::USub: return {e.as<USubNode>()->arg};
-    case ExprKind::BinOp: return {e.as<BinOpNode>()->lhs, e.as<BinOpNode>()->rhs};
-    case ExprKind::Extern: return e.as<ExternNode>()->args;
+    case ExprKind::Read:
+      return e.as<ReadNode>()->idx;
+    case ExprKind::USub:
+      return {e.as<USubNode>()->arg};
+    case ExprKind::BinOp:
+      return {e.as<BinOpNode>()->lhs, e.as<BinOpNode>()->rhs};
+    case ExprKind::Extern:
+      return e.as<ExternNode>()->args;
     case ExprKind::WindowExpr: {
       std::vector<Expr> c;
       for (const WAccess& w : e.as<WindowExprNode>()->idx) {
@@ -112,7 +125,8 @@ std::vector<Expr> expr_children(const Expr& e) {
     }
     case ExprKind::Const:
     case ExprKind::StrideExpr:
-    case ExprKind::ReadConfig: return {};
+    case ExprKind::ReadConfig:
+      return {};
   }
   return {};
 }
@@ -139,7 +153,8 @@ Expr with_child(const Expr& e, int i, const Expr& c) {
       idx.at(k) = c;
       return ReadNode::make(n->name, std::move(idx), n->type, n->srcinfo);
     }
-    case ExprKind::USub: return USubNode::make(c, e.srcinfo());
+    case ExprKind::USub:
+      return USubNode::make(c, e.srcinfo());
     case ExprKind::BinOp: {
       auto n = e.as<BinOpNode>();
       return i == 0 ? BinOpNode::make(n->op, c, n->rhs, n->srcinfo)
@@ -163,7 +178,8 @@ Expr with_child(const Expr& e, int i, const Expr& c) {
     }
     case ExprKind::Const:
     case ExprKind::StrideExpr:
-    case ExprKind::ReadConfig: break;
+    case ExprKind::ReadConfig:
+      break;
   }
   throw InternalError("with_child: expression has no child " + std::to_string(i));
 }
@@ -209,12 +225,14 @@ Stmt with_child(const Stmt& s, int i, const Expr& c) {
       return WindowStmtNode::make(n->name, c, n->srcinfo);
     }
     case StmtKind::Alloc:
-    case StmtKind::Pass: break;
+    case StmtKind::Pass:
+      break;
   }
   throw InternalError("with_child: statement has no expression child " + std::to_string(i));
 }
 
-static Expr replace_expr_rec(const Expr& e, const std::vector<int>& steps, size_t depth, const Expr& with) {
+static Expr replace_expr_rec(const Expr& e, const std::vector<int>& steps, size_t depth,
+                             const Expr& with) {
   if (depth == steps.size()) return with;
   std::vector<Expr> kids = expr_children(e);
   int i = steps[depth];
@@ -309,9 +327,12 @@ void Cursor::require(CursorKind k, const char* what) const {
 }
 
 const Block& Cursor::list() const {
-  if (!is_valid() || kind() == CursorKind::Arg) throw InvalidCursorError("this cursor is not in a statement list");
+  if (!is_valid() || kind() == CursorKind::Arg)
+    throw InvalidCursorError("this cursor is not in a statement list");
   const Block* b = try_block_at(proc_.body(), loc_.block);
-  if (!b) throw InvalidCursorError("cursor location " + loc_.to_string() + " does not exist in proc '" + proc_.name() + "'");
+  if (!b)
+    throw InvalidCursorError("cursor location " + loc_.to_string() + " does not exist in proc '" +
+                             proc_.name() + "'");
   return *b;
 }
 
@@ -348,8 +369,10 @@ const FnArg& Cursor::arg() const {
 SrcInfo Cursor::srcinfo() const {
   if (!is_valid()) return {};
   switch (kind()) {
-    case CursorKind::Arg: return arg().srcinfo;
-    case CursorKind::Expr: return expr().srcinfo();
+    case CursorKind::Arg:
+      return arg().srcinfo;
+    case CursorKind::Expr:
+      return expr().srcinfo();
     case CursorKind::Stmt:
     case CursorKind::Block:
     case CursorKind::Gap: {
@@ -358,7 +381,8 @@ SrcInfo Cursor::srcinfo() const {
       int i = std::min(loc_.lo, static_cast<int>(b->size()) - 1);
       return (*b)[static_cast<size_t>(std::max(i, 0))].srcinfo();
     }
-    case CursorKind::Invalid: break;
+    case CursorKind::Invalid:
+      break;
   }
   return {};
 }
@@ -384,7 +408,8 @@ Cursor Cursor::parent() const {
     }
     return make_cursor(proc_, CursorKind::Stmt, loc_.block, loc_.lo, loc_.lo + 1);
   }
-  if (loc_.block.empty()) throw InvalidCursorError("a top-level statement has no parent statement", srcinfo());
+  if (loc_.block.empty())
+    throw InvalidCursorError("a top-level statement has no parent statement", srcinfo());
   BlockPath up(loc_.block.begin(), loc_.block.end() - 1);
   int i = loc_.block.back().index;
   return make_cursor(proc_, CursorKind::Stmt, std::move(up), i, i + 1);
@@ -434,7 +459,10 @@ Cursor Cursor::expand(int delta_lo, int delta_hi) const {
 Cursor Cursor::body() const {
   Stmt s = stmt();
   const Block* b = child_block(s, BlockField::Body);
-  if (!b) throw InvalidCursorError("body() needs a loop or if statement, not " + std::string(exocpp::to_string(s.kind())), s.srcinfo());
+  if (!b)
+    throw InvalidCursorError(
+        "body() needs a loop or if statement, not " + std::string(exocpp::to_string(s.kind())),
+        s.srcinfo());
   BlockPath path = loc_.block;
   path.push_back({loc_.lo, BlockField::Body});
   return make_cursor(proc_, CursorKind::Block, std::move(path), 0, static_cast<int>(b->size()));
@@ -447,7 +475,8 @@ Cursor Cursor::orelse() const {
   if (n->orelse.empty()) return Cursor(proc_, Loc::invalid());
   BlockPath path = loc_.block;
   path.push_back({loc_.lo, BlockField::Orelse});
-  return make_cursor(proc_, CursorKind::Block, std::move(path), 0, static_cast<int>(n->orelse.size()));
+  return make_cursor(proc_, CursorKind::Block, std::move(path), 0,
+                     static_cast<int>(n->orelse.size()));
 }
 
 int Cursor::size() const {
@@ -460,7 +489,8 @@ Cursor Cursor::operator[](int i) const {
   require(CursorKind::Block, "indexing");
   if (i < 0 || i >= size())
     throw InvalidCursorError("block index " + std::to_string(i) + " out of range (the block has " +
-                             std::to_string(size()) + " statements)", srcinfo());
+                                 std::to_string(size()) + " statements)",
+                             srcinfo());
   return make_cursor(proc_, CursorKind::Stmt, loc_.block, loc_.lo + i, loc_.lo + i + 1);
 }
 
@@ -468,7 +498,9 @@ Cursor Cursor::slice(int lo, int hi) const {
   require(CursorKind::Block, "slicing");
   if (lo < 0 || hi > size() || lo >= hi)
     throw InvalidCursorError("block slice [" + std::to_string(lo) + ":" + std::to_string(hi) +
-                             "] out of range (the block has " + std::to_string(size()) + " statements)", srcinfo());
+                                 "] out of range (the block has " + std::to_string(size()) +
+                                 " statements)",
+                             srcinfo());
   return make_cursor(proc_, CursorKind::Block, loc_.block, loc_.lo + lo, loc_.lo + hi);
 }
 
@@ -483,23 +515,34 @@ std::string Cursor::name() const {
   }
   Stmt s = stmt();
   switch (s.kind()) {
-    case StmtKind::For: return s.as<ForNode>()->iter.name();
-    case StmtKind::Alloc: return s.as<AllocNode>()->name.name();
-    case StmtKind::Assign: return s.as<AssignNode>()->name.name();
-    case StmtKind::Reduce: return s.as<ReduceNode>()->name.name();
-    case StmtKind::WindowStmt: return s.as<WindowStmtNode>()->name.name();
-    case StmtKind::Call: return s.as<CallNode>()->proc->name;
-    case StmtKind::WriteConfig: return s.as<WriteConfigNode>()->config->name + "." + s.as<WriteConfigNode>()->field;
+    case StmtKind::For:
+      return s.as<ForNode>()->iter.name();
+    case StmtKind::Alloc:
+      return s.as<AllocNode>()->name.name();
+    case StmtKind::Assign:
+      return s.as<AssignNode>()->name.name();
+    case StmtKind::Reduce:
+      return s.as<ReduceNode>()->name.name();
+    case StmtKind::WindowStmt:
+      return s.as<WindowStmtNode>()->name.name();
+    case StmtKind::Call:
+      return s.as<CallNode>()->proc->name;
+    case StmtKind::WriteConfig:
+      return s.as<WriteConfigNode>()->config->name + "." + s.as<WriteConfigNode>()->field;
     case StmtKind::If:
-    case StmtKind::Pass: break;
+    case StmtKind::Pass:
+      break;
   }
-  throw InvalidCursorError(std::string("a ") + exocpp::to_string(s.kind()) + " statement has no name", s.srcinfo());
+  throw InvalidCursorError(
+      std::string("a ") + exocpp::to_string(s.kind()) + " statement has no name", s.srcinfo());
 }
 
 Cursor Cursor::child(int i) const {
   int n = num_children();
   if (i < 0 || i >= n)
-    throw InvalidCursorError("child " + std::to_string(i) + " out of range (" + std::to_string(n) + " children)", srcinfo());
+    throw InvalidCursorError(
+        "child " + std::to_string(i) + " out of range (" + std::to_string(n) + " children)",
+        srcinfo());
   std::vector<int> path = kind() == CursorKind::Expr ? loc_.expr : std::vector<int>{};
   path.push_back(i);
   return make_cursor(proc_, CursorKind::Expr, loc_.block, loc_.lo, loc_.lo + 1, std::move(path));
@@ -513,12 +556,23 @@ int Cursor::num_children() const {
 static void require_stmt_kind(const Cursor& c, StmtKind k, const char* what) {
   Stmt s = c.stmt();
   if (s.kind() != k)
-    throw InvalidCursorError(std::string(what) + " needs a " + to_string(k) + " statement, not " + to_string(s.kind()), s.srcinfo());
+    throw InvalidCursorError(
+        std::string(what) + " needs a " + to_string(k) + " statement, not " + to_string(s.kind()),
+        s.srcinfo());
 }
 
-Cursor Cursor::lo() const { require_stmt_kind(*this, StmtKind::For, "lo()"); return child(0); }
-Cursor Cursor::hi() const { require_stmt_kind(*this, StmtKind::For, "hi()"); return child(1); }
-Cursor Cursor::cond() const { require_stmt_kind(*this, StmtKind::If, "cond()"); return child(0); }
+Cursor Cursor::lo() const {
+  require_stmt_kind(*this, StmtKind::For, "lo()");
+  return child(0);
+}
+Cursor Cursor::hi() const {
+  require_stmt_kind(*this, StmtKind::For, "hi()");
+  return child(1);
+}
+Cursor Cursor::cond() const {
+  require_stmt_kind(*this, StmtKind::If, "cond()");
+  return child(0);
+}
 
 Cursor Cursor::rhs() const {
   Stmt s = stmt();
@@ -526,10 +580,13 @@ Cursor Cursor::rhs() const {
     case StmtKind::Assign:
     case StmtKind::Reduce:
     case StmtKind::WriteConfig:
-    case StmtKind::WindowStmt: return child(num_children() - 1);
-    default: break;
+    case StmtKind::WindowStmt:
+      return child(num_children() - 1);
+    default:
+      break;
   }
-  throw InvalidCursorError("rhs() needs an assignment, reduction, config write or window statement", s.srcinfo());
+  throw InvalidCursorError("rhs() needs an assignment, reduction, config write or window statement",
+                           s.srcinfo());
 }
 
 std::vector<Cursor> Cursor::idx() const {
@@ -540,9 +597,12 @@ std::vector<Cursor> Cursor::idx() const {
     n = e.as<ReadNode>()->idx.size();
   } else {
     Stmt s = stmt();
-    if (auto a = s.as<AssignNode>()) n = a->idx.size();
-    else if (auto r = s.as<ReduceNode>()) n = r->idx.size();
-    else throw InvalidCursorError("idx() needs an assignment, reduction or read", s.srcinfo());
+    if (auto a = s.as<AssignNode>())
+      n = a->idx.size();
+    else if (auto r = s.as<ReduceNode>())
+      n = r->idx.size();
+    else
+      throw InvalidCursorError("idx() needs an assignment, reduction or read", s.srcinfo());
   }
   std::vector<Cursor> out;
   for (size_t i = 0; i < n; ++i) out.push_back(child(static_cast<int>(i)));
@@ -561,22 +621,28 @@ std::vector<Cursor> Cursor::args() const {
 std::string Cursor::to_string() const {
   if (!is_valid()) return "<invalid cursor>";
   switch (kind()) {
-    case CursorKind::Arg: return arg().name.name();
-    case CursorKind::Expr: return exocpp::to_string(expr());
-    case CursorKind::Gap: return "<gap before statement " + std::to_string(loc_.lo) + ">";
+    case CursorKind::Arg:
+      return arg().name.name();
+    case CursorKind::Expr:
+      return exocpp::to_string(expr());
+    case CursorKind::Gap:
+      return "<gap before statement " + std::to_string(loc_.lo) + ">";
     case CursorKind::Stmt:
     case CursorKind::Block: {
       std::string out;
       for (const Stmt& s : stmts()) {
         std::string t = exocpp::to_string(s, 0);
         size_t nl = t.find('\n');
-        if (nl != std::string::npos && nl + 1 < t.size()) t = t.substr(0, nl) + " ...";
-        else if (nl != std::string::npos) t = t.substr(0, nl);
+        if (nl != std::string::npos && nl + 1 < t.size())
+          t = t.substr(0, nl) + " ...";
+        else if (nl != std::string::npos)
+          t = t.substr(0, nl);
         out += (out.empty() ? "" : "; ") + t;
       }
       return out;
     }
-    case CursorKind::Invalid: break;
+    case CursorKind::Invalid:
+      break;
   }
   return "<invalid cursor>";
 }

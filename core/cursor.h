@@ -38,27 +38,27 @@ class Cursor {
   const Loc& loc() const { return loc_; }
 
   // ---- the target ----
-  Stmt stmt() const;            // Stmt cursor
-  Block stmts() const;          // Block or Stmt cursor: the statements
-  const Block& list() const;    // the whole statement list holding the target
-  Expr expr() const;            // Expr cursor
-  const FnArg& arg() const;     // Arg cursor
-  SrcInfo srcinfo() const;      // of the target (first statement of a block; next one of a gap)
+  Stmt stmt() const;          // Stmt cursor
+  Block stmts() const;        // Block or Stmt cursor: the statements
+  const Block& list() const;  // the whole statement list holding the target
+  Expr expr() const;          // Expr cursor
+  const FnArg& arg() const;   // Arg cursor
+  SrcInfo srcinfo() const;    // of the target (first statement of a block; next one of a gap)
 
   // ---- navigation (Exo's) ----
-  Cursor parent() const;        // enclosing statement (Expr: enclosing expression, then statement)
+  Cursor parent() const;  // enclosing statement (Expr: enclosing expression, then statement)
   Cursor next(int dist = 1) const;  // Stmt: the statement `dist` after (invalid past the end)
   Cursor prev(int dist = 1) const;
-  Cursor before() const;        // Stmt/Block: the gap before
-  Cursor after() const;         // Stmt/Block: the gap after
-  Cursor anchor() const;        // Gap: the statement after it (or before it, at the end)
-  Cursor as_block() const;      // Stmt: a one-statement block
+  Cursor before() const;    // Stmt/Block: the gap before
+  Cursor after() const;     // Stmt/Block: the gap after
+  Cursor anchor() const;    // Gap: the statement after it (or before it, at the end)
+  Cursor as_block() const;  // Stmt: a one-statement block
   // Block/Stmt: grow by delta_lo statements before and delta_hi after; -1 means "as far as
   // possible".
   Cursor expand(int delta_lo = -1, int delta_hi = -1) const;
-  Cursor body() const;          // For/If: its body as a Block cursor
-  Cursor orelse() const;        // If: its else branch (invalid if none)
-  int size() const;             // Block: number of statements
+  Cursor body() const;                 // For/If: its body as a Block cursor
+  Cursor orelse() const;               // If: its else branch (invalid if none)
+  int size() const;                    // Block: number of statements
   Cursor operator[](int i) const;      // Block: its i-th statement
   Cursor slice(int lo, int hi) const;  // Block: statements [lo, hi)
 
@@ -66,13 +66,13 @@ class Cursor {
   // The name a statement or argument introduces or targets: loop variable, allocated buffer,
   // assigned/reduced buffer, window, argument. Throws for other kinds.
   std::string name() const;
-  Cursor lo() const;            // For: lower bound expression
-  Cursor hi() const;            // For: upper bound expression
-  Cursor cond() const;          // If: condition
-  Cursor rhs() const;           // Assign/Reduce/WriteConfig/WindowStmt: right-hand side
+  Cursor lo() const;                 // For: lower bound expression
+  Cursor hi() const;                 // For: upper bound expression
+  Cursor cond() const;               // If: condition
+  Cursor rhs() const;                // Assign/Reduce/WriteConfig/WindowStmt: right-hand side
   std::vector<Cursor> idx() const;   // Assign/Reduce/Read: index expressions
   std::vector<Cursor> args() const;  // Call: argument expressions; Extern: its arguments
-  Cursor child(int i) const;    // Expr/Stmt: expression child i (see expr_children)
+  Cursor child(int i) const;         // Expr/Stmt: expression child i (see expr_children)
   int num_children() const;
 
   // The target printed in surface syntax (a statement's first line for compound statements).
@@ -88,8 +88,8 @@ std::ostream& operator<<(std::ostream& os, const Cursor& c);
 
 // ---- Procs and cursors -----------------------------------------------------------------------
 
-Cursor proc_body(const Proc& p);                 // the whole body as a Block cursor
-std::vector<Cursor> proc_args(const Proc& p);    // Arg cursors
+Cursor proc_body(const Proc& p);               // the whole body as a Block cursor
+std::vector<Cursor> proc_args(const Proc& p);  // Arg cursors
 // Carries `c` (a cursor of `p` or of one of its ancestors) into `p`. Throws InvalidCursorError
 // when c's proc is not an ancestor of p.
 Cursor forward(const Proc& p, const Cursor& c);

@@ -46,8 +46,7 @@ class TypeError : public Error {
 
 class SchedulingError : public Error {
  public:
-  SchedulingError(std::string op, SrcInfo loc, std::string reason,
-                  std::string counterexample = "")
+  SchedulingError(std::string op, SrcInfo loc, std::string reason, std::string counterexample = "")
       : Error("scheduling error", std::move(op), std::move(loc), std::move(reason),
               std::move(counterexample)) {}
 };
@@ -72,11 +71,11 @@ class InternalError : public std::logic_error {
   explicit InternalError(const std::string& msg) : std::logic_error("internal error: " + msg) {}
 };
 
-#define EXOCPP_ASSERT(cond, msg)                                                   \
-  do {                                                                             \
-    if (!(cond))                                                                   \
-      throw ::exocpp::InternalError(std::string(__FILE__) + ":" +                  \
-                                    std::to_string(__LINE__) + ": " + (msg));      \
+#define EXOCPP_ASSERT(cond, msg)                                                             \
+  do {                                                                                       \
+    if (!(cond))                                                                             \
+      throw ::exocpp::InternalError(std::string(__FILE__) + ":" + std::to_string(__LINE__) + \
+                                    ": " + (msg));                                           \
   } while (0)
 
 }  // namespace exocpp

@@ -47,13 +47,20 @@ namespace {
 std::string c_suffix(ScalarKind t) { return t == ScalarKind::F32 ? "f" : ""; }
 std::string c_type(ScalarKind t) {
   switch (t) {
-    case ScalarKind::F16: return "_Float16";
-    case ScalarKind::F32: return "float";
-    case ScalarKind::I8: return "int8_t";
-    case ScalarKind::UI8: return "uint8_t";
-    case ScalarKind::UI16: return "uint16_t";
-    case ScalarKind::I32: return "int32_t";
-    default: return "double";
+    case ScalarKind::F16:
+      return "_Float16";
+    case ScalarKind::F32:
+      return "float";
+    case ScalarKind::I8:
+      return "int8_t";
+    case ScalarKind::UI8:
+      return "uint8_t";
+    case ScalarKind::UI16:
+      return "uint16_t";
+    case ScalarKind::I32:
+      return "int32_t";
+    default:
+      return "double";
   }
 }
 
@@ -63,11 +70,17 @@ class BuiltinExtern : public ExternFn {
   using ValueFn = std::function<double(const std::vector<double>&)>;
   using CompileFn = std::function<std::string(const std::vector<std::string>&, ScalarKind)>;
   BuiltinExtern(std::string n, int a, ValueFn v, CompileFn c, std::string g = "#include <math.h>")
-      : name_(std::move(n)), arity_(a), value_(std::move(v)), compile_(std::move(c)), global_(std::move(g)) {}
+      : name_(std::move(n)),
+        arity_(a),
+        value_(std::move(v)),
+        compile_(std::move(c)),
+        global_(std::move(g)) {}
   std::string name() const override { return name_; }
   int arity() const override { return arity_; }
   double interpret(const std::vector<double>& a) const override { return value_(a); }
-  std::string compile(const std::vector<std::string>& a, ScalarKind t) const override { return compile_(a, t); }
+  std::string compile(const std::vector<std::string>& a, ScalarKind t) const override {
+    return compile_(a, t);
+  }
   std::string c_global(ScalarKind) const override { return global_; }
 
  private:
@@ -95,8 +108,7 @@ struct Registry {
   Registry() {
     auto add = [&](std::shared_ptr<const ExternFn> f) { fns[f->name()] = std::move(f); };
     add(std::make_shared<BuiltinExtern>(
-        "select", 4,
-        [](const std::vector<double>& a) { return a[0] < a[1] ? a[2] : a[3]; },
+        "select", 4, [](const std::vector<double>& a) { return a[0] < a[1] ? a[2] : a[3]; },
         [](const std::vector<std::string>& a, ScalarKind) {
           return "((" + a[0] + ") < (" + a[1] + ") ? (" + a[2] + ") : (" + a[3] + "))";
         },

@@ -28,7 +28,10 @@ class ExternFn {
   // C code for a call with the given C argument expressions, for result type `t`.
   virtual std::string compile(const std::vector<std::string>& args, ScalarKind t) const = 0;
   // Global C (includes, helper functions) the emitted call needs.
-  virtual std::string c_global(ScalarKind t) const { (void)t; return ""; }
+  virtual std::string c_global(ScalarKind t) const {
+    (void)t;
+    return "";
+  }
 };
 
 // Registers `fn` under fn->name(), replacing any earlier function of that name.

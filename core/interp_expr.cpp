@@ -26,7 +26,9 @@ int64_t floor_mod(int64_t a, int64_t b) {
 
 ArgValue& Interp::lookup(Frame& f, const Sym& name, const SrcInfo& where) {
   ArgValue* v = f.find(name);
-  if (!v) fail(where, "'" + name.name() + "' is not defined at this point of proc '" + f.proc->name + "'");
+  if (!v)
+    fail(where,
+         "'" + name.name() + "' is not defined at this point of proc '" + f.proc->name + "'");
   return *v;
 }
 
@@ -92,7 +94,8 @@ Buffer Interp::eval_window(const WindowExprNode* w, const Expr& e, Frame& f) {
 int64_t Interp::eval_int(const Expr& e, Frame& f) {
   ScalarKind t = e.type().base;
   if (t == ScalarKind::Error || !e.type().is_scalar())
-    fail(e.srcinfo(), "ill-typed expression where a control value is needed (run the type checker)");
+    fail(e.srcinfo(),
+         "ill-typed expression where a control value is needed (run the type checker)");
   if (is_data(t)) fail(e.srcinfo(), "a data value is used where a control value is needed");
   switch (e.kind()) {
     case ExprKind::Read: {
@@ -104,7 +107,8 @@ int64_t Interp::eval_int(const Expr& e, Frame& f) {
     }
     case ExprKind::Const: {
       double v = e.as<ConstNode>()->val;
-      if (!(std::fabs(v) < 9.2e18)) fail(e.srcinfo(), "integer constant " + fmt_double(v) + " does not fit in 64 bits");
+      if (!(std::fabs(v) < 9.2e18))
+        fail(e.srcinfo(), "integer constant " + fmt_double(v) + " does not fit in 64 bits");
       return static_cast<int64_t>(v);
     }
     case ExprKind::USub: {
@@ -118,8 +122,8 @@ int64_t Interp::eval_int(const Expr& e, Frame& f) {
       const StrideExprNode* n = e.as<StrideExprNode>();
       Buffer& b = lookup_buffer(f, n->name, e.srcinfo());
       if (n->dim < 0 || n->dim >= b.rank())
-        fail(e.srcinfo(), "stride(" + n->name.name() + ", " + std::to_string(n->dim) +
-                              "): '" + n->name.name() + "' has rank " + std::to_string(b.rank()));
+        fail(e.srcinfo(), "stride(" + n->name.name() + ", " + std::to_string(n->dim) + "): '" +
+                              n->name.name() + "' has rank " + std::to_string(b.rank()));
       return b.strides()[static_cast<size_t>(n->dim)];
     }
     case ExprKind::ReadConfig: {
@@ -134,8 +138,8 @@ int64_t Interp::eval_int(const Expr& e, Frame& f) {
     case ExprKind::WindowExpr:
       break;
   }
-  fail(e.srcinfo(), std::string("a ") + to_string(e.kind()) +
-                        " expression cannot give a control value");
+  fail(e.srcinfo(),
+       std::string("a ") + to_string(e.kind()) + " expression cannot give a control value");
 }
 
 int64_t Interp::eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f) {
@@ -148,9 +152,12 @@ int64_t Interp::eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f) {
                           std::to_string(y) + " does not fit in 64 bits");
   };
   switch (b->op) {
-    case BinOpKind::Add: return __builtin_add_overflow(x, y, &r) ? overflow() : r;
-    case BinOpKind::Sub: return __builtin_sub_overflow(x, y, &r) ? overflow() : r;
-    case BinOpKind::Mul: return __builtin_mul_overflow(x, y, &r) ? overflow() : r;
+    case BinOpKind::Add:
+      return __builtin_add_overflow(x, y, &r) ? overflow() : r;
+    case BinOpKind::Sub:
+      return __builtin_sub_overflow(x, y, &r) ? overflow() : r;
+    case BinOpKind::Mul:
+      return __builtin_mul_overflow(x, y, &r) ? overflow() : r;
     case BinOpKind::Div:
     case BinOpKind::Mod:
       if (y == 0)
@@ -159,11 +166,16 @@ int64_t Interp::eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f) {
       if (b->op == BinOpKind::Mod) return floor_mod(x, y);
       if (x == INT64_MIN && y == -1) return overflow();
       return floor_div(x, y);
-    case BinOpKind::Lt: return x < y;
-    case BinOpKind::Le: return x <= y;
-    case BinOpKind::Gt: return x > y;
-    case BinOpKind::Ge: return x >= y;
-    case BinOpKind::Eq: return x == y;
+    case BinOpKind::Lt:
+      return x < y;
+    case BinOpKind::Le:
+      return x <= y;
+    case BinOpKind::Gt:
+      return x > y;
+    case BinOpKind::Ge:
+      return x >= y;
+    case BinOpKind::Eq:
+      return x == y;
     case BinOpKind::And:
     case BinOpKind::Or:
       break;
@@ -226,7 +238,8 @@ double Interp::eval_data(const Expr& e, Frame& f, ScalarKind ctx) {
     case ExprKind::StrideExpr:
       break;
   }
-  fail(e.srcinfo(), std::string("a ") + to_string(e.kind()) + " expression cannot give a data value");
+  fail(e.srcinfo(),
+       std::string("a ") + to_string(e.kind()) + " expression cannot give a data value");
 }
 
 // Float arithmetic is rounded to the expression's precision after each operation. Integer data
@@ -247,22 +260,32 @@ double Interp::eval_data_binop(const BinOpNode* b, const Expr& e, Frame& f) {
     return static_cast<double>(static_cast<int32_t>(z));
   }
   switch (b->op) {
-    case BinOpKind::Add: return round_to_kind(r, x + y);
-    case BinOpKind::Sub: return round_to_kind(r, x - y);
-    case BinOpKind::Mul: return round_to_kind(r, x * y);
+    case BinOpKind::Add:
+      return round_to_kind(r, x + y);
+    case BinOpKind::Sub:
+      return round_to_kind(r, x - y);
+    case BinOpKind::Mul:
+      return round_to_kind(r, x * y);
     case BinOpKind::Div:
     case BinOpKind::Mod: {
       if (is_float(t)) return round_to_kind(t, b->op == BinOpKind::Div ? x / y : std::fmod(x, y));
       if (round_to_kind(r, y) == 0)
-        fail(e.srcinfo(), std::string("integer ") + (b->op == BinOpKind::Div ? "division" : "modulo") +
+        fail(e.srcinfo(), std::string("integer ") +
+                              (b->op == BinOpKind::Div ? "division" : "modulo") +
                               " by zero: " + fmt_double(x) + " " + to_string(b->op) + " 0");
       // Operands are already 32-bit values unless a literal is out of range: wrap them first so
       // that the conversion to an integer is always defined.
-      auto xi = static_cast<int64_t>(round_to_kind(r, x)), yi = static_cast<int64_t>(round_to_kind(r, y));
+      auto xi = static_cast<int64_t>(round_to_kind(r, x)),
+           yi = static_cast<int64_t>(round_to_kind(r, y));
       return round_to_kind(r, static_cast<double>(b->op == BinOpKind::Div ? xi / yi : xi % yi));
     }
-    case BinOpKind::Lt: case BinOpKind::Le: case BinOpKind::Gt: case BinOpKind::Ge:
-    case BinOpKind::Eq: case BinOpKind::And: case BinOpKind::Or:
+    case BinOpKind::Lt:
+    case BinOpKind::Le:
+    case BinOpKind::Gt:
+    case BinOpKind::Ge:
+    case BinOpKind::Eq:
+    case BinOpKind::And:
+    case BinOpKind::Or:
       break;
   }
   fail(e.srcinfo(), std::string("operator ") + to_string(b->op) + " cannot give a data value");

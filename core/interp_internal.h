@@ -58,7 +58,8 @@ class Interp {
 
   // Binds `args` to `p`'s arguments in `f` and checks kinds, sizes and shapes. `site` is the
   // call statement for a call, nullptr at the top level.
-  void bind_args(const ProcNode& p, const std::vector<ArgValue>& args, Frame& f, const SrcInfo* site) {
+  void bind_args(const ProcNode& p, const std::vector<ArgValue>& args, Frame& f,
+                 const SrcInfo* site) {
     bind_control_args(p, args, f, site);
     bind_data_args(p, args, f, site);
   }

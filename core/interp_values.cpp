@@ -20,7 +20,7 @@ double round_to_half(double x) {
   double a = std::fabs(x);
   if (a >= 65520.0) return std::copysign(std::numeric_limits<double>::infinity(), x);
   int e = 0;
-  std::frexp(a, &e);  // a = m * 2^e with m in [0.5, 1): a's binade starts at 2^(e-1)
+  std::frexp(a, &e);               // a = m * 2^e with m in [0.5, 1): a's binade starts at 2^(e-1)
   int exp = std::max(e - 1, -14);  // below 2^-14 the spacing stays that of subnormals
   double quantum = std::ldexp(1.0, exp - 10);
   return std::copysign(std::nearbyint(a / quantum) * quantum, x);
@@ -52,14 +52,25 @@ std::string index_string(const std::vector<int64_t>& idx) {
 
 double round_to_kind(ScalarKind k, double v) {
   switch (k) {
-    case ScalarKind::F16: return round_to_half(v);
-    case ScalarKind::F32: return static_cast<double>(static_cast<float>(v));
-    case ScalarKind::I8: return wrap_int(v, 8, true);
-    case ScalarKind::UI8: return wrap_int(v, 8, false);
-    case ScalarKind::UI16: return wrap_int(v, 16, false);
-    case ScalarKind::I32: return wrap_int(v, 32, true);
-    case ScalarKind::R: case ScalarKind::F64: case ScalarKind::Bool: case ScalarKind::Int:
-    case ScalarKind::Index: case ScalarKind::Size: case ScalarKind::Stride:
+    case ScalarKind::F16:
+      return round_to_half(v);
+    case ScalarKind::F32:
+      return static_cast<double>(static_cast<float>(v));
+    case ScalarKind::I8:
+      return wrap_int(v, 8, true);
+    case ScalarKind::UI8:
+      return wrap_int(v, 8, false);
+    case ScalarKind::UI16:
+      return wrap_int(v, 16, false);
+    case ScalarKind::I32:
+      return wrap_int(v, 32, true);
+    case ScalarKind::R:
+    case ScalarKind::F64:
+    case ScalarKind::Bool:
+    case ScalarKind::Int:
+    case ScalarKind::Index:
+    case ScalarKind::Size:
+    case ScalarKind::Stride:
     case ScalarKind::Error:
       return v;
   }
@@ -74,14 +85,18 @@ Buffer::Buffer(ScalarKind kind, std::vector<int64_t> shape, double fill)
     : kind_(kind), shape_(std::move(shape)) {
   int64_t n = 1;
   for (int64_t d : shape_) {
-    if (d < 0) throw InterpError({}, "a buffer cannot have a negative extent: shape " + shape_string(shape_));
+    if (d < 0)
+      throw InterpError({},
+                        "a buffer cannot have a negative extent: shape " + shape_string(shape_));
     if (d > 0 && n > (int64_t(1) << 40) / d)
-      throw InterpError({}, "a buffer of shape " + shape_string(shape_) + " is too large to allocate");
+      throw InterpError({},
+                        "a buffer of shape " + shape_string(shape_) + " is too large to allocate");
     n *= d;
   }
   strides_.assign(shape_.size(), 1);
   for (int d = rank() - 2; d >= 0; --d) strides_[d] = strides_[d + 1] * shape_[d + 1];
-  storage_ = std::make_shared<std::vector<double>>(static_cast<size_t>(n), round_to_kind(kind, fill));
+  storage_ =
+      std::make_shared<std::vector<double>>(static_cast<size_t>(n), round_to_kind(kind, fill));
 }
 
 Buffer Buffer::from_values(ScalarKind kind, std::vector<int64_t> shape,
@@ -198,9 +213,11 @@ std::string compare_buffers(const Buffer& a, const Buffer& b, const std::string&
   if (a.defined() != b.defined()) return name + ": one buffer is undefined";
   if (!a.defined()) return "";
   if (a.kind() != b.kind())
-    return name + ": element types differ (" + to_string(a.kind()) + " vs " + to_string(b.kind()) + ")";
+    return name + ": element types differ (" + to_string(a.kind()) + " vs " + to_string(b.kind()) +
+           ")";
   if (a.shape() != b.shape())
-    return name + ": shapes differ (" + shape_string(a.shape()) + " vs " + shape_string(b.shape()) + ")";
+    return name + ": shapes differ (" + shape_string(a.shape()) + " vs " + shape_string(b.shape()) +
+           ")";
   int64_t n = a.num_elements();
   for (int64_t i = 0; i < n; ++i) {
     double x = a.flat(i), y = b.flat(i);
@@ -226,7 +243,8 @@ std::string to_string(const ArgValue& v) {
   if (const bool* b = std::get_if<bool>(&v)) return *b ? "True" : "False";
   const Buffer& buf = std::get<Buffer>(v);
   if (!buf.defined()) return "<undefined buffer>";
-  if (buf.rank() == 0) return std::string(to_string(buf.kind())) + " scalar " + fmt_double(buf.value());
+  if (buf.rank() == 0)
+    return std::string(to_string(buf.kind())) + " scalar " + fmt_double(buf.value());
   return std::string(to_string(buf.kind())) + shape_string(buf.shape()) + " buffer";
 }
 
@@ -240,8 +258,8 @@ const ConfigValue& ConfigState::get(const std::string& config, const std::string
                                     const SrcInfo& where) const {
   auto it = values.find({config, field});
   if (it == values.end())
-    throw InterpError(where, "config field " + config + "." + field +
-                                 " is read before it was ever written");
+    throw InterpError(
+        where, "config field " + config + "." + field + " is read before it was ever written");
   return it->second;
 }
 

@@ -37,8 +37,7 @@ void Interp::bind_control_args(const ProcNode& p, const std::vector<ArgValue>& a
     const SrcInfo& where = site ? *site : a.srcinfo;
     const std::string what = "argument '" + a.name.name() + "' of " + pname;
     if (a.type.is_data()) continue;
-    if (!a.type.is_control())
-      fail(a.srcinfo, what + " has a type the interpreter cannot bind");
+    if (!a.type.is_control()) fail(a.srcinfo, what + " has a type the interpreter cannot bind");
     if (a.type.base == ScalarKind::Bool) {
       if (!std::holds_alternative<bool>(args[i]))
         fail(where, what + " is a bool, got " + to_string(args[i]));
@@ -73,8 +72,9 @@ void Interp::bind_data_args(const ProcNode& p, const std::vector<ArgValue>& args
       fail(where, what + " must have shape " + shape_string(shape) + " (it is " +
                       to_string(a.type) + "), got shape " + shape_string(b->shape()));
     if (!a.type.window && !b->is_dense())
-      fail(where, what + " is a tensor, which must be a dense row-major buffer; it was given a "
-                         "strided window (declare the argument as a window [" +
+      fail(where, what +
+                      " is a tensor, which must be a dense row-major buffer; it was given a "
+                      "strided window (declare the argument as a window [" +
                       std::string(to_string(a.type.base)) + "][...] to accept one)");
     f.slot(a.name) = *b;
   }
@@ -100,8 +100,8 @@ void Interp::check_preds(const ProcNode& p, Frame& f, const SrcInfo* site) {
   int k = first_failing_pred(p, f);
   if (k < 0) return;
   const Expr& pred = p.preds[static_cast<size_t>(k)];
-  std::string reason = "`assert " + to_string(pred) + "` of proc '" + p.name + "' does not hold for " +
-                       describe_args(p, f);
+  std::string reason = "`assert " + to_string(pred) + "` of proc '" + p.name +
+                       "' does not hold for " + describe_args(p, f);
   if (site) reason += " (assert at " + pred.srcinfo().to_string() + ")";
   fail(site ? *site : pred.srcinfo(), reason);
 }
@@ -169,8 +169,9 @@ void Interp::check_loop_fits(const ForNode* n, const Stmt& s, int64_t lo, int64_
 
 void Interp::exec(const Stmt& s, Frame& f) {
   if (++steps_ > opts_.max_steps)
-    fail(s.srcinfo(), "step limit exceeded: more than " + std::to_string(opts_.max_steps) +
-                          " statements executed (raise InterpOptions::max_steps if this is intended)");
+    fail(s.srcinfo(),
+         "step limit exceeded: more than " + std::to_string(opts_.max_steps) +
+             " statements executed (raise InterpOptions::max_steps if this is intended)");
   switch (s.kind()) {
     case StmtKind::Assign: {
       const AssignNode* n = s.as<AssignNode>();
@@ -185,7 +186,8 @@ void Interp::exec(const Stmt& s, Frame& f) {
     case StmtKind::WriteConfig: {
       const WriteConfigNode* n = s.as<WriteConfigNode>();
       const ConfigField* field = n->config->field(n->field);
-      if (!field) fail(s.srcinfo(), "config " + n->config->name + " has no field '" + n->field + "'");
+      if (!field)
+        fail(s.srcinfo(), "config " + n->config->name + " has no field '" + n->field + "'");
       ConfigValue v;
       if (is_data(field->type))
         v = round_to_kind(precision(field->type), eval_data(n->rhs, f, field->type));
@@ -257,11 +259,13 @@ void Interp::exec_alloc(const AllocNode* a, const Stmt& s, Frame& f) {
   for (const Expr& d : a->type.shape) {
     int64_t v = eval_int(d, f);
     if (v < 0)
-      fail(s.srcinfo(), "allocation of '" + a->name.name() + "' with negative extent " +
-                            std::to_string(v));
+      fail(s.srcinfo(),
+           "allocation of '" + a->name.name() + "' with negative extent " + std::to_string(v));
     shape.push_back(v);
-    if (v != 0 && n > opts_.max_alloc_elements / v) n = opts_.max_alloc_elements + 1;
-    else n *= v;
+    if (v != 0 && n > opts_.max_alloc_elements / v)
+      n = opts_.max_alloc_elements + 1;
+    else
+      n *= v;
   }
   if (n > opts_.max_alloc_elements)
     fail(s.srcinfo(), "allocation of '" + a->name.name() + "' with shape " + shape_string(shape) +
@@ -283,8 +287,10 @@ void Interp::exec_call(const CallNode* c, const Stmt& s, Frame& f) {
     const FnArg& formal = callee.args[i];
     const Expr& e = c->args[i];
     if (!formal.type.is_data()) {
-      if (formal.type.base == ScalarKind::Bool) vals.emplace_back(eval_bool(e, f));
-      else vals.emplace_back(eval_int(e, f));
+      if (formal.type.base == ScalarKind::Bool)
+        vals.emplace_back(eval_bool(e, f));
+      else
+        vals.emplace_back(eval_int(e, f));
       continue;
     }
     if (const WindowExprNode* w = e.as<WindowExprNode>()) {
@@ -318,7 +324,6 @@ void Interp::exec_call(const CallNode* c, const Stmt& s, Frame& f) {
   check_preds(callee, cf, &s.srcinfo());
   exec(callee.body, cf);
 }
-
 
 }  // namespace interp_detail
 
@@ -373,7 +378,8 @@ std::vector<std::vector<int64_t>> arg_shapes(const Proc& p, const std::vector<Ar
   f.proc = p.get();
   in.bind_control_args(*p.get(), args, f, nullptr);
   std::vector<std::vector<int64_t>> out;
-  for (const FnArg& a : p.args()) out.push_back(a.type.is_data() ? in.eval_shape(a.type, f) : std::vector<int64_t>{});
+  for (const FnArg& a : p.args())
+    out.push_back(a.type.is_data() ? in.eval_shape(a.type, f) : std::vector<int64_t>{});
   return out;
 }
 

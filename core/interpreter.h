@@ -7,13 +7,13 @@
 //    `-7 % 2 == 1`. Division by zero and 64-bit overflow are InterpErrors, never UB.
 //  - Data values are held as double. Every store rounds to the buffer's precision: f32 to the
 //    nearest float, f16 to the nearest IEEE half (round-to-even, overflow to inf), f64 and R
-//    exact (R: see InterpOptions::real_as); i8, ui8, ui16, i32 truncate toward zero then wrap two's-complement to their width
-//    (storing NaN or inf into an integer buffer is an InterpError). Float arithmetic is rounded
-//    to the expression's precision after each operation (an f32 `a * b` is a float product, as
-//    in C). A literal takes the precision of the expression around it: an f32 `x * 0.1` uses
-//    the float nearest 0.1 (C's `0.1f`); in an integer expression a non-integral literal
-//    truncates to the type and an integral one stays an int. Integer data arithmetic is C's:
-//    operands promote to 32-bit int, so intermediates wrap at 32 bits and `/` truncates toward
+//    exact (R: see InterpOptions::real_as); i8, ui8, ui16, i32 truncate toward zero then wrap
+//    two's-complement to their width (storing NaN or inf into an integer buffer is an InterpError).
+//    Float arithmetic is rounded to the expression's precision after each operation (an f32 `a * b`
+//    is a float product, as in C). A literal takes the precision of the expression around it: an
+//    f32 `x * 0.1` uses the float nearest 0.1 (C's `0.1f`); in an integer expression a non-integral
+//    literal truncates to the type and an integral one stays an int. Integer data arithmetic is
+//    C's: operands promote to 32-bit int, so intermediates wrap at 32 bits and `/` truncates toward
 //    zero; the store then wraps to the buffer's width. Data `/` by zero is an InterpError for
 //    integer types and inf/NaN for floats.
 //  - `and`/`or` short-circuit. `par` loops run sequentially, in order (or in reverse order with
@@ -80,7 +80,7 @@ class Buffer {
 
   double get(const std::vector<int64_t>& idx) const;
   void set(const std::vector<int64_t>& idx, double v);  // rounds to kind()
-  double value() const { return get({}); }               // a scalar's value
+  double value() const { return get({}); }              // a scalar's value
   // The i-th element in row-major order of this view's shape.
   double flat(int64_t i) const;
   void set_flat(int64_t i, double v);
@@ -107,7 +107,9 @@ class Buffer {
   // Access by linear position in storage, unchecked: for the interpreter, which checks indices
   // itself (with source locations) before computing a position.
   double raw(int64_t pos) const { return (*storage_)[static_cast<size_t>(pos)]; }
-  void raw_set(int64_t pos, double v) { (*storage_)[static_cast<size_t>(pos)] = round_to_kind(kind_, v); }
+  void raw_set(int64_t pos, double v) {
+    (*storage_)[static_cast<size_t>(pos)] = round_to_kind(kind_, v);
+  }
 
   int64_t position(const std::vector<int64_t>& idx) const;  // checked
   ScalarKind kind_ = ScalarKind::Error;

@@ -10,8 +10,9 @@ namespace exocpp {
 
 const char* to_string(ExprKind k) {
   switch (k) {
-#define X(N) \
-  case ExprKind::N: return #N;
+#define X(N)        \
+  case ExprKind::N: \
+    return #N;
     EXOCPP_FOR_EACH_EXPR(X)
 #undef X
   }
@@ -20,8 +21,9 @@ const char* to_string(ExprKind k) {
 
 const char* to_string(StmtKind k) {
   switch (k) {
-#define X(N) \
-  case StmtKind::N: return #N;
+#define X(N)        \
+  case StmtKind::N: \
+    return #N;
     EXOCPP_FOR_EACH_STMT(X)
 #undef X
   }
@@ -38,30 +40,43 @@ uint64_t fresh_eqv_class() { return next_eqv_class.fetch_add(1); }
 
 const char* to_string(ScalarKind k) {
   switch (k) {
-    case ScalarKind::R: return "R";
-    case ScalarKind::F16: return "f16";
-    case ScalarKind::F32: return "f32";
-    case ScalarKind::F64: return "f64";
-    case ScalarKind::I8: return "i8";
-    case ScalarKind::UI8: return "ui8";
-    case ScalarKind::UI16: return "ui16";
-    case ScalarKind::I32: return "i32";
-    case ScalarKind::Bool: return "bool";
-    case ScalarKind::Int: return "int";
-    case ScalarKind::Index: return "index";
-    case ScalarKind::Size: return "size";
-    case ScalarKind::Stride: return "stride";
-    case ScalarKind::Error: return "<error>";
+    case ScalarKind::R:
+      return "R";
+    case ScalarKind::F16:
+      return "f16";
+    case ScalarKind::F32:
+      return "f32";
+    case ScalarKind::F64:
+      return "f64";
+    case ScalarKind::I8:
+      return "i8";
+    case ScalarKind::UI8:
+      return "ui8";
+    case ScalarKind::UI16:
+      return "ui16";
+    case ScalarKind::I32:
+      return "i32";
+    case ScalarKind::Bool:
+      return "bool";
+    case ScalarKind::Int:
+      return "int";
+    case ScalarKind::Index:
+      return "index";
+    case ScalarKind::Size:
+      return "size";
+    case ScalarKind::Stride:
+      return "stride";
+    case ScalarKind::Error:
+      return "<error>";
   }
   return "?";
 }
 
 std::optional<ScalarKind> scalar_kind_from_string(const std::string& s) {
-  static const ScalarKind all[] = {ScalarKind::R,    ScalarKind::F16,  ScalarKind::F32,
-                                   ScalarKind::F64,  ScalarKind::I8,   ScalarKind::UI8,
-                                   ScalarKind::UI16, ScalarKind::I32,  ScalarKind::Bool,
-                                   ScalarKind::Int,  ScalarKind::Index, ScalarKind::Size,
-                                   ScalarKind::Stride};
+  static const ScalarKind all[] = {
+      ScalarKind::R,     ScalarKind::F16,  ScalarKind::F32,   ScalarKind::F64,  ScalarKind::I8,
+      ScalarKind::UI8,   ScalarKind::UI16, ScalarKind::I32,   ScalarKind::Bool, ScalarKind::Int,
+      ScalarKind::Index, ScalarKind::Size, ScalarKind::Stride};
   for (ScalarKind k : all)
     if (s == to_string(k)) return k;
   return std::nullopt;
@@ -69,11 +84,21 @@ std::optional<ScalarKind> scalar_kind_from_string(const std::string& s) {
 
 bool is_data(ScalarKind k) {
   switch (k) {
-    case ScalarKind::R: case ScalarKind::F16: case ScalarKind::F32: case ScalarKind::F64:
-    case ScalarKind::I8: case ScalarKind::UI8: case ScalarKind::UI16: case ScalarKind::I32:
+    case ScalarKind::R:
+    case ScalarKind::F16:
+    case ScalarKind::F32:
+    case ScalarKind::F64:
+    case ScalarKind::I8:
+    case ScalarKind::UI8:
+    case ScalarKind::UI16:
+    case ScalarKind::I32:
       return true;
-    case ScalarKind::Bool: case ScalarKind::Int: case ScalarKind::Index: case ScalarKind::Size:
-    case ScalarKind::Stride: case ScalarKind::Error:
+    case ScalarKind::Bool:
+    case ScalarKind::Int:
+    case ScalarKind::Index:
+    case ScalarKind::Size:
+    case ScalarKind::Stride:
+    case ScalarKind::Error:
       return false;
   }
   return false;
@@ -89,38 +114,66 @@ bool is_float(ScalarKind k) {
   return k == ScalarKind::R || k == ScalarKind::F16 || k == ScalarKind::F32 || k == ScalarKind::F64;
 }
 
-Type::Type(ScalarKind b, std::vector<Expr> sh, bool win) : base(b), shape(std::move(sh)), window(win) {}
+Type::Type(ScalarKind b, std::vector<Expr> sh, bool win)
+    : base(b), shape(std::move(sh)), window(win) {}
 
 std::string to_string(const Type& t);  // defined in printer.cpp (needs expression printing)
 
 // ---- expressions -----------------------------------------------------------------------------
 
-ExprKind Expr::kind() const { EXOCPP_ASSERT(node_, "kind() of undefined Expr"); return node_->kind; }
-const Type& Expr::type() const { EXOCPP_ASSERT(node_, "type() of undefined Expr"); return node_->type; }
-const SrcInfo& Expr::srcinfo() const { EXOCPP_ASSERT(node_, "srcinfo() of undefined Expr"); return node_->srcinfo; }
-StmtKind Stmt::kind() const { EXOCPP_ASSERT(node_, "kind() of undefined Stmt"); return node_->kind; }
-const SrcInfo& Stmt::srcinfo() const { EXOCPP_ASSERT(node_, "srcinfo() of undefined Stmt"); return node_->srcinfo; }
+ExprKind Expr::kind() const {
+  EXOCPP_ASSERT(node_, "kind() of undefined Expr");
+  return node_->kind;
+}
+const Type& Expr::type() const {
+  EXOCPP_ASSERT(node_, "type() of undefined Expr");
+  return node_->type;
+}
+const SrcInfo& Expr::srcinfo() const {
+  EXOCPP_ASSERT(node_, "srcinfo() of undefined Expr");
+  return node_->srcinfo;
+}
+StmtKind Stmt::kind() const {
+  EXOCPP_ASSERT(node_, "kind() of undefined Stmt");
+  return node_->kind;
+}
+const SrcInfo& Stmt::srcinfo() const {
+  EXOCPP_ASSERT(node_, "srcinfo() of undefined Stmt");
+  return node_->srcinfo;
+}
 
 const char* to_string(BinOpKind op) {
   switch (op) {
-    case BinOpKind::Add: return "+";
-    case BinOpKind::Sub: return "-";
-    case BinOpKind::Mul: return "*";
-    case BinOpKind::Div: return "/";
-    case BinOpKind::Mod: return "%";
-    case BinOpKind::Lt: return "<";
-    case BinOpKind::Le: return "<=";
-    case BinOpKind::Gt: return ">";
-    case BinOpKind::Ge: return ">=";
-    case BinOpKind::Eq: return "==";
-    case BinOpKind::And: return "and";
-    case BinOpKind::Or: return "or";
+    case BinOpKind::Add:
+      return "+";
+    case BinOpKind::Sub:
+      return "-";
+    case BinOpKind::Mul:
+      return "*";
+    case BinOpKind::Div:
+      return "/";
+    case BinOpKind::Mod:
+      return "%";
+    case BinOpKind::Lt:
+      return "<";
+    case BinOpKind::Le:
+      return "<=";
+    case BinOpKind::Gt:
+      return ">";
+    case BinOpKind::Ge:
+      return ">=";
+    case BinOpKind::Eq:
+      return "==";
+    case BinOpKind::And:
+      return "and";
+    case BinOpKind::Or:
+      return "or";
   }
   return "?";
 }
 bool is_comparison(BinOpKind op) {
-  return op == BinOpKind::Lt || op == BinOpKind::Le || op == BinOpKind::Gt ||
-         op == BinOpKind::Ge || op == BinOpKind::Eq;
+  return op == BinOpKind::Lt || op == BinOpKind::Le || op == BinOpKind::Gt || op == BinOpKind::Ge ||
+         op == BinOpKind::Eq;
 }
 bool is_logical(BinOpKind op) { return op == BinOpKind::And || op == BinOpKind::Or; }
 bool is_arithmetic(BinOpKind op) { return !is_comparison(op) && !is_logical(op); }
@@ -145,7 +198,8 @@ ScalarKind binop_result_type(BinOpKind op, const Expr& lhs, const Expr& rhs) {
 
   if (is_comparison(op)) {
     if (l_ctl && r_ctl) return ScalarKind::Bool;
-    if (op == BinOpKind::Eq && l == ScalarKind::Bool && r == ScalarKind::Bool) return ScalarKind::Bool;
+    if (op == BinOpKind::Eq && l == ScalarKind::Bool && r == ScalarKind::Bool)
+      return ScalarKind::Bool;
     return ScalarKind::Error;  // data values are compared with select(), not with operators
   }
 
@@ -182,7 +236,8 @@ ScalarKind binop_result_type(BinOpKind op, const Expr& lhs, const Expr& rhs) {
 
 Expr ReadNode::make(Sym name, std::vector<Expr> idx, Type type, SrcInfo s) {
   EXOCPP_ASSERT(name.valid(), "Read of an invalid symbol");
-  return Expr(std::make_shared<ReadNode>(std::move(name), std::move(idx), std::move(type), std::move(s)));
+  return Expr(
+      std::make_shared<ReadNode>(std::move(name), std::move(idx), std::move(type), std::move(s)));
 }
 Expr ConstNode::make_int(int64_t v, SrcInfo s) {
   return Expr(std::make_shared<ConstNode>(static_cast<double>(v), ScalarKind::Int, std::move(s)));
@@ -197,7 +252,7 @@ Expr ConstNode::make_bool(bool v, SrcInfo s) {
 Expr USubNode::make(Expr arg, SrcInfo s) {
   EXOCPP_ASSERT(arg.defined(), "USub of undefined expr");
   Type t = arg.type().is_scalar() && arg.type().base != ScalarKind::Bool ? Type(arg.type().base)
-                                                                          : Type(ScalarKind::Error);
+                                                                         : Type(ScalarKind::Error);
   if (t.base == ScalarKind::Size) t = Type(ScalarKind::Index);  // -n is not positive
   return Expr(std::make_shared<USubNode>(std::move(arg), std::move(t), std::move(s)));
 }
@@ -228,7 +283,8 @@ Expr WindowExprNode::make(Sym name, ScalarKind elem, std::vector<WAccess> idx, S
       shape.push_back(BinOpNode::make(BinOpKind::Sub, w.hi, w.lo, w.lo.srcinfo()));
   }
   Type t(elem, std::move(shape), /*win=*/true);
-  return Expr(std::make_shared<WindowExprNode>(std::move(name), std::move(idx), std::move(t), std::move(s)));
+  return Expr(std::make_shared<WindowExprNode>(std::move(name), std::move(idx), std::move(t),
+                                               std::move(s)));
 }
 Expr StrideExprNode::make(Sym name, int dim, SrcInfo s) {
   return Expr(std::make_shared<StrideExprNode>(std::move(name), dim, std::move(s)));
@@ -237,36 +293,44 @@ Expr ReadConfigNode::make(std::shared_ptr<const ConfigNode> cfg, std::string fie
   EXOCPP_ASSERT(cfg != nullptr, "ReadConfig without a config");
   const ConfigField* f = cfg->field(field);
   Type t = f ? Type(f->type) : Type(ScalarKind::Error);
-  return Expr(std::make_shared<ReadConfigNode>(std::move(cfg), std::move(field), std::move(t), std::move(s)));
+  return Expr(std::make_shared<ReadConfigNode>(std::move(cfg), std::move(field), std::move(t),
+                                               std::move(s)));
 }
 
 // ---- statements ------------------------------------------------------------------------------
 
 Stmt AssignNode::make(Sym name, ScalarKind type, std::vector<Expr> idx, Expr rhs, SrcInfo s) {
   EXOCPP_ASSERT(rhs.defined(), "Assign without a right-hand side");
-  return Stmt(std::make_shared<AssignNode>(std::move(name), type, std::move(idx), std::move(rhs), std::move(s)));
+  return Stmt(std::make_shared<AssignNode>(std::move(name), type, std::move(idx), std::move(rhs),
+                                           std::move(s)));
 }
 Stmt ReduceNode::make(Sym name, ScalarKind type, std::vector<Expr> idx, Expr rhs, SrcInfo s) {
   EXOCPP_ASSERT(rhs.defined(), "Reduce without a right-hand side");
-  return Stmt(std::make_shared<ReduceNode>(std::move(name), type, std::move(idx), std::move(rhs), std::move(s)));
+  return Stmt(std::make_shared<ReduceNode>(std::move(name), type, std::move(idx), std::move(rhs),
+                                           std::move(s)));
 }
-Stmt WriteConfigNode::make(std::shared_ptr<const ConfigNode> cfg, std::string field, Expr rhs, SrcInfo s) {
+Stmt WriteConfigNode::make(std::shared_ptr<const ConfigNode> cfg, std::string field, Expr rhs,
+                           SrcInfo s) {
   EXOCPP_ASSERT(cfg && rhs.defined(), "WriteConfig without config or value");
-  return Stmt(std::make_shared<WriteConfigNode>(std::move(cfg), std::move(field), std::move(rhs), std::move(s)));
+  return Stmt(std::make_shared<WriteConfigNode>(std::move(cfg), std::move(field), std::move(rhs),
+                                                std::move(s)));
 }
 Stmt PassNode::make(SrcInfo s) { return Stmt(std::make_shared<PassNode>(std::move(s))); }
 Stmt IfNode::make(Expr cond, Block body, Block orelse, SrcInfo s) {
   EXOCPP_ASSERT(cond.defined(), "If without a condition");
   EXOCPP_ASSERT(!body.empty(), "If with an empty body (use pass)");
-  return Stmt(std::make_shared<IfNode>(std::move(cond), std::move(body), std::move(orelse), std::move(s)));
+  return Stmt(
+      std::make_shared<IfNode>(std::move(cond), std::move(body), std::move(orelse), std::move(s)));
 }
 Stmt ForNode::make(Sym iter, Expr lo, Expr hi, Block body, LoopMode mode, SrcInfo s) {
   EXOCPP_ASSERT(lo.defined() && hi.defined(), "For without bounds");
   EXOCPP_ASSERT(!body.empty(), "For with an empty body (use pass)");
-  return Stmt(std::make_shared<ForNode>(std::move(iter), std::move(lo), std::move(hi), std::move(body), mode, std::move(s)));
+  return Stmt(std::make_shared<ForNode>(std::move(iter), std::move(lo), std::move(hi),
+                                        std::move(body), mode, std::move(s)));
 }
 Stmt AllocNode::make(Sym name, Type type, std::string mem, SrcInfo s) {
-  return Stmt(std::make_shared<AllocNode>(std::move(name), std::move(type), std::move(mem), std::move(s)));
+  return Stmt(
+      std::make_shared<AllocNode>(std::move(name), std::move(type), std::move(mem), std::move(s)));
 }
 Stmt CallNode::make(std::shared_ptr<const ProcNode> proc, std::vector<Expr> args, SrcInfo s) {
   EXOCPP_ASSERT(proc != nullptr, "Call without a callee");
@@ -310,8 +374,9 @@ Proc Module::proc(const std::string& name) const {
     if (p.name() == name) return p;
   std::string have;
   for (const Proc& p : procs) have += (have.empty() ? "" : ", ") + p.name();
-  throw Error("error", "", {}, "no proc named '" + name + "' in this module (it has: " +
-                                   (have.empty() ? "none" : have) + ")");
+  throw Error("error", "", {},
+              "no proc named '" + name +
+                  "' in this module (it has: " + (have.empty() ? "none" : have) + ")");
 }
 
 bool Module::has_proc(const std::string& name) const {

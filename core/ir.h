@@ -109,16 +109,27 @@ struct SymHash {
 // types (R, f16, f32, f64, i8, ui8, ui16, i32) describe buffer contents. A Type is a scalar
 // kind plus, for tensors and windows, a shape.
 enum class ScalarKind : uint8_t {
-  R, F16, F32, F64, I8, UI8, UI16, I32,  // data
-  Bool, Int, Index, Size, Stride,         // control
-  Error,                                  // result of an ill-typed expression (type checker)
+  R,
+  F16,
+  F32,
+  F64,
+  I8,
+  UI8,
+  UI16,
+  I32,  // data
+  Bool,
+  Int,
+  Index,
+  Size,
+  Stride,  // control
+  Error,   // result of an ill-typed expression (type checker)
 };
 const char* to_string(ScalarKind k);  // surface spelling: "f32", "size", "R", ...
 std::optional<ScalarKind> scalar_kind_from_string(const std::string& s);
-bool is_data(ScalarKind k);      // R, f16, ..., i32
-bool is_control(ScalarKind k);   // bool, int, index, size, stride
-bool is_indexable(ScalarKind k); // int, index, size: usable in index arithmetic
-bool is_float(ScalarKind k);     // R, f16, f32, f64
+bool is_data(ScalarKind k);       // R, f16, ..., i32
+bool is_control(ScalarKind k);    // bool, int, index, size, stride
+bool is_indexable(ScalarKind k);  // int, index, size: usable in index arithmetic
+bool is_float(ScalarKind k);      // R, f16, f32, f64
 
 class Expr;
 
@@ -171,7 +182,9 @@ class Expr {
   template <class T>
   const T* as() const;
   template <class T>
-  bool is() const { return as<T>() != nullptr; }
+  bool is() const {
+    return as<T>() != nullptr;
+  }
 
  private:
   std::shared_ptr<const ExprNode> node_;
@@ -220,7 +233,8 @@ struct USubNode : ExprNode {
   static constexpr ExprKind kind_tag = ExprKind::USub;
   Expr arg;
   static Expr make(Expr arg, SrcInfo s = {});  // type = arg's type
-  USubNode(Expr a, Type t, SrcInfo s) : ExprNode(kind_tag, std::move(t), std::move(s)), arg(std::move(a)) {}
+  USubNode(Expr a, Type t, SrcInfo s)
+      : ExprNode(kind_tag, std::move(t), std::move(s)), arg(std::move(a)) {}
 };
 
 struct BinOpNode : ExprNode {
@@ -230,7 +244,10 @@ struct BinOpNode : ExprNode {
   // Type from the operands (binop_result_type); Error when they do not combine.
   static Expr make(BinOpKind op, Expr lhs, Expr rhs, SrcInfo s = {});
   BinOpNode(BinOpKind o, Expr l, Expr r, Type t, SrcInfo s)
-      : ExprNode(kind_tag, std::move(t), std::move(s)), op(o), lhs(std::move(l)), rhs(std::move(r)) {}
+      : ExprNode(kind_tag, std::move(t), std::move(s)),
+        op(o),
+        lhs(std::move(l)),
+        rhs(std::move(r)) {}
 };
 // The result type of `lhs op rhs`, following Exo's rules; ScalarKind::Error when ill-typed.
 ScalarKind binop_result_type(BinOpKind op, const Expr& lhs, const Expr& rhs);
@@ -274,7 +291,6 @@ struct StrideExprNode : ExprNode {
       : ExprNode(kind_tag, ScalarKind::Stride, std::move(s)), name(std::move(n)), dim(d) {}
 };
 
-
 struct ReadConfigNode : ExprNode {
   static constexpr ExprKind kind_tag = ExprKind::ReadConfig;
   std::shared_ptr<const ConfigNode> config;
@@ -300,7 +316,9 @@ class Stmt {
   template <class T>
   const T* as() const;
   template <class T>
-  bool is() const { return as<T>() != nullptr; }
+  bool is() const {
+    return as<T>() != nullptr;
+  }
 
  private:
   std::shared_ptr<const StmtNode> node_;
@@ -322,7 +340,11 @@ struct AssignNode : StmtNode {
   Expr rhs;
   static Stmt make(Sym name, ScalarKind type, std::vector<Expr> idx, Expr rhs, SrcInfo s = {});
   AssignNode(Sym n, ScalarKind t, std::vector<Expr> i, Expr r, SrcInfo s)
-      : StmtNode(kind_tag, std::move(s)), name(std::move(n)), type(t), idx(std::move(i)), rhs(std::move(r)) {}
+      : StmtNode(kind_tag, std::move(s)),
+        name(std::move(n)),
+        type(t),
+        idx(std::move(i)),
+        rhs(std::move(r)) {}
 };
 
 struct ReduceNode : StmtNode {
@@ -333,7 +355,11 @@ struct ReduceNode : StmtNode {
   Expr rhs;
   static Stmt make(Sym name, ScalarKind type, std::vector<Expr> idx, Expr rhs, SrcInfo s = {});
   ReduceNode(Sym n, ScalarKind t, std::vector<Expr> i, Expr r, SrcInfo s)
-      : StmtNode(kind_tag, std::move(s)), name(std::move(n)), type(t), idx(std::move(i)), rhs(std::move(r)) {}
+      : StmtNode(kind_tag, std::move(s)),
+        name(std::move(n)),
+        type(t),
+        idx(std::move(i)),
+        rhs(std::move(r)) {}
 };
 
 struct WriteConfigNode : StmtNode {
@@ -341,9 +367,13 @@ struct WriteConfigNode : StmtNode {
   std::shared_ptr<const ConfigNode> config;
   std::string field;
   Expr rhs;
-  static Stmt make(std::shared_ptr<const ConfigNode> cfg, std::string field, Expr rhs, SrcInfo s = {});
+  static Stmt make(std::shared_ptr<const ConfigNode> cfg, std::string field, Expr rhs,
+                   SrcInfo s = {});
   WriteConfigNode(std::shared_ptr<const ConfigNode> c, std::string f, Expr r, SrcInfo s)
-      : StmtNode(kind_tag, std::move(s)), config(std::move(c)), field(std::move(f)), rhs(std::move(r)) {}
+      : StmtNode(kind_tag, std::move(s)),
+        config(std::move(c)),
+        field(std::move(f)),
+        rhs(std::move(r)) {}
 };
 
 struct PassNode : StmtNode {
@@ -359,7 +389,10 @@ struct IfNode : StmtNode {
   Block orelse;  // empty when there is no else
   static Stmt make(Expr cond, Block body, Block orelse, SrcInfo s = {});
   IfNode(Expr c, Block b, Block o, SrcInfo s)
-      : StmtNode(kind_tag, std::move(s)), cond(std::move(c)), body(std::move(b)), orelse(std::move(o)) {}
+      : StmtNode(kind_tag, std::move(s)),
+        cond(std::move(c)),
+        body(std::move(b)),
+        orelse(std::move(o)) {}
 };
 
 enum class LoopMode : uint8_t { Seq, Par };
@@ -371,9 +404,15 @@ struct ForNode : StmtNode {
   Expr lo, hi;
   Block body;
   LoopMode mode;
-  static Stmt make(Sym iter, Expr lo, Expr hi, Block body, LoopMode mode = LoopMode::Seq, SrcInfo s = {});
+  static Stmt make(Sym iter, Expr lo, Expr hi, Block body, LoopMode mode = LoopMode::Seq,
+                   SrcInfo s = {});
   ForNode(Sym it, Expr l, Expr h, Block b, LoopMode m, SrcInfo s)
-      : StmtNode(kind_tag, std::move(s)), iter(std::move(it)), lo(std::move(l)), hi(std::move(h)), body(std::move(b)), mode(m) {}
+      : StmtNode(kind_tag, std::move(s)),
+        iter(std::move(it)),
+        lo(std::move(l)),
+        hi(std::move(h)),
+        body(std::move(b)),
+        mode(m) {}
 };
 
 struct AllocNode : StmtNode {
@@ -383,7 +422,10 @@ struct AllocNode : StmtNode {
   std::string mem;  // registered memory name, e.g. "DRAM", "AVX512"
   static Stmt make(Sym name, Type type, std::string mem, SrcInfo s = {});
   AllocNode(Sym n, Type t, std::string m, SrcInfo s)
-      : StmtNode(kind_tag, std::move(s)), name(std::move(n)), type(std::move(t)), mem(std::move(m)) {}
+      : StmtNode(kind_tag, std::move(s)),
+        name(std::move(n)),
+        type(std::move(t)),
+        mem(std::move(m)) {}
 };
 
 class Proc;
@@ -402,7 +444,8 @@ struct WindowStmtNode : StmtNode {
   Sym name;
   Expr rhs;  // a WindowExpr; name's type is rhs's type
   static Stmt make(Sym name, Expr rhs, SrcInfo s = {});
-  WindowStmtNode(Sym n, Expr r, SrcInfo s) : StmtNode(kind_tag, std::move(s)), name(std::move(n)), rhs(std::move(r)) {}
+  WindowStmtNode(Sym n, Expr r, SrcInfo s)
+      : StmtNode(kind_tag, std::move(s)), name(std::move(n)), rhs(std::move(r)) {}
 };
 
 // ---------------------------------------------------------------------------------------------

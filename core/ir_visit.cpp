@@ -8,8 +8,10 @@ namespace exocpp {
 void IRVisitor::visit(const Expr& e) {
   if (!e.defined()) return;
   switch (e.kind()) {
-#define X(N) \
-  case ExprKind::N: visit_##N(e.as<N##Node>(), e); return;
+#define X(N)                       \
+  case ExprKind::N:                \
+    visit_##N(e.as<N##Node>(), e); \
+    return;
     EXOCPP_FOR_EACH_EXPR(X)
 #undef X
   }
@@ -18,8 +20,10 @@ void IRVisitor::visit(const Expr& e) {
 void IRVisitor::visit(const Stmt& s) {
   if (!s.defined()) return;
   switch (s.kind()) {
-#define X(N) \
-  case StmtKind::N: visit_##N(s.as<N##Node>(), s); return;
+#define X(N)                       \
+  case StmtKind::N:                \
+    visit_##N(s.as<N##Node>(), s); \
+    return;
     EXOCPP_FOR_EACH_STMT(X)
 #undef X
   }
@@ -97,7 +101,8 @@ bool expr_equal(const Expr& a, const Expr& b) {
     }
     case ExprKind::Const:
       return a.as<ConstNode>()->val == b.as<ConstNode>()->val && a.type().base == b.type().base;
-    case ExprKind::USub: return expr_equal(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
+    case ExprKind::USub:
+      return expr_equal(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
     case ExprKind::BinOp: {
       auto x = a.as<BinOpNode>(), y = b.as<BinOpNode>();
       return x->op == y->op && expr_equal(x->lhs, y->lhs) && expr_equal(x->rhs, y->rhs);
@@ -110,7 +115,9 @@ bool expr_equal(const Expr& a, const Expr& b) {
       auto x = a.as<WindowExprNode>(), y = b.as<WindowExprNode>();
       if (x->name != y->name || x->idx.size() != y->idx.size()) return false;
       for (size_t i = 0; i < x->idx.size(); ++i) {
-        if (x->idx[i].is_interval != y->idx[i].is_interval || !expr_equal(x->idx[i].lo, y->idx[i].lo)) return false;
+        if (x->idx[i].is_interval != y->idx[i].is_interval ||
+            !expr_equal(x->idx[i].lo, y->idx[i].lo))
+          return false;
         if (x->idx[i].is_interval && !expr_equal(x->idx[i].hi, y->idx[i].hi)) return false;
       }
       return true;
@@ -143,8 +150,9 @@ bool same_nodes(const Block& a, const Block& b) {
 Expr IRMutator::mutate(const Expr& e) {
   if (!e.defined()) return e;
   switch (e.kind()) {
-#define X(N) \
-  case ExprKind::N: return mutate_##N(e.as<N##Node>(), e);
+#define X(N)        \
+  case ExprKind::N: \
+    return mutate_##N(e.as<N##Node>(), e);
     EXOCPP_FOR_EACH_EXPR(X)
 #undef X
   }
@@ -154,8 +162,9 @@ Expr IRMutator::mutate(const Expr& e) {
 Stmt IRMutator::mutate(const Stmt& s) {
   if (!s.defined()) return s;
   switch (s.kind()) {
-#define X(N) \
-  case StmtKind::N: return mutate_##N(s.as<N##Node>(), s);
+#define X(N)        \
+  case StmtKind::N: \
+    return mutate_##N(s.as<N##Node>(), s);
     EXOCPP_FOR_EACH_STMT(X)
 #undef X
   }

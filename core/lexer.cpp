@@ -10,10 +10,14 @@ namespace exocpp {
 
 std::string describe(const Token& t) {
   switch (t.kind) {
-    case TokKind::Newline: return "end of line";
-    case TokKind::Indent: return "an indented block";
-    case TokKind::Dedent: return "end of the indented block";
-    case TokKind::Eof: return "end of file";
+    case TokKind::Newline:
+      return "end of line";
+    case TokKind::Indent:
+      return "an indented block";
+    case TokKind::Dedent:
+      return "end of the indented block";
+    case TokKind::Eof:
+      return "end of file";
     case TokKind::String: {
       std::string s = t.text.size() > 20 ? t.text.substr(0, 20) + "..." : t.text;
       for (char& c : s)
@@ -31,9 +35,7 @@ std::string describe(const Token& t) {
 
 namespace {
 
-bool is_name_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
 
@@ -46,8 +48,7 @@ std::string show_char(char c) {
 
 class Lexer {
  public:
-  explicit Lexer(const std::shared_ptr<const SourceFile>& file)
-      : file_(file), src_(file->text) {}
+  explicit Lexer(const std::shared_ptr<const SourceFile>& file) : file_(file), src_(file->text) {}
 
   std::vector<Token> run() {
     indents_.push_back(0);
@@ -238,8 +239,9 @@ class Lexer {
     std::string val;
     while (true) {
       if (pos_ >= src_.size())
-        error_at(line, column, triple ? "unterminated triple-quoted string (it reaches the end of file)"
-                                      : "unterminated string literal (missing closing quote)");
+        error_at(line, column,
+                 triple ? "unterminated triple-quoted string (it reaches the end of file)"
+                        : "unterminated string literal (missing closing quote)");
       char c = src_[pos_];
       if (c == q) {
         if (!triple) {
@@ -261,17 +263,32 @@ class Lexer {
       }
       if (c == '\\') {
         if (pos_ + 1 >= src_.size())
-          error_at(line, column, triple ? "unterminated triple-quoted string (it reaches the end of file)"
-                                        : "unterminated string literal (missing closing quote)");
+          error_at(line, column,
+                   triple ? "unterminated triple-quoted string (it reaches the end of file)"
+                          : "unterminated string literal (missing closing quote)");
         char e = src_[pos_ + 1];
         switch (e) {
-          case 'n': val += '\n'; break;
-          case 't': val += '\t'; break;
-          case 'r': val += '\r'; break;
-          case '0': val += '\0'; break;
-          case '\\': val += '\\'; break;
-          case '"': val += '"'; break;
-          case '\'': val += '\''; break;
+          case 'n':
+            val += '\n';
+            break;
+          case 't':
+            val += '\t';
+            break;
+          case 'r':
+            val += '\r';
+            break;
+          case '0':
+            val += '\0';
+            break;
+          case '\\':
+            val += '\\';
+            break;
+          case '"':
+            val += '"';
+            break;
+          case '\'':
+            val += '\'';
+            break;
           case '\n':  // escaped newline: a continuation inside the string
             ++line_;
             line_start_ = pos_ + 2;
@@ -317,8 +334,9 @@ class Lexer {
       if (brackets_.empty()) error(column, std::string("unmatched '") + c + "'");
       const Open& o = brackets_.back();
       if (o.c != want)
-        error(column, std::string("closing '") + c + "' does not match '" + o.c + "' opened at line " +
-                          std::to_string(o.line) + ", column " + std::to_string(o.col));
+        error(column, std::string("closing '") + c + "' does not match '" + o.c +
+                          "' opened at line " + std::to_string(o.line) + ", column " +
+                          std::to_string(o.col));
       brackets_.pop_back();
     }
     push(TokKind::Op, std::string(1, c), line_, column);

@@ -25,9 +25,9 @@ enum class TokKind : uint8_t {
 
 struct Token {
   TokKind kind = TokKind::Eof;
-  std::string text;    // the spelling (decoded contents for strings)
-  int64_t int_val = 0; // for Int
-  double float_val = 0; // for Float
+  std::string text;      // the spelling (decoded contents for strings)
+  int64_t int_val = 0;   // for Int
+  double float_val = 0;  // for Float
   int line = 0, col = 0;
 
   bool is_op(const char* s) const { return kind == TokKind::Op && text == s; }

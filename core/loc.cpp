@@ -7,12 +7,18 @@ namespace exocpp {
 
 const char* to_string(CursorKind k) {
   switch (k) {
-    case CursorKind::Invalid: return "invalid";
-    case CursorKind::Stmt: return "statement";
-    case CursorKind::Block: return "block";
-    case CursorKind::Gap: return "gap";
-    case CursorKind::Expr: return "expression";
-    case CursorKind::Arg: return "argument";
+    case CursorKind::Invalid:
+      return "invalid";
+    case CursorKind::Stmt:
+      return "statement";
+    case CursorKind::Block:
+      return "block";
+    case CursorKind::Gap:
+      return "gap";
+    case CursorKind::Expr:
+      return "expression";
+    case CursorKind::Arg:
+      return "argument";
   }
   return "?";
 }
@@ -20,7 +26,8 @@ const char* to_string(CursorKind k) {
 std::string Loc::to_string() const {
   std::ostringstream os;
   os << exocpp::to_string(kind) << " at body";
-  for (const PathStep& s : block) os << "[" << s.index << "]." << (s.field == BlockField::Body ? "body" : "orelse");
+  for (const PathStep& s : block)
+    os << "[" << s.index << "]." << (s.field == BlockField::Body ? "body" : "orelse");
   os << "[" << lo;
   if (kind == CursorKind::Block) os << ":" << hi;
   os << "]";
@@ -49,8 +56,10 @@ Rel relation(const Loc& l, const BlockPath& path) {
 
 bool loc_within_stmt(const Loc& l, const BlockPath& path, int index) {
   switch (relation(l, path)) {
-    case Rel::Outside: return false;
-    case Rel::BelowStmt: return l.block[path.size()].index == index;
+    case Rel::Outside:
+      return false;
+    case Rel::BelowStmt:
+      return l.block[path.size()].index == index;
     case Rel::InList:
       return (l.kind == CursorKind::Stmt || l.kind == CursorKind::Expr) && l.lo == index;
   }
@@ -63,7 +72,8 @@ Loc loc_reroot(const Loc& l, const BlockPath& from, int from_index, const BlockP
   if (from_index < 0) {
     // l.block starts with `from`: replace that prefix by `to`.
     out.block = to;
-    out.block.insert(out.block.end(), l.block.begin() + static_cast<long>(from.size()), l.block.end());
+    out.block.insert(out.block.end(), l.block.begin() + static_cast<long>(from.size()),
+                     l.block.end());
     return out;
   }
   // l is at or below statement from_index of list `from`.
@@ -77,7 +87,8 @@ Loc loc_reroot(const Loc& l, const BlockPath& from, int from_index, const BlockP
   PathStep first = l.block[from.size()];
   first.index = to_index + (first.index - from_index);
   out.block.push_back(first);
-  out.block.insert(out.block.end(), l.block.begin() + static_cast<long>(from.size()) + 1, l.block.end());
+  out.block.insert(out.block.end(), l.block.begin() + static_cast<long>(from.size()) + 1,
+                   l.block.end());
   return out;
 }
 
@@ -98,7 +109,8 @@ ForwardFn fwd_replace(BlockPath path, int lo, int hi, int n_new, ForwardFn insid
     auto in_region = [&]() { return inside ? inside(l) : Loc::invalid(); };
     Loc out = l;
     switch (relation(l, path)) {
-      case Rel::Outside: return l;
+      case Rel::Outside:
+        return l;
       case Rel::BelowStmt: {
         int s = l.block[path.size()].index;
         if (s < lo) return l;
@@ -108,7 +120,8 @@ ForwardFn fwd_replace(BlockPath path, int lo, int hi, int n_new, ForwardFn insid
         }
         return in_region();
       }
-      case Rel::InList: break;
+      case Rel::InList:
+        break;
     }
     switch (l.kind) {
       case CursorKind::Stmt:
@@ -202,11 +215,13 @@ ForwardFn fwd_swap(BlockPath path, int lo, int hi, int hi2) {
   return [path = std::move(path), lo, hi, hi2, new_index](const Loc& l) -> Loc {
     Loc out = l;
     switch (relation(l, path)) {
-      case Rel::Outside: return l;
+      case Rel::Outside:
+        return l;
       case Rel::BelowStmt:
         out.block[path.size()].index = new_index(l.block[path.size()].index);
         return out;
-      case Rel::InList: break;
+      case Rel::InList:
+        break;
     }
     switch (l.kind) {
       case CursorKind::Stmt:

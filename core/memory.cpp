@@ -14,7 +14,9 @@ namespace {
 // `e` as a factor of a product: parenthesized unless it is a name or a number.
 std::string factor(const std::string& e) {
   for (char c : e)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '[' && c != ']') return "(" + e + ")";
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '[' &&
+        c != ']')
+      return "(" + e + ")";
   return e;
 }
 
@@ -47,8 +49,10 @@ std::string Memory::window(const std::string&, const std::string& baseptr,
   std::vector<std::string> terms;
   for (size_t i = 0; i < indices.size(); ++i) {
     if (indices[i] == "0") continue;
-    if (strides[i] == "1") terms.push_back(indices[i]);
-    else terms.push_back(factor(indices[i]) + " * " + factor(strides[i]));
+    if (strides[i] == "1")
+      terms.push_back(indices[i]);
+    else
+      terms.push_back(factor(indices[i]) + " * " + factor(strides[i]));
   }
   std::string off;
   for (const std::string& t : terms) off += (off.empty() ? "" : " + ") + t;
@@ -68,8 +72,8 @@ class DramStaticMemory : public Memory {
  public:
   std::string name() const override { return "DRAM_STATIC"; }
   bool static_storage() const override { return true; }
-  std::string alloc(const std::string& n, const std::string& t, const std::vector<std::string>& shape,
-                    const SrcInfo&) const override {
+  std::string alloc(const std::string& n, const std::string& t,
+                    const std::vector<std::string>& shape, const SrcInfo&) const override {
     if (shape.empty()) return t + " " + n + ";";
     return "static " + t + " " + n + "[" + product(shape) + "];";
   }
@@ -83,8 +87,8 @@ class DramStaticMemory : public Memory {
 class DramStackMemory : public Memory {
  public:
   std::string name() const override { return "DRAM_STACK"; }
-  std::string alloc(const std::string& n, const std::string& t, const std::vector<std::string>& shape,
-                    const SrcInfo&) const override {
+  std::string alloc(const std::string& n, const std::string& t,
+                    const std::vector<std::string>& shape, const SrcInfo&) const override {
     if (shape.empty()) return t + " " + n + ";";
     return t + " " + n + "[" + product(shape) + "];";
   }

@@ -73,11 +73,11 @@ void Parser::expect_newline(const std::string& context) {
 bool Parser::is_keyword(const std::string& s) { return exocpp::is_keyword(s); }
 
 bool is_keyword(const std::string& s) {
-  static const char* kws[] = {"def",   "config", "for",    "in",     "if",       "elif",  "else",
-                              "pass",  "assert", "and",    "or",     "not",      "True",  "False",
-                              "None",  "return", "while",  "break",  "continue", "class", "import",
-                              "from",  "as",     "is",     "lambda", "with",     "yield", "global",
-                              "del",   "try",    "except", "raise",  "finally",  "nonlocal"};
+  static const char* kws[] = {"def",  "config", "for",    "in",     "if",       "elif",    "else",
+                              "pass", "assert", "and",    "or",     "not",      "True",    "False",
+                              "None", "return", "while",  "break",  "continue", "class",   "import",
+                              "from", "as",     "is",     "lambda", "with",     "yield",   "global",
+                              "del",  "try",    "except", "raise",  "finally",  "nonlocal"};
   for (const char* k : kws)
     if (s == k) return true;
   return false;
@@ -178,11 +178,13 @@ void Parser::parse_config() {
       continue;
     }
     const Token& f = expect_name_tok("a config field (write 'field: type')");
-    if (cfg->field(f.text)) fail(f, "config '" + name.text + "' already has a field '" + f.text + "'");
+    if (cfg->field(f.text))
+      fail(f, "config '" + name.text + "' already has a field '" + f.text + "'");
     expect_op(":", "after the field name '" + f.text + "'");
     const Token& tt = peek();
     Type t = parse_type("for the config field");
-    if (!t.is_scalar()) fail(tt, "config field '" + f.text + "' must have a scalar type, not a tensor or window");
+    if (!t.is_scalar())
+      fail(tt, "config field '" + f.text + "' must have a scalar type, not a tensor or window");
     cfg->fields.push_back({f.text, t.base});
     expect_newline("after the config field '" + f.text + "'");
   }
@@ -303,7 +305,8 @@ Block Parser::parse_block(const std::string& context, const Token& header,
     fail_expected("an indented block", "after line " + std::to_string(header.line));
   next();
   if (++block_depth_ > kMaxBlockDepth)
-    fail(header, "blocks nested too deeply (more than " + std::to_string(kMaxBlockDepth) + " levels)");
+    fail(header,
+         "blocks nested too deeply (more than " + std::to_string(kMaxBlockDepth) + " levels)");
   push_scope();
   if (preds) {
     while (peek().is_name("assert")) {
@@ -313,7 +316,8 @@ Block Parser::parse_block(const std::string& context, const Token& header,
     }
   }
   Block body;
-  while (peek().kind != TokKind::Dedent && peek().kind != TokKind::Eof) body.push_back(parse_stmt());
+  while (peek().kind != TokKind::Dedent && peek().kind != TokKind::Eof)
+    body.push_back(parse_stmt());
   if (body.empty()) {
     if (preds && !preds->empty())
       fail(peek(), "the proc body has only asserts; add at least one statement (e.g. 'pass')");
@@ -397,7 +401,8 @@ Stmt Parser::parse_for(const Token& kw) {
 }
 
 Stmt Parser::parse_alloc(const Token& name) {
-  if (is_keyword(name.text)) fail(name, "'" + name.text + "' is a keyword and cannot be a variable name");
+  if (is_keyword(name.text))
+    fail(name, "'" + name.text + "' is a keyword and cannot be a variable name");
   next();  // ':'
   const Token& tt = peek();
   Type t = parse_type(("for '" + name.text + "'").c_str());
@@ -420,7 +425,8 @@ Stmt Parser::parse_call_stmt(const Token& name, std::shared_ptr<const ProcNode> 
 
 Stmt Parser::parse_config_write(const Token& name) {
   if (lookup(name.text))
-    fail(name, "'" + name.text + "' is a variable, not a config; only config fields are written with '.'");
+    fail(name, "'" + name.text +
+                   "' is a variable, not a config; only config fields are written with '.'");
   Config cfg = find_config(name.text);
   if (!cfg) fail(name, "unknown config '" + name.text + "'");
   next();  // '.'
@@ -446,7 +452,8 @@ Stmt Parser::parse_assign(const Token& name) {
     do {
       Expr e = parse_expr();
       if (peek().is_op(":"))
-        fail(peek(), "cannot assign to a slice; assign element by element or call a proc with the window");
+        fail(peek(),
+             "cannot assign to a slice; assign element by element or call a proc with the window");
       idx.push_back(e);
     } while (accept_op(","));
     expect_op("]", "to close the index list");
@@ -467,7 +474,8 @@ Stmt Parser::parse_assign(const Token& name) {
     return WindowStmtNode::make(s, rhs, loc(name));
   }
   if (!v)
-    fail(name, "undefined variable '" + name.text + "' (declare it first, e.g. '" + name.text + ": R')");
+    fail(name,
+         "undefined variable '" + name.text + "' (declare it first, e.g. '" + name.text + ": R')");
   if (v->kind == VarKind::LoopIter)
     fail(name, "cannot assign to the loop variable '" + name.text + "'");
   if (v->kind == VarKind::Arg && v->type.is_control())
@@ -488,13 +496,15 @@ Expr Parser::parse_lone_expr(const std::vector<ScopeVar>& scope, bool allow_wind
   if (peek().kind == TokKind::Indent) fail(peek(), "unexpected indentation before the expression");
   Expr e = parse_expr(allow_window);
   if (peek().kind == TokKind::Newline) next();
-  if (peek().kind != TokKind::Eof) fail(peek(), "unexpected " + describe(peek()) + " after the expression");
+  if (peek().kind != TokKind::Eof)
+    fail(peek(), "unexpected " + describe(peek()) + " after the expression");
   return e;
 }
 
 // ---- entry points ----------------------------------------------------------------------------
 
-Module parse_module(const std::string& source, const ParseOptions& opts, const std::string& filename) {
+Module parse_module(const std::string& source, const ParseOptions& opts,
+                    const std::string& filename) {
   auto file = std::make_shared<SourceFile>();
   file->name = filename;
   file->text = source;

@@ -42,14 +42,19 @@ Type Parser::parse_type(const char* context) {
   const Token& first = peek();
   if (accept_op("[")) {  // window: [f32][N, K]
     const Token& et = peek();
-    if (et.kind != TokKind::Name) fail_expected("an element type such as 'f32'", "after '[' in a window type");
+    if (et.kind != TokKind::Name)
+      fail_expected("an element type such as 'f32'", "after '[' in a window type");
     next();
     auto k = scalar_kind_from_string(et.text);
-    if (!k) fail(et, "unknown type '" + et.text + "' (expected R, f16, f32, f64, i8, ui8, ui16 or i32)");
+    if (!k)
+      fail(et, "unknown type '" + et.text + "' (expected R, f16, f32, f64, i8, ui8, ui16 or i32)");
     if (!is_data(*k))
-      fail(et, "a window's element type must be a data type (R, f32, ...), found '" + et.text + "'");
+      fail(et,
+           "a window's element type must be a data type (R, f32, ...), found '" + et.text + "'");
     expect_op("]", "after the window's element type");
-    if (!peek().is_op("[")) fail_expected("'[' and the window's shape", "after the window's element type, as in [f32][N, 16]");
+    if (!peek().is_op("["))
+      fail_expected("'[' and the window's shape",
+                    "after the window's element type, as in [f32][N, 16]");
     next();
     std::vector<Expr> shape;
     do {
@@ -65,12 +70,14 @@ Type Parser::parse_type(const char* context) {
   next();
   auto k = scalar_kind_from_string(first.text);
   if (!k)
-    fail(first, "unknown type '" + first.text +
-                    "' (expected size, index, int, bool, stride, R, f16, f32, f64, i8, ui8, ui16 or i32)");
+    fail(first,
+         "unknown type '" + first.text +
+             "' (expected size, index, int, bool, stride, R, f16, f32, f64, i8, ui8, ui16 or i32)");
   if (!peek().is_op("[")) return Type(*k);
   const Token& br = next();
   if (!is_data(*k))
-    fail(br, "a tensor's element type must be a data type (R, f32, ...), found '" + first.text + "'");
+    fail(br,
+         "a tensor's element type must be a data type (R, f32, ...), found '" + first.text + "'");
   std::vector<Expr> shape;
   do {
     shape.push_back(parse_expr());
@@ -168,7 +175,8 @@ Expr Parser::parse_cmp() {
   check_not_window(lhs);
   check_not_window(rhs);
   if (cmp_op(peek()) || peek().is_op("!="))
-    fail(peek(), "chained comparisons such as 'a < b < c' are not supported; write 'a < b and b < c'");
+    fail(peek(),
+         "chained comparisons such as 'a < b < c' are not supported; write 'a < b and b < c'");
   return track(BinOpNode::make(*op, lhs, rhs, lhs.srcinfo()), {lhs, rhs});
 }
 
@@ -188,13 +196,18 @@ Expr Parser::parse_mul() {
   Expr lhs = parse_unary();
   while (true) {
     const Token& t = peek();
-    if (t.is_op("//")) fail(t, "the operator '//' is not supported; '/' on integers already rounds down");
+    if (t.is_op("//"))
+      fail(t, "the operator '//' is not supported; '/' on integers already rounds down");
     if (t.is_op("**")) fail(t, "the power operator '**' is not supported; multiply instead");
     BinOpKind op;
-    if (t.is_op("*")) op = BinOpKind::Mul;
-    else if (t.is_op("/")) op = BinOpKind::Div;
-    else if (t.is_op("%")) op = BinOpKind::Mod;
-    else break;
+    if (t.is_op("*"))
+      op = BinOpKind::Mul;
+    else if (t.is_op("/"))
+      op = BinOpKind::Div;
+    else if (t.is_op("%"))
+      op = BinOpKind::Mod;
+    else
+      break;
     next();
     Expr rhs = parse_unary();
     check_not_window(lhs);
@@ -207,7 +220,8 @@ Expr Parser::parse_mul() {
 Expr Parser::parse_unary() {
   const Token& t = peek();
   if (t.is_name("not"))
-    fail(t, "'not' is not supported; negate the comparison instead (e.g. 'a >= b' for 'not a < b')");
+    fail(t,
+         "'not' is not supported; negate the comparison instead (e.g. 'a >= b' for 'not a < b')");
   if (!t.is_op("-")) return parse_atom();
   DepthGuard g(*this, expr_depth_, t);
   next();
@@ -216,7 +230,8 @@ Expr Parser::parse_unary() {
   // A negated literal is a literal, as in Exo: `-1` is Const(-1).
   if (const ConstNode* c = arg.as<ConstNode>()) {
     if (c->is_int()) return track(ConstNode::make_int(-c->int_val(), loc(t)), {});
-    if (is_data(c->type.base)) return track(ConstNode::make_float(-c->val, c->type.base, loc(t)), {});
+    if (is_data(c->type.base))
+      return track(ConstNode::make_float(-c->val, c->type.base, loc(t)), {});
   }
   return track(USubNode::make(arg, loc(t)), {arg});
 }
@@ -267,7 +282,8 @@ Expr Parser::parse_name_expr(const Token& name) {
   if (peek().is_op(".") && !v) return parse_config_read(name);
   if (!v) {
     if (find_config(name.text))
-      fail(name, "'" + name.text + "' is a config; read one of its fields with '" + name.text + ".field'");
+      fail(name, "'" + name.text + "' is a config; read one of its fields with '" + name.text +
+                     ".field'");
     fail(name, "undefined variable '" + name.text + "'");
   }
   if (peek().is_op("[")) return parse_indexed(name, *v);
@@ -314,7 +330,8 @@ Expr Parser::parse_indexed(const Token& name, const VarInfo& v) {
   } else {
     std::vector<Expr> idx;
     for (WAccess& a : acc) idx.push_back(a.lo);
-    Type t = static_cast<int>(idx.size()) == v.type.rank() ? Type(v.type.base) : Type(ScalarKind::Error);
+    Type t =
+        static_cast<int>(idx.size()) == v.type.rank() ? Type(v.type.base) : Type(ScalarKind::Error);
     e = ReadNode::make(v.sym, std::move(idx), std::move(t), loc(name));
   }
   if (max_child + 1 > kMaxExprDepth)
@@ -333,7 +350,8 @@ Expr Parser::parse_config_read(const Token& name) {
   if (!cfg->field(f.text)) {
     std::vector<std::string> names;
     for (const ConfigField& cf : cfg->fields) names.push_back(cf.name);
-    fail(f, "config '" + cfg->name + "' has no field '" + f.text + "' (its fields: " + join(names) + ")");
+    fail(f, "config '" + cfg->name + "' has no field '" + f.text + "' (its fields: " + join(names) +
+                ")");
   }
   return track(ReadConfigNode::make(cfg, f.text, loc(name)), {});
 }
@@ -358,7 +376,8 @@ std::vector<Expr> Parser::parse_call_args(const char* what) {
 Expr Parser::parse_extern_call(const Token& name) {
   auto fn = find_extern(name.text);
   if (!fn)
-    fail(name, "unknown function '" + name.text + "' (known functions: " + join(extern_names()) + ")");
+    fail(name,
+         "unknown function '" + name.text + "' (known functions: " + join(extern_names()) + ")");
   std::vector<Expr> args = parse_call_args("extern");
   int d = 0;
   for (const Expr& a : args) d = std::max(d, depth_of(a));

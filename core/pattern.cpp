@@ -19,7 +19,9 @@ using pattern::Pattern;
 using pattern::SPat;
 using pattern::SPatKind;
 
-bool match_name(const std::string& pat, const std::string& name) { return pat == "_" || pat == name; }
+bool match_name(const std::string& pat, const std::string& name) {
+  return pat == "_" || pat == name;
+}
 
 bool is_lone_hole(const std::vector<EPatPtr>& pats) {
   return pats.size() == 1 && pats[0]->kind == EPatKind::Hole;
@@ -54,7 +56,8 @@ bool match_window(const EPat& pat, const WindowExprNode& w) {
 
 bool match_e(const EPat& pat, const Expr& e) {
   switch (pat.kind) {
-    case EPatKind::Hole: return true;
+    case EPatKind::Hole:
+      return true;
     case EPatKind::Read:
       if (auto* r = e.as<ReadNode>()) {
         // "x" (no brackets) matches x with any indices, as Exo's matcher does.
@@ -77,7 +80,8 @@ bool match_e(const EPat& pat, const Expr& e) {
         return b->op == pat.op && match_e(*pat.args[0], b->lhs) && match_e(*pat.args[1], b->rhs);
       return false;
     case EPatKind::Extern:
-      if (auto* x = e.as<ExternNode>()) return match_name(pat.name, x->fn->name()) && match_list(pat.args, x->args);
+      if (auto* x = e.as<ExternNode>())
+        return match_name(pat.name, x->fn->name()) && match_list(pat.args, x->args);
       return false;
     case EPatKind::Stride:
       if (auto* s = e.as<StrideExprNode>())
@@ -87,7 +91,8 @@ bool match_e(const EPat& pat, const Expr& e) {
       if (auto* rc = e.as<ReadConfigNode>())
         return match_name(pat.name, rc->config->name) && match_name(pat.field, rc->field);
       return false;
-    case EPatKind::Slice: return false;
+    case EPatKind::Slice:
+      return false;
   }
   return false;
 }
@@ -98,26 +103,28 @@ std::optional<int> match_stmts(const std::vector<SPat>& pats, const Block& b, in
 
 bool match_stmt(const SPat& pat, const Stmt& s) {
   switch (pat.kind) {
-    case SPatKind::Hole: return true;
+    case SPatKind::Hole:
+      return true;
     case SPatKind::Assign:
       if (auto* a = s.as<AssignNode>())
-        return match_name(pat.name, a->name.name()) && (!pat.bracketed || match_list(pat.idx, a->idx)) &&
-               match_e(*pat.rhs, a->rhs);
+        return match_name(pat.name, a->name.name()) &&
+               (!pat.bracketed || match_list(pat.idx, a->idx)) && match_e(*pat.rhs, a->rhs);
       // "w = A[_]" also names a window statement.
       if (auto* w = s.as<WindowStmtNode>())
         return !pat.bracketed && match_name(pat.name, w->name.name()) && match_e(*pat.rhs, w->rhs);
       return false;
     case SPatKind::Reduce:
       if (auto* r = s.as<ReduceNode>())
-        return match_name(pat.name, r->name.name()) && (!pat.bracketed || match_list(pat.idx, r->idx)) &&
-               match_e(*pat.rhs, r->rhs);
+        return match_name(pat.name, r->name.name()) &&
+               (!pat.bracketed || match_list(pat.idx, r->idx)) && match_e(*pat.rhs, r->rhs);
       return false;
     case SPatKind::WriteConfig:
       if (auto* w = s.as<WriteConfigNode>())
         return match_name(pat.name, w->config->name) && match_name(pat.field, w->field) &&
                match_e(*pat.rhs, w->rhs);
       return false;
-    case SPatKind::Pass: return s.is<PassNode>();
+    case SPatKind::Pass:
+      return s.is<PassNode>();
     case SPatKind::If:
       // The body pattern matches a prefix of the body; the else branch is not constrained.
       if (auto* i = s.as<IfNode>())
@@ -126,8 +133,9 @@ bool match_stmt(const SPat& pat, const Stmt& s) {
       return false;
     case SPatKind::For:
       if (auto* f = s.as<ForNode>())
-        return match_name(pat.name, f->iter.name()) && (!pat.loop_mode || *pat.loop_mode == f->mode) &&
-               match_e(*pat.lo, f->lo) && match_e(*pat.hi, f->hi) &&
+        return match_name(pat.name, f->iter.name()) &&
+               (!pat.loop_mode || *pat.loop_mode == f->mode) && match_e(*pat.lo, f->lo) &&
+               match_e(*pat.hi, f->hi) &&
                match_stmts(pat.body, f->body, 0, static_cast<int>(f->body.size())).has_value();
       return false;
     case SPatKind::Alloc:
@@ -140,7 +148,8 @@ bool match_stmt(const SPat& pat, const Stmt& s) {
       return false;
     case SPatKind::Call:
       if (auto* c = s.as<CallNode>())
-        return match_name(pat.name, c->proc->name) && (pat.idx.empty() || match_list(pat.idx, c->args));
+        return match_name(pat.name, c->proc->name) &&
+               (pat.idx.empty() || match_list(pat.idx, c->args));
       return false;
   }
   return false;
@@ -170,7 +179,8 @@ std::optional<int> match_stmts(const std::vector<SPat>& pats, const Block& b, in
 // ---- the walk ------------------------------------------------------------------------------
 
 struct Search {
-  Search(const Pattern& pt, const Proc& pr, bool ignore) : pat(pt), proc(pr), ignore_match_no(ignore) {}
+  Search(const Pattern& pt, const Proc& pr, bool ignore)
+      : pat(pt), proc(pr), ignore_match_no(ignore) {}
   const Pattern& pat;
   const Proc& proc;
   bool ignore_match_no = false;
@@ -197,9 +207,10 @@ struct Search {
         Loc l{single ? CursorKind::Stmt : CursorKind::Block, path, j, single ? j + 1 : *end, {}};
         add(std::move(l));
       }
-      if (!done) descend(b[j], path, j, [&](const Block& body, const BlockPath& p) {
-        stmts_in(body, p, 0, static_cast<int>(body.size()));
-      });
+      if (!done)
+        descend(b[j], path, j, [&](const Block& body, const BlockPath& p) {
+          stmts_in(body, p, 0, static_cast<int>(body.size()));
+        });
     }
   }
 
@@ -222,7 +233,8 @@ struct Search {
   void exprs_in(const Block& b, const BlockPath& path, int lo, int hi) {
     for (int j = lo; j < hi && !done; ++j) {
       std::vector<Expr> kids = expr_children(b[j]);
-      for (size_t k = 0; k < kids.size() && !done; ++k) expr_walk(kids[k], path, j, {static_cast<int>(k)});
+      for (size_t k = 0; k < kids.size() && !done; ++k)
+        expr_walk(kids[k], path, j, {static_cast<int>(k)});
       descend(b[j], path, j, [&](const Block& body, const BlockPath& p) {
         exprs_in(body, p, 0, static_cast<int>(body.size()));
       });
@@ -246,8 +258,10 @@ struct Search {
       case CursorKind::Stmt:
       case CursorKind::Block: {
         const Block& b = block_at(proc.body(), l.block);
-        if (pat.is_expr) exprs_in(b, l.block, l.lo, l.hi);
-        else stmts_in(b, l.block, l.lo, l.hi);
+        if (pat.is_expr)
+          exprs_in(b, l.block, l.lo, l.hi);
+        else
+          stmts_in(b, l.block, l.lo, l.hi);
         return;
       }
       case CursorKind::Expr:
@@ -279,15 +293,19 @@ Cursor find_in(const Cursor& scope, const std::string& text) {
   Pattern pat = pattern::parse_pattern(text);
   std::vector<Cursor> found = search(scope, pat);
   if (!found.empty()) return found.front();
-  SrcInfo where = scope.kind() == CursorKind::Block && scope.loc().block.empty() && scope.loc().lo == 0
-                      ? scope.proc()->srcinfo
-                      : scope.srcinfo();
-  if (!pat.match_no) throw SchedulingError("find", where, "no match for pattern '" + pat.text + "' in " + scope_name(scope));
+  SrcInfo where =
+      scope.kind() == CursorKind::Block && scope.loc().block.empty() && scope.loc().lo == 0
+          ? scope.proc()->srcinfo
+          : scope.srcinfo();
+  if (!pat.match_no)
+    throw SchedulingError("find", where,
+                          "no match for pattern '" + pat.text + "' in " + scope_name(scope));
   size_t n = search(scope, pat, /*ignore_match_no=*/true).size();
   throw SchedulingError("find", where,
                         "pattern '" + text + "' asks for match #" + std::to_string(*pat.match_no) +
-                            " (counting from 0), but '" + pat.text + "' has only " + std::to_string(n) +
-                            " match" + (n == 1 ? "" : "es") + " in " + scope_name(scope));
+                            " (counting from 0), but '" + pat.text + "' has only " +
+                            std::to_string(n) + " match" + (n == 1 ? "" : "es") + " in " +
+                            scope_name(scope));
 }
 
 // "name" or "name #n" -> {name, " #n"}; nullopt for anything else.
@@ -310,7 +328,8 @@ Cursor find(const Proc& p, const std::string& pattern) { return find_in(proc_bod
 Cursor find(const Cursor& scope, const std::string& pattern) { return find_in(scope, pattern); }
 
 Cursor find_loop(const Proc& p, const std::string& pattern) {
-  if (auto nc = name_and_count(pattern)) return find(p, "for " + nc->first + " in _: _" + nc->second);
+  if (auto nc = name_and_count(pattern))
+    return find(p, "for " + nc->first + " in _: _" + nc->second);
   return find(p, pattern);
 }
 
@@ -325,8 +344,14 @@ Cursor find_alloc_or_arg(const Proc& p, const std::string& name) {
 }
 
 Cursor Proc::find(const std::string& pattern) const { return exocpp::find(*this, pattern); }
-std::vector<Cursor> Proc::find_all(const std::string& pattern) const { return exocpp::find_all(*this, pattern); }
-Cursor Proc::find_loop(const std::string& pattern) const { return exocpp::find_loop(*this, pattern); }
-Cursor Proc::find_alloc_or_arg(const std::string& name) const { return exocpp::find_alloc_or_arg(*this, name); }
+std::vector<Cursor> Proc::find_all(const std::string& pattern) const {
+  return exocpp::find_all(*this, pattern);
+}
+Cursor Proc::find_loop(const std::string& pattern) const {
+  return exocpp::find_loop(*this, pattern);
+}
+Cursor Proc::find_alloc_or_arg(const std::string& name) const {
+  return exocpp::find_alloc_or_arg(*this, name);
+}
 
 }  // namespace exocpp

@@ -44,13 +44,13 @@ enum class SPatKind : uint8_t { Hole, Assign, Reduce, WriteConfig, Pass, If, For
 
 struct SPat {
   SPatKind kind = SPatKind::Hole;
-  std::string name;              // target, loop variable, allocated buffer, callee, config
-  std::string field;             // WriteConfig
-  std::vector<EPatPtr> idx;      // Assign/Reduce indices, Alloc sizes, Call arguments
-  bool bracketed = false;        // Assign/Reduce written x[...]; Alloc written with a shape
-  EPatPtr rhs;                   // Assign/Reduce/WriteConfig rhs, If condition
-  EPatPtr lo, hi;                // For bounds
-  std::vector<SPat> body;        // For/If body (a sequence, may hold holes)
+  std::string name;                      // target, loop variable, allocated buffer, callee, config
+  std::string field;                     // WriteConfig
+  std::vector<EPatPtr> idx;              // Assign/Reduce indices, Alloc sizes, Call arguments
+  bool bracketed = false;                // Assign/Reduce written x[...]; Alloc written with a shape
+  EPatPtr rhs;                           // Assign/Reduce/WriteConfig rhs, If condition
+  EPatPtr lo, hi;                        // For bounds
+  std::vector<SPat> body;                // For/If body (a sequence, may hold holes)
   std::optional<ScalarKind> alloc_type;  // Alloc: the element type, when not "_"
   std::string alloc_mem;                 // Alloc: "@ MEM", when given
   std::optional<LoopMode> loop_mode;     // For: seq(...) or par(...), when given
@@ -58,11 +58,11 @@ struct SPat {
 
 // A parsed pattern string: either one expression pattern or a sequence of statement patterns.
 struct Pattern {
-  std::string text;                // the pattern as written (without "#n")
+  std::string text;  // the pattern as written (without "#n")
   bool is_expr = false;
-  EPatPtr expr;                    // when is_expr
-  std::vector<SPat> stmts;         // otherwise, at least one non-hole
-  std::optional<int> match_no;     // "#n"
+  EPatPtr expr;                 // when is_expr
+  std::vector<SPat> stmts;      // otherwise, at least one non-hole
+  std::optional<int> match_no;  // "#n"
 };
 
 // Parses a pattern string; throws ParseError ("in pattern '...': ...") when it is malformed.

@@ -6,10 +6,9 @@
 //   stmt     ::= '_' | 'pass'
 //              | 'for' NAME 'in' range ':' body     range ::= '_' | ('seq'|'par') '(' e ',' e ')'
 //              | 'if' e ':' body
-//              | NAME ':' type                      type  ::= '_' | (SCALAR|'_') ['[' e, ... ']'] ['@' NAME]
-//              | NAME '.' NAME '=' e
-//              | NAME ['[' idx ']'] ('=' | '+=') e
-//              | NAME '(' e, ... ')'               (a proc call; an extern's name makes it an expr)
+//              | NAME ':' type                      type  ::= '_' | (SCALAR|'_') ['[' e, ... ']']
+//              ['@' NAME] | NAME '.' NAME '=' e | NAME ['[' idx ']'] ('=' | '+=') e | NAME '(' e,
+//              ... ')'               (a proc call; an extern's name makes it an expr)
 //   body     ::= stmt (';' stmt)*                  (as in Python, the rest of the line)
 //   e        ::= the expression grammar, with '_' for any expression; 'lo:hi' in index lists
 #include <cctype>
@@ -27,8 +26,9 @@ constexpr int kMaxPatternDepth = 200;
 constexpr int64_t kMaxMatchNo = 1000000000;
 
 bool is_keyword(const std::string& s) {
-  static const char* kws[] = {"def", "config", "for", "in", "if", "elif", "else", "pass", "assert",
-                              "and", "or", "not", "True", "False", "None", "return", "while"};
+  static const char* kws[] = {"def",  "config", "for",    "in",     "if",   "elif",
+                              "else", "pass",   "assert", "and",    "or",   "not",
+                              "True", "False",  "None",   "return", "while"};
   for (const char* k : kws)
     if (s == k) return true;
   return false;
@@ -65,7 +65,8 @@ class PatternParser {
       all_holes = all_holes && it.stmt.kind == SPatKind::Hole;
       pat.stmts.push_back(std::move(it.stmt));
     }
-    if (all_holes) fail(items[0].at, "a sequence of '_' alone matches anything; say what to look for");
+    if (all_holes)
+      fail(items[0].at, "a sequence of '_' alone matches anything; say what to look for");
     return pat;
   }
 
@@ -138,8 +139,7 @@ class PatternParser {
     const Token& t1 = peek(1);
     if (t1.is_op(":")) return true;
     if (t1.is_op(".") && peek(2).kind == TokKind::Name && peek(3).is_op("=")) return true;
-    if (t1.is_op("("))
-      return in_sequence || (t.text != "stride" && find_extern(t.text) == nullptr);
+    if (t1.is_op("(")) return in_sequence || (t.text != "stride" && find_extern(t.text) == nullptr);
     size_t k = 1;
     if (t1.is_op("[")) {  // skip a balanced index list
       int depth = 0;
@@ -206,7 +206,8 @@ class PatternParser {
     SPat s;
     s.kind = SPatKind::For;
     s.name = expect_name("(the loop variable) after 'for'");
-    if (!accept_name("in")) fail(peek(), "expected 'in' after the loop variable, found " + describe(peek()));
+    if (!accept_name("in"))
+      fail(peek(), "expected 'in' after the loop variable, found " + describe(peek()));
     if (peek().is_name("seq") || peek().is_name("par")) {
       s.loop_mode = next().text == "seq" ? LoopMode::Seq : LoopMode::Par;
       expect_op("(", "after seq/par");
@@ -302,8 +303,10 @@ class PatternParser {
   }
   EPatPtr parse_cmp() {
     EPatPtr e = parse_add();
-    static const std::pair<const char*, BinOpKind> ops[] = {{"<", BinOpKind::Lt}, {"<=", BinOpKind::Le},
-                                                            {">", BinOpKind::Gt}, {">=", BinOpKind::Ge},
+    static const std::pair<const char*, BinOpKind> ops[] = {{"<", BinOpKind::Lt},
+                                                            {"<=", BinOpKind::Le},
+                                                            {">", BinOpKind::Gt},
+                                                            {">=", BinOpKind::Ge},
                                                             {"==", BinOpKind::Eq}};
     for (auto& [s, k] : ops)
       if (accept_op(s)) return binop(k, e, parse_add());
@@ -313,18 +316,25 @@ class PatternParser {
   EPatPtr parse_add() {
     EPatPtr e = parse_mul();
     while (true) {
-      if (accept_op("+")) e = binop(BinOpKind::Add, e, parse_mul());
-      else if (accept_op("-")) e = binop(BinOpKind::Sub, e, parse_mul());
-      else return e;
+      if (accept_op("+"))
+        e = binop(BinOpKind::Add, e, parse_mul());
+      else if (accept_op("-"))
+        e = binop(BinOpKind::Sub, e, parse_mul());
+      else
+        return e;
     }
   }
   EPatPtr parse_mul() {
     EPatPtr e = parse_unary();
     while (true) {
-      if (accept_op("*")) e = binop(BinOpKind::Mul, e, parse_unary());
-      else if (accept_op("/")) e = binop(BinOpKind::Div, e, parse_unary());
-      else if (accept_op("%")) e = binop(BinOpKind::Mod, e, parse_unary());
-      else return e;
+      if (accept_op("*"))
+        e = binop(BinOpKind::Mul, e, parse_unary());
+      else if (accept_op("/"))
+        e = binop(BinOpKind::Div, e, parse_unary());
+      else if (accept_op("%"))
+        e = binop(BinOpKind::Mod, e, parse_unary());
+      else
+        return e;
     }
   }
   EPatPtr parse_unary() {
@@ -387,7 +397,8 @@ class PatternParser {
     if (d.kind == TokKind::Int && d.int_val < 1000000) {
       e->dim = static_cast<int>(d.int_val);
     } else if (!d.is_name("_")) {
-      fail(d, "expected a dimension number or '_' as stride's second argument, found " + describe(d));
+      fail(d,
+           "expected a dimension number or '_' as stride's second argument, found " + describe(d));
     }
     next();
     expect_op(")", "after stride's arguments");
@@ -416,7 +427,8 @@ Pattern parse_pattern(const std::string& raw) {
   shown->name = "<pattern>";
   shown->text = text;
   auto fail_at = [&](size_t pos, const std::string& msg) -> ParseError {
-    return ParseError(SrcInfo{shown, 1, static_cast<int>(pos) + 1}, "in pattern '" + text + "': " + msg);
+    return ParseError(SrcInfo{shown, 1, static_cast<int>(pos) + 1},
+                      "in pattern '" + text + "': " + msg);
   };
   if (text.empty()) throw fail_at(0, "the pattern is empty");
 
@@ -429,8 +441,10 @@ Pattern parse_pattern(const std::string& raw) {
     int64_t v = 0;
     bool ok = nb != std::string::npos;
     for (size_t i = nb; ok && i < num.size(); ++i) {
-      if (!std::isdigit(static_cast<unsigned char>(num[i]))) ok = false;
-      else if ((v = v * 10 + (num[i] - '0')) > kMaxMatchNo) ok = false;
+      if (!std::isdigit(static_cast<unsigned char>(num[i])))
+        ok = false;
+      else if ((v = v * 10 + (num[i] - '0')) > kMaxMatchNo)
+        ok = false;
     }
     if (!ok) throw fail_at(h, "expected a match number after '#' (as in 'for i in _: _ #1')");
     match_no = static_cast<int>(v);

@@ -24,18 +24,23 @@ constexpr int kPrecUnary = 60;
 
 int precedence(BinOpKind op) {
   switch (op) {
-    case BinOpKind::Or: return kPrecOr;
-    case BinOpKind::And: return kPrecAnd;
+    case BinOpKind::Or:
+      return kPrecOr;
+    case BinOpKind::And:
+      return kPrecAnd;
     case BinOpKind::Lt:
     case BinOpKind::Le:
     case BinOpKind::Gt:
     case BinOpKind::Ge:
-    case BinOpKind::Eq: return kPrecCmp;
+    case BinOpKind::Eq:
+      return kPrecCmp;
     case BinOpKind::Add:
-    case BinOpKind::Sub: return kPrecAdd;
+    case BinOpKind::Sub:
+      return kPrecAdd;
     case BinOpKind::Mul:
     case BinOpKind::Div:
-    case BinOpKind::Mod: return kPrecMul;
+    case BinOpKind::Mod:
+      return kPrecMul;
   }
   return kPrecOr;
 }
@@ -89,13 +94,26 @@ std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (char ch : s) {
     switch (ch) {
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\0': out += "\\0"; break;
-      default: out += ch;  // other bytes stand for themselves inside a string literal
+      case '\\':
+        out += "\\\\";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\0':
+        out += "\\0";
+        break;
+      default:
+        out += ch;  // other bytes stand for themselves inside a string literal
     }
   }
   return out + "\"";
@@ -115,7 +133,8 @@ std::string print_list(const std::vector<Expr>& es) {
 // A literal of type `base` and value `val`.
 std::string print_literal(ScalarKind base, double val) {
   switch (base) {
-    case ScalarKind::Bool: return val != 0.0 ? "True" : "False";
+    case ScalarKind::Bool:
+      return val != 0.0 ? "True" : "False";
     case ScalarKind::Int:
     case ScalarKind::Index:
     case ScalarKind::Size:
@@ -131,7 +150,8 @@ std::string print_literal(ScalarKind base, double val) {
     case ScalarKind::UI8:
     case ScalarKind::UI16:
     case ScalarKind::I32:
-    case ScalarKind::Error: return float_literal(val);
+    case ScalarKind::Error:
+      return float_literal(val);
   }
   return float_literal(val);
 }
@@ -182,8 +202,8 @@ std::string print_expr(const Expr& e, int prec) {
       // Left-associative: a right operand of equal precedence keeps its parentheses.
       // Comparisons do not chain: an operand that is itself a comparison keeps them too.
       int lhs_prec = is_comparison(n->op) ? p + 1 : p;
-      std::string s = print_expr(n->lhs, lhs_prec) + " " + to_string(n->op) + " " +
-                      print_expr(n->rhs, p + 1);
+      std::string s =
+          print_expr(n->lhs, lhs_prec) + " " + to_string(n->op) + " " + print_expr(n->rhs, p + 1);
       return p < prec ? "(" + s + ")" : s;
     }
     case ExprKind::Extern: {

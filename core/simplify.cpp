@@ -60,7 +60,8 @@ class Normalizer {
 
   // The polynomial of a control expression, or nullopt when it does not fit (overflow).
   std::optional<Poly> poly(const Expr& e) {
-    if (auto c = e.as<ConstNode>(); c && c->type.base != ScalarKind::Bool && !is_data(c->type.base)) {
+    if (auto c = e.as<ConstNode>();
+        c && c->type.base != ScalarKind::Bool && !is_data(c->type.base)) {
       Poly p;
       p.add_term({}, c->int_val());
       return p;
@@ -135,8 +136,9 @@ class Normalizer {
     for (const auto& t : p.terms) {
       if (t.mono.empty() || t.coeff == 0) continue;
       Expr m;
-      for (int id : t.mono) m = m.defined() ? BinOpNode::make(BinOpKind::Mul, m, atoms_[static_cast<size_t>(id)], s)
-                                           : atoms_[static_cast<size_t>(id)];
+      for (int id : t.mono)
+        m = m.defined() ? BinOpNode::make(BinOpKind::Mul, m, atoms_[static_cast<size_t>(id)], s)
+                        : atoms_[static_cast<size_t>(id)];
       int64_t c = t.coeff;
       bool neg = c < 0 && out.defined();
       int64_t mag = neg ? -c : c;
@@ -186,7 +188,8 @@ class Normalizer {
         if (t.mono.size() != 1) return std::nullopt;
         auto range = (*range_of_)(atoms_[static_cast<size_t>(t.mono[0])]);
         if (!range) return std::nullopt;
-        if (!checked_mul(t.coeff, range->first, &a) || !checked_mul(t.coeff, range->second, &b)) return std::nullopt;
+        if (!checked_mul(t.coeff, range->first, &a) || !checked_mul(t.coeff, range->second, &b))
+          return std::nullopt;
         if (a > b) std::swap(a, b);
       }
       if (!checked_add(lo, a, &lo) || !checked_add(hi, b, &hi)) return std::nullopt;
@@ -271,12 +274,23 @@ class Simplifier : public IRMutator {
           int64_t d = l->constant();  // lhs - rhs
           bool v = false;
           switch (b->op) {
-            case BinOpKind::Lt: v = d < 0; break;
-            case BinOpKind::Le: v = d <= 0; break;
-            case BinOpKind::Gt: v = d > 0; break;
-            case BinOpKind::Ge: v = d >= 0; break;
-            case BinOpKind::Eq: v = d == 0; break;
-            default: return e;
+            case BinOpKind::Lt:
+              v = d < 0;
+              break;
+            case BinOpKind::Le:
+              v = d <= 0;
+              break;
+            case BinOpKind::Gt:
+              v = d > 0;
+              break;
+            case BinOpKind::Ge:
+              v = d >= 0;
+              break;
+            case BinOpKind::Eq:
+              v = d == 0;
+              break;
+            default:
+              return e;
           }
           return ConstNode::make_bool(v, e.srcinfo());
         }

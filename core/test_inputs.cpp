@@ -39,7 +39,8 @@ std::string compare_value(const std::string& name, const ArgValue& a, const ArgV
                           const CompareOptions& opts) {
   if (a.index() != b.index())
     return name + ": one run has " + to_string(a) + ", the other " + to_string(b);
-  if (const Buffer* x = std::get_if<Buffer>(&a)) return compare_buffers(*x, std::get<Buffer>(b), name, opts);
+  if (const Buffer* x = std::get_if<Buffer>(&a))
+    return compare_buffers(*x, std::get<Buffer>(b), name, opts);
   bool same = std::holds_alternative<bool>(a) ? std::get<bool>(a) == std::get<bool>(b)
                                               : std::get<int64_t>(a) == std::get<int64_t>(b);
   if (!same) return name + " differs: " + to_string(a) + " vs " + to_string(b);
@@ -74,7 +75,8 @@ std::vector<ArgValue> random_args(const Proc& p, const std::map<std::string, int
       throw InterpError(p->srcinfo, "random_args: proc '" + p.name() + "' has no argument named '" +
                                         name + "' (its arguments: " + names + ")");
     if (!found->type.is_control())
-      throw InterpError(found->srcinfo, "random_args: argument '" + name + "' of proc '" + p.name() +
+      throw InterpError(found->srcinfo, "random_args: argument '" + name + "' of proc '" +
+                                            p.name() +
                                             "' is data; only control arguments take a given value");
   }
   bool any_free = false;
@@ -97,7 +99,8 @@ std::vector<ArgValue> random_args(const Proc& p, const std::map<std::string, int
       else if (given != sizes.end())
         vals[i] = given->second;
       else if (k == ScalarKind::Size)
-        vals[i] = rng.range(1, std::max<int64_t>(t < tries / 2 ? opts.max_size : 4 * opts.max_size, 1));
+        vals[i] =
+            rng.range(1, std::max<int64_t>(t < tries / 2 ? opts.max_size : 4 * opts.max_size, 1));
       else if (k == ScalarKind::Stride)
         vals[i] = int64_t(1);
       else
@@ -163,8 +166,10 @@ std::vector<ArgValue> deep_copy(const std::vector<ArgValue>& args) {
   std::vector<ArgValue> out;
   out.reserve(args.size());
   for (const ArgValue& v : args) {
-    if (const Buffer* b = std::get_if<Buffer>(&v)) out.emplace_back(b->deep_copy());
-    else out.push_back(v);
+    if (const Buffer* b = std::get_if<Buffer>(&v))
+      out.emplace_back(b->deep_copy());
+    else
+      out.push_back(v);
   }
   return out;
 }
@@ -172,8 +177,10 @@ std::vector<ArgValue> deep_copy(const std::vector<ArgValue>& args) {
 std::map<std::string, ArgValue> deep_copy(const std::map<std::string, ArgValue>& args) {
   std::map<std::string, ArgValue> out;
   for (const auto& [name, v] : args) {
-    if (const Buffer* b = std::get_if<Buffer>(&v)) out.emplace(name, b->deep_copy());
-    else out.emplace(name, v);
+    if (const Buffer* b = std::get_if<Buffer>(&v))
+      out.emplace(name, b->deep_copy());
+    else
+      out.emplace(name, v);
   }
   return out;
 }

@@ -74,8 +74,13 @@ std::optional<int64_t> fold_int_constant(const Expr& e) {
       }
       return b->op == BinOpKind::Div ? q : m;
     }
-    case BinOpKind::Lt: case BinOpKind::Le: case BinOpKind::Gt: case BinOpKind::Ge:
-    case BinOpKind::Eq: case BinOpKind::And: case BinOpKind::Or:
+    case BinOpKind::Lt:
+    case BinOpKind::Le:
+    case BinOpKind::Gt:
+    case BinOpKind::Ge:
+    case BinOpKind::Eq:
+    case BinOpKind::And:
+    case BinOpKind::Or:
       return std::nullopt;
   }
   return std::nullopt;
@@ -83,9 +88,7 @@ std::optional<int64_t> fold_int_constant(const Expr& e) {
 
 std::string quoted(const Sym& s) { return "'" + s.name() + "'"; }
 
-std::string indices_word(size_t n) {
-  return std::to_string(n) + (n == 1 ? " index" : " indices");
-}
+std::string indices_word(size_t n) { return std::to_string(n) + (n == 1 ? " index" : " indices"); }
 
 // Exo types integer literals outside indices as R; here they are int, so an expression of
 // literals is accepted wherever a data value is expected.
@@ -102,9 +105,12 @@ void Checker::fail(const SrcInfo& where, const std::string& msg) { throw TypeErr
 
 std::string Checker::describe(const VarInfo& v) {
   switch (v.kind) {
-    case VarKind::LoopIter: return "a loop variable";
-    case VarKind::Window: return "a window of type " + to_string(v.type);
-    case VarKind::Alloc: return "a buffer of type " + to_string(v.type);
+    case VarKind::LoopIter:
+      return "a loop variable";
+    case VarKind::Window:
+      return "a window of type " + to_string(v.type);
+    case VarKind::Alloc:
+      return "a buffer of type " + to_string(v.type);
     case VarKind::Arg:
       if (v.type.is_control()) return "a control argument of type " + to_string(v.type);
       return "an argument of type " + to_string(v.type);
@@ -117,16 +123,18 @@ std::string Checker::describe(const VarInfo& v) {
 const VarInfo& Checker::lookup(const Sym& s, const SrcInfo& where) const {
   auto it = env_.find(s);
   if (it == env_.end())
-    fail(where, quoted(s) + " is not defined here (it is used outside the scope of its "
-                            "declaration)");
+    fail(where, quoted(s) +
+                    " is not defined here (it is used outside the scope of its "
+                    "declaration)");
   return it->second;
 }
 
 void Checker::declare(const Sym& s, VarInfo info, const SrcInfo& where) {
   if (!s.valid()) fail(where, "a declaration without a name");
   if (env_.count(s))
-    fail(where, quoted(s) + " is declared again while its earlier declaration is still in scope "
-                            "(one symbol, two declarations)");
+    fail(where, quoted(s) +
+                    " is declared again while its earlier declaration is still in scope "
+                    "(one symbol, two declarations)");
   env_.emplace(s, std::move(info));
   declared_.push_back(s);
 }
@@ -143,8 +151,8 @@ const Memory& Checker::memory_of(const std::string& mem, const Sym& name, const 
   if (m) return *m;
   std::string have;
   for (const std::string& n : memory_names()) have += (have.empty() ? "" : ", ") + n;
-  fail(where, "unknown memory '" + mem + "' for " + quoted(name) + " (registered memories: " +
-                  have + ")");
+  fail(where,
+       "unknown memory '" + mem + "' for " + quoted(name) + " (registered memories: " + have + ")");
 }
 
 void Checker::check_element_access(const Sym& name, const VarInfo& v, bool write,
@@ -152,8 +160,8 @@ void Checker::check_element_access(const Sym& name, const VarInfo& v, bool write
   if (!plain_ || !v.type.is_data()) return;
   const Memory& m = memory_of(v.mem, name, where);
   if (m.can_read()) return;
-  fail(where, std::string("cannot ") + (write ? "write " : "read ") + quoted(name) +
-                  " in proc '" + proc_.name + "': it lives in memory " + m.name() +
+  fail(where, std::string("cannot ") + (write ? "write " : "read ") + quoted(name) + " in proc '" +
+                  proc_.name + "': it lives in memory " + m.name() +
                   ", which only instructions (@instr procs) may access; call an instruction "
                   "or stage the data in DRAM");
 }
@@ -198,18 +206,23 @@ void Checker::check_size_expr(const Expr& e, const std::string& what) {
                                   quoted(r->name) + " is " + describe(v));
           return;
         }
-        case ExprKind::USub: (*this)(x.as<USubNode>()->arg); return;
+        case ExprKind::USub:
+          (*this)(x.as<USubNode>()->arg);
+          return;
         case ExprKind::BinOp:
           (*this)(x.as<BinOpNode>()->lhs);
           (*this)(x.as<BinOpNode>()->rhs);
           return;
         case ExprKind::ReadConfig: {
           const ReadConfigNode* rc = x.as<ReadConfigNode>();
-          fail(x.srcinfo(), what + " must be built from size arguments and constants, but it "
-                                   "reads configuration state " +
-                                   rc->config->name + "." + rc->field);
+          fail(x.srcinfo(), what +
+                                " must be built from size arguments and constants, but it "
+                                "reads configuration state " +
+                                rc->config->name + "." + rc->field);
         }
-        case ExprKind::Const: case ExprKind::Extern: case ExprKind::WindowExpr:
+        case ExprKind::Const:
+        case ExprKind::Extern:
+        case ExprKind::WindowExpr:
         case ExprKind::StrideExpr:
           return;  // constants; the others are not indexable and were rejected above
       }
@@ -227,12 +240,15 @@ static const Expr* find_data_read(const Expr& e) {
     case ExprKind::Read:
     case ExprKind::ReadConfig:
       return e.type().is_data() ? &e : nullptr;
-    case ExprKind::USub: return find_data_read(e.as<USubNode>()->arg);
+    case ExprKind::USub:
+      return find_data_read(e.as<USubNode>()->arg);
     case ExprKind::BinOp: {
       const Expr* l = find_data_read(e.as<BinOpNode>()->lhs);
       return l ? l : find_data_read(e.as<BinOpNode>()->rhs);
     }
-    case ExprKind::Const: case ExprKind::Extern: case ExprKind::WindowExpr:
+    case ExprKind::Const:
+    case ExprKind::Extern:
+    case ExprKind::WindowExpr:
     case ExprKind::StrideExpr:
       return nullptr;
   }
@@ -246,8 +262,8 @@ void Checker::expect_index(const Expr& e, const std::string& what) {
   if (t.is_data()) {
     if (const Expr* d = find_data_read(e)) {
       std::string name = d->is<ReadNode>() ? quoted(d->as<ReadNode>()->name)
-                                            : d->as<ReadConfigNode>()->config->name + "." +
-                                                  d->as<ReadConfigNode>()->field;
+                                           : d->as<ReadConfigNode>()->config->name + "." +
+                                                 d->as<ReadConfigNode>()->field;
       fail(d->srcinfo(), what + " must be a control value (int, index or size), but " + name +
                              " is data of type " + to_string(d->type().base));
     }
@@ -392,8 +408,8 @@ void Checker::expect_data(const Expr& e, ScalarKind target_type, const std::stri
   if (is_int_literal_expr(e)) return;
   const Type& t = e.type();
   if (!t.is_scalar() || !is_data(t.base))
-    fail(e.srcinfo(), "cannot " + verb + " a value of type " + to_string(t) + " " + target +
-                          " (" + to_string(target_type) +
+    fail(e.srcinfo(), "cannot " + verb + " a value of type " + to_string(t) + " " + target + " (" +
+                          to_string(target_type) +
                           "): data buffers hold data values or integer literals; control "
                           "values belong in indices and bounds");
 }
@@ -401,8 +417,11 @@ void Checker::expect_data(const Expr& e, ScalarKind target_type, const std::stri
 void Checker::check_value(const Expr& e) {
   if (!e.defined()) fail(cur_, "missing expression");
   switch (e.kind()) {
-    case ExprKind::Read: check_read(e, Access::Value); return;
-    case ExprKind::Const: return;
+    case ExprKind::Read:
+      check_read(e, Access::Value);
+      return;
+    case ExprKind::Const:
+      return;
     case ExprKind::USub: {
       const USubNode* n = e.as<USubNode>();
       check_value(n->arg);
@@ -411,14 +430,16 @@ void Checker::check_value(const Expr& e) {
         fail(e.srcinfo(), "cannot negate a value of type " + to_string(n->arg.type()));
       return;
     }
-    case ExprKind::BinOp: check_binop(e); return;
+    case ExprKind::BinOp:
+      check_binop(e);
+      return;
     case ExprKind::Extern: {
       const ExternNode* n = e.as<ExternNode>();
       for (const Expr& a : n->args) check_value(a);
       if (e.type().base != ScalarKind::Error) return;
       std::string why = n->fn->check_args(n->args);
-      fail(e.srcinfo(), why.empty() ? "the arguments of " + n->fn->name() + "() do not fit it"
-                                    : why);
+      fail(e.srcinfo(),
+           why.empty() ? "the arguments of " + n->fn->name() + "() do not fit it" : why);
     }
     case ExprKind::WindowExpr:
       fail(e.srcinfo(), "a window " + e.as<WindowExprNode>()->name.name() +
@@ -428,8 +449,8 @@ void Checker::check_value(const Expr& e) {
       const StrideExprNode* n = e.as<StrideExprNode>();
       const VarInfo& v = lookup(n->name, e.srcinfo());
       if (!v.type.is_tensor_or_window())
-        fail(e.srcinfo(), "stride() needs a tensor or window, but " + quoted(n->name) + " is " +
-                              describe(v));
+        fail(e.srcinfo(),
+             "stride() needs a tensor or window, but " + quoted(n->name) + " is " + describe(v));
       if (n->dim < 0 || n->dim >= v.type.rank())
         fail(e.srcinfo(), "stride(" + n->name.name() + ", " + std::to_string(n->dim) +
                               "): dimension " + std::to_string(n->dim) + " is out of range; " +
@@ -452,9 +473,8 @@ void Checker::check_read(const Expr& e, Access access) {
   if (n->idx.empty()) {
     if (v.type.is_tensor_or_window()) {
       if (access != Access::WholeBuffer)
-        fail(e.srcinfo(), quoted(n->name) + " is " + describe(v) +
-                              "; read one element (" + n->name.name() +
-                              "[...]) or pass it whole to a call");
+        fail(e.srcinfo(), quoted(n->name) + " is " + describe(v) + "; read one element (" +
+                              n->name.name() + "[...]) or pass it whole to a call");
       return;
     }
     if (access == Access::Value) check_element_access(n->name, v, /*write=*/false, e.srcinfo());
@@ -463,9 +483,8 @@ void Checker::check_read(const Expr& e, Access access) {
     if (access == Access::Value) check_element_access(n->name, v, /*write=*/false, e.srcinfo());
   }
   if (e.type().base != v.type.base)
-    fail(e.srcinfo(), "this read of " + quoted(n->name) + " has type " +
-                          to_string(e.type().base) + " but " + quoted(n->name) + " is " +
-                          describe(v) + " (inconsistent IR)");
+    fail(e.srcinfo(), "this read of " + quoted(n->name) + " has type " + to_string(e.type().base) +
+                          " but " + quoted(n->name) + " is " + describe(v) + " (inconsistent IR)");
 }
 
 void Checker::check_indices(const Sym& name, const VarInfo& v, const std::vector<Expr>& idx,
@@ -507,12 +526,16 @@ void Checker::check_binop(const Expr& e) {
   if (control && (n->op == BinOpKind::Div || n->op == BinOpKind::Mod)) {
     auto c = fold_int_constant(n->rhs);
     if (!c)
-      fail(n->rhs.srcinfo(), "'" + op + "' on control values needs a positive integer "
-                             "constant on the right, got " +
-                             (rs == "index" || rs == "int" ? "an " : "a ") + rs + " expression");
+      fail(n->rhs.srcinfo(), "'" + op +
+                                 "' on control values needs a positive integer "
+                                 "constant on the right, got " +
+                                 (rs == "index" || rs == "int" ? "an " : "a ") + rs +
+                                 " expression");
     if (*c <= 0)
-      fail(n->rhs.srcinfo(), "'" + op + "' on control values needs a positive integer "
-                             "constant on the right, got " + std::to_string(*c));
+      fail(n->rhs.srcinfo(), "'" + op +
+                                 "' on control values needs a positive integer "
+                                 "constant on the right, got " +
+                                 std::to_string(*c));
   }
   if (e.type().base != ScalarKind::Error) return;
 
@@ -526,13 +549,28 @@ void Checker::check_binop(const Expr& e) {
   }
   std::string what;
   switch (n->op) {
-    case BinOpKind::Add: what = "cannot add " + ls + " and " + rs; break;
-    case BinOpKind::Sub: what = "cannot subtract " + rs + " from " + ls; break;
-    case BinOpKind::Mul: what = "cannot multiply " + ls + " and " + rs; break;
-    case BinOpKind::Div: what = "cannot divide " + ls + " by " + rs; break;
-    case BinOpKind::Mod: what = "cannot apply '%' to " + ls + " and " + rs; break;
-    case BinOpKind::Lt: case BinOpKind::Le: case BinOpKind::Gt: case BinOpKind::Ge:
-    case BinOpKind::Eq: case BinOpKind::And: case BinOpKind::Or:
+    case BinOpKind::Add:
+      what = "cannot add " + ls + " and " + rs;
+      break;
+    case BinOpKind::Sub:
+      what = "cannot subtract " + rs + " from " + ls;
+      break;
+    case BinOpKind::Mul:
+      what = "cannot multiply " + ls + " and " + rs;
+      break;
+    case BinOpKind::Div:
+      what = "cannot divide " + ls + " by " + rs;
+      break;
+    case BinOpKind::Mod:
+      what = "cannot apply '%' to " + ls + " and " + rs;
+      break;
+    case BinOpKind::Lt:
+    case BinOpKind::Le:
+    case BinOpKind::Gt:
+    case BinOpKind::Ge:
+    case BinOpKind::Eq:
+    case BinOpKind::And:
+    case BinOpKind::Or:
       what = "cannot apply '" + op + "' to " + ls + " and " + rs;
       break;
   }
@@ -544,8 +582,9 @@ void Checker::check_binop(const Expr& e) {
     fail(e.srcinfo(), what + ": mixed precisions (R unifies with any precision)");
   }
   if (is_data(l) != is_data(r))
-    fail(e.srcinfo(), what + ": data and control values do not mix (only integer literals "
-                             "may appear in data expressions)");
+    fail(e.srcinfo(), what +
+                          ": data and control values do not mix (only integer literals "
+                          "may appear in data expressions)");
   fail(e.srcinfo(), what);
 }
 
@@ -553,10 +592,10 @@ void Checker::check_window(const Expr& e) {
   const WindowExprNode* n = e.as<WindowExprNode>();
   const VarInfo& v = lookup(n->name, e.srcinfo());
   if (!v.type.is_tensor_or_window())
-    fail(e.srcinfo(), "cannot take a window of " + quoted(n->name) + ": it is " +
-                          (v.type.is_control() ? describe(v)
-                                               : "a scalar of type " + to_string(v.type)) +
-                          ", not a tensor");
+    fail(e.srcinfo(),
+         "cannot take a window of " + quoted(n->name) + ": it is " +
+             (v.type.is_control() ? describe(v) : "a scalar of type " + to_string(v.type)) +
+             ", not a tensor");
   if (static_cast<int>(n->idx.size()) != v.type.rank())
     fail(e.srcinfo(), "wrong number of indices for window of " + quoted(n->name) +
                           ": it has rank " + std::to_string(v.type.rank()) + ", got " +
@@ -593,8 +632,7 @@ void Checker::check_write(const char* verb, const Sym& name, ScalarKind recorded
     fail(where, std::string("this ") + verb + " records element type " + to_string(recorded) +
                     " but " + quoted(name) + " is " + describe(v) + " (inconsistent IR)");
   expect_data(rhs, v.type.base,
-              std::string(verb == std::string("assign") ? "to " : "into ") + quoted(name),
-              verb);
+              std::string(verb == std::string("assign") ? "to " : "into ") + quoted(name), verb);
 }
 
 void Checker::check_config_write(const WriteConfigNode* n, const Stmt& s) {
@@ -640,8 +678,11 @@ void Checker::check_stmt(const Stmt& s) {
       check_write("reduce", n->name, n->type, n->idx, n->rhs, s.srcinfo());
       return;
     }
-    case StmtKind::WriteConfig: check_config_write(s.as<WriteConfigNode>(), s); return;
-    case StmtKind::Pass: return;
+    case StmtKind::WriteConfig:
+      check_config_write(s.as<WriteConfigNode>(), s);
+      return;
+    case StmtKind::Pass:
+      return;
     case StmtKind::If: {
       const IfNode* n = s.as<IfNode>();
       expect_bool(n->cond, "if condition");
@@ -667,7 +708,9 @@ void Checker::check_stmt(const Stmt& s) {
       declare(n->name, VarInfo{n->type, VarKind::Alloc, n->mem}, s.srcinfo());
       return;
     }
-    case StmtKind::Call: check_call(s.as<CallNode>(), s); return;
+    case StmtKind::Call:
+      check_call(s.as<CallNode>(), s);
+      return;
     case StmtKind::WindowStmt: {
       const WindowStmtNode* n = s.as<WindowStmtNode>();
       const WindowExprNode* w = n->rhs.as<WindowExprNode>();
@@ -704,8 +747,10 @@ void Checker::check_proc() {
     if (a.type.base == ScalarKind::Error) fail(a.srcinfo, quoted(a.name) + " has no valid type");
     if (!a.type.is_data()) {
       if (a.type.is_tensor_or_window())
-        fail(a.srcinfo, quoted(a.name) + ": a tensor or window must have a data element type, "
-                                          "not " + std::string(to_string(a.type.base)));
+        fail(a.srcinfo, quoted(a.name) +
+                            ": a tensor or window must have a data element type, "
+                            "not " +
+                            std::string(to_string(a.type.base)));
       continue;
     }
     check_data_type(a.type, a.name, a.srcinfo);

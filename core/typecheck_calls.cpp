@@ -43,28 +43,38 @@ static std::optional<Type> whole_buffer_type(const Expr& arg,
 
 void Checker::check_control_arg(const std::string& who, const Type& pt, const Expr& arg) {
   if (auto bt = whole_buffer_type(arg, env_))
-    fail(arg.srcinfo(), who + " expects " + to_string(pt) + ", got the buffer " +
-                            to_string(*bt) + ": control parameters take control values");
+    fail(arg.srcinfo(), who + " expects " + to_string(pt) + ", got the buffer " + to_string(*bt) +
+                            ": control parameters take control values");
   check_value(arg);
   const Type& t = arg.type();
   bool ok = false;
   switch (pt.base) {
     case ScalarKind::Size:
     case ScalarKind::Index:
-    case ScalarKind::Int: ok = t.is_scalar() && is_indexable(t.base); break;
-    case ScalarKind::Bool: ok = t.is_scalar() && t.base == ScalarKind::Bool; break;
+    case ScalarKind::Int:
+      ok = t.is_scalar() && is_indexable(t.base);
+      break;
+    case ScalarKind::Bool:
+      ok = t.is_scalar() && t.base == ScalarKind::Bool;
+      break;
     case ScalarKind::Stride:
       ok = t.is_scalar() && (t.base == ScalarKind::Stride || t.base == ScalarKind::Int);
       break;
-    case ScalarKind::R: case ScalarKind::F16: case ScalarKind::F32: case ScalarKind::F64:
-    case ScalarKind::I8: case ScalarKind::UI8: case ScalarKind::UI16: case ScalarKind::I32:
+    case ScalarKind::R:
+    case ScalarKind::F16:
+    case ScalarKind::F32:
+    case ScalarKind::F64:
+    case ScalarKind::I8:
+    case ScalarKind::UI8:
+    case ScalarKind::UI16:
+    case ScalarKind::I32:
     case ScalarKind::Error:
       break;  // not control types
   }
   if (!ok)
-    fail(arg.srcinfo(), who + " expects " + to_string(pt) + ", got " + to_string(t) +
-                            (t.is_data() ? ": data values cannot be passed as control values"
-                                         : ""));
+    fail(arg.srcinfo(),
+         who + " expects " + to_string(pt) + ", got " + to_string(t) +
+             (t.is_data() ? ": data values cannot be passed as control values" : ""));
   if (pt.base != ScalarKind::Size) return;
   // As in Exo, a size parameter takes any index expression, loop variables included (a
   // replaced tail loop passes `N - 8 * io`); the checker proves it positive at the call
@@ -77,8 +87,10 @@ void Checker::check_control_arg(const std::string& who, const Type& pt, const Ex
 void Checker::check_scalar_buffer_arg(const std::string& who, const Type& pt, const Expr& arg) {
   std::string expects = who + " expects a scalar buffer of type " + to_string(pt);
   if (auto bt = whole_buffer_type(arg, env_)) {
-    if (const ReadNode* r = arg.as<ReadNode>()) lookup(r->name, arg.srcinfo());
-    else check_window(arg);
+    if (const ReadNode* r = arg.as<ReadNode>())
+      lookup(r->name, arg.srcinfo());
+    else
+      check_window(arg);
     bool point_only = arg.is<WindowExprNode>() && bt->rank() == 0;
     if (!point_only)
       fail(arg.srcinfo(), expects + ", got " + to_string(*bt) +
@@ -97,9 +109,10 @@ void Checker::check_scalar_buffer_arg(const std::string& who, const Type& pt, co
       fail(arg.srcinfo(), expects + ", got a config field of type " + to_string(arg.type()));
   } else {
     check_value(arg);
-    fail(arg.srcinfo(), expects + ": pass a variable or a tensor element (the callee may write "
-                                  "it), not an expression of type " +
-                                  to_string(arg.type()));
+    fail(arg.srcinfo(), expects +
+                            ": pass a variable or a tensor element (the callee may write "
+                            "it), not an expression of type " +
+                            to_string(arg.type()));
   }
   if (!precisions_compatible(arg.type().base, pt.base))
     fail(arg.srcinfo(), expects + ", got " + to_string(arg.type().base) +
@@ -120,8 +133,10 @@ void Checker::check_tensor_arg(const std::string& who, const Type& pt, const Exp
     fail(arg.srcinfo(), expects + ", got an expression of type " + to_string(arg.type()) +
                             ": pass a tensor or a window");
   }
-  if (arg.is<WindowExprNode>()) check_window(arg);
-  else check_read(arg, Access::WholeBuffer);
+  if (arg.is<WindowExprNode>())
+    check_window(arg);
+  else
+    check_read(arg, Access::WholeBuffer);
   std::string got = ", got " + to_string(*at);
   // A window may stand for a tensor parameter (as in Exo) when it is dense: the tensor is a
   // plain pointer. Density is a fact about values, decided by the checker's call checks

@@ -67,7 +67,9 @@ class Summarizer {
         s.config_names[k] = n->config->name + "." + n->field;
         return;
       }
-      case ExprKind::USub: expr(e.as<USubNode>()->arg, s, alias); return;
+      case ExprKind::USub:
+        expr(e.as<USubNode>()->arg, s, alias);
+        return;
       case ExprKind::BinOp:
         expr(e.as<BinOpNode>()->lhs, s, alias);
         expr(e.as<BinOpNode>()->rhs, s, alias);
@@ -75,7 +77,9 @@ class Summarizer {
       case ExprKind::Extern:
         for (const Expr& a : e.as<ExternNode>()->args) expr(a, s, alias);
         return;
-      case ExprKind::Const: case ExprKind::StrideExpr: return;
+      case ExprKind::Const:
+      case ExprKind::StrideExpr:
+        return;
     }
   }
   void block(const Block& b, Summary& s, std::map<Sym, Sym>& alias) {
@@ -103,7 +107,9 @@ class Summarizer {
         expr(n->rhs, s, alias);
         return;
       }
-      case StmtKind::Pass: case StmtKind::Alloc: return;
+      case StmtKind::Pass:
+      case StmtKind::Alloc:
+        return;
       case StmtKind::If:
         expr(st.as<IfNode>()->cond, s, alias);
         block(st.as<IfNode>()->body, s, alias);
@@ -194,7 +200,9 @@ class Dependencies {
       case ExprKind::ReadConfig:
         read(config_key(e.as<ReadConfigNode>()->config.get(), e.as<ReadConfigNode>()->field));
         return;
-      case ExprKind::USub: expr(e.as<USubNode>()->arg); return;
+      case ExprKind::USub:
+        expr(e.as<USubNode>()->arg);
+        return;
       case ExprKind::BinOp:
         expr(e.as<BinOpNode>()->lhs);
         expr(e.as<BinOpNode>()->rhs);
@@ -202,7 +210,9 @@ class Dependencies {
       case ExprKind::Extern:
         for (const Expr& a : e.as<ExternNode>()->args) expr(a);
         return;
-      case ExprKind::Const: case ExprKind::StrideExpr: return;
+      case ExprKind::Const:
+      case ExprKind::StrideExpr:
+        return;
     }
   }
   void stmt(const Stmt& s) {
@@ -259,8 +269,12 @@ class Dependencies {
         context_ = saved;
         return;
       }
-      case StmtKind::Call: call(s.as<CallNode>()); return;
-      case StmtKind::Pass: case StmtKind::Alloc: return;
+      case StmtKind::Call:
+        call(s.as<CallNode>());
+        return;
+      case StmtKind::Pass:
+      case StmtKind::Alloc:
+        return;
     }
   }
   void call(const CallNode* n) {

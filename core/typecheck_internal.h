@@ -47,7 +47,8 @@ enum class Access { Value, WholeBuffer, Address };
 
 class Checker {
  public:
-  Checker(const ProcNode& p, bool memory_access) : proc_(p), plain_(!p.instr.has_value() && memory_access) {}
+  Checker(const ProcNode& p, bool memory_access)
+      : proc_(p), plain_(!p.instr.has_value() && memory_access) {}
   void check_proc();
 
  private:

@@ -1,11 +1,11 @@
 // The main demo: parse examples/gemm.exo, check it, print it, run it in the reference
 // interpreter on a small input, and check the result against a plain C++ loop.
+#include <exocpp/exocpp.h>
+
 #include <cstdio>
 #include <iostream>
 #include <random>
 #include <vector>
-
-#include <exocpp/exocpp.h>
 
 int main(int argc, char** argv) {
   const char* path = argc > 1 ? argv[1] : "examples/gemm.exo";

@@ -26,7 +26,8 @@ Proc add_loop(const Proc& p, const CursorLike& block, const std::string& iter_na
     Sym iter = rw::fresh_name(op, p, iter_name, first);
     Expr hi = parse_in_scope(op, first, hi_expr, "index");
     checker::Context ctx = context_of(first);
-    rw::require_proved(op, first, checker::always_true(ctx, mk_cmp(BinOpKind::Gt, hi, int_const(0))),
+    rw::require_proved(op, first,
+                       checker::always_true(ctx, mk_cmp(BinOpKind::Gt, hi, int_const(0))),
                        "the new loop's bound '" + hi_expr + "' is positive");
     const SrcInfo& si = first.stmt().srcinfo();
     Block body = c.stmts();
@@ -38,9 +39,11 @@ Proc add_loop(const Proc& p, const CursorLike& block, const std::string& iter_na
     // 2. The loop (with its guard).
     Stmt loop = candidate;
     if (opts.guard)
-      loop = ForNode::make(iter, int_const(0, si), hi,
-                           {IfNode::make(mk_cmp(BinOpKind::Eq, index_var(iter, si), int_const(0, si)), body, {}, si)},
-                           LoopMode::Seq, si);
+      loop =
+          ForNode::make(iter, int_const(0, si), hi,
+                        {IfNode::make(mk_cmp(BinOpKind::Eq, index_var(iter, si), int_const(0, si)),
+                                      body, {}, si)},
+                        LoopMode::Seq, si);
 
     // 3. Forwarding.
     const BlockPath& path = c.loc().block;

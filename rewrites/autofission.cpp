@@ -16,7 +16,8 @@ Proc autofission(const Proc& p, const CursorLike& gap, const AutofissionOptions&
   const char* op = "autofission";
   return rw::run_op(op, [&]() -> Proc {
     Cursor g = rw::resolve_gap(op, p, gap);
-    if (opts.n_lifts < 1) rw::fail(op, g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+    if (opts.n_lifts < 1)
+      rw::fail(op, g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     // Split level by level, remembering the two copies each level makes.
     Proc q = p;
     std::vector<Cursor> copies;

@@ -22,36 +22,39 @@ const char* kOp = "autolift_alloc";
 Proc autolift_alloc(const Proc& p, const CursorLike& alloc, const AutoliftAllocOptions& opts) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
-    if (opts.n_lifts < 1) rw::fail(kOp, a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+    if (opts.n_lifts < 1)
+      rw::fail(kOp, a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     if (opts.mode != "row" && opts.mode != "col")
       rw::fail(kOp, a, "mode must be \"row\" or \"col\", got \"" + opts.mode + "\"");
     if (opts.size < 0) rw::fail(kOp, a, "size must be positive, got " + std::to_string(opts.size));
     if (static_cast<int>(a.loc().block.size()) < opts.n_lifts)
-      rw::fail(kOp, a, "cannot lift '" + a.name() + "' " + std::to_string(opts.n_lifts) + " times: only " +
-                           std::to_string(a.loc().block.size()) + " loops or ifs enclose it");
+      rw::fail(kOp, a,
+               "cannot lift '" + a.name() + "' " + std::to_string(opts.n_lifts) + " times: only " +
+                   std::to_string(a.loc().block.size()) + " loops or ifs enclose it");
     Proc cur = p;
     Cursor c = a;
     // Each step reuses expand_dim / lift_alloc; their refusals are reported as this operation's.
     try {
-    for (int k = 0; k < opts.n_lifts; ++k) {
-      BlockPath parent = c.loc().block;
-      const int pi = parent.back().index;
-      parent.pop_back();
-      Stmt encl = stmt_at(cur.body(), parent, pi);
-      if (const ForNode* f = encl.as<ForNode>()) {
-        bool expand = opts.keep_dims ||
-                      !checker::can_lift_alloc(checker::Context::at(cur, encl), encl, c.stmt()).proved();
-        if (expand) {
-          Expr extent = opts.size > 0 ? ConstNode::make_int(opts.size) : rw::sub(f->hi, f->lo);
-          rw::require_size_expr(kOp, c, extent, "the extent of loop '" + f->iter.name() + "'");
-          Expr idx = rw::sub(ReadNode::make(f->iter, {}, Type(ScalarKind::Index)), f->lo);
-          cur = rw::expand_dim_with(kOp, cur, c, extent, idx, opts.mode == "col");
-          c = cur.forward(c);
+      for (int k = 0; k < opts.n_lifts; ++k) {
+        BlockPath parent = c.loc().block;
+        const int pi = parent.back().index;
+        parent.pop_back();
+        Stmt encl = stmt_at(cur.body(), parent, pi);
+        if (const ForNode* f = encl.as<ForNode>()) {
+          bool expand =
+              opts.keep_dims ||
+              !checker::can_lift_alloc(checker::Context::at(cur, encl), encl, c.stmt()).proved();
+          if (expand) {
+            Expr extent = opts.size > 0 ? ConstNode::make_int(opts.size) : rw::sub(f->hi, f->lo);
+            rw::require_size_expr(kOp, c, extent, "the extent of loop '" + f->iter.name() + "'");
+            Expr idx = rw::sub(ReadNode::make(f->iter, {}, Type(ScalarKind::Index)), f->lo);
+            cur = rw::expand_dim_with(kOp, cur, c, extent, idx, opts.mode == "col");
+            c = cur.forward(c);
+          }
         }
+        cur = lift_alloc(cur, c);
+        c = cur.forward(c);
       }
-      cur = lift_alloc(cur, c);
-      c = cur.forward(c);
-    }
     } catch (const SchedulingError& e) {
       throw SchedulingError(kOp, e.loc(), e.reason(), e.counterexample());
     }

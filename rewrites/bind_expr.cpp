@@ -49,11 +49,12 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     const BlockPath path = first.loc().block;
     const int k0 = first.loc().lo;
     if (!e.type().is_scalar() || !e.type().is_data())
-      rw::fail(kOp, first, "'" + to_string(e) + "' is not a data value (only data expressions can be bound)");
+      rw::fail(kOp, first,
+               "'" + to_string(e) + "' is not a data value (only data expressions can be bound)");
     for (const Cursor& c : cs) {
       if (!(c.loc().block == path))
         rw::fail(kOp, c, "every expression must be in the same statement list as the first one");
-      if (!rw::same_expr(c.expr(), e))
+      if (!expr_equal(c.expr(), e))
         rw::fail(kOp, c, "'" + to_string(c.expr()) + "' differs from '" + to_string(e) + "'");
       if (rw::is_call_buffer_argument(c))
         rw::fail(kOp, c,
@@ -62,7 +63,8 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
                      "value, so the callee's writes would no longer reach it");
     }
     for (size_t i = 1; i < cs.size(); ++i)
-      if (cs[i].loc() == cs[i - 1].loc()) rw::fail(kOp, cs[i], "the same expression is named twice");
+      if (cs[i].loc() == cs[i - 1].loc())
+        rw::fail(kOp, cs[i], "the same expression is named twice");
     const Block& list = first.list();
     const int k_last = cs.back().loc().lo;
     Sym b = rw::fresh_name(kOp, p, new_name, first);
@@ -80,10 +82,11 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     // computing it before those statements or after them must be the same (checker).
     if (k_last > k0) {
       Block between(list.begin() + k0, list.begin() + k_last);
-      checker::Answer ans = checker::stmts_commute(checker::Context::at(p, between), between, Block{alloc, assign});
+      checker::Answer ans =
+          checker::stmts_commute(checker::Context::at(p, between), between, Block{alloc, assign});
       rw::require_proved(kOp, cs.back(), ans,
-                         "the statements between the binding and the last occurrence leave '" + to_string(e) +
-                             "' unchanged");
+                         "the statements between the binding and the last occurrence leave '" +
+                             to_string(e) + "' unchanged");
     }
 
     // Build: alloc + assignment before statement k0; occurrences replaced by reads of b.

@@ -29,10 +29,12 @@ Proc bound_and_guard(const Proc& p, const CursorLike& loop, const std::string& b
     rw::require_unchanged(
         op, c, context_of(c), f->hi, {c.stmt()},
         "the upper bound '" + c.hi().to_string() + "', evaluated by the guard in every iteration,");
-    rw::require_proved(op, c, checker::always_true(context_of(c), mk_cmp(BinOpKind::Le, f->hi, c_bound)),
+    rw::require_proved(op, c,
+                       checker::always_true(context_of(c), mk_cmp(BinOpKind::Le, f->hi, c_bound)),
                        "the upper bound '" + c.hi().to_string() + "' is at most '" + bound + "'");
 
-    Stmt guard = IfNode::make(mk_cmp(BinOpKind::Lt, index_var(f->iter, f->srcinfo), f->hi), f->body, {}, f->srcinfo);
+    Stmt guard = IfNode::make(mk_cmp(BinOpKind::Lt, index_var(f->iter, f->srcinfo), f->hi), f->body,
+                              {}, f->srcinfo);
     Stmt bounded = ForNode::make(f->iter, f->lo, c_bound, {guard}, f->mode, f->srcinfo);
     const BlockPath& path = c.loc().block;
     int at = c.loc().lo;

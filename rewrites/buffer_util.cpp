@@ -6,14 +6,9 @@
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/simplify.h"
+#include "rewrites/stmts_internal.h"
 
 namespace exocpp::rw {
-
-namespace {}  // namespace
-
-// rewrites/stmts_internal.h (not included: it redefines same_expr).
-std::vector<std::pair<Sym, Sym>> window_roots(const Proc& p);
-Sym root_of(const std::vector<std::pair<Sym, Sym>>& roots, const Sym& s);
 
 std::vector<Sym> names_of_storage(const Proc& p, const Sym& buf) {
   std::vector<Sym> out{buf};
@@ -217,41 +212,6 @@ Stmt map_accesses(const Stmt& s, const AccessMap& m) {
   return mut.mutate(s);
 }
 
-// ---- expression facts -----------------------------------------------------------------------
-
-namespace {
-class Mentions : public IRVisitor {
- public:
-  explicit Mentions(Sym s) : x(std::move(s)) {}
-  Sym x;
-  bool found = false;
-
- protected:
-  void visit_Read(const ReadNode* n, const Expr& e) override {
-    found = found || n->name == x;
-    IRVisitor::visit_Read(n, e);
-  }
-  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-    found = found || n->name == x;
-    IRVisitor::visit_WindowExpr(n, e);
-  }
-  void visit_StrideExpr(const StrideExprNode* n, const Expr&) override {
-    found = found || n->name == x;
-  }
-};
-}  // namespace
-
-bool mentions_sym(const Expr& e, const Sym& x) {
-  Mentions m(x);
-  m.visit(e);
-  return m.found;
-}
-bool mentions_sym(const Type& t, const Sym& x) {
-  for (const Expr& d : t.shape)
-    if (mentions_sym(d, x)) return true;
-  return false;
-}
-
 // ---- forwarding ---------------------------------------------------------------------------------
 
 ForwardFn fwd_move_stmt(BlockPath from, int from_idx, BlockPath to, int to_idx) {
@@ -292,11 +252,11 @@ Expr sub(const Expr& a, const Expr& b) {
   const ConstNode *ca = int_const(a), *cb = int_const(b);
   if (ca && cb) return ConstNode::make_int(ca->int_val() - cb->int_val(), a.srcinfo());
   if (cb && cb->int_val() == 0) return a;
-  if (same_expr(a, b)) return ConstNode::make_int(0, a.srcinfo());
+  if (expr_equal(a, b)) return ConstNode::make_int(0, a.srcinfo());
   // (x + c) - c  ->  x  and  (c + x) - c  ->  x
   if (const BinOpNode* s = a.as<BinOpNode>(); s && s->op == BinOpKind::Add) {
-    if (same_expr(s->rhs, b)) return s->lhs;
-    if (same_expr(s->lhs, b)) return s->rhs;
+    if (expr_equal(s->rhs, b)) return s->lhs;
+    if (expr_equal(s->lhs, b)) return s->rhs;
   }
   return simplify_expr(BinOpNode::make(BinOpKind::Sub, a, b, a.srcinfo()));
 }

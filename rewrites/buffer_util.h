@@ -3,15 +3,15 @@
 // statement with its cursors.
 #pragma once
 
-#include "core/ir_visit.h"
-
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "core/cursor.h"
 #include "core/ir.h"
+#include "core/ir_visit.h"
 #include "core/parser.h"
+#include "core/uses.h"
 #include "rewrites/common.h"
 
 namespace exocpp::rw {
@@ -55,12 +55,6 @@ struct AccessMap {
 Block map_accesses(const Block& b, const AccessMap& m);
 Stmt map_accesses(const Stmt& s, const AccessMap& m);
 
-// Does `e` mention variable or buffer `x`?
-bool mentions_sym(const Expr& e, const Sym& x);
-bool mentions_sym(const Type& t, const Sym& x);
-// Structural equality (same kinds, symbols, constants, operators).
-inline bool same_expr(const Expr& a, const Expr& b) { return expr_equal(a, b); }
-
 // Forwarding of "statement `from_idx` of list `from` moved to position `to_idx` of list `to`"
 // where `to` and `to_idx` are given in the coordinates after the removal.
 ForwardFn fwd_move_stmt(BlockPath from, int from_idx, BlockPath to, int to_idx);
@@ -85,18 +79,20 @@ namespace exocpp::rw {
 // For the reshaping operations (defined in expand_dim.cpp): the allocation named by `alloc`
 // (an argument is refused), and an integer expression parsed at it.
 Cursor resolve_alloc_stmt(const std::string& op, const Proc& p, const CursorLike& alloc);
-Expr parse_index_at(const std::string& op, const Cursor& a, const std::string& text, const std::string& what);
+Expr parse_index_at(const std::string& op, const Cursor& a, const std::string& text,
+                    const std::string& what);
 }  // namespace exocpp::rw
 
 namespace exocpp::rw {
 // expand_dim on parsed expressions (for autolift_alloc too): a new dimension of size `dim`,
 // first (or last when `append`), that existing accesses index with `idx`.
-Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& alloc, const Expr& dim, const Expr& idx,
-                     bool append);
+Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& alloc, const Expr& dim,
+                     const Expr& idx, bool append);
 }  // namespace exocpp::rw
 
 namespace exocpp::rw {
 // Refuses a buffer extent that is not built from the proc's arguments and constants (the type
 // checker's rule for shapes): `what` names it in the message.
-void require_size_expr(const std::string& op, const Cursor& where, const Expr& e, const std::string& what);
+void require_size_expr(const std::string& op, const Cursor& where, const Expr& e,
+                       const std::string& what);
 }  // namespace exocpp::rw

@@ -53,9 +53,11 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
 // Permutes the dimensions: new dimension k is old dimension permute_vector[k].
 Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int>& permute_vector);
 
-// Splits dimension `dim_idx` into (size / quotient, quotient): x[.., j, ..] -> x[.., j / q, j % q, ..].
+// Splits dimension `dim_idx` into (size / quotient, quotient): x[.., j, ..] -> x[.., j / q, j % q,
+// ..].
 Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotient);
-// Merges dimension `lo_dim_idx` (a constant c) into `hi_dim_idx`: x[.., i, .., k, ..] -> x[.., c * i + k, ..].
+// Merges dimension `lo_dim_idx` (a constant c) into `hi_dim_idx`: x[.., i, .., k, ..] -> x[.., c *
+// i + k, ..].
 Proc mult_dim(const Proc& p, const CursorLike& alloc, int hi_dim_idx, int lo_dim_idx);
 // Splits a constant dimension into one buffer per entry (x_0, x_1, ...); every access must use
 // a constant index there.

@@ -39,7 +39,9 @@ Proc commute_expr(const Proc& p, const std::vector<CursorLike>& exprs) {
       Cursor c = rw::resolve_expr(op, p, t);
       const BinOpNode* b = c.expr().as<BinOpNode>();
       if (!b || (b->op != BinOpKind::Add && b->op != BinOpKind::Mul))
-        rw::fail(op, c, "expected an addition or a multiplication, but '" + c.to_string() + "' is not one");
+        rw::fail(
+            op, c,
+            "expected an addition or a multiplication, but '" + c.to_string() + "' is not one");
       targets.push_back(c);
     }
     // 2. Rewrite them one by one, each cursor forwarded through the earlier rewrites.

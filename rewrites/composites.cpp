@@ -8,7 +8,6 @@
 // rewrites/loops.h; until they are built this file compiles to nothing.
 #include "rewrites/composites.h"
 
-
 #include <sstream>
 
 #include "rewrites/loops.h"
@@ -41,8 +40,9 @@ Cursor find_loop_pair(const std::string& op, const Proc& p, const std::string& p
       if (st.is<IfNode>() && s.orelse().is_valid()) todo.push_back(s.orelse());
     }
   }
-  rw::fail(op, p->srcinfo, "no loop over '" + outer + "' whose only statement is a loop over '" + inner +
-                               "' in proc '" + p.name() + "'");
+  rw::fail(op, p->srcinfo,
+           "no loop over '" + outer + "' whose only statement is a loop over '" + inner +
+               "' in proc '" + p.name() + "'");
 }
 
 Cursor at(const Proc& p, const Loc& l) { return Cursor(p, l); }
@@ -54,12 +54,15 @@ Proc tile2d(const Proc& p, const CursorLike& loop_pair, const std::vector<int64_
   const std::string op = "tile2d";
   return rw::run_op(op, [&]() -> Proc {
     if (tile_sizes.size() != 2) rw::fail(op, p->srcinfo, "expected two tile sizes {ti, tj}");
-    if (new_names.size() != 4) rw::fail(op, p->srcinfo, "expected four new loop names {io, jo, ii, ji}");
+    if (new_names.size() != 4)
+      rw::fail(op, p->srcinfo, "expected four new loop names {io, jo, ii, ji}");
     Cursor outer = loop_pair.is_pattern() ? find_loop_pair(op, p, loop_pair.pattern())
                                           : rw::resolve_loop(op, p, loop_pair);
     const ForNode* f = rw::as_loop(op, outer);
     if (f->body.size() != 1 || !f->body[0].is<ForNode>())
-      rw::fail(op, outer, "the loop over '" + f->iter.name() + "' must hold exactly one statement, the inner loop");
+      rw::fail(
+          op, outer,
+          "the loop over '" + f->iter.name() + "' must hold exactly one statement, the inner loop");
     const Loc outer_loc = outer.loc();
     DivideLoopOptions div{.tail = opts.perfect ? Tail::Cut : Tail::Guard, .perfect = opts.perfect};
 
@@ -85,7 +88,8 @@ Proc compute_at(const Proc& p, const CursorLike& producer, const CursorLike& con
     Cursor prod = rw::resolve_loop(op, p, producer);
     Cursor cons = rw::resolve_loop(op, p, consumer);
     if (prod.loc().block != cons.loc().block || prod.loc().lo >= cons.loc().lo)
-      rw::fail(op, prod, "the producer loop must come before the consumer loop in the same statement list");
+      rw::fail(op, prod,
+               "the producer loop must come before the consumer loop in the same statement list");
     const Loc cons_loc = cons.loc();
     Proc q = p;
     // 1. Move the producer down to just before the consumer.
@@ -104,4 +108,3 @@ Proc compute_at(const Proc& p, const CursorLike& producer, const CursorLike& con
 }
 
 }  // namespace exocpp
-

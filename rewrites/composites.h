@@ -37,7 +37,8 @@ Proc tile2d(const Proc& p, const CursorLike& loop_pair, const std::vector<int64_
 // Computes a producer loop inside its consumer loop (Halide's `compute_at` at the consumer's
 // outer loop):
 //
-//   for i in e: P ; S1 ; ... ; Sk ; for j in e: C   -->   S1 ; ... ; Sk ; for i in e: (P ; C[j -> i])
+//   for i in e: P ; S1 ; ... ; Sk ; for j in e: C   -->   S1 ; ... ; Sk ; for i in e: (P ; C[j ->
+//   i])
 //
 // The producer is moved down past the statements in between with reorder_stmts (each swap
 // proved to commute), then fused with the consumer by fuse (which proves the bounds equal and

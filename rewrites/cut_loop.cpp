@@ -33,16 +33,18 @@ Proc cut_loop(const Proc& p, const CursorLike& loop, const std::string& cut_poin
         op, c, ctx, f->hi, {c.stmt()},
         "the upper bound '" + c.hi().to_string() + "', evaluated after the first loop,");
     rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f->lo, cut)),
-                       "the cut point '" + cut_point + "' is at least the lower bound '" + c.lo().to_string() + "'");
+                       "the cut point '" + cut_point + "' is at least the lower bound '" +
+                           c.lo().to_string() + "'");
     rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, cut, f->hi)),
-                       "the cut point '" + cut_point + "' is at most the upper bound '" + c.hi().to_string() + "'");
+                       "the cut point '" + cut_point + "' is at most the upper bound '" +
+                           c.hi().to_string() + "'");
 
     // 2. The two loops; the second binds fresh names.
     Stmt first = ForNode::make(f->iter, f->lo, cut, f->body, f->mode, f->srcinfo);
     Sym i2 = f->iter.copy();
-    Stmt second = ForNode::make(i2, cut, f->hi,
-                                alpha_rename(substitute(f->body, {{f->iter, index_var(i2, f->srcinfo)}})), f->mode,
-                                f->srcinfo);
+    Stmt second = ForNode::make(
+        i2, cut, f->hi, alpha_rename(substitute(f->body, {{f->iter, index_var(i2, f->srcinfo)}})),
+        f->mode, f->srcinfo);
 
     // 3. Forwarding.
     const BlockPath& path = c.loc().block;

@@ -21,8 +21,14 @@ Proc delete_buffer(const Proc& p, const CursorLike& alloc) {
     for (size_t k = ai + 1; k < list.size(); ++k) {
       rw::BufferUses u = rw::buffer_uses(list[k], buf);
       if (u.any())
-        rw::fail(kOp, a, "'" + a.name() + "' is still used, e.g. by '" +
-                             Cursor(p, Loc{CursorKind::Stmt, path, static_cast<int>(k), static_cast<int>(k) + 1, {}}).to_string() + "'");
+        rw::fail(
+            kOp, a,
+            "'" + a.name() + "' is still used, e.g. by '" +
+                Cursor(
+                    p,
+                    Loc{CursorKind::Stmt, path, static_cast<int>(k), static_cast<int>(k) + 1, {}})
+                    .to_string() +
+                "'");
     }
     Block out = replace_stmts(p.body(), path, ai, ai + 1, {});
     return derive_proc(p, out, fwd_replace(path, ai, ai + 1, 0));

@@ -40,7 +40,8 @@ class PassDeleter {
   // The statement with its bodies cleaned, or nullopt when it does nothing at all.
   std::optional<Stmt> rebuild(const Stmt& s, const BlockPath& path, int i) {
     switch (s.kind()) {
-      case StmtKind::Pass: return std::nullopt;
+      case StmtKind::Pass:
+        return std::nullopt;
       case StmtKind::For: {
         auto f = s.as<ForNode>();
         Block body = run(f->body, child(path, i, BlockField::Body));

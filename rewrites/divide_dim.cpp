@@ -25,8 +25,11 @@ namespace {
 void check_element_uses(const std::string& op, const Cursor& a, const Block& rest, const Sym& buf,
                         const std::vector<int>& dims, const std::string& why) {
   rw::BufferUses uses = rw::buffer_uses(rest, buf);
-  if (uses.whole) rw::fail(op, a, "'" + a.name() + "' is passed whole to a call, which would see " + why);
-  if (uses.stride) rw::fail(op, a, "the code takes a stride of '" + a.name() + "', which " + why + " would change");
+  if (uses.whole)
+    rw::fail(op, a, "'" + a.name() + "' is passed whole to a call, which would see " + why);
+  if (uses.stride)
+    rw::fail(op, a,
+             "the code takes a stride of '" + a.name() + "', which " + why + " would change");
   struct V : IRVisitor {
     Sym buf;
     std::vector<int> dims;
@@ -41,7 +44,8 @@ void check_element_uses(const std::string& op, const Cursor& a, const Block& res
   v.buf = buf;
   v.dims = dims;
   v.visit(rest);
-  if (!v.bad.empty()) rw::fail(op, a, "the window '" + v.bad + "' spans a dimension that " + why + " changes");
+  if (!v.bad.empty())
+    rw::fail(op, a, "the window '" + v.bad + "' spans a dimension that " + why + " changes");
 }
 
 Expr int_e(int64_t v) { return ConstNode::make_int(v); }
@@ -60,16 +64,19 @@ Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotien
     Cursor a = rw::resolve_alloc_stmt(op, p, alloc);
     const AllocNode* an = a.stmt().as<AllocNode>();
     if (dim_idx < 0 || dim_idx >= an->type.rank())
-      rw::fail(op, a, "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() + "' has " +
-                          std::to_string(an->type.rank()) + " dimensions");
-    if (quotient <= 0) rw::fail(op, a, "the quotient must be positive, got " + std::to_string(quotient));
+      rw::fail(op, a,
+               "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() + "' has " +
+                   std::to_string(an->type.rank()) + " dimensions");
+    if (quotient <= 0)
+      rw::fail(op, a, "the quotient must be positive, got " + std::to_string(quotient));
     const Block& list = a.list();
     const int ai = a.loc().lo;
     Block rest(list.begin() + ai + 1, list.end());
     check_element_uses(op, a, rest, an->name, {dim_idx}, "dividing a dimension");
     const Expr& n = an->type.shape[dim_idx];
-    rw::require_proved(op, a, checker::always_divisible(checker::Context::at(p, a.stmt()), n, quotient),
-                       "the dimension '" + to_string(n) + "' is divisible by " + std::to_string(quotient));
+    rw::require_proved(
+        op, a, checker::always_divisible(checker::Context::at(p, a.stmt()), n, quotient),
+        "the dimension '" + to_string(n) + "' is divisible by " + std::to_string(quotient));
 
     const ConstNode* nc = n.as<ConstNode>();
     Expr hi = nc && nc->is_int() ? int_e(nc->int_val() / quotient)
@@ -99,8 +106,9 @@ Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotien
     Block out{new_alloc};
     Block mapped = rw::map_accesses(rest, m);
     out.insert(out.end(), mapped.begin(), mapped.end());
-    return derive_proc(p, replace_stmts(p.body(), a.loc().block, ai, static_cast<int>(list.size()), out),
-                       fwd_identity());
+    return derive_proc(
+        p, replace_stmts(p.body(), a.loc().block, ai, static_cast<int>(list.size()), out),
+        fwd_identity());
   });
 }
 
@@ -112,13 +120,15 @@ Proc mult_dim(const Proc& p, const CursorLike& alloc, int hi_dim_idx, int lo_dim
     const int rank = an->type.rank();
     for (int d : {hi_dim_idx, lo_dim_idx})
       if (d < 0 || d >= rank)
-        rw::fail(op, a, "dimension " + std::to_string(d) + " does not exist: '" + a.name() + "' has " +
-                            std::to_string(rank) + " dimensions");
+        rw::fail(op, a,
+                 "dimension " + std::to_string(d) + " does not exist: '" + a.name() + "' has " +
+                     std::to_string(rank) + " dimensions");
     if (hi_dim_idx == lo_dim_idx) rw::fail(op, a, "the two dimensions must differ");
     const ConstNode* c = an->type.shape[lo_dim_idx].as<ConstNode>();
     if (!c || !c->is_int())
-      rw::fail(op, a, "dimension " + std::to_string(lo_dim_idx) + " of '" + a.name() + "' must be a constant, not '" +
-                          to_string(an->type.shape[lo_dim_idx]) + "'");
+      rw::fail(op, a,
+               "dimension " + std::to_string(lo_dim_idx) + " of '" + a.name() +
+                   "' must be a constant, not '" + to_string(an->type.shape[lo_dim_idx]) + "'");
     const Block& list = a.list();
     const int ai = a.loc().lo;
     Block rest(list.begin() + ai + 1, list.end());
@@ -145,8 +155,9 @@ Proc mult_dim(const Proc& p, const CursorLike& alloc, int hi_dim_idx, int lo_dim
     Block out{new_alloc};
     Block mapped = rw::map_accesses(rest, m);
     out.insert(out.end(), mapped.begin(), mapped.end());
-    return derive_proc(p, replace_stmts(p.body(), a.loc().block, ai, static_cast<int>(list.size()), out),
-                       fwd_identity());
+    return derive_proc(
+        p, replace_stmts(p.body(), a.loc().block, ai, static_cast<int>(list.size()), out),
+        fwd_identity());
   });
 }
 

@@ -36,7 +36,8 @@ struct Names {
 
 Names check_names(const Proc& p, const Cursor& c, const std::vector<std::string>& new_iters) {
   if (new_iters.size() != 2)
-    rw::fail(kOp, c, "expected two new loop names (outer, inner), got " + std::to_string(new_iters.size()));
+    rw::fail(kOp, c,
+             "expected two new loop names (outer, inner), got " + std::to_string(new_iters.size()));
   if (new_iters[0] == new_iters[1])
     rw::fail(kOp, c, "the two new loop names must differ, both are '" + new_iters[0] + "'");
   return {rw::fresh_name(kOp, p, new_iters[0], c), rw::fresh_name(kOp, p, new_iters[1], c)};
@@ -50,12 +51,14 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
     Cursor c = rw::resolve_loop(kOp, p, loop);
     const ForNode* f = rw::as_loop(kOp, c);
     if (div_const <= 1)
-      rw::fail(kOp, c, "the divisor must be an integer greater than 1, got " + std::to_string(div_const));
+      rw::fail(kOp, c,
+               "the divisor must be an integer greater than 1, got " + std::to_string(div_const));
     rw::check_int_arg(kOp, c, "the divisor", div_const, 2);
     Names names = check_names(p, c, new_iters);
     if (const_int(f->lo) != 0)
-      rw::fail(kOp, c, "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
-                           c.lo().to_string() + "' (shift_loop can move it)");
+      rw::fail(kOp, c,
+               "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
+                   c.lo().to_string() + "' (shift_loop can move it)");
     checker::Context ctx = context_of(c);
     if (opts.perfect) {
       rw::require_proved(
@@ -76,8 +79,11 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
     // 2. The new loops.
     const SrcInfo& si = f->srcinfo;
     Expr q = int_const(div_const, si), N = f->hi;
-    Expr outer_hi = opts.perfect || opts.tail != Tail::Guard ? mk_div(N, q) : mk_div(mk_add(N, int_const(div_const - 1, si)), q);
-    Expr idx = simplify_expr(mk_add(mk_mul(q, index_var(names.outer, si)), index_var(names.inner, si)));
+    Expr outer_hi = opts.perfect || opts.tail != Tail::Guard
+                        ? mk_div(N, q)
+                        : mk_div(mk_add(N, int_const(div_const - 1, si)), q);
+    Expr idx =
+        simplify_expr(mk_add(mk_mul(q, index_var(names.outer, si)), index_var(names.inner, si)));
     Block body = substitute(f->body, {{f->iter, idx}});
     bool guard = !opts.perfect && opts.tail == Tail::Guard;
     if (guard) body = {IfNode::make(mk_cmp(BinOpKind::Lt, idx, N), body, {}, si)};
@@ -88,8 +94,9 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
       Sym tail_i = names.inner.copy();
       Expr tail_idx = simplify_expr(mk_add(mk_mul(q, mk_div(N, q)), index_var(tail_i, si)));
       Expr n_tail = simplify_expr(mk_mod(N, q));
-      Stmt tail = ForNode::make(tail_i, int_const(0, si), n_tail,
-                                alpha_rename(substitute(f->body, {{f->iter, tail_idx}})), f->mode, si);
+      Stmt tail =
+          ForNode::make(tail_i, int_const(0, si), n_tail,
+                        alpha_rename(substitute(f->body, {{f->iter, tail_idx}})), f->mode, si);
       if (opts.tail == Tail::CutAndGuard)
         tail = IfNode::make(mk_cmp(BinOpKind::Gt, n_tail, int_const(0, si)), {tail}, {}, si);
       out.push_back(tail);

@@ -33,8 +33,11 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
     Cursor c = rw::resolve_loop(op, p, loop);
     const ForNode* f = rw::as_loop(op, c);
     if (const_int(f->lo) != 0)
-      rw::fail(op, c, "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" + c.lo().to_string() + "'");
-    if (outer_stride <= 0) rw::fail(op, c, "the outer stride must be positive, got " + std::to_string(outer_stride));
+      rw::fail(op, c,
+               "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
+                   c.lo().to_string() + "'");
+    if (outer_stride <= 0)
+      rw::fail(op, c, "the outer stride must be positive, got " + std::to_string(outer_stride));
     if (new_iters.size() != 2 || new_iters[0] == new_iters[1])
       rw::fail(op, c, "expected two distinct new loop names (outer, inner)");
     Sym io = rw::fresh_name(op, p, new_iters[0], c), ii = rw::fresh_name(op, p, new_iters[1], c);
@@ -46,13 +49,16 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
     checker::Context ctx = context_of(c);
     rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Gt, ohi, int_const(0))),
                        "the outer bound '" + outer_hi + "' is positive");
-    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, covered, f->hi)),
-                       "outer_hi * outer_stride is at most the loop's bound '" + c.hi().to_string() + "'");
+    rw::require_proved(
+        op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, covered, f->hi)),
+        "outer_hi * outer_stride is at most the loop's bound '" + c.hi().to_string() + "'");
     rw::require_proved(op, c, checker::loop_iterations_commute(ctx, c.stmt()),
                        "the iterations of loop " + f->iter.name() + " commute");
-    Stmt twice = ForNode::make(Sym("repeat"), int_const(0, si), int_const(2, si), f->body, LoopMode::Seq, si);
+    Stmt twice = ForNode::make(Sym("repeat"), int_const(0, si), int_const(2, si), f->body,
+                               LoopMode::Seq, si);
     rw::require_proved(op, c, checker::loop_body_idempotent(context_of(c.body()[0]), twice),
-                       "running one iteration of loop " + f->iter.name() + " twice is the same as running it once");
+                       "running one iteration of loop " + f->iter.name() +
+                           " twice is the same as running it once");
 
     Expr inner_hi = simplify_expr(mk_add(stride, mk_sub(f->hi, covered)));
     rw::require_unchanged(
@@ -61,7 +67,8 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
 
     // 2. The overlapping chunks.
     Expr idx = simplify_expr(mk_add(mk_mul(stride, index_var(io, si)), index_var(ii, si)));
-    Stmt inner = ForNode::make(ii, int_const(0, si), inner_hi, substitute(f->body, {{f->iter, idx}}), LoopMode::Seq, si);
+    Stmt inner = ForNode::make(ii, int_const(0, si), inner_hi,
+                               substitute(f->body, {{f->iter, idx}}), LoopMode::Seq, si);
     Stmt outer = ForNode::make(io, f->lo, ohi, {inner}, f->mode, si);
 
     // 3. Forwarding.

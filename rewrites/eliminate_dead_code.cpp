@@ -28,31 +28,40 @@ Proc eliminate_dead_code(const Proc& p, const CursorLike& stmt) {
       Block with;
       if (only_stmt) with.push_back(PassNode::make(s.srcinfo()));
       Block body = replace_stmts(p.body(), l.block, l.lo, l.lo + 1, with);
-      return derive_proc(p, std::move(body), fwd_replace(l.block, l.lo, l.lo + 1, static_cast<int>(with.size())));
+      return derive_proc(p, std::move(body),
+                         fwd_replace(l.block, l.lo, l.lo + 1, static_cast<int>(with.size())));
     };
 
     if (const IfNode* n = s.as<IfNode>()) {
       checker::Answer yes = checker::always_true(ctx, n->cond);
       if (yes.proved()) {
         Block body = replace_stmts(p.body(), l.block, l.lo, l.lo + 1, n->body);
-        return derive_proc(p, std::move(body),
-                           fwd_unwrap(l.block, l.lo, static_cast<int>(n->body.size()), BlockField::Body));
+        return derive_proc(
+            p, std::move(body),
+            fwd_unwrap(l.block, l.lo, static_cast<int>(n->body.size()), BlockField::Body));
       }
-      Expr never = BinOpNode::make(BinOpKind::Eq, n->cond, ConstNode::make_bool(false), n->cond.srcinfo());
+      Expr never =
+          BinOpNode::make(BinOpKind::Eq, n->cond, ConstNode::make_bool(false), n->cond.srcinfo());
       checker::Answer no = checker::always_true(ctx, never);
       if (no.proved()) {
         if (n->orelse.empty()) return remove();
         Block body = replace_stmts(p.body(), l.block, l.lo, l.lo + 1, n->orelse);
-        return derive_proc(p, std::move(body),
-                           fwd_unwrap(l.block, l.lo, static_cast<int>(n->orelse.size()), BlockField::Orelse));
+        return derive_proc(
+            p, std::move(body),
+            fwd_unwrap(l.block, l.lo, static_cast<int>(n->orelse.size()), BlockField::Orelse));
       }
-      std::string why = yes.unknown() ? " (" + yes.reason + ")" : no.unknown() ? " (" + no.reason + ")" : "";
-      rw::fail(op, c, "the condition '" + to_string(n->cond) + "' may be true or false, so neither branch is dead" + why);
+      std::string why = yes.unknown()  ? " (" + yes.reason + ")"
+                        : no.unknown() ? " (" + no.reason + ")"
+                                       : "";
+      rw::fail(op, c,
+               "the condition '" + to_string(n->cond) +
+                   "' may be true or false, so neither branch is dead" + why);
     }
     if (const ForNode* f = s.as<ForNode>()) {
       Expr empty = BinOpNode::make(BinOpKind::Le, f->hi, f->lo, s.srcinfo());
-      rw::require_proved(op, c, checker::always_true(ctx, empty),
-                         "the loop over '" + f->iter.name() + "' never runs (" + to_string(empty) + ")");
+      rw::require_proved(
+          op, c, checker::always_true(ctx, empty),
+          "the loop over '" + f->iter.name() + "' never runs (" + to_string(empty) + ")");
       return remove();
     }
     rw::fail(op, c, "expected an if or a loop, but '" + c.to_string() + "' is neither");

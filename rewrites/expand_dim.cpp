@@ -21,11 +21,13 @@ namespace rw {
 // The allocation statement named by `alloc` (arguments refused), for the reshaping operations.
 Cursor resolve_alloc_stmt(const std::string& op, const Proc& p, const CursorLike& alloc) {
   Cursor a = resolve_alloc(op, p, alloc);
-  if (a.is_arg()) fail(op, a, "'" + a.name() + "' is an argument; only allocations can be reshaped");
+  if (a.is_arg())
+    fail(op, a, "'" + a.name() + "' is an argument; only allocations can be reshaped");
   return a;
 }
 // An index expression given as a string, parsed at the allocation.
-Expr parse_index_at(const std::string& op, const Cursor& a, const std::string& text, const std::string& what) {
+Expr parse_index_at(const std::string& op, const Cursor& a, const std::string& text,
+                    const std::string& what) {
   Expr e = parse_at(a, text);
   if (!e.type().is_scalar() || !is_indexable(e.type().base))
     fail(op, a, what + " '" + text + "' is not an integer expression");
@@ -34,21 +36,25 @@ Expr parse_index_at(const std::string& op, const Cursor& a, const std::string& t
 }  // namespace rw
 
 namespace rw {
-Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, const Expr& dim, const Expr& idx,
-                     bool append) {
+Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, const Expr& dim,
+                     const Expr& idx, bool append) {
   const AllocNode* an = a.stmt().as<AllocNode>();
   const BlockPath path = a.loc().block;
   const int ai = a.loc().lo;
   const Block& list = a.list();
   Block rest(list.begin() + ai + 1, list.end());
   BufferUses uses = buffer_uses(rest, an->name);
-  if (uses.whole) fail(op, a, "'" + a.name() + "' is passed whole to a call, which would see the new dimension");
-  if (uses.stride && append) fail(op, a, "the code takes a stride of '" + a.name() + "', which a new last dimension would change");
+  if (uses.whole)
+    fail(op, a, "'" + a.name() + "' is passed whole to a call, which would see the new dimension");
+  if (uses.stride && append)
+    fail(op, a,
+         "the code takes a stride of '" + a.name() + "', which a new last dimension would change");
   checker::Context ctx = checker::Context::at(p, a.stmt());
   require_proved(op, a, checker::always_true(ctx, BinOpNode::make(BinOpKind::Gt, dim, zero())),
                  "the new dimension's size '" + to_string(dim) + "' is positive");
-  require_proved(op, a, checker::always_in_range(ctx, idx, zero(), dim),
-                 "the indexing expression '" + to_string(idx) + "' is in [0, " + to_string(dim) + ")");
+  require_proved(
+      op, a, checker::always_in_range(ctx, idx, zero(), dim),
+      "the indexing expression '" + to_string(idx) + "' is in [0, " + to_string(dim) + ")");
 
   require_unchanged(op, a, ctx, idx, rest,
                     "the indexing expression '" + to_string(idx) +
@@ -66,15 +72,19 @@ Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, cons
     w.insert(append ? w.end() : w.begin(), WAccess::point(idx));
     return w;
   };
-  m.stride = [](const StrideExprNode* n) { return StrideExprNode::make(n->name, n->dim + 1, n->srcinfo); };
+  m.stride = [](const StrideExprNode* n) {
+    return StrideExprNode::make(n->name, n->dim + 1, n->srcinfo);
+  };
   Block out{new_alloc};
   Block mapped = map_accesses(rest, m);
   out.insert(out.end(), mapped.begin(), mapped.end());
-  return derive_proc(p, replace_stmts(p.body(), path, ai, static_cast<int>(list.size()), out), fwd_identity());
+  return derive_proc(p, replace_stmts(p.body(), path, ai, static_cast<int>(list.size()), out),
+                     fwd_identity());
 }
 }  // namespace rw
 
-Proc expand_dim(const Proc& p, const CursorLike& alloc, const std::string& alloc_dim, const std::string& indexing_expr) {
+Proc expand_dim(const Proc& p, const CursorLike& alloc, const std::string& alloc_dim,
+                const std::string& indexing_expr) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
     Expr dim = rw::parse_index_at(kOp, a, alloc_dim, "the new dimension's size");

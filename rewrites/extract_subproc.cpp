@@ -52,22 +52,28 @@ std::optional<Expr> negate(const Expr& cond) {
   if (!b) return std::nullopt;
   auto flip = [&](BinOpKind op) { return BinOpNode::make(op, b->lhs, b->rhs, cond.srcinfo()); };
   switch (b->op) {
-    case BinOpKind::Lt: return flip(BinOpKind::Ge);
-    case BinOpKind::Le: return flip(BinOpKind::Gt);
-    case BinOpKind::Gt: return flip(BinOpKind::Le);
-    case BinOpKind::Ge: return flip(BinOpKind::Lt);
+    case BinOpKind::Lt:
+      return flip(BinOpKind::Ge);
+    case BinOpKind::Le:
+      return flip(BinOpKind::Gt);
+    case BinOpKind::Gt:
+      return flip(BinOpKind::Le);
+    case BinOpKind::Ge:
+      return flip(BinOpKind::Lt);
     case BinOpKind::And:
     case BinOpKind::Or: {
       auto l = negate(b->lhs), r = negate(b->rhs);
       if (!l || !r) return std::nullopt;
-      return BinOpNode::make(b->op == BinOpKind::And ? BinOpKind::Or : BinOpKind::And, *l, *r, cond.srcinfo());
+      return BinOpNode::make(b->op == BinOpKind::And ? BinOpKind::Or : BinOpKind::And, *l, *r,
+                             cond.srcinfo());
     }
     case BinOpKind::Eq:
     case BinOpKind::Add:
     case BinOpKind::Sub:
     case BinOpKind::Mul:
     case BinOpKind::Div:
-    case BinOpKind::Mod: return std::nullopt;
+    case BinOpKind::Mod:
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -79,7 +85,8 @@ Env env_at(const Proc& p, const BlockPath& path, int index) {
   auto bind_before = [&](const Block& list, int upto) {
     for (int i = 0; i < upto; ++i) {
       const Stmt& s = list[static_cast<size_t>(i)];
-      if (const AllocNode* a = s.as<AllocNode>()) env.vars.push_back({a->name, a->type, a->mem, a->name});
+      if (const AllocNode* a = s.as<AllocNode>())
+        env.vars.push_back({a->name, a->type, a->mem, a->name});
       if (const WindowStmtNode* w = s.as<WindowStmtNode>()) {
         Type t = w->rhs.type();
         for (Expr& d : t.shape) d = simplify_expr(d);
@@ -184,8 +191,10 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
     Block rest(list.begin() + hi, list.end());
     std::vector<std::string> escaping = rw::loops::bindings_used_after(body, rest);
     if (!escaping.empty())
-      rw::fail(kOp, c, "the block defines '" + escaping[0] + "', which is used after it; extend the block to " +
-                           "cover those uses, or move the definition out of it");
+      rw::fail(kOp, c,
+               "the block defines '" + escaping[0] +
+                   "', which is used after it; extend the block to " +
+                   "cover those uses, or move the definition out of it");
 
     // 1. The variables the block uses, closed under the variables of their shapes.
     Env env = env_at(p, path, lo);
@@ -202,11 +211,13 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
       if (!used.syms.count(b.sym)) continue;
       auto [it, fresh] = by_name.emplace(b.sym.name(), b.sym);
       if (!fresh && it->second != b.sym)
-        rw::fail(kOp, c, "the block uses two different variables named '" + b.sym.name() +
-                             "' (one shadows the other); rename one first");
+        rw::fail(kOp, c,
+                 "the block uses two different variables named '" + b.sym.name() +
+                     "' (one shadows the other); rename one first");
       arg_syms.insert(b.sym);
       passed.push_back(b);
-      args.push_back(FnArg{b.sym, b.type, b.type.is_control() ? "" : (b.mem.empty() ? "DRAM" : b.mem), c.srcinfo()});
+      args.push_back(FnArg{
+          b.sym, b.type, b.type.is_control() ? "" : (b.mem.empty() ? "DRAM" : b.mem), c.srcinfo()});
       call_args.push_back(ReadNode::make(b.sym, {}, b.type, c.srcinfo()));
     }
 
@@ -220,10 +231,13 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
     for (size_t a = 0; a < passed.size(); ++a)
       for (size_t b = a + 1; b < passed.size(); ++b) {
         const Sym& root = passed[a].root;
-        if (passed[a].type.is_control() || root != passed[b].root || !written_roots.count(root)) continue;
-        rw::fail(kOp, c, "the block would pass '" + passed[a].sym.name() + "' and '" + passed[b].sym.name() +
-                             "', which view the same buffer '" + root.name() + "' that it writes; arguments of a " +
-                             "proc must not alias (inline_window first)");
+        if (passed[a].type.is_control() || root != passed[b].root || !written_roots.count(root))
+          continue;
+        rw::fail(kOp, c,
+                 "the block would pass '" + passed[a].sym.name() + "' and '" +
+                     passed[b].sym.name() + "', which view the same buffer '" + root.name() +
+                     "' that it writes; arguments of a " +
+                     "proc must not alias (inline_window first)");
       }
 
     // 2. The facts over those variables become asserts.
@@ -251,7 +265,8 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
     // later replace turns into an instruction call (Exo's test_extract_subproc5).
     typecheck(subproc, {.memory_access = false});
     Stmt call = CallNode::make(subproc.ptr(), std::move(call_args), c.srcinfo());
-    Proc out = derive_proc(p, replace_stmts(p.body(), path, lo, hi, {call}), fwd_replace(path, lo, hi, 1));
+    Proc out =
+        derive_proc(p, replace_stmts(p.body(), path, lo, hi, {call}), fwd_replace(path, lo, hi, 1));
     typecheck(out, {.memory_access = false});
     return Extracted{out, subproc};
   });

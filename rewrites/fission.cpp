@@ -32,23 +32,28 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
   // 1. Checks.
   const Loc& gl = g.loc();
   if (gl.block.empty())
-    rw::fail(kOp, g, "the gap is at the top level of the proc" +
-                         std::string(level > 0 ? " after " + std::to_string(level) + " lift(s)" : "") +
-                         ": there is no enclosing loop or if to split (n_lifts is too large)");
+    rw::fail(kOp, g,
+             "the gap is at the top level of the proc" +
+                 std::string(level > 0 ? " after " + std::to_string(level) + " lift(s)" : "") +
+                 ": there is no enclosing loop or if to split (n_lifts is too large)");
   BlockPath path(gl.block.begin(), gl.block.end() - 1);
   int at = gl.block.back().index;
   BlockField field = gl.block.back().field;
   Cursor sc(p, Loc{CursorKind::Stmt, path, at, at + 1, {}});
   Stmt s = sc.stmt();
-  const Block& list = field == BlockField::Body ? (s.is<ForNode>() ? s.as<ForNode>()->body : s.as<IfNode>()->body)
-                                                : s.as<IfNode>()->orelse;
+  const Block& list = field == BlockField::Body
+                          ? (s.is<ForNode>() ? s.as<ForNode>()->body : s.as<IfNode>()->body)
+                          : s.as<IfNode>()->orelse;
   int k = gl.lo, n = static_cast<int>(list.size());
   if (k == 0 || k == n)
-    rw::fail(kOp, sc, std::string("the gap is at the ") + (k == 0 ? "start" : "end") + " of the body of '" +
-                          sc.to_string() + "': there is nothing to split off");
+    rw::fail(kOp, sc,
+             std::string("the gap is at the ") + (k == 0 ? "start" : "end") + " of the body of '" +
+                 sc.to_string() + "': there is nothing to split off");
   Block pre(list.begin(), list.begin() + k), post(list.begin() + k, list.end());
   if (auto used = bindings_used_after(pre, post); !used.empty())
-    rw::fail(kOp, sc, "'" + used.front() + "' is defined before the gap and used after it (lift its allocation first)");
+    rw::fail(kOp, sc,
+             "'" + used.front() +
+                 "' is defined before the gap and used after it (lift its allocation first)");
   // 2. The two copies (the first is also the code the second's header is evaluated after).
   Stmt a, b;
   if (const ForNode* f = s.as<ForNode>()) {
@@ -81,7 +86,8 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
   BlockPath split = path;
   split.push_back({at, field});
   ForwardFn inside = [path, at, field, split, k](const Loc& l) -> Loc {
-    if (l.block.size() == path.size()) return l.kind == CursorKind::Block ? Loc::invalid() : l;  // the statement
+    if (l.block.size() == path.size())
+      return l.kind == CursorKind::Block ? Loc::invalid() : l;  // the statement
     if (!(l.block[path.size()] == split.back())) {
       // The other branch of an if: it stays with the copy that keeps it.
       Loc out = l;
@@ -90,7 +96,8 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
     }
     bool direct = l.block.size() == split.size();
     int idx = direct ? l.lo : l.block[split.size()].index;
-    if (direct && l.kind == CursorKind::Gap && l.lo == k) return Loc{CursorKind::Gap, path, at + 1, at + 1, {}};
+    if (direct && l.kind == CursorKind::Gap && l.lo == k)
+      return Loc{CursorKind::Gap, path, at + 1, at + 1, {}};
     if (direct && l.kind == CursorKind::Block && l.lo < k && l.hi > k) return Loc::invalid();
     if (idx < k) return l;
     BlockPath to = path;
@@ -104,7 +111,8 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
     }
     return out;
   };
-  Proc q = derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {a, b}), fwd_replace(path, at, at + 1, 2, inside));
+  Proc q = derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {a, b}),
+                       fwd_replace(path, at, at + 1, 2, inside));
   return {q, Cursor(q, Loc{CursorKind::Gap, path, at + 1, at + 1, {}})};
 }
 }  // namespace
@@ -112,7 +120,8 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
 Proc fission(const Proc& p, const CursorLike& gap, const FissionOptions& opts) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor g = rw::resolve_gap(kOp, p, gap);
-    if (opts.n_lifts < 1) rw::fail(kOp, g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+    if (opts.n_lifts < 1)
+      rw::fail(kOp, g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     Proc q = p;
     for (int level = 0; level < opts.n_lifts; ++level) std::tie(q, g) = fission_once(q, g, level);
     return q;

@@ -27,8 +27,9 @@ Proc fold_into_reduce(const Proc& p, const CursorLike& assign) {
       rw::fail(op, c, "the right-hand side of '" + c.to_string() + "' is not an addition");
     const ReadNode* rd = sum->lhs.as<ReadNode>();
     if (!rd || rd->name != a->name)
-      rw::fail(op, c, "the left operand of the addition in '" + c.to_string() + "' is not a read of '" +
-                          a->name.name() + "'");
+      rw::fail(op, c,
+               "the left operand of the addition in '" + c.to_string() + "' is not a read of '" +
+                   a->name.name() + "'");
     const Loc& l = c.loc();
     ScalarKind t = a->rhs.type().base;
     if (is_float(a->type) && t != ScalarKind::R && !rw::includes_precision(t, a->type))

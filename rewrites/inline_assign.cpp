@@ -52,12 +52,16 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
     const Block& list = c.list();
     const AllocNode* alloc = nullptr;
     for (int i = 0; i < l.lo; ++i)
-      if (auto al = list[static_cast<size_t>(i)].as<AllocNode>(); al && al->name == a->name) alloc = al;
+      if (auto al = list[static_cast<size_t>(i)].as<AllocNode>(); al && al->name == a->name)
+        alloc = al;
     if (!alloc)
-      rw::fail(op, c, "'" + a->name.name() + "' is not allocated earlier in the same block, so it may be read after "
-                      "the block and the assignment cannot be removed");
+      rw::fail(op, c,
+               "'" + a->name.name() +
+                   "' is not allocated earlier in the same block, so it may be read after "
+                   "the block and the assignment cannot be removed");
     if (!alloc->type.is_scalar() || !a->idx.empty())
-      rw::fail(op, c, "'" + a->name.name() + "' is not a scalar; only scalar assignments can be inlined");
+      rw::fail(op, c,
+               "'" + a->name.name() + "' is not a scalar; only scalar assignments can be inlined");
 
     if (!rw::store_keeps_value(a->rhs, alloc->type.base))
       rw::fail(
@@ -76,10 +80,14 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
       rw::fail(op, c, "'" + a->name.name() + "' is written again later in the block");
     for (const Sym& b : in_e.reads)
       if (in_rest.writes.count(b))
-        rw::fail(op, c, "the right-hand side reads '" + b.name() + "', which is written later in the block");
+        rw::fail(
+            op, c,
+            "the right-hand side reads '" + b.name() + "', which is written later in the block");
     for (const std::string& f : in_e.config_reads)
       if (in_rest.config_writes.count(f) || in_rest.config_writes.count("*"))
-        rw::fail(op, c, "the right-hand side reads config field '" + f + "', which may be written later in the block");
+        rw::fail(op, c,
+                 "the right-hand side reads config field '" + f +
+                     "', which may be written later in the block");
 
     // 3. The rewrite: drop the assignment, substitute e for x after it.
     ReplaceReads sub(a->name, a->rhs);

@@ -59,7 +59,8 @@ std::vector<Expr> CallSubst::indices(const Sym& name, const std::vector<Expr>& i
     for (const WAccess& a : w->idx) out.push_back(a.is_interval ? add(a.lo, idx.at(k++)) : a.lo);
     return out;
   }
-  if (const ReadNode* r = it->second.as<ReadNode>()) out = r->idx;  // an element as a scalar argument
+  if (const ReadNode* r = it->second.as<ReadNode>())
+    out = r->idx;  // an element as a scalar argument
   out.insert(out.end(), idx.begin(), idx.end());
   return out;
 }
@@ -78,7 +79,8 @@ Expr CallSubst::mutate_Read(const ReadNode* n, const Expr& e) {
   auto it = actual_.find(n->name);
   if (it != actual_.end()) {
     // A control argument, or a whole buffer passed on to another call: the call's expression.
-    if (n->idx.empty() && (n->type.is_control() || n->type.is_tensor_or_window())) return it->second;
+    if (n->idx.empty() && (n->type.is_control() || n->type.is_tensor_or_window()))
+      return it->second;
     return ReadNode::make(target(n->name), indices(n->name, idx), n->type, n->srcinfo);
   }
   Type t = mutate_type(n->type);
@@ -91,7 +93,8 @@ Expr CallSubst::mutate_WindowExpr(const WindowExprNode* n, const Expr& e) {
   std::vector<WAccess> acc;
   bool changed = false;
   for (const WAccess& a : n->idx) {
-    std::vector<Expr> b = mutate_idx(a.is_interval ? std::vector<Expr>{a.lo, a.hi} : std::vector<Expr>{a.lo});
+    std::vector<Expr> b =
+        mutate_idx(a.is_interval ? std::vector<Expr>{a.lo, a.hi} : std::vector<Expr>{a.lo});
     changed = changed || !b[0].same_as(a.lo) || (a.is_interval && !b[1].same_as(a.hi));
     acc.push_back(a.is_interval ? WAccess::interval(b[0], b[1]) : WAccess::point(b[0]));
   }
@@ -105,7 +108,8 @@ Expr CallSubst::mutate_WindowExpr(const WindowExprNode* n, const Expr& e) {
         continue;
       }
       const WAccess& u = acc.at(k++);
-      out.push_back(u.is_interval ? WAccess::interval(add(a.lo, u.lo), add(a.lo, u.hi)) : WAccess::point(add(a.lo, u.lo)));
+      out.push_back(u.is_interval ? WAccess::interval(add(a.lo, u.lo), add(a.lo, u.hi))
+                                  : WAccess::point(add(a.lo, u.lo)));
     }
     acc = std::move(out);
   } else if (auto it = actual_.find(n->name); it != actual_.end()) {
@@ -125,7 +129,8 @@ Expr CallSubst::mutate_StrideExpr(const StrideExprNode* n, const Expr& e) {
   if (const WindowExprNode* w = window_of(n->name)) {
     int k = 0;
     for (size_t d = 0; d < w->idx.size(); ++d)
-      if (w->idx[d].is_interval && k++ == n->dim) return StrideExprNode::make(name, static_cast<int>(d), n->srcinfo);
+      if (w->idx[d].is_interval && k++ == n->dim)
+        return StrideExprNode::make(name, static_cast<int>(d), n->srcinfo);
     return e;  // not reached for a type-checked call
   }
   if (auto it = actual_.find(n->name); it != actual_.end()) {
@@ -156,7 +161,9 @@ Stmt CallSubst::mutate_For(const ForNode* n, const Stmt& s) {
   std::vector<Expr> bounds = mutate_idx({n->lo, n->hi});
   Block body = mutate(n->body);
   Sym iter = target(n->iter);
-  if (iter == n->iter && bounds[0].same_as(n->lo) && bounds[1].same_as(n->hi) && same_nodes(body, n->body)) return s;
+  if (iter == n->iter && bounds[0].same_as(n->lo) && bounds[1].same_as(n->hi) &&
+      same_nodes(body, n->body))
+    return s;
   return ForNode::make(iter, bounds[0], bounds[1], std::move(body), n->mode, n->srcinfo);
 }
 
@@ -210,7 +217,8 @@ std::unordered_map<Sym, Sym, SymHash> fresh_binders(const Cursor& call, const Bl
   for (const ScopeVar& v : rw::scope_at(call)) clash.insert(v.sym.name());
   Binders later;
   const Block& list = call.list();
-  for (size_t i = static_cast<size_t>(call.loc().lo) + 1; i < list.size(); ++i) later.visit(list[i]);
+  for (size_t i = static_cast<size_t>(call.loc().lo) + 1; i < list.size(); ++i)
+    later.visit(list[i]);
   clash.insert(later.names.begin(), later.names.end());
 
   Binders inner;
@@ -244,11 +252,13 @@ Proc inline_proc(const Proc& p, const CursorLike& call) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor c = rw::resolve_stmt(kOp, p, call);
     const CallNode* cn = c.stmt().as<CallNode>();
-    if (!cn) rw::fail(kOp, c, "expected a call such as 'f(n, A[0:4])', got '" + c.to_string() + "'");
+    if (!cn)
+      rw::fail(kOp, c, "expected a call such as 'f(n, A[0:4])', got '" + c.to_string() + "'");
     const ProcNode& callee = *cn->proc;
     if (callee.args.size() != cn->args.size())
-      rw::fail(kOp, c, "the call passes " + std::to_string(cn->args.size()) + " arguments but '" + callee.name +
-                           "' takes " + std::to_string(callee.args.size()));
+      rw::fail(kOp, c,
+               "the call passes " + std::to_string(cn->args.size()) + " arguments but '" +
+                   callee.name + "' takes " + std::to_string(callee.args.size()));
 
     const checker::Context ctx = checker::Context::at(p, c.loc().block, c.loc().lo);
     for (size_t i = 0; i < cn->args.size(); ++i) {
@@ -276,7 +286,8 @@ Proc inline_proc(const Proc& p, const CursorLike& call) {
       if (l.kind != CursorKind::Stmt || l.block != path || l.lo != ci) return Loc::invalid();
       return Loc{CursorKind::Block, path, ci, ci + n, {}};
     };
-    return derive_proc(p, replace_stmts(p.body(), path, ci, ci + 1, body), fwd_replace(path, ci, ci + 1, n, inside));
+    return derive_proc(p, replace_stmts(p.body(), path, ci, ci + 1, body),
+                       fwd_replace(path, ci, ci + 1, n, inside));
   });
 }
 

@@ -23,14 +23,16 @@ const char* kOp = "inline_window";
 // Substitutes the window's accesses of its buffer for every access of the window name.
 class WindowInliner : public IRMutator {
  public:
-  WindowInliner(Sym w, const WindowExprNode& def, Expr def_e) : w_(std::move(w)), def_(def), def_e_(std::move(def_e)) {}
+  WindowInliner(Sym w, const WindowExprNode& def, Expr def_e)
+      : w_(std::move(w)), def_(def), def_e_(std::move(def_e)) {}
 
  protected:
   // The buffer indices for window indices `idx` (one per interval dimension of the window).
   std::vector<Expr> full_idx(const std::vector<Expr>& idx) const {
     std::vector<Expr> out;
     size_t k = 0;
-    for (const WAccess& a : def_.idx) out.push_back(a.is_interval ? rw::add(a.lo, idx.at(k++)) : a.lo);
+    for (const WAccess& a : def_.idx)
+      out.push_back(a.is_interval ? rw::add(a.lo, idx.at(k++)) : a.lo);
     return out;
   }
   Expr mutate_Read(const ReadNode* n, const Expr& e) override {
@@ -61,7 +63,8 @@ class WindowInliner : public IRMutator {
     if (n->name != w_) return e;
     int k = 0;
     for (size_t d = 0; d < def_.idx.size(); ++d)
-      if (def_.idx[d].is_interval && k++ == n->dim) return StrideExprNode::make(def_.name, static_cast<int>(d), n->srcinfo);
+      if (def_.idx[d].is_interval && k++ == n->dim)
+        return StrideExprNode::make(def_.name, static_cast<int>(d), n->srcinfo);
     return e;
   }
   Stmt mutate_Assign(const AssignNode* n, const Stmt& s) override {
@@ -89,7 +92,9 @@ Proc inline_window(const Proc& p, const CursorLike& window_stmt) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor c = rw::resolve_stmt(kOp, p, window_stmt);
     const WindowStmtNode* ws = c.stmt().as<WindowStmtNode>();
-    if (!ws) rw::fail(kOp, c, "expected a window statement such as 'y = x[i, 0:16]', got '" + c.to_string() + "'");
+    if (!ws)
+      rw::fail(kOp, c,
+               "expected a window statement such as 'y = x[i, 0:16]', got '" + c.to_string() + "'");
     const BlockPath path = c.loc().block;
     const int wi = c.loc().lo;
     const Block& list = c.list();
@@ -101,7 +106,8 @@ Proc inline_window(const Proc& p, const CursorLike& window_stmt) {
     Block new_rest = inl.mutate(rest);
     // The window statement disappears; the statements after it move up in place.
     ForwardFn fwd = fwd_replace(path, wi, wi + 1, 0);
-    return derive_proc(p, replace_stmts(p.body(), path, wi, static_cast<int>(list.size()), new_rest), fwd);
+    return derive_proc(
+        p, replace_stmts(p.body(), path, wi, static_cast<int>(list.size()), new_rest), fwd);
   });
 }
 

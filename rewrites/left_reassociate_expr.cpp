@@ -55,11 +55,14 @@ Proc left_reassociate_expr(const Proc& p, const CursorLike& expr) {
     Cursor c = rw::resolve_expr(op, p, expr);
     const BinOpNode* b = c.expr().as<BinOpNode>();
     if (!b || (b->op != BinOpKind::Add && b->op != BinOpKind::Mul))
-      rw::fail(op, c, "expected an addition or a multiplication, but '" + c.to_string() + "' is not one");
+      rw::fail(op, c,
+               "expected an addition or a multiplication, but '" + c.to_string() + "' is not one");
     const BinOpNode* r = b->rhs.as<BinOpNode>();
     if (!r || r->op != b->op)
-      rw::fail(op, c, "the right operand of '" + c.to_string() + "' is not also a" +
-                          (b->op == BinOpKind::Add ? "n addition" : " multiplication") + ", so there is nothing to regroup");
+      rw::fail(op, c,
+               "the right operand of '" + c.to_string() + "' is not also a" +
+                   (b->op == BinOpKind::Add ? "n addition" : " multiplication") +
+                   ", so there is nothing to regroup");
     Expr left = BinOpNode::make(b->op, b->lhs, r->lhs, b->lhs.srcinfo());
     Expr out = BinOpNode::make(b->op, left, r->rhs, c.expr().srcinfo());
     return rw::replace_expr_in_proc(p, c, out, fwd_reassociate(c.loc()));

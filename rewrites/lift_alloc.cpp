@@ -27,12 +27,14 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor a = rw::resolve_alloc(kOp, p, alloc);
     if (a.is_arg()) rw::fail(kOp, a, "'" + a.name() + "' is an argument, not an allocation");
-    if (opts.n_lifts < 1) rw::fail(kOp, a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+    if (opts.n_lifts < 1)
+      rw::fail(kOp, a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     const Stmt alloc_stmt = a.stmt();
     const std::string name = a.name();
     if (static_cast<int>(a.loc().block.size()) < opts.n_lifts)
-      rw::fail(kOp, a, "cannot lift '" + name + "' " + std::to_string(opts.n_lifts) + " times: only " +
-                           std::to_string(a.loc().block.size()) + " loops or ifs enclose it");
+      rw::fail(kOp, a,
+               "cannot lift '" + name + "' " + std::to_string(opts.n_lifts) + " times: only " +
+                   std::to_string(a.loc().block.size()) + " loops or ifs enclose it");
     // One lift at a time; each is checked before it is built, and a refusal discards the
     // earlier steps (the caller's proc is never changed).
     Proc cur = p;
@@ -43,15 +45,17 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
       parent.pop_back();
       Stmt encl = stmt_at(cur.body(), parent, pi);
       if (const ForNode* f = encl.as<ForNode>(); f && f->mode == LoopMode::Par)
-        rw::fail(kOp, Cursor(cur, loc), "cannot lift '" + name + "' out of the par loop '" + f->iter.name() +
-                                            "': its parallel iterations would share one buffer");
+        rw::fail(kOp, Cursor(cur, loc),
+                 "cannot lift '" + name + "' out of the par loop '" + f->iter.name() +
+                     "': its parallel iterations would share one buffer");
       for (const Expr& d : alloc_stmt.as<AllocNode>()->type.shape)
         rw::require_unchanged(kOp, Cursor(cur, loc), checker::Context::at(cur, encl), d, {encl},
                               "the extent '" + to_string(d) + "' of '" + name +
                                   "', evaluated before the enclosing " +
                                   (encl.is<ForNode>() ? "loop" : "if") + " instead of inside it,");
       if (encl.is<ForNode>()) {
-        checker::Answer ans = checker::can_lift_alloc(checker::Context::at(cur, encl), encl, alloc_stmt);
+        checker::Answer ans =
+            checker::can_lift_alloc(checker::Context::at(cur, encl), encl, alloc_stmt);
         rw::require_proved(kOp, Cursor(cur, loc), ans,
                            "one '" + name + "' can serve every iteration of loop '" +
                                encl.as<ForNode>()->iter.name() + "'");

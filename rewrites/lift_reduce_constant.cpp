@@ -124,40 +124,58 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
     // 1. The zero assignment and the loop.
     Cursor c = rw::resolve_block(op, p, block);
     if (c.size() != 2)
-      rw::fail(op, c, "expected a block of two statements (an assignment of zero and a loop), but the block has " +
-                          std::to_string(c.size()));
+      rw::fail(op, c,
+               "expected a block of two statements (an assignment of zero and a loop), but the "
+               "block has " +
+                   std::to_string(c.size()));
     const AssignNode* init = c[0].stmt().as<AssignNode>();
     if (!init || !is_zero(init->rhs))
-      rw::fail(op, c[0], "the first statement must assign zero to the accumulator, but it is '" + c[0].to_string() + "'");
+      rw::fail(op, c[0],
+               "the first statement must assign zero to the accumulator, but it is '" +
+                   c[0].to_string() + "'");
     const ForNode* loop = c[1].stmt().as<ForNode>();
-    if (!loop) rw::fail(op, c[1], "the second statement must be a loop, but it is '" + c[1].to_string() + "'");
+    if (!loop)
+      rw::fail(op, c[1],
+               "the second statement must be a loop, but it is '" + c[1].to_string() + "'");
 
     // 2. Every access of x in the loop is `x[idx] += c * y` with one c.
     XAccesses acc(init->name);
     acc.visit(loop->body);
     acc.bound.insert(loop->iter);
     if (acc.other_access)
-      rw::fail(op, c[1], "the loop reads or assigns '" + init->name.name() + "' other than by reductions into it");
-    if (acc.reductions.empty()) rw::fail(op, c[1], "the loop does not reduce into '" + init->name.name() + "'");
+      rw::fail(
+          op, c[1],
+          "the loop reads or assigns '" + init->name.name() + "' other than by reductions into it");
+    if (acc.reductions.empty())
+      rw::fail(op, c[1], "the loop does not reduce into '" + init->name.name() + "'");
     Expr factor;
     for (const ReduceNode* r : acc.reductions) {
       if (r->idx.size() != init->idx.size())
-        rw::fail(op, c[1], "a reduction into '" + init->name.name() + "' has other indices than the assignment");
+        rw::fail(
+            op, c[1],
+            "a reduction into '" + init->name.name() + "' has other indices than the assignment");
       for (size_t i = 0; i < r->idx.size(); ++i)
-        if (!rw::same_expr(r->idx[i], init->idx[i]))
-          rw::fail(op, r->srcinfo, "a reduction into '" + init->name.name() + "' has other indices than the assignment");
+        if (!expr_equal(r->idx[i], init->idx[i]))
+          rw::fail(
+              op, r->srcinfo,
+              "a reduction into '" + init->name.name() + "' has other indices than the assignment");
       const BinOpNode* m = r->rhs.as<BinOpNode>();
       if (!m || m->op != BinOpKind::Mul)
-        rw::fail(op, r->srcinfo, "the reduction into '" + init->name.name() + "' does not add a product `c * y`");
-      if (!factor.defined()) factor = m->lhs;
-      else if (!rw::same_expr(factor, m->lhs))
-        rw::fail(op, r->srcinfo, "the reductions into '" + init->name.name() + "' are scaled by different factors");
+        rw::fail(op, r->srcinfo,
+                 "the reduction into '" + init->name.name() + "' does not add a product `c * y`");
+      if (!factor.defined())
+        factor = m->lhs;
+      else if (!expr_equal(factor, m->lhs))
+        rw::fail(op, r->srcinfo,
+                 "the reductions into '" + init->name.name() + "' are scaled by different factors");
     }
     SymsUsed used;
     used.visit(factor);
     for (const ReduceNode* r : acc.reductions) used.visit(r->rhs.as<BinOpNode>()->rhs);
     if (used.used.count(init->name))
-      rw::fail(op, c[1], "a reduction into '" + init->name.name() + "' reads '" + init->name.name() + "' itself");
+      rw::fail(
+          op, c[1],
+          "a reduction into '" + init->name.name() + "' reads '" + init->name.name() + "' itself");
     SymsUsed in_factor;
     in_factor.visit(factor);
     for (const Sym& s : in_factor.used)
@@ -166,7 +184,9 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
     auto roots = rw::window_roots(p);
     for (const auto& [w, r] : roots)
       if (rw::root_of(roots, r) == rw::root_of(roots, init->name) && w != init->name)
-        rw::fail(op, c[1], "'" + init->name.name() + "' is also accessed through the window '" + w.name() + "'");
+        rw::fail(
+            op, c[1],
+            "'" + init->name.name() + "' is also accessed through the window '" + w.name() + "'");
     rw::Access body = rw::accesses(loop->body, roots);
     // Precision (precision_util.h): in an integer accumulator c * sum(y) = sum(c * y) holds
     // modulo 2^bits only when c and every y are integer values (a float operand would be
@@ -184,7 +204,8 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
     }
     rw::Access f = rw::accesses(factor, roots);
     for (const Sym& b : f.reads)
-      if (body.writes.count(b)) rw::fail(op, c[1], "the factor reads '" + b.name() + "', which the loop writes");
+      if (body.writes.count(b))
+        rw::fail(op, c[1], "the factor reads '" + b.name() + "', which the loop writes");
     for (const std::string& cf : f.config_reads)
       if (body.config_writes.count(cf) || body.config_writes.count("*"))
         rw::fail(op, c[1], "the factor reads config field '" + cf + "', which the loop may write");

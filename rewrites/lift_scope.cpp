@@ -51,15 +51,19 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
     Stmt inner = ic.stmt();
     if (!inner.is<ForNode>() && !inner.is<IfNode>())
       rw::fail(kOp, ic, "expected a loop or an if, got '" + ic.to_string() + "'");
-    if (ic.loc().block.empty()) rw::fail(kOp, ic, "the statement is at the top level of the proc: there is no scope to lift it out of");
+    if (ic.loc().block.empty())
+      rw::fail(
+          kOp, ic,
+          "the statement is at the top level of the proc: there is no scope to lift it out of");
     BlockPath path(ic.loc().block.begin(), ic.loc().block.end() - 1);
     int at = ic.loc().block.back().index;
     BlockField field = ic.loc().block.back().field;
     Cursor oc(p, Loc{CursorKind::Stmt, path, at, at + 1, {}});
     Stmt outer = oc.stmt();
     if (ic.list().size() != 1)
-      rw::fail(kOp, ic, "expected '" + ic.to_string() + "' to be the only statement of its enclosing '" + oc.to_string() +
-                            "', which holds " + std::to_string(ic.list().size()));
+      rw::fail(kOp, ic,
+               "expected '" + ic.to_string() + "' to be the only statement of its enclosing '" +
+                   oc.to_string() + "', which holds " + std::to_string(ic.list().size()));
     if (outer.is<ForNode>() && inner.is<ForNode>()) return reorder_at(kOp, p, oc);
 
     // 2. The lifted nest.
@@ -68,7 +72,9 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
     if (const ForNode* f = outer.as<ForNode>()) {
       const IfNode* i = inner.as<IfNode>();
       if (mentions(i->cond, f->iter))
-        rw::fail(kOp, ic, "the condition '" + ic.cond().to_string() + "' depends on the loop variable " + f->iter.name());
+        rw::fail(kOp, ic,
+                 "the condition '" + ic.cond().to_string() + "' depends on the loop variable " +
+                     f->iter.name());
       rw::require_unchanged(kOp, ic, context_of(oc), i->cond, {outer},
                             "the condition '" + ic.cond().to_string() +
                                 "', evaluated once instead of in every iteration,");
@@ -76,7 +82,8 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
       Block b;
       if (!i->orelse.empty()) {
         Sym i2 = f->iter.copy();
-        b = {ForNode::make(i2, f->lo, f->hi, alpha_rename(substitute(i->orelse, {{f->iter, index_var(i2, osi)}})),
+        b = {ForNode::make(i2, f->lo, f->hi,
+                           alpha_rename(substitute(i->orelse, {{f->iter, index_var(i2, osi)}})),
                            f->mode, osi)};
       }
       lifted = IfNode::make(i->cond, {a}, b, i->srcinfo);
@@ -87,7 +94,8 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
       rw::require_unchanged(kOp, ic, context_of(oc), o->cond, {inner},
                             "the condition '" + oc.cond().to_string() +
                                 "', evaluated in every iteration of the loop,");
-      lifted = ForNode::make(f->iter, f->lo, f->hi, {IfNode::make(o->cond, f->body, {}, osi)}, f->mode, f->srcinfo);
+      lifted = ForNode::make(f->iter, f->lo, f->hi, {IfNode::make(o->cond, f->body, {}, osi)},
+                             f->mode, f->srcinfo);
     } else {
       const IfNode *o = outer.as<IfNode>(), *i = inner.as<IfNode>();
       Block then_b, else_b;

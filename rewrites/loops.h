@@ -1,7 +1,8 @@
 // Exo's loop and scope scheduling operations: divide_loop, reorder_loops, fission, remove_loop,
-// add_loop, unroll_loop, lift_scope, fuse, cut_loop, bound_and_guard, shift_loop, mult_loops, join_loops,
-// specialize, autofission, divide_with_recompute. Names, argument order and rewrite rules follow Exo's primitives (docs/primitives/loop_ops.md); every legality condition
-// is decided by the checker (checker/queries.h). See docs/scheduling/loops.md.
+// add_loop, unroll_loop, lift_scope, fuse, cut_loop, bound_and_guard, shift_loop, mult_loops,
+// join_loops, specialize, autofission, divide_with_recompute. Names, argument order and rewrite
+// rules follow Exo's primitives (docs/primitives/loop_ops.md); every legality condition is decided
+// by the checker (checker/queries.h). See docs/scheduling/loops.md.
 //
 // Every operation returns a new proc derived from `p` (so p.forward(c) carries cursors into it)
 // and throws SchedulingError naming the operation, the target's location and the reason (and

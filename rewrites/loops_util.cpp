@@ -8,6 +8,7 @@
 
 #include "core/ir_visit.h"
 #include "core/simplify.h"
+#include "core/uses.h"
 #include "rewrites/common.h"
 
 namespace exocpp::rw::loops {
@@ -50,7 +51,8 @@ class Renamer : public IRMutator {
   Expr mutate_WindowExpr(const WindowExprNode* n, const Expr&) override {
     std::vector<WAccess> idx;
     for (const WAccess& w : n->idx)
-      idx.push_back(w.is_interval ? WAccess::interval(mutate(w.lo), mutate(w.hi)) : WAccess::point(mutate(w.lo)));
+      idx.push_back(w.is_interval ? WAccess::interval(mutate(w.lo), mutate(w.hi))
+                                  : WAccess::point(mutate(w.lo)));
     return WindowExprNode::make(rn(n->name), n->type.base, std::move(idx), n->srcinfo);
   }
   Expr mutate_StrideExpr(const StrideExprNode* n, const Expr&) override {
@@ -82,77 +84,25 @@ class Renamer : public IRMutator {
   }
 };
 
-// Collects every symbol a piece of code names (reads, writes, windows, strides) and every
-// config field it reads or writes.
-class Uses : public IRVisitor {
- public:
-  std::set<Sym> syms;
-  std::set<std::pair<const ConfigNode*, std::string>> cfg_reads, cfg_writes;
-
- protected:
-  void visit_Read(const ReadNode* n, const Expr& e) override {
-    syms.insert(n->name);
-    IRVisitor::visit_Read(n, e);
-  }
-  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-    syms.insert(n->name);
-    IRVisitor::visit_WindowExpr(n, e);
-  }
-  void visit_StrideExpr(const StrideExprNode* n, const Expr& e) override {
-    syms.insert(n->name);
-    IRVisitor::visit_StrideExpr(n, e);
-  }
-  void visit_ReadConfig(const ReadConfigNode* n, const Expr& e) override {
-    cfg_reads.insert({n->config.get(), n->field});
-    IRVisitor::visit_ReadConfig(n, e);
-  }
-  void visit_Assign(const AssignNode* n, const Stmt& s) override {
-    syms.insert(n->name);
-    IRVisitor::visit_Assign(n, s);
-  }
-  void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
-    syms.insert(n->name);
-    IRVisitor::visit_Reduce(n, s);
-  }
-  void visit_WriteConfig(const WriteConfigNode* n, const Stmt& s) override {
-    cfg_writes.insert({n->config.get(), n->field});
-    IRVisitor::visit_WriteConfig(n, s);
-  }
-  void visit_Call(const CallNode* n, const Stmt& s) override {
-    // A call may write any config its callee writes: count the callee's body, once per callee
-    // (a call chain walked per call would cost the number of paths through it).
-    auto it = callee_writes_->find(n->proc.get());
-    if (it == callee_writes_->end()) {
-      Uses inner;
-      inner.callee_writes_ = callee_writes_;
-      inner.visit(n->proc->body);
-      it = callee_writes_->emplace(n->proc.get(), std::move(inner.cfg_writes)).first;
-    }
-    cfg_writes.insert(it->second.begin(), it->second.end());
-    IRVisitor::visit_Call(n, s);
-  }
-
- private:
-  using FieldSet = std::set<std::pair<const ConfigNode*, std::string>>;
-  std::shared_ptr<std::map<const ProcNode*, FieldSet>> callee_writes_ =
-      std::make_shared<std::map<const ProcNode*, FieldSet>>();
-};
-
 Expr fold(BinOpKind op, const Expr& a, const Expr& b) {
   auto x = const_int(a), y = const_int(b);
   SrcInfo si = a.srcinfo();
   if (x && y) {
     switch (op) {
-      case BinOpKind::Add: return int_const(*x + *y, si);
-      case BinOpKind::Sub: return int_const(*x - *y, si);
-      case BinOpKind::Mul: return int_const(*x * *y, si);
+      case BinOpKind::Add:
+        return int_const(*x + *y, si);
+      case BinOpKind::Sub:
+        return int_const(*x - *y, si);
+      case BinOpKind::Mul:
+        return int_const(*x * *y, si);
       case BinOpKind::Div:
         if (*y > 0) return int_const(*x >= 0 ? *x / *y : -((-*x + *y - 1) / *y), si);
         break;
       case BinOpKind::Mod:
         if (*y > 0) return int_const(((*x % *y) + *y) % *y, si);
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return BinOpNode::make(op, a, b, si);
@@ -176,18 +126,9 @@ Block alpha_rename(const Block& b) {
   return r.mutate(b);
 }
 
-bool mentions(const Block& b, const Sym& s) {
-  Uses u;
-  u.visit(b);
-  return u.syms.count(s) > 0;
+Expr index_var(const Sym& s, const SrcInfo& si) {
+  return ReadNode::make(s, {}, Type(ScalarKind::Index), si);
 }
-bool mentions(const Expr& e, const Sym& s) {
-  Uses u;
-  u.visit(e);
-  return u.syms.count(s) > 0;
-}
-
-Expr index_var(const Sym& s, const SrcInfo& si) { return ReadNode::make(s, {}, Type(ScalarKind::Index), si); }
 Expr int_const(int64_t v, const SrcInfo& si) { return ConstNode::make_int(v, si); }
 
 std::optional<int64_t> const_int(const Expr& e) {
@@ -198,7 +139,8 @@ std::optional<int64_t> const_int(const Expr& e) {
 Expr mk_add(const Expr& a, const Expr& b) {
   if (const_int(b) == 0) return a;
   if (const_int(a) == 0) return b;
-  if (auto y = const_int(b); y && *y < 0 && !const_int(a)) return fold(BinOpKind::Sub, a, int_const(-*y, b.srcinfo()));
+  if (auto y = const_int(b); y && *y < 0 && !const_int(a))
+    return fold(BinOpKind::Sub, a, int_const(-*y, b.srcinfo()));
   return fold(BinOpKind::Add, a, b);
 }
 Expr mk_sub(const Expr& a, const Expr& b) {
@@ -215,7 +157,9 @@ Expr mk_div(const Expr& a, const Expr& b) {
   return fold(BinOpKind::Div, a, b);
 }
 Expr mk_mod(const Expr& a, const Expr& b) { return fold(BinOpKind::Mod, a, b); }
-Expr mk_cmp(BinOpKind op, const Expr& a, const Expr& b) { return BinOpNode::make(op, a, b, a.srcinfo()); }
+Expr mk_cmp(BinOpKind op, const Expr& a, const Expr& b) {
+  return BinOpNode::make(op, a, b, a.srcinfo());
+}
 
 BlockPath child_path(const Cursor& c, BlockField field) {
   BlockPath p = c.loc().block;
@@ -228,29 +172,30 @@ checker::Context context_of(const Cursor& c) {
   return checker::Context::at(c.proc(), c.loc().block, c.loc().lo);
 }
 
-namespace {
-}  // namespace
+namespace {}  // namespace
 
-Expr parse_in_scope(const std::string& op, const Cursor& c, const std::string& text, const std::string& want) {
+Expr parse_in_scope(const std::string& op, const Cursor& c, const std::string& text,
+                    const std::string& want) {
   Expr e = parse_user_expr(c, text, scope_at(c));
   const Type& t = e.type();
   bool ok = want == "bool" ? (t.is_scalar() && t.base == ScalarKind::Bool)
                            : (t.is_scalar() && is_indexable(t.base));
   if (!ok)
-    fail(op, c, "expected " + std::string(want == "bool" ? "a condition" : "an integer (index) expression") +
-                    ", but '" + text + "' has type " + to_string(t));
+    fail(op, c,
+         "expected " +
+             std::string(want == "bool" ? "a condition" : "an integer (index) expression") +
+             ", but '" + text + "' has type " + to_string(t));
   return e;
 }
 
 std::vector<std::string> bindings_used_after(const Block& b, const Block& rest) {
-  Uses u;
-  u.visit(rest);
+  Uses u = uses_of(rest);
   std::vector<std::string> out;
   for (const Stmt& s : b) {
     Sym name;
     if (const AllocNode* a = s.as<AllocNode>()) name = a->name;
     if (const WindowStmtNode* w = s.as<WindowStmtNode>()) name = w->name;
-    if (name.valid() && u.syms.count(name)) out.push_back(name.name());
+    if (name.valid() && u.mentions(name)) out.push_back(name.name());
   }
   return out;
 }

@@ -3,10 +3,6 @@
 // constants, the names in scope at a statement, and parsing a user's expression there.
 #pragma once
 
-#include "rewrites/common.h"
-
-#include "core/ir_visit.h"
-
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -14,7 +10,10 @@
 #include "checker/context.h"
 #include "core/cursor.h"
 #include "core/ir.h"
+#include "core/ir_visit.h"
 #include "core/parser.h"
+#include "core/uses.h"
+#include "rewrites/common.h"
 
 namespace exocpp::rw::loops {
 
@@ -27,12 +26,6 @@ Expr substitute(const Expr& e, const SymMap& env);
 // A copy of `b` in which every name `b` binds (loop variables, allocations, windows) is a fresh
 // symbol of the same name, so a duplicated block never shares a binding with its original.
 Block alpha_rename(const Block& b);
-
-// Does `b` / `e` read variable `s`?
-bool mentions(const Block& b, const Sym& s);
-bool mentions(const Expr& e, const Sym& s);
-// Structural equality of control expressions (same symbols, same constants).
-inline bool same_expr(const Expr& a, const Expr& b) { return expr_equal(a, b); }
 
 // Index-expression builders; integer constants are folded, x + 0, 1 * x, ... collapse.
 Expr index_var(const Sym& s, const SrcInfo& si = {});

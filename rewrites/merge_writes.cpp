@@ -50,27 +50,33 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
     Cursor c = rw::resolve(op, p, block);
     if (c.is_block() && c.size() == 1) c = c[0];
     if (c.is_stmt()) {
-      if (!c.next().is_valid()) rw::fail(op, c, "there is no statement after '" + c.to_string() + "' to merge it with");
+      if (!c.next().is_valid())
+        rw::fail(op, c, "there is no statement after '" + c.to_string() + "' to merge it with");
       c = c.as_block().expand(0, 1);
     }
-    if (!c.is_block() || c.size() != 2)
-      rw::fail(op, c, "expected a block of two statements");
+    if (!c.is_block() || c.size() != 2) rw::fail(op, c, "expected a block of two statements");
     Stmt s1 = c[0].stmt(), s2 = c[1].stmt();
     std::optional<Write> w1 = as_write(s1), w2 = as_write(s2);
     if (!w1 || !w2)
-      rw::fail(op, c, "both statements must be assignments or reductions ('" + c[w1 ? 1 : 0].to_string() + "' is not)");
+      rw::fail(op, c,
+               "both statements must be assignments or reductions ('" + c[w1 ? 1 : 0].to_string() +
+                   "' is not)");
     if (w1->name != w2->name)
-      rw::fail(op, c, "the statements write different buffers ('" + w1->name.name() + "' and '" + w2->name.name() + "')");
+      rw::fail(op, c,
+               "the statements write different buffers ('" + w1->name.name() + "' and '" +
+                   w2->name.name() + "')");
 
     // 2. Legality: one location, and c does not see the first write.
     const Loc& l = c.loc();
     checker::Context ctx = rw::context_at(p, l.block, l.lo);
-    rw::require_same_location(op, c, ctx, *w1->idx, *w2->idx, "the two statements write the same location");
+    rw::require_same_location(op, c, ctx, *w1->idx, *w2->idx,
+                              "the two statements write the same location");
     auto roots = rw::window_roots(p);
     Sym root = rw::root_of(roots, w1->name);
     if (rw::accesses(w2->rhs, roots).reads.count(root))
-      rw::fail(op, c[1], "the second statement's right-hand side reads '" + w1->name.name() +
-                             "', which the first statement writes");
+      rw::fail(op, c[1],
+               "the second statement's right-hand side reads '" + w1->name.name() +
+                   "', which the first statement writes");
 
     if (w2->reduce) {
       bool keeps = w1->reduce ? (is_float(w1->type) ||
@@ -103,6 +109,5 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
     return derive_proc(p, std::move(body), fwd_replace(l.block, l.lo, l.lo + 2, 1));
   });
 }
-
 
 }  // namespace exocpp

@@ -32,16 +32,22 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
     if (!ok) {
       std::string got;
       for (int k : perm) got += (got.empty() ? "" : ", ") + std::to_string(k);
-      rw::fail(kOp, a, "{" + got + "} is not a permutation of the " + std::to_string(rank) + " dimensions of '" +
-                           a.name() + "'");
+      rw::fail(kOp, a,
+               "{" + got + "} is not a permutation of the " + std::to_string(rank) +
+                   " dimensions of '" + a.name() + "'");
     }
     const BlockPath path = a.loc().block;
     const int ai = a.loc().lo;
     const Block& list = a.list();
     Block rest(list.begin() + ai + 1, list.end());
     rw::BufferUses uses = rw::buffer_uses(rest, an->name);
-    if (uses.whole) rw::fail(kOp, a, "'" + a.name() + "' is passed whole to a call, which would see its dimensions permuted");
-    if (uses.stride) rw::fail(kOp, a, "the code takes a stride of '" + a.name() + "', which permuting would change");
+    if (uses.whole)
+      rw::fail(
+          kOp, a,
+          "'" + a.name() + "' is passed whole to a call, which would see its dimensions permuted");
+    if (uses.stride)
+      rw::fail(kOp, a,
+               "the code takes a stride of '" + a.name() + "', which permuting would change");
     struct Windows : IRVisitor {
       Sym buf;
       const std::vector<int>* perm;
@@ -62,7 +68,9 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
     wins.perm = &perm;
     wins.visit(rest);
     if (!wins.bad.empty())
-      rw::fail(kOp, a, "the window '" + wins.bad + "' would have its dimensions transposed by the permutation");
+      rw::fail(
+          kOp, a,
+          "the window '" + wins.bad + "' would have its dimensions transposed by the permutation");
 
     std::vector<Expr> shape;
     for (int k : perm) shape.push_back(an->type.shape[k]);
@@ -82,7 +90,8 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
     Block out{new_alloc};
     Block mapped = rw::map_accesses(rest, m);
     out.insert(out.end(), mapped.begin(), mapped.end());
-    return derive_proc(p, replace_stmts(p.body(), path, ai, static_cast<int>(list.size()), out), fwd_identity());
+    return derive_proc(p, replace_stmts(p.body(), path, ai, static_cast<int>(list.size()), out),
+                       fwd_identity());
   });
 }
 

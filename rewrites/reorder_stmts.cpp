@@ -22,12 +22,17 @@ Proc reorder_stmts(const Proc& p, const CursorLike& block) {
     if (c.is_block() && c.size() == 1) c = c[0];
     if (c.is_stmt()) {
       Cursor nx = c.next();
-      if (!nx.is_valid()) rw::fail(op, c, "there is no statement after '" + c.to_string() + "' to swap it with");
+      if (!nx.is_valid())
+        rw::fail(op, c, "there is no statement after '" + c.to_string() + "' to swap it with");
       c = c.as_block().expand(0, 1);
     }
-    if (!c.is_block()) rw::fail(op, c, "expected a block of two statements, but " + block.describe() + " is a " + to_string(c.kind()));
+    if (!c.is_block())
+      rw::fail(op, c,
+               "expected a block of two statements, but " + block.describe() + " is a " +
+                   to_string(c.kind()));
     if (c.size() != 2)
-      rw::fail(op, c, "expected a block of two statements, but the block has " + std::to_string(c.size()));
+      rw::fail(op, c,
+               "expected a block of two statements, but the block has " + std::to_string(c.size()));
     const Loc& l = c.loc();
     Stmt s1 = c[0].stmt(), s2 = c[1].stmt();
 

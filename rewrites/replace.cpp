@@ -2,12 +2,14 @@
 // @instr hardware instruction) whose body it unifies with (see rewrites/replace.h for the rule,
 // rewrites/unify.h for the unifier).
 //
-//   s_1 ; ... ; s_n      -->   f(a_1, ..., a_m)     when  f's body [a := a_1..a_m]  ==  s_1 ; ... ; s_n
+//   s_1 ; ... ; s_n      -->   f(a_1, ..., a_m)     when  f's body [a := a_1..a_m]  ==  s_1 ; ... ;
+//   s_n
 //
 // Checks, in order: the block unifies (shape, indices, buffers, precisions, memories); the
 // allocations it shares with f's body are not used after it (and are no argument of the call);
-// no written argument aliases another (windows resolved to their buffer); each size argument is positive; each window lies inside its buffer; each assert of
-// f holds at the call site. Only then is the call built.
+// no written argument aliases another (windows resolved to their buffer); each size argument is
+// positive; each window lies inside its buffer; each assert of f holds at the call site. Only then
+// is the call built.
 #include "rewrites/replace.h"
 
 #include "checker/context.h"
@@ -40,8 +42,10 @@ class Instantiate : public IRMutator {
   }
   Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
     auto it = sol_.views.find(n->name);
-    if (it == sol_.views.end() || n->dim < 0 || n->dim >= static_cast<int>(it->second.dims.size())) return e;
-    return StrideExprNode::make(it->second.buf, it->second.dims[static_cast<size_t>(n->dim)], e.srcinfo());
+    if (it == sol_.views.end() || n->dim < 0 || n->dim >= static_cast<int>(it->second.dims.size()))
+      return e;
+    return StrideExprNode::make(it->second.buf, it->second.dims[static_cast<size_t>(n->dim)],
+                                e.srcinfo());
   }
 
  private:
@@ -56,12 +60,16 @@ void check_locals(const Cursor& blk, const rw::unify::Problem& pb) {
   rw::Access used = rw::accesses(after, rw::window_roots(blk.proc()));
   for (const auto& [callee_local, caller_local] : pb.locals)
     if (used.reads.count(caller_local) || used.writes.count(caller_local))
-      rw::fail(kOp, blk, "'" + caller_local.name() + "' is allocated in the block and used after it, but the call "
-                         "would make it local to '" + callee_local.name() + "' of the subproc");
+      rw::fail(kOp, blk,
+               "'" + caller_local.name() +
+                   "' is allocated in the block and used after it, but the call "
+                   "would make it local to '" +
+                   callee_local.name() + "' of the subproc");
 }
 
 // A written argument may not share its root buffer (through windows) with another argument.
-void check_arguments(const Cursor& blk, const Proc& p, const Proc& sub, const rw::unify::Solution& sol) {
+void check_arguments(const Cursor& blk, const Proc& p, const Proc& sub,
+                     const rw::unify::Solution& sol) {
   auto roots = rw::window_roots(p);
   for (size_t i = 0; i < sub.args().size(); ++i)
     for (size_t j = i + 1; j < sub.args().size(); ++j) {
@@ -72,21 +80,24 @@ void check_arguments(const Cursor& blk, const Proc& p, const Proc& sub, const rw
       const FnArg& w = a->second.written ? sub.args()[i] : sub.args()[j];
       std::string bufs = a->second.buf == b->second.buf
                              ? "'" + a->second.buf.name() + "'"
-                             : "'" + a->second.buf.name() + "' and '" + b->second.buf.name() + "' (views of one buffer)";
-      rw::fail(kOp, blk, bufs + " would be passed for both '" + sub.args()[i].name.name() + "' and '" +
-                             sub.args()[j].name.name() + "' of '" + sub.name() + "', and '" + w.name.name() +
-                             "' is written: arguments of a call may not alias a written one");
+                             : "'" + a->second.buf.name() + "' and '" + b->second.buf.name() +
+                                   "' (views of one buffer)";
+      rw::fail(kOp, blk,
+               bufs + " would be passed for both '" + sub.args()[i].name.name() + "' and '" +
+                   sub.args()[j].name.name() + "' of '" + sub.name() + "', and '" + w.name.name() +
+                   "' is written: arguments of a call may not alias a written one");
     }
 }
 
-void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub, const rw::unify::Solution& sol,
-                     const checker::Context& ctx) {
+void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
+                     const rw::unify::Solution& sol, const checker::Context& ctx) {
   for (size_t i = 0; i < sub.args().size(); ++i) {
     const FnArg& a = sub.args()[i];
     const Expr& v = sol.args[i];
     if (a.type.is_scalar() && a.type.base == ScalarKind::Size)
-      rw::require_proved(kOp, blk, checker::always_true(ctx, cmp(BinOpKind::Gt, v, rw::loops::int_const(0))),
-                         "the size argument '" + a.name.name() + "' = `" + to_string(v) + "` is positive");
+      rw::require_proved(
+          kOp, blk, checker::always_true(ctx, cmp(BinOpKind::Gt, v, rw::loops::int_const(0))),
+          "the size argument '" + a.name.name() + "' = `" + to_string(v) + "` is positive");
     const WindowExprNode* w = v.as<WindowExprNode>();
     if (!w) continue;
     const Type* bt = ctx.type_of(w->name);
@@ -96,8 +107,9 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub, const rw
       Expr inside = cmp(BinOpKind::And, cmp(BinOpKind::Le, rw::loops::int_const(0), w->idx[d].lo),
                         cmp(BinOpKind::Le, w->idx[d].hi, bt->shape[d]));
       rw::require_proved(kOp, blk, checker::always_true(ctx, inside),
-                         "the window `" + to_string(v) + "` passed for '" + a.name.name() + "' lies inside '" +
-                             w->name.name() + "' (dimension " + std::to_string(d) + ")");
+                         "the window `" + to_string(v) + "` passed for '" + a.name.name() +
+                             "' lies inside '" + w->name.name() + "' (dimension " +
+                             std::to_string(d) + ")");
     }
   }
   (void)p;
@@ -107,8 +119,8 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub, const rw
     // A config read means the value the field holds at the block (the checker models none).
     Expr known = checker::with_config_values(p, blk.loc().block, blk.loc().lo, here);
     rw::require_proved(kOp, blk, checker::always_true(ctx, known),
-                       "the assert `" + to_string(pred) + "` of '" + sub.name() + "' holds at the call (as `" +
-                           to_string(here) + "`)");
+                       "the assert `" + to_string(pred) + "` of '" + sub.name() +
+                           "' holds at the call (as `" + to_string(here) + "`)");
   }
 }
 
@@ -172,7 +184,8 @@ void collect(const Proc& p, const Block& b, const BlockPath& path, std::vector<C
 
 }  // namespace
 
-Proc replace(const Proc& p, const CursorLike& block, const Proc& subproc, const ReplaceOptions& opts) {
+Proc replace(const Proc& p, const CursorLike& block, const Proc& subproc,
+             const ReplaceOptions& opts) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor blk = rw::resolve_block(kOp, p, block);
     if (!subproc.defined()) rw::fail(kOp, blk, "the subproc is undefined");

@@ -31,7 +31,8 @@ struct ReplaceOptions {
 // `block` (statements, or one statement) --> `subproc(args...)`. Throws SchedulingError saying
 // which statement or expression did not match which part of the subproc and why, or which
 // check on the solved arguments failed (with the checker's counterexample).
-Proc replace(const Proc& p, const CursorLike& block, const Proc& subproc, const ReplaceOptions& opts = {});
+Proc replace(const Proc& p, const CursorLike& block, const Proc& subproc,
+             const ReplaceOptions& opts = {});
 
 // Every block of `p` (outermost first, in program order) that unifies with `subproc`'s body
 // replaced by a call to it, as Exo's stdlib `replace_all` does. Blocks that do not unify are

@@ -67,8 +67,9 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
     const AllocNode* an = a.stmt().as<AllocNode>();
     if (opts.fold) rw::fail(kOp, a, "fold = true (circular buffers) is not supported yet");
     if (dim_idx < 0 || dim_idx >= an->type.rank())
-      rw::fail(kOp, a, "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() + "' has " +
-                           std::to_string(an->type.rank()) + " dimensions");
+      rw::fail(kOp, a,
+               "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() + "' has " +
+                   std::to_string(an->type.rank()) + " dimensions");
     Expr sz = rw::parse_index_at(kOp, a, size, "the size");
     Expr off = rw::parse_index_at(kOp, a, offset, "the offset");
     rw::require_size_expr(kOp, a, sz, "the new size");
@@ -77,10 +78,15 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
     const Block& list = a.list();
     Block rest(list.begin() + ai + 1, list.end());
     rw::BufferUses uses = rw::buffer_uses(rest, an->name);
-    if (uses.whole) rw::fail(kOp, a, "'" + a.name() + "' is passed whole to a call, which would see the new size");
-    if (uses.stride) rw::fail(kOp, a, "the code takes a stride of '" + a.name() + "', which resizing would change");
+    if (uses.whole)
+      rw::fail(kOp, a,
+               "'" + a.name() + "' is passed whole to a call, which would see the new size");
+    if (uses.stride)
+      rw::fail(kOp, a,
+               "the code takes a stride of '" + a.name() + "', which resizing would change");
     checker::Context actx = checker::Context::at(p, a.stmt());
-    rw::require_proved(kOp, a, checker::always_true(actx, BinOpNode::make(BinOpKind::Gt, sz, rw::zero())),
+    rw::require_proved(kOp, a,
+                       checker::always_true(actx, BinOpNode::make(BinOpKind::Gt, sz, rw::zero())),
                        "the new size '" + to_string(sz) + "' is positive");
     rw::require_unchanged(
         kOp, a, actx, off, rest,
@@ -90,8 +96,9 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
       checker::Context ctx = checker::Context::at(p, s);
       for (const Expr& e : dim_indices(s, an->name, dim_idx))
         rw::require_proved(kOp, a, checker::always_in_range(ctx, e, off, end),
-                           "every access of '" + a.name() + "' in dimension " + std::to_string(dim_idx) + " lies in [" +
-                               to_string(off) + ", " + to_string(end) + ")");
+                           "every access of '" + a.name() + "' in dimension " +
+                               std::to_string(dim_idx) + " lies in [" + to_string(off) + ", " +
+                               to_string(end) + ")");
     }
 
     std::vector<Expr> shape = an->type.shape;
@@ -105,13 +112,15 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
     };
     m.window = [&off, dim_idx](std::vector<WAccess> w) {
       WAccess& x = w[dim_idx];
-      x = x.is_interval ? WAccess::interval(rw::sub(x.lo, off), rw::sub(x.hi, off)) : WAccess::point(rw::sub(x.lo, off));
+      x = x.is_interval ? WAccess::interval(rw::sub(x.lo, off), rw::sub(x.hi, off))
+                        : WAccess::point(rw::sub(x.lo, off));
       return w;
     };
     Block out{new_alloc};
     Block mapped = rw::map_accesses(rest, m);
     out.insert(out.end(), mapped.begin(), mapped.end());
-    return derive_proc(p, replace_stmts(p.body(), path, ai, static_cast<int>(list.size()), out), fwd_identity());
+    return derive_proc(p, replace_stmts(p.body(), path, ai, static_cast<int>(list.size()), out),
+                       fwd_identity());
   });
 }
 

@@ -18,7 +18,7 @@ const char* kOp = "reuse_buffer";
 bool same_type(const Type& a, const Type& b) {
   if (a.base != b.base || a.rank() != b.rank() || a.window != b.window) return false;
   for (int d = 0; d < a.rank(); ++d)
-    if (!rw::same_expr(a.shape[d], b.shape[d])) return false;
+    if (!expr_equal(a.shape[d], b.shape[d])) return false;
   return true;
 }
 std::string first_line(const Stmt& s) {

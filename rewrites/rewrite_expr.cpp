@@ -25,7 +25,8 @@ Proc rewrite_expr(const Proc& p, const CursorLike& expr, const std::string& new_
     const Loc& l = c.loc();
     ParseOptions po;
     Expr new_e = rw::parse_user_expr(c, new_expr, rw::scope_at(p, l.block, l.lo), po);
-    const bool is_call_arg = stmt_at(p.body(), l.block, l.lo).kind() == StmtKind::Call && l.expr.size() == 1;
+    const bool is_call_arg =
+        stmt_at(p.body(), l.block, l.lo).kind() == StmtKind::Call && l.expr.size() == 1;
     const Type& ot = old_e.type();
     const Type& nt = new_e.type();
     if (!ot.is_scalar() || !nt.is_scalar())
@@ -35,8 +36,11 @@ Proc rewrite_expr(const Proc& p, const CursorLike& expr, const std::string& new_
     bool both_stride = ot.base == ScalarKind::Stride && nt.base == ScalarKind::Stride;
     if (is_call_arg && ot.base != nt.base) both_index = false;
     if (!both_bool && !both_index && !both_stride)
-      rw::fail(op, c, "'" + to_string(new_e) + "' (" + to_string(nt) + ") cannot replace '" + c.to_string() + "' (" +
-                          to_string(ot) + "): only control expressions of matching kind (the same type for a call argument), whose equality the checker decides, can be rewritten");
+      rw::fail(op, c,
+               "'" + to_string(new_e) + "' (" + to_string(nt) + ") cannot replace '" +
+                   c.to_string() + "' (" + to_string(ot) +
+                   "): only control expressions of matching kind (the same type for a call "
+                   "argument), whose equality the checker decides, can be rewritten");
 
     // 2. Legality: e == new_expr everywhere the statement runs.
     checker::Context ctx = rw::context_at(p, l.block, l.lo);

@@ -24,8 +24,9 @@ Proc shift_loop(const Proc& p, const CursorLike& loop, const std::string& new_lo
     Cursor c = rw::resolve_loop(op, p, loop);
     const ForNode* f = rw::as_loop(op, c);
     Expr lo2 = simplify_expr(parse_in_scope(op, c, new_lo, "index"));
-    rw::require_proved(op, c, checker::always_true(context_of(c), mk_cmp(BinOpKind::Ge, lo2, int_const(0))),
-                       "the new lower bound '" + new_lo + "' is non-negative");
+    rw::require_proved(
+        op, c, checker::always_true(context_of(c), mk_cmp(BinOpKind::Ge, lo2, int_const(0))),
+        "the new lower bound '" + new_lo + "' is non-negative");
 
     const SrcInfo& si = f->srcinfo;
     Expr delta = simplify_expr(mk_sub(f->lo, lo2));
@@ -35,7 +36,8 @@ Proc shift_loop(const Proc& p, const CursorLike& loop, const std::string& new_lo
           "the offset '" + to_string(delta) + "', evaluated by the body in every iteration,");
     Expr hi2 = simplify_expr(mk_add(lo2, mk_sub(f->hi, f->lo)));
     Expr shifted = simplify_expr(mk_add(index_var(f->iter, si), mk_sub(f->lo, lo2)));
-    Stmt s = ForNode::make(f->iter, lo2, hi2, substitute(f->body, {{f->iter, shifted}}), f->mode, si);
+    Stmt s =
+        ForNode::make(f->iter, lo2, hi2, substitute(f->body, {{f->iter, shifted}}), f->mode, si);
     const BlockPath& path = c.loc().block;
     int at = c.loc().lo;
     return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {s}), fwd_identity());

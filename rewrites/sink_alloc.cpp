@@ -30,13 +30,22 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
     const BlockPath path = a.loc().block;
     const int ai = a.loc().lo;
     const Block& list = a.list();
-    if (ai + 1 >= static_cast<int>(list.size()) || !(list[ai + 1].is<ForNode>() || list[ai + 1].is<IfNode>()))
-      rw::fail(kOp, a, "the statement after '" + a.name() + "' must be a loop or an if to sink into");
+    if (ai + 1 >= static_cast<int>(list.size()) ||
+        !(list[ai + 1].is<ForNode>() || list[ai + 1].is<IfNode>()))
+      rw::fail(kOp, a,
+               "the statement after '" + a.name() + "' must be a loop or an if to sink into");
     const Stmt scope = list[ai + 1];
     for (size_t k = ai + 2; k < list.size(); ++k)
       if (rw::buffer_uses(list[k], an->name).any())
-        rw::fail(kOp, a, "'" + a.name() + "' is used after the " + (scope.is<ForNode>() ? "loop" : "if") +
-                             ": '" + Cursor(p, Loc{CursorKind::Stmt, path, static_cast<int>(k), static_cast<int>(k) + 1, {}}).to_string() + "'");
+        rw::fail(
+            kOp, a,
+            "'" + a.name() + "' is used after the " + (scope.is<ForNode>() ? "loop" : "if") +
+                ": '" +
+                Cursor(
+                    p,
+                    Loc{CursorKind::Stmt, path, static_cast<int>(k), static_cast<int>(k) + 1, {}})
+                    .to_string() +
+                "'");
 
     Block body;
     BlockPath inner = path;
@@ -44,7 +53,7 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
     ForwardFn fwd = rw::fwd_move_stmt(path, ai, inner, 0);
     Stmt sunk;
     if (const ForNode* f = scope.as<ForNode>()) {
-      if (rw::mentions_sym(f->lo, an->name) || rw::mentions_sym(f->hi, an->name))
+      if (mentions(f->lo, an->name) || mentions(f->hi, an->name))
         rw::fail(kOp, a, "the bounds of loop '" + f->iter.name() + "' use '" + a.name() + "'");
       for (const Expr& d : an->type.shape)
         rw::require_unchanged(kOp, a, checker::Context::at(p, path, ai), d, {scope},
@@ -53,13 +62,14 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
       Block b{alloc_stmt};
       b.insert(b.end(), f->body.begin(), f->body.end());
       sunk = ForNode::make(f->iter, f->lo, f->hi, b, f->mode, f->srcinfo);
-      checker::Answer ans = checker::can_lift_alloc(checker::Context::at(p, scope), sunk, alloc_stmt);
+      checker::Answer ans =
+          checker::can_lift_alloc(checker::Context::at(p, scope), sunk, alloc_stmt);
       rw::require_proved(kOp, a, ans,
-                         "no iteration of loop '" + f->iter.name() + "' reads a value of '" + a.name() +
-                             "' written by an earlier one");
+                         "no iteration of loop '" + f->iter.name() + "' reads a value of '" +
+                             a.name() + "' written by an earlier one");
     } else {
       const IfNode* i = scope.as<IfNode>();
-      if (rw::mentions_sym(i->cond, an->name))
+      if (mentions(i->cond, an->name))
         rw::fail(kOp, a, "the condition of the if uses '" + a.name() + "'");
       Block b{alloc_stmt};
       b.insert(b.end(), i->body.begin(), i->body.end());

@@ -46,7 +46,8 @@ Proc specialize(const Proc& p, const CursorLike& block, const std::vector<std::s
     }
     const SrcInfo& si = b.front().srcinfo();
     Block chain = alpha_rename(b);
-    for (size_t k = cs.size(); k-- > 0;) chain = {IfNode::make(cs[k], k == 0 ? b : alpha_rename(b), chain, si)};
+    for (size_t k = cs.size(); k-- > 0;)
+      chain = {IfNode::make(cs[k], k == 0 ? b : alpha_rename(b), chain, si)};
 
     const BlockPath& path = c.loc().block;
     int lo = c.loc().lo, hi = c.loc().hi;

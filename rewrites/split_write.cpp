@@ -25,7 +25,9 @@ Proc split_write(const Proc& p, const CursorLike& stmt) {
     Stmt s = c.stmt();
     const AssignNode* a = s.as<AssignNode>();
     const ReduceNode* r = s.as<ReduceNode>();
-    if (!a && !r) rw::fail(op, c, "expected an assignment or a reduction, but '" + c.to_string() + "' is not one");
+    if (!a && !r)
+      rw::fail(op, c,
+               "expected an assignment or a reduction, but '" + c.to_string() + "' is not one");
     Sym name = a ? a->name : r->name;
     ScalarKind type = a ? a->type : r->type;
     const std::vector<Expr>& idx = a ? a->idx : r->idx;
@@ -34,8 +36,9 @@ Proc split_write(const Proc& p, const CursorLike& stmt) {
       rw::fail(op, c, "the right-hand side of '" + c.to_string() + "' is not an addition");
     auto roots = rw::window_roots(p);
     if (rw::accesses(sum->rhs, roots).reads.count(rw::root_of(roots, name)))
-      rw::fail(op, c, "the second operand of the addition reads '" + name.name() +
-                          "', which would then see the first write");
+      rw::fail(op, c,
+               "the second operand of the addition reads '" + name.name() +
+                   "', which would then see the first write");
 
     bool keeps =
         a ? rw::partial_store_keeps_value(sum->lhs, sum->rhs, type)

@@ -57,8 +57,9 @@ Expr as_window(const Cursor& at, const Expr& e, const std::string& text, Type& b
   if (const ReadNode* r = e.as<ReadNode>(); r && r->idx.empty() && buf_type.is_tensor_or_window())
     for (const Expr& d : buf_type.shape) idx.push_back(WAccess::interval(rw::zero(), d));
   if (static_cast<int>(idx.size()) != buf_type.rank())
-    rw::fail(kOp, at, "the window '" + text + "' has " + std::to_string(idx.size()) + " indices but '" +
-                          name.name() + "' has " + std::to_string(buf_type.rank()) + " dimensions");
+    rw::fail(kOp, at,
+             "the window '" + text + "' has " + std::to_string(idx.size()) + " indices but '" +
+                 name.name() + "' has " + std::to_string(buf_type.rank()) + " dimensions");
   return WindowExprNode::make(name, elem, std::move(idx), e.srcinfo());
 }
 
@@ -79,8 +80,9 @@ void check_block_windows(const Cursor& at, const Block& b, const Expr& win_e) {
   v.win = &win;
   v.visit(b);
   if (!v.bad.empty())
-    rw::fail(kOp, at, "the window '" + v.bad + "' spans dimensions that the staged window '" +
-                          to_string(win_e) + "' fixes to a point");
+    rw::fail(kOp, at,
+             "the window '" + v.bad + "' spans dimensions that the staged window '" +
+                 to_string(win_e) + "' fixes to a point");
 }
 
 // A window statement before the block that aliases `buf` and that the block uses: its accesses
@@ -90,7 +92,8 @@ std::string aliasing_window(const Proc& p, const Block& b, const Sym& buf) {
     std::vector<Sym> aliases;
     void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
       const Sym& root = n->rhs.as<WindowExprNode>()->name;
-      if (std::find(aliases.begin(), aliases.end(), root) != aliases.end()) aliases.push_back(n->name);
+      if (std::find(aliases.begin(), aliases.end(), root) != aliases.end())
+        aliases.push_back(n->name);
       IRVisitor::visit_WindowStmt(n, s);
     }
   } v;
@@ -99,7 +102,8 @@ std::string aliasing_window(const Proc& p, const Block& b, const Sym& buf) {
   for (size_t k = 1; k < v.aliases.size(); ++k) {
     bool defined_inside = false;
     for (const Stmt& s : b)
-      if (const WindowStmtNode* w = s.as<WindowStmtNode>(); w && w->name == v.aliases[k]) defined_inside = true;
+      if (const WindowStmtNode* w = s.as<WindowStmtNode>(); w && w->name == v.aliases[k])
+        defined_inside = true;
     if (!defined_inside && rw::buffer_uses(b, v.aliases[k]).any()) return v.aliases[k].name();
   }
   return "";
@@ -107,8 +111,8 @@ std::string aliasing_window(const Proc& p, const Block& b, const Sym& buf) {
 
 }  // namespace
 
-Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_expr, const std::string& new_name,
-               const StageMemOptions& opts) {
+Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_expr,
+               const std::string& new_name, const StageMemOptions& opts) {
   return rw::run_op(kOp, [&]() -> Proc {
     // 1. Arguments.
     Cursor blk = rw::resolve_block(kOp, p, block);
@@ -126,30 +130,40 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     // 2. Checks.
     rw::BufferUses uses = rw::buffer_uses(stmts, buf);
     if (std::string w = aliasing_window(p, stmts, buf); !w.empty())
-      rw::fail(kOp, blk, "the block accesses '" + buf.name() + "' through the window '" + w +
-                             "' defined before it; inline_window it first");
+      rw::fail(kOp, blk,
+               "the block accesses '" + buf.name() + "' through the window '" + w +
+                   "' defined before it; inline_window it first");
     // A window of the buffer defined in the block and used after it would outlive the staging.
     for (const Stmt& s : stmts)
       if (const WindowStmtNode* w = s.as<WindowStmtNode>(); w && rw::buffer_uses(s, buf).any())
         for (size_t k = hi; k < blk.list().size(); ++k)
           if (rw::buffer_uses(blk.list()[k], w->name).any())
-            rw::fail(kOp, blk, "the window '" + w->name.name() + "' of '" + buf.name() +
-                                   "' defined in the block is used after it");
-    if (!uses.any()) rw::fail(kOp, blk, "'" + buf.name() + "' is not accessed in the block, nothing to stage");
+            rw::fail(kOp, blk,
+                     "the window '" + w->name.name() + "' of '" + buf.name() +
+                         "' defined in the block is used after it");
+    if (!uses.any())
+      rw::fail(kOp, blk, "'" + buf.name() + "' is not accessed in the block, nothing to stage");
     if (uses.whole)
-      rw::fail(kOp, blk, "the block passes all of '" + buf.name() + "' to a call; stage only element or window accesses");
-    if (uses.stride) rw::fail(kOp, blk, "the block takes a stride of '" + buf.name() + "', which staging would change");
+      rw::fail(kOp, blk,
+               "the block passes all of '" + buf.name() +
+                   "' to a call; stage only element or window accesses");
+    if (uses.stride)
+      rw::fail(kOp, blk,
+               "the block takes a stride of '" + buf.name() + "', which staging would change");
     if (opts.accum && (uses.read || uses.write || uses.window))
-      rw::fail(kOp, blk, "with accum = true the block may only reduce (+=) into '" + buf.name() +
-                             "', but it also reads or assigns it");
+      rw::fail(kOp, blk,
+               "with accum = true the block may only reduce (+=) into '" + buf.name() +
+                   "', but it also reads or assigns it");
     check_block_windows(blk, stmts, win_e);
     checker::Context ctx = checker::Context::at(p, stmts);
     for (const WAccess& a : win.idx)
       if (a.is_interval)
-        rw::require_proved(kOp, blk, checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, a.lo, a.hi)),
-                           "the window '" + to_string(win_e) + "' is not empty (lo <= hi in every dimension)");
+        rw::require_proved(
+            kOp, blk, checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, a.lo, a.hi)),
+            "the window '" + to_string(win_e) + "' is not empty (lo <= hi in every dimension)");
     rw::require_proved(kOp, blk, checker::window_covers(ctx, win_e, stmts),
-                       "the window '" + to_string(win_e) + "' covers every access of '" + buf.name() + "' in the block");
+                       "the window '" + to_string(win_e) + "' covers every access of '" +
+                           buf.name() + "' in the block");
     rw::require_unchanged(
         kOp, blk, ctx, win_e, stmts,
         "the window '" + to_string(win_e) + "', evaluated before, inside and after the block,");
@@ -160,7 +174,8 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     for (size_t d = 0; d < win.idx.size(); ++d) {
       const WAccess& a = win.idx[d];
       Expr hi_d = a.is_interval ? a.hi : rw::add(a.lo, ConstNode::make_int(1));
-      guard_lo[d] = !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, rw::zero(), a.lo)).proved();
+      guard_lo[d] =
+          !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, rw::zero(), a.lo)).proved();
       guard_hi[d] =
           !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, hi_d, buf_type.shape[d]))
                .proved();
@@ -169,7 +184,8 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
       if (a.is_interval)
         rw::require_size_expr(kOp, blk, rw::sub(a.hi, a.lo), "the window's extent");
     // The load is needed unless the block first overwrites the whole (one-element) window.
-    bool all_points = std::none_of(win.idx.begin(), win.idx.end(), [](const WAccess& a) { return a.is_interval; });
+    bool all_points = std::none_of(win.idx.begin(), win.idx.end(),
+                                   [](const WAccess& a) { return a.is_interval; });
     bool overwritten = false;
     if (all_points && !uses.read && !uses.reduce && !uses.window) {
       for (const Stmt& s : stmts) {
@@ -208,8 +224,9 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
       for (size_t d = 0; d < idx.size(); ++d) {
         if (!win.idx[d].is_interval) continue;
         const Expr& off = win.idx[d].lo;
-        out.push_back(idx[d].is_interval ? WAccess::interval(rw::sub(idx[d].lo, off), rw::sub(idx[d].hi, off))
-                                         : WAccess::point(rw::sub(idx[d].lo, off)));
+        out.push_back(idx[d].is_interval
+                          ? WAccess::interval(rw::sub(idx[d].lo, off), rw::sub(idx[d].hi, off))
+                          : WAccess::point(rw::sub(idx[d].lo, off)));
       }
       return out;
     };
@@ -218,7 +235,8 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     // 4. Load and store nests over the window.
     std::vector<std::string> taken;
     std::vector<Sym> iters;
-    for (size_t k = 0; k < shape.size(); ++k) iters.push_back(rw::fresh_iter(p, "i" + std::to_string(k), taken));
+    for (size_t k = 0; k < shape.size(); ++k)
+      iters.push_back(rw::fresh_iter(p, "i" + std::to_string(k), taken));
     std::vector<Expr> new_idx, buf_idx;
     std::vector<Expr> guards;
     for (size_t d = 0, k = 0; d < win.idx.size(); ++d) {
@@ -241,7 +259,8 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     auto nest = [&](Stmt inner, bool guarded) {
       if (guarded && !guards.empty()) {
         Expr cond = guards[0];
-        for (size_t g = 1; g < guards.size(); ++g) cond = BinOpNode::make(BinOpKind::And, cond, guards[g], src);
+        for (size_t g = 1; g < guards.size(); ++g)
+          cond = BinOpNode::make(BinOpKind::And, cond, guards[g], src);
         inner = IfNode::make(cond, {inner}, {}, src);
       }
       for (size_t k = iters.size(); k-- > 0;)
@@ -253,7 +272,8 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     Block out{alloc};
     if (load) {
       if (opts.accum) {
-        Expr z = is_float(elem) ? ConstNode::make_float(0.0, ScalarKind::R, src) : ConstNode::make_int(0, src);
+        Expr z = is_float(elem) ? ConstNode::make_float(0.0, ScalarKind::R, src)
+                                : ConstNode::make_int(0, src);
         out.push_back(nest(AssignNode::make(new_sym, elem, new_idx, z, src), false));
       } else {
         out.push_back(nest(AssignNode::make(new_sym, elem, new_idx, buf_read, src), true));
@@ -268,7 +288,9 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     }
 
     // 5. The new proc; the block's statements shift past the allocation and load.
-    ForwardFn inside = [path, lo, pre](const Loc& l) { return loc_reroot(l, path, lo, path, lo + pre); };
+    ForwardFn inside = [path, lo, pre](const Loc& l) {
+      return loc_reroot(l, path, lo, path, lo + pre);
+    };
     ForwardFn fwd = fwd_replace(path, lo, hi, static_cast<int>(out.size()), inside);
     return derive_proc(p, replace_stmts(p.body(), path, lo, hi, out), fwd);
   });

@@ -45,7 +45,8 @@ namespace {
 
 class AccessCollector : public IRVisitor {
  public:
-  AccessCollector(const std::vector<std::pair<Sym, Sym>>& roots, Access& out) : roots_(roots), out_(out) {}
+  AccessCollector(const std::vector<std::pair<Sym, Sym>>& roots, Access& out)
+      : roots_(roots), out_(out) {}
 
  protected:
   void visit_Read(const ReadNode* n, const Expr& e) override {
@@ -107,11 +108,13 @@ Access accesses(const Block& b, const std::vector<std::pair<Sym, Sym>>& roots) {
 }
 
 void require_same_location(const std::string& op, const Cursor& where, const checker::Context& ctx,
-                           const std::vector<Expr>& a, const std::vector<Expr>& b, const std::string& what) {
-  if (a.size() != b.size()) fail(op, where, "requires that " + what + ", but the index counts differ");
+                           const std::vector<Expr>& a, const std::vector<Expr>& b,
+                           const std::string& what) {
+  if (a.size() != b.size())
+    fail(op, where, "requires that " + what + ", but the index counts differ");
   Expr all;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (same_expr(a[i], b[i])) continue;
+    if (expr_equal(a[i], b[i])) continue;
     Expr eq = BinOpNode::make(BinOpKind::Eq, a[i], b[i], a[i].srcinfo());
     all = all.defined() ? BinOpNode::make(BinOpKind::And, all, eq, a[i].srcinfo()) : eq;
   }

@@ -78,8 +78,8 @@ struct Solution {
 // Solves `pb` for the arguments of `callee`. `caller` is the proc, `ctx` the block's context
 // with the block's inner loops pushed (for types and the checker), `block_loc` where the block
 // starts. Throws Mismatch.
-Solution solve(const Proc& caller, const checker::Context& ctx, const Proc& callee, const Problem& pb,
-               const SrcInfo& block_loc);
+Solution solve(const Proc& caller, const checker::Context& ctx, const Proc& callee,
+               const Problem& pb, const SrcInfo& block_loc);
 
 // Is `a == b` for every value of the variables in `ctx` (simplified normal form first, then
 // the checker)? `ctx` should include the block's inner loops.

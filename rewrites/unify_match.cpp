@@ -22,15 +22,24 @@ std::string first_line(const Stmt& s) {
 
 const char* stmt_word(StmtKind k) {
   switch (k) {
-    case StmtKind::Assign: return "assignment";
-    case StmtKind::Reduce: return "reduction";
-    case StmtKind::WriteConfig: return "config write";
-    case StmtKind::Pass: return "pass";
-    case StmtKind::If: return "if";
-    case StmtKind::For: return "loop";
-    case StmtKind::Alloc: return "allocation";
-    case StmtKind::Call: return "call";
-    case StmtKind::WindowStmt: return "window statement";
+    case StmtKind::Assign:
+      return "assignment";
+    case StmtKind::Reduce:
+      return "reduction";
+    case StmtKind::WriteConfig:
+      return "config write";
+    case StmtKind::Pass:
+      return "pass";
+    case StmtKind::If:
+      return "if";
+    case StmtKind::For:
+      return "loop";
+    case StmtKind::Alloc:
+      return "allocation";
+    case StmtKind::Call:
+      return "call";
+    case StmtKind::WindowStmt:
+      return "window statement";
   }
   return "statement";
 }
@@ -40,7 +49,9 @@ std::string with_article(const std::string& w) {
 }
 
 // An index, size, int or stride value: what equations compare.
-bool is_number(const Type& t) { return t.is_scalar() && (is_indexable(t.base) || t.base == ScalarKind::Stride); }
+bool is_number(const Type& t) {
+  return t.is_scalar() && (is_indexable(t.base) || t.base == ScalarKind::Stride);
+}
 
 class Matcher {
  public:
@@ -51,22 +62,25 @@ class Matcher {
   void block(const Block& ce, const Block& ke, const SrcInfo& where, const std::string& what) {
     if (ce.size() != ke.size())
       throw Mismatch{ke.empty() ? where : ke.front().srcinfo(),
-                     what + " has " + count(ke.size()) + " but the matching part of '" + callee_.name() + "' has " +
-                         count(ce.size())};
+                     what + " has " + count(ke.size()) + " but the matching part of '" +
+                         callee_.name() + "' has " + count(ce.size())};
     for (size_t k = 0; k < ce.size(); ++k) stmt(ce[k], ke[k]);
   }
 
  private:
-  static std::string count(size_t n) { return std::to_string(n) + (n == 1 ? " statement" : " statements"); }
+  static std::string count(size_t n) {
+    return std::to_string(n) + (n == 1 ? " statement" : " statements");
+  }
 
   [[noreturn]] void differ(const Stmt& ce, const Stmt& ke, const std::string& why) const {
-    throw Mismatch{ke.srcinfo(), "the " + std::string(stmt_word(ke.kind())) + " `" + first_line(ke) +
-                                     "` does not match `" + first_line(ce) + "` of '" + callee_.name() + "': " + why};
+    throw Mismatch{ke.srcinfo(), "the " + std::string(stmt_word(ke.kind())) + " `" +
+                                     first_line(ke) + "` does not match `" + first_line(ce) +
+                                     "` of '" + callee_.name() + "': " + why};
   }
   [[noreturn]] void differ(const Expr& ce, const Expr& ke, const std::string& why) const {
-    throw Mismatch{ke.srcinfo().known() ? ke.srcinfo() : cur_, "the expression `" + to_string(ke) +
-                                                                    "` does not match `" + to_string(ce) + "` of '" +
-                                                                    callee_.name() + "': " + why};
+    throw Mismatch{ke.srcinfo().known() ? ke.srcinfo() : cur_,
+                   "the expression `" + to_string(ke) + "` does not match `" + to_string(ce) +
+                       "` of '" + callee_.name() + "': " + why};
   }
 
   const FnArg* arg_of(const Sym& s) const {
@@ -77,12 +91,13 @@ class Matcher {
   Expr subst(const Expr& e) const { return simplify_expr(loops::substitute(e, iters_)); }
 
   void stmt(const Stmt& ce, const Stmt& ke) {
-    if (ce.kind() != ke.kind())
-      differ(ce, ke, "expected " + with_article(stmt_word(ce.kind())));
+    if (ce.kind() != ke.kind()) differ(ce, ke, "expected " + with_article(stmt_word(ce.kind())));
     cur_ = ke.srcinfo();
     switch (ce.kind()) {
-      case StmtKind::Assign: return write<AssignNode>(ce, ke);
-      case StmtKind::Reduce: return write<ReduceNode>(ce, ke);
+      case StmtKind::Assign:
+        return write<AssignNode>(ce, ke);
+      case StmtKind::Reduce:
+        return write<ReduceNode>(ce, ke);
       case StmtKind::WriteConfig: {
         const WriteConfigNode* c = ce.as<WriteConfigNode>();
         const WriteConfigNode* k = ke.as<WriteConfigNode>();
@@ -91,22 +106,26 @@ class Matcher {
         expr(c->rhs, k->rhs, is_data(c->rhs.type().base));
         return;
       }
-      case StmtKind::Pass: return;
+      case StmtKind::Pass:
+        return;
       case StmtKind::If: {
         const IfNode* c = ce.as<IfNode>();
         const IfNode* k = ke.as<IfNode>();
         expr(c->cond, k->cond);
         block(c->body, k->body, ke.srcinfo(), "the body of `" + first_line(ke) + "`");
-        if (c->orelse.empty() != k->orelse.empty()) differ(ce, ke, "only one of them has an else branch");
+        if (c->orelse.empty() != k->orelse.empty())
+          differ(ce, ke, "only one of them has an else branch");
         block(c->orelse, k->orelse, ke.srcinfo(), "the else branch of `" + first_line(ke) + "`");
         return;
       }
-      case StmtKind::For: return loop(ce, ke);
+      case StmtKind::For:
+        return loop(ce, ke);
       case StmtKind::Alloc: {
         const AllocNode* c = ce.as<AllocNode>();
         const AllocNode* k = ke.as<AllocNode>();
         if (c->type.rank() != k->type.rank()) differ(ce, ke, "the buffers have different ranks");
-        if (c->type.base != k->type.base && c->type.base != ScalarKind::R && k->type.base != ScalarKind::R)
+        if (c->type.base != k->type.base && c->type.base != ScalarKind::R &&
+            k->type.base != ScalarKind::R)
           differ(ce, ke, "the element types differ");
         // R stands for any float precision (reals, as in Exo), not for an integer one: an integer
         // buffer wraps what an R buffer keeps exactly.
@@ -114,14 +133,17 @@ class Matcher {
           differ(ce, ke,
                  std::string("the element types differ (") + to_string(k->type.base) + " vs " +
                      to_string(c->type.base) + "): R matches float precisions only");
-        if (c->mem != k->mem) differ(ce, ke, "the memories differ (" + k->mem + " vs " + c->mem + ")");
+        if (c->mem != k->mem)
+          differ(ce, ke, "the memories differ (" + k->mem + " vs " + c->mem + ")");
         for (int d = 0; d < c->type.rank(); ++d)
-          equation(c->type.shape[static_cast<size_t>(d)], k->type.shape[static_cast<size_t>(d)], ke);
+          equation(c->type.shape[static_cast<size_t>(d)], k->type.shape[static_cast<size_t>(d)],
+                   ke);
         pb_.locals[c->name] = k->name;
         return;
       }
       case StmtKind::Call:
-        differ(ce, ke, "calls inside the subproc's body are not unified; inline_proc the inner call first");
+        differ(ce, ke,
+               "calls inside the subproc's body are not unified; inline_proc the inner call first");
       case StmtKind::WindowStmt:
         differ(ce, ke, "window statements inside the subproc's body are not unified");
     }
@@ -148,7 +170,8 @@ class Matcher {
     Expr k_ext = simplify_expr(loops::mk_sub(k->hi, k->lo));
     std::vector<const ForNode*> nest{k};
     Expr linear = simplify_expr(loops::mk_sub(loops::index_var(k->iter), k->lo));
-    if (auto want = loops::const_int(c_ext), have = loops::const_int(k_ext); want && have && *have < *want) {
+    if (auto want = loops::const_int(c_ext), have = loops::const_int(k_ext);
+        want && have && *have < *want) {
       int64_t prod = *have;
       Expr lin = linear;
       std::vector<const ForNode*> n = nest;
@@ -156,7 +179,8 @@ class Matcher {
         const ForNode* in = n.back()->body[0].as<ForNode>();
         auto e = loops::const_int(simplify_expr(loops::mk_sub(in->hi, in->lo)));
         if (!e || *e <= 0) break;
-        lin = loops::mk_add(loops::mk_mul(lin, loops::int_const(*e)), loops::mk_sub(loops::index_var(in->iter), in->lo));
+        lin = loops::mk_add(loops::mk_mul(lin, loops::int_const(*e)),
+                            loops::mk_sub(loops::index_var(in->iter), in->lo));
         prod *= *e;
         n.push_back(in);
       }
@@ -182,12 +206,14 @@ class Matcher {
       innermost = nest[d - 1]->body[0];
       kline += " " + first_line(innermost);
     }
-    pb_.eqs.push_back(IndexEq{c_ext, k_ext,
-                              Site{ke.srcinfo(), "the trip count " + to_string(k_ext) + " of `" + kline + "`",
-                                   "the trip count " + to_string(c_ext) + " of `" + first_line(ce) + "`"}});
+    pb_.eqs.push_back(
+        IndexEq{c_ext, k_ext,
+                Site{ke.srcinfo(), "the trip count " + to_string(k_ext) + " of `" + kline + "`",
+                     "the trip count " + to_string(c_ext) + " of `" + first_line(ce) + "`"}});
     for (const ForNode* l : nest) pb_.inner_loops.push_back(l);
     iters_[c->iter] = simplify_expr(loops::mk_add(linear, c_lo));
-    block(c->body, nest.back()->body, innermost.srcinfo(), "the body of `" + first_line(innermost) + "`");
+    block(c->body, nest.back()->body, innermost.srcinfo(),
+          "the body of `" + first_line(innermost) + "`");
   }
 
   void equation(const Expr& ce, const Expr& ke, const Stmt& at) {
@@ -195,12 +221,13 @@ class Matcher {
   }
 
   // The callee accesses `cn[ci]`, the caller `kn[ki]` (a write for assignments/reductions).
-  void access(const Stmt& cs, const Stmt& ks, const Sym& cn, const std::vector<Expr>& ci, const Sym& kn,
-              const std::vector<Expr>& ki, bool write) {
+  void access(const Stmt& cs, const Stmt& ks, const Sym& cn, const std::vector<Expr>& ci,
+              const Sym& kn, const std::vector<Expr>& ki, bool write) {
     if (auto it = pb_.locals.find(cn); it != pb_.locals.end()) {
       if (it->second != kn)
-        differ(cs, ks, "'" + kn.name() + "' stands where '" + callee_.name() + "' uses its own buffer '" +
-                           cn.name() + "' (matched to '" + it->second.name() + "')");
+        differ(cs, ks,
+               "'" + kn.name() + "' stands where '" + callee_.name() + "' uses its own buffer '" +
+                   cn.name() + "' (matched to '" + it->second.name() + "')");
       for (size_t d = 0; d < ci.size() && d < ki.size(); ++d) equation(ci[d], ki[d], ks);
       return;
     }
@@ -221,7 +248,8 @@ class Matcher {
       for (size_t d = 0; d < ki.size(); ++d) ktext += (d ? ", " : "") + to_string(ki[d]);
       ktext += "]";
     }
-    pb_.accesses.push_back(BufAccess{cn, std::move(sci), kn, ki, write, Site{ks.srcinfo(), ktext, ctext}});
+    pb_.accesses.push_back(
+        BufAccess{cn, std::move(sci), kn, ki, write, Site{ks.srcinfo(), ktext, ctext}});
   }
 
   // Is `e` a control value in a data expression (an integer literal or a data value read)?
@@ -231,7 +259,8 @@ class Matcher {
       const FnArg* a = arg_of(r->name);
       return a && a->type.is_data();
     }
-    return e.is<ConstNode>() || e.is<USubNode>() || e.is<BinOpNode>() || e.is<ExternNode>() || e.is<ReadConfigNode>();
+    return e.is<ConstNode>() || e.is<USubNode>() || e.is<BinOpNode>() || e.is<ExternNode>() ||
+           e.is<ReadConfigNode>();
   }
 
   // Expressions of the same shape; control subexpressions become equations. `data`: inside a
@@ -239,10 +268,10 @@ class Matcher {
   void expr(const Expr& ce, const Expr& ke, bool data = false) {
     const Type& ct = ce.type();
     if (is_number(ct) && !(data && is_data_value(ce))) {
-      if (!is_number(ke.type()))
-        differ(ce, ke, "an index expression was expected");
-      pb_.eqs.push_back(IndexEq{subst(ce), ke, Site{ke.srcinfo().known() ? ke.srcinfo() : cur_, to_string(ke),
-                                                    to_string(ce)}});
+      if (!is_number(ke.type())) differ(ce, ke, "an index expression was expected");
+      pb_.eqs.push_back(
+          IndexEq{subst(ce), ke,
+                  Site{ke.srcinfo().known() ? ke.srcinfo() : cur_, to_string(ke), to_string(ce)}});
       return;
     }
     if (ce.kind() != ke.kind()) differ(ce, ke, "the expressions have different forms");
@@ -258,18 +287,21 @@ class Matcher {
         }
         if (auto it = pb_.locals.find(c->name); it != pb_.locals.end()) {
           if (it->second != k->name)
-            differ(ce, ke, "'" + k->name.name() + "' stands where '" + callee_.name() + "' reads its own buffer '" +
-                               c->name.name() + "'");
+            differ(ce, ke,
+                   "'" + k->name.name() + "' stands where '" + callee_.name() +
+                       "' reads its own buffer '" + c->name.name() + "'");
           for (size_t d = 0; d < c->idx.size() && d < k->idx.size(); ++d)
-            pb_.eqs.push_back(IndexEq{subst(c->idx[d]), k->idx[d], Site{cur_, to_string(ke), to_string(ce)}});
+            pb_.eqs.push_back(
+                IndexEq{subst(c->idx[d]), k->idx[d], Site{cur_, to_string(ke), to_string(ce)}});
           return;
         }
         const FnArg* a = arg_of(c->name);
-        if (!a || !a->type.is_data()) differ(ce, ke, "'" + c->name.name() + "' is not a data argument");
+        if (!a || !a->type.is_data())
+          differ(ce, ke, "'" + c->name.name() + "' is not a data argument");
         std::vector<Expr> sci;
         for (const Expr& e : c->idx) sci.push_back(subst(e));
-        pb_.accesses.push_back(
-            BufAccess{c->name, std::move(sci), k->name, k->idx, false, Site{cur_, to_string(ke), to_string(ce)}});
+        pb_.accesses.push_back(BufAccess{c->name, std::move(sci), k->name, k->idx, false,
+                                         Site{cur_, to_string(ke), to_string(ce)}});
         return;
       }
       case ExprKind::Const: {
@@ -278,13 +310,16 @@ class Matcher {
         if (c->val != k->val) differ(ce, ke, "the constants differ");
         return;
       }
-      case ExprKind::USub: return expr(ce.as<USubNode>()->arg, ke.as<USubNode>()->arg, data);
+      case ExprKind::USub:
+        return expr(ce.as<USubNode>()->arg, ke.as<USubNode>()->arg, data);
       case ExprKind::BinOp: {
         const BinOpNode* c = ce.as<BinOpNode>();
         const BinOpNode* k = ke.as<BinOpNode>();
         if (!data && is_comparison(c->op) && is_comparison(k->op)) return comparison(ce, ke);
         if (c->op != k->op)
-          differ(ce, ke, std::string("the operators differ (") + to_string(k->op) + " vs " + to_string(c->op) + ")");
+          differ(ce, ke,
+                 std::string("the operators differ (") + to_string(k->op) + " vs " +
+                     to_string(c->op) + ")");
         expr(c->lhs, k->lhs, data);
         expr(c->rhs, k->rhs, data);
         return;
@@ -292,7 +327,8 @@ class Matcher {
       case ExprKind::Extern: {
         const ExternNode* c = ce.as<ExternNode>();
         const ExternNode* k = ke.as<ExternNode>();
-        if (c->fn != k->fn || c->args.size() != k->args.size()) differ(ce, ke, "different functions are called");
+        if (c->fn != k->fn || c->args.size() != k->args.size())
+          differ(ce, ke, "different functions are called");
         for (size_t i = 0; i < c->args.size(); ++i) expr(c->args[i], k->args[i], data);
         return;
       }
@@ -304,7 +340,8 @@ class Matcher {
         return;
       }
       case ExprKind::WindowExpr:
-      case ExprKind::StrideExpr: differ(ce, ke, "windows and strides inside the subproc's body are not unified");
+      case ExprKind::StrideExpr:
+        differ(ce, ke, "windows and strides inside the subproc's body are not unified");
     }
   }
 
@@ -316,22 +353,25 @@ class Matcher {
     auto canon = [](const BinOpNode* b, Expr& l, Expr& r) {
       l = b->lhs, r = b->rhs;
       if (b->op == BinOpKind::Gt || b->op == BinOpKind::Ge) std::swap(l, r);
-      return b->op == BinOpKind::Gt ? BinOpKind::Lt : b->op == BinOpKind::Ge ? BinOpKind::Le : b->op;
+      return b->op == BinOpKind::Gt   ? BinOpKind::Lt
+             : b->op == BinOpKind::Ge ? BinOpKind::Le
+                                      : b->op;
     };
     Expr cl, cr, kl, kr;
     BinOpKind cop = canon(ce.as<BinOpNode>(), cl, cr), kop = canon(ke.as<BinOpNode>(), kl, kr);
     auto ordering = [](BinOpKind op) { return op == BinOpKind::Lt || op == BinOpKind::Le; };
     if (cop != kop && !(ordering(cop) && ordering(kop)))
-      differ(ce, ke, std::string("the comparisons differ (") + to_string(ke.as<BinOpNode>()->op) + " vs " +
-                         to_string(ce.as<BinOpNode>()->op) + ")");
+      differ(ce, ke,
+             std::string("the comparisons differ (") + to_string(ke.as<BinOpNode>()->op) + " vs " +
+                 to_string(ce.as<BinOpNode>()->op) + ")");
     for (const Expr& e : {cl, cr, kl, kr})
-      if (!is_number(e.type()))
-        differ(ce, ke, "only comparisons of index expressions are unified");
+      if (!is_number(e.type())) differ(ce, ke, "only comparisons of index expressions are unified");
     if (cop == BinOpKind::Le) cr = loops::mk_add(cr, loops::int_const(1));
     if (kop == BinOpKind::Le) kr = loops::mk_add(kr, loops::int_const(1));
-    pb_.eqs.push_back(IndexEq{subst(loops::mk_sub(cl, cr)), simplify_expr(loops::mk_sub(kl, kr)),
-                              Site{ke.srcinfo().known() ? ke.srcinfo() : cur_, "the condition `" + to_string(ke) + "`",
-                                   "`" + to_string(ce) + "`"}});
+    pb_.eqs.push_back(
+        IndexEq{subst(loops::mk_sub(cl, cr)), simplify_expr(loops::mk_sub(kl, kr)),
+                Site{ke.srcinfo().known() ? ke.srcinfo() : cur_,
+                     "the condition `" + to_string(ke) + "`", "`" + to_string(ce) + "`"}});
   }
 
   const Proc& callee_;
@@ -346,7 +386,8 @@ class Matcher {
 Problem match(const Proc& callee, const Block& caller) {
   Problem pb;
   Matcher m(callee, pb);
-  m.block(callee.body(), caller, caller.empty() ? SrcInfo{} : caller.front().srcinfo(), "the block");
+  m.block(callee.body(), caller, caller.empty() ? SrcInfo{} : caller.front().srcinfo(),
+          "the block");
   return pb;
 }
 

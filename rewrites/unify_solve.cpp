@@ -20,7 +20,7 @@
 namespace exocpp::rw::unify {
 
 bool mentions_any(const Expr& e, const std::vector<Sym>& vars) {
-  return std::any_of(vars.begin(), vars.end(), [&](const Sym& v) { return loops::mentions(e, v); });
+  return std::any_of(vars.begin(), vars.end(), [&](const Sym& v) { return mentions(e, v); });
 }
 
 bool provably_equal(const checker::Context& ctx, const Expr& a, const Expr& b) {
@@ -29,14 +29,17 @@ bool provably_equal(const checker::Context& ctx, const Expr& a, const Expr& b) {
     return expr_equal(simplify_expr(a), simplify_expr(b));
   Expr d = simplify_expr(loops::mk_sub(a, b));
   if (auto c = loops::const_int(d)) return *c == 0;
-  return checker::always_true(ctx, BinOpNode::make(BinOpKind::Eq, simplify_expr(a), simplify_expr(b))).proved();
+  return checker::always_true(ctx,
+                              BinOpNode::make(BinOpKind::Eq, simplify_expr(a), simplify_expr(b)))
+      .proved();
 }
 
 namespace {
 
 class Solver {
  public:
-  Solver(const Proc& caller, const checker::Context& ctx, const Proc& callee, const Problem& pb, SrcInfo loc)
+  Solver(const Proc& caller, const checker::Context& ctx, const Proc& callee, const Problem& pb,
+         SrcInfo loc)
       : caller_(caller), ctx_(ctx), callee_(callee), pb_(pb), loc_(std::move(loc)) {
     for (const ForNode* l : pb.inner_loops) {
       inner_.push_back(l->iter);
@@ -63,13 +66,15 @@ class Solver {
   [[noreturn]] void fail(const SrcInfo& where, const std::string& why) const {
     throw Mismatch{where.known() ? where : loc_, why};
   }
-  std::string who(const Sym& arg) const { return "the argument '" + arg.name() + "' of '" + callee_.name() + "'"; }
+  std::string who(const Sym& arg) const {
+    return "the argument '" + arg.name() + "' of '" + callee_.name() + "'";
+  }
 
   Expr with_solved(const Expr& e) const { return simplify_expr(loops::substitute(e, solved_)); }
   std::vector<Sym> unknowns_in(const Expr& e) const {
     std::vector<Sym> out;
     for (const Sym& u : unknown_)
-      if (!solved_.count(u) && loops::mentions(e, u)) out.push_back(u);
+      if (!solved_.count(u) && mentions(e, u)) out.push_back(u);
     return out;
   }
 
@@ -137,7 +142,8 @@ class Solver {
       if (a.type.is_data()) continue;
       auto it = solved_.find(a.name);
       if (it == solved_.end())
-        fail(loc_, "cannot determine " + who(a.name) + " from the block: no loop bound or index of the block fixes it");
+        fail(loc_, "cannot determine " + who(a.name) +
+                       " from the block: no loop bound or index of the block fixes it");
       Expr v = simplify_expr(it->second);
       if (mentions_any(v, inner_))
         fail(loc_, who(a.name) + " would be `" + to_string(v) +
@@ -150,8 +156,9 @@ class Solver {
     for (const IndexEq& eq : pb_.eqs) {
       Expr c = with_solved(eq.callee);
       if (!provably_equal(ctx_, c, eq.caller))
-        fail(eq.site.where, eq.site.caller + " cannot equal " + eq.site.callee + " of '" + callee_.name() +
-                                "' (with the arguments solved, that is `" + to_string(c) + "`)");
+        fail(eq.site.where, eq.site.caller + " cannot equal " + eq.site.callee + " of '" +
+                                callee_.name() + "' (with the arguments solved, that is `" +
+                                to_string(c) + "`)");
     }
   }
 
@@ -160,22 +167,26 @@ class Solver {
     for (const BufAccess& x : pb_.accesses)
       if (x.callee_arg == a.name) accs.push_back(&x);
     if (accs.empty())
-      fail(loc_, "cannot determine " + who(a.name) + ": '" + callee_.name() + "' never accesses it");
+      fail(loc_,
+           "cannot determine " + who(a.name) + ": '" + callee_.name() + "' never accesses it");
     const Sym buf = accs[0]->caller_buf;
     Solution::View view{buf, {}, false};
     for (const BufAccess* x : accs) {
       view.written = view.written || x->write;
       if (x->caller_buf != buf)
-        fail(x->site.where, who(a.name) + " would have to be both '" + buf.name() + "' (`" + accs[0]->site.caller +
-                                "`) and '" + x->caller_buf.name() + "' (`" + x->site.caller + "`)");
+        fail(x->site.where, who(a.name) + " would have to be both '" + buf.name() + "' (`" +
+                                accs[0]->site.caller + "`) and '" + x->caller_buf.name() + "' (`" +
+                                x->site.caller + "`)");
     }
     for (const auto& [callee_local, caller_local] : pb_.locals)
       if (caller_local == buf)
-        fail(accs[0]->site.where, "'" + buf.name() + "' would be passed for '" + a.name.name() + "' of '" +
-                                      callee_.name() + "', but it is allocated inside the block and gone at the call");
+        fail(accs[0]->site.where,
+             "'" + buf.name() + "' would be passed for '" + a.name.name() + "' of '" +
+                 callee_.name() + "', but it is allocated inside the block and gone at the call");
     const Type* bt = ctx_.type_of(buf);
     if (!bt || !bt->is_data())
-      fail(accs[0]->site.where, "'" + buf.name() + "' is not a data buffer, so it cannot be passed as " + who(a.name));
+      fail(accs[0]->site.where,
+           "'" + buf.name() + "' is not a data buffer, so it cannot be passed as " + who(a.name));
     check_types(a, buf, *bt, accs[0]->site.where);
     const int caller_rank = static_cast<int>(accs[0]->caller_idx.size());
     for (const BufAccess* x : accs)
@@ -194,13 +205,14 @@ class Solver {
   void check_types(const FnArg& a, const Sym& buf, const Type& bt, const SrcInfo& where) const {
     ScalarKind ck = a.type.base, kk = bt.base;
     if (ck != kk && ck != ScalarKind::R && kk != ScalarKind::R)
-      fail(where, "'" + buf.name() + "' holds " + to_string(kk) + " but " + who(a.name) + " is " + to_string(ck) +
-                      ": precisions must agree (R matches any)");
+      fail(where, "'" + buf.name() + "' holds " + to_string(kk) + " but " + who(a.name) + " is " +
+                      to_string(ck) + ": precisions must agree (R matches any)");
     std::string cm = a.mem.empty() ? "DRAM" : a.mem;
     std::string km = mem_of(caller_, buf);
     bool dram_family = cm == "DRAM" && (km == "DRAM_STATIC" || km == "DRAM_STACK");
     if (cm != km && !dram_family)
-      fail(where, "'" + buf.name() + "' lives in " + km + " but " + who(a.name) + " is declared @ " + cm);
+      fail(where,
+           "'" + buf.name() + "' lives in " + km + " but " + who(a.name) + " is declared @ " + cm);
   }
 
   Expr scalar_arg(const FnArg& a, const std::vector<const BufAccess*>& accs, const Type& bt) const {
@@ -208,12 +220,13 @@ class Solver {
     for (const BufAccess* x : accs) {
       for (const Expr& i : x->caller_idx)
         if (mentions_any(i, inner_))
-          fail(x->site.where, who(a.name) + " is a scalar, but `" + x->site.caller +
-                                  "` names a different element in each iteration of the block's loops");
+          fail(x->site.where,
+               who(a.name) + " is a scalar, but `" + x->site.caller +
+                   "` names a different element in each iteration of the block's loops");
       for (size_t d = 0; d < x->caller_idx.size(); ++d)
         if (!provably_equal(ctx_, x->caller_idx[d], first.caller_idx[d]))
-          fail(x->site.where, who(a.name) + " is a scalar, but the block uses both `" + first.site.caller +
-                                  "` and `" + x->site.caller + "` for it");
+          fail(x->site.where, who(a.name) + " is a scalar, but the block uses both `" +
+                                  first.site.caller + "` and `" + x->site.caller + "` for it");
     }
     std::vector<Expr> idx;
     for (const Expr& i : first.caller_idx) idx.push_back(simplify_expr(i));
@@ -232,7 +245,8 @@ class Solver {
 
   // One way to see `buf` as `a`: caller dimensions `dims` (ascending) are the window's
   // intervals. Returns the window accesses, or sets `why`.
-  std::optional<std::vector<WAccess>> try_window(const FnArg& a, const std::vector<const BufAccess*>& accs,
+  std::optional<std::vector<WAccess>> try_window(const FnArg& a,
+                                                 const std::vector<const BufAccess*>& accs,
                                                  const std::vector<int>& dims, std::string& why,
                                                  SrcInfo& why_at) const {
     const BufAccess& first = *accs[0];
@@ -246,9 +260,10 @@ class Solver {
         for (const BufAccess* x : accs) {
           const Expr& f = x->caller_idx[static_cast<size_t>(d)];
           if (mentions_any(f, inner_) || !provably_equal(ctx_, f, pt)) {
-            why = "`" + x->site.caller + "` cannot equal `" + x->site.callee + "` for any window of '" +
-                  first.caller_buf.name() + "': its index `" + to_string(f) +
-                  "` in dimension " + std::to_string(d) + " is not fixed across the block";
+            why = "`" + x->site.caller + "` cannot equal `" + x->site.callee +
+                  "` for any window of '" + first.caller_buf.name() + "': its index `" +
+                  to_string(f) + "` in dimension " + std::to_string(d) +
+                  " is not fixed across the block";
             why_at = x->site.where;
             return std::nullopt;
           }
@@ -261,17 +276,19 @@ class Solver {
       // the window is in the caller's terms, so substitute their values.
       Expr off = at_start(loops::mk_sub(f0, with_solved(first.callee_idx[k])));
       if (mentions_any(off, inner_)) {
-        why = "`" + first.site.caller + "` cannot equal `" + first.site.callee + "` for any window of '" +
-              first.caller_buf.name() + "': the offset `" + to_string(off) + "` would change with the block's loops";
+        why = "`" + first.site.caller + "` cannot equal `" + first.site.callee +
+              "` for any window of '" + first.caller_buf.name() + "': the offset `" +
+              to_string(off) + "` would change with the block's loops";
         why_at = first.site.where;
         return std::nullopt;
       }
       for (const BufAccess* x : accs) {
         Expr want = simplify_expr(loops::mk_add(off, with_solved(x->callee_idx[k])));
         if (!provably_equal(ctx_, x->caller_idx[static_cast<size_t>(d)], want)) {
-          why = "`" + x->site.caller + "` cannot equal `" + x->site.callee + "` for any window of '" +
-                first.caller_buf.name() + "': in dimension " + std::to_string(d) + " `" +
-                to_string(x->caller_idx[static_cast<size_t>(d)]) + "` is not `" + to_string(want) + "`";
+          why = "`" + x->site.caller + "` cannot equal `" + x->site.callee +
+                "` for any window of '" + first.caller_buf.name() + "': in dimension " +
+                std::to_string(d) + " `" + to_string(x->caller_idx[static_cast<size_t>(d)]) +
+                "` is not `" + to_string(want) + "`";
           why_at = x->site.where;
           return std::nullopt;
         }
@@ -282,7 +299,8 @@ class Solver {
     return idx;
   }
 
-  Expr window_arg(const FnArg& a, const std::vector<const BufAccess*>& accs, const Type& bt, std::vector<int>& out_dims) {
+  Expr window_arg(const FnArg& a, const std::vector<const BufAccess*>& accs, const Type& bt,
+                  std::vector<int>& out_dims) {
     const BufAccess& first = *accs[0];
     const int r = a.type.rank();
     const int rank = static_cast<int>(first.caller_idx.size());
@@ -291,12 +309,13 @@ class Solver {
         if (auto u = unknowns_in(e); !u.empty())
           fail(x->site.where, "cannot determine " + who(u[0]) + " from `" + x->site.callee + "`");
     if (rank < r)
-      fail(first.site.where, who(a.name) + " has " + std::to_string(r) + " dimensions but `" + first.site.caller +
-                                 "` indexes only " + std::to_string(rank));
+      fail(first.site.where, who(a.name) + " has " + std::to_string(r) + " dimensions but `" +
+                                 first.site.caller + "` indexes only " + std::to_string(rank));
     std::vector<bool> varies(static_cast<size_t>(rank), false);
     for (const BufAccess* x : accs)
       for (int d = 0; d < rank; ++d)
-        if (mentions_any(x->caller_idx[static_cast<size_t>(d)], inner_)) varies[static_cast<size_t>(d)] = true;
+        if (mentions_any(x->caller_idx[static_cast<size_t>(d)], inner_))
+          varies[static_cast<size_t>(d)] = true;
     // Candidate interval dimensions: every dimension that varies, plus the latest others.
     std::vector<std::vector<int>> cands;
     std::vector<int> pick;
@@ -304,7 +323,9 @@ class Solver {
       if (static_cast<int>(pick.size()) == r) {
         bool ok = true;
         for (int e = 0; e < rank; ++e)
-          if (varies[static_cast<size_t>(e)] && std::find(pick.begin(), pick.end(), e) == pick.end()) ok = false;
+          if (varies[static_cast<size_t>(e)] &&
+              std::find(pick.begin(), pick.end(), e) == pick.end())
+            ok = false;
         if (ok) cands.push_back(pick);
         return;
       }
@@ -316,8 +337,9 @@ class Solver {
     };
     gen(rank - 1);
     if (cands.empty())
-      fail(first.site.where, "`" + first.site.caller + "` cannot equal `" + first.site.callee + "`: '" +
-                                 first.caller_buf.name() + "' varies in more dimensions across the block than " +
+      fail(first.site.where, "`" + first.site.caller + "` cannot equal `" + first.site.callee +
+                                 "`: '" + first.caller_buf.name() +
+                                 "' varies in more dimensions across the block than " +
                                  who(a.name) + " has (" + std::to_string(r) + ")");
     std::string why;
     SrcInfo why_at;
@@ -339,11 +361,13 @@ class Solver {
                 provably_equal(ctx_, (*idx)[d].hi, bt.shape[d]);
       if (whole) return ReadNode::make(first.caller_buf, {}, bt, first.site.where);
       // A part of the buffer may stand for a tensor parameter (a plain pointer) when dense.
-      Expr part = WindowExprNode::make(first.caller_buf, bt.base, std::move(*idx), first.site.where);
+      Expr part =
+          WindowExprNode::make(first.caller_buf, bt.base, std::move(*idx), first.site.where);
       if (!checker::window_is_dense(ctx_, part).proved())
-        fail(first.site.where, who(a.name) + " is a tensor, which takes a dense buffer, but the block uses `" +
-                                   to_string(part) + "`, which may be strided; declare it as a window [" +
-                                   to_string(a.type.base) + "][...]");
+        fail(first.site.where,
+             who(a.name) + " is a tensor, which takes a dense buffer, but the block uses `" +
+                 to_string(part) + "`, which may be strided; declare it as a window [" +
+                 to_string(a.type.base) + "][...]");
       return part;
     }
     fail(why_at, why);
@@ -363,8 +387,8 @@ class Solver {
 
 }  // namespace
 
-Solution solve(const Proc& caller, const checker::Context& ctx, const Proc& callee, const Problem& pb,
-               const SrcInfo& block_loc) {
+Solution solve(const Proc& caller, const checker::Context& ctx, const Proc& callee,
+               const Problem& pb, const SrcInfo& block_loc) {
   return Solver(caller, ctx, callee, pb, block_loc).run();
 }
 

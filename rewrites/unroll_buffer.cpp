@@ -21,7 +21,8 @@ const char* kOp = "unroll_buffer";
 // Replaces every access of `buf` by an access of the buffer of its constant index.
 class Unroller : public IRMutator {
  public:
-  Unroller(Sym buf, int dim, const std::map<int64_t, Sym>& syms) : buf_(std::move(buf)), dim_(dim), syms_(syms) {}
+  Unroller(Sym buf, int dim, const std::map<int64_t, Sym>& syms)
+      : buf_(std::move(buf)), dim_(dim), syms_(syms) {}
 
  protected:
   const Sym& sym(const Expr& i) const { return syms_.at(i.as<ConstNode>()->int_val()); }
@@ -101,12 +102,14 @@ Proc unroll_buffer(const Proc& p, const CursorLike& alloc, int dimension) {
     const AllocNode* an = a.stmt().as<AllocNode>();
     if (an->type.rank() == 0) rw::fail(kOp, a, "cannot unroll the scalar '" + a.name() + "'");
     if (dimension < 0 || dimension >= an->type.rank())
-      rw::fail(kOp, a, "dimension " + std::to_string(dimension) + " does not exist: '" + a.name() + "' has " +
-                           std::to_string(an->type.rank()) + " dimensions");
+      rw::fail(kOp, a,
+               "dimension " + std::to_string(dimension) + " does not exist: '" + a.name() +
+                   "' has " + std::to_string(an->type.rank()) + " dimensions");
     const ConstNode* n = an->type.shape[dimension].as<ConstNode>();
     if (!n || !n->is_int())
-      rw::fail(kOp, a, "dimension " + std::to_string(dimension) + " of '" + a.name() + "' must be a constant, not '" +
-                           to_string(an->type.shape[dimension]) + "'");
+      rw::fail(kOp, a,
+               "dimension " + std::to_string(dimension) + " of '" + a.name() +
+                   "' must be a constant, not '" + to_string(an->type.shape[dimension]) + "'");
     const Block& list = a.list();
     const int ai = a.loc().lo;
     Block rest(list.begin() + ai + 1, list.end());
@@ -123,11 +126,13 @@ Proc unroll_buffer(const Proc& p, const CursorLike& alloc, int dimension) {
     for (const Expr& i : ic.idx) {
       const ConstNode* c = i.as<ConstNode>();
       if (!c || !c->is_int())
-        rw::fail(kOp, a, "'" + a.name() + "' is indexed with '" + to_string(i) + "' in dimension " +
-                             std::to_string(dimension) + "; expected a constant (unroll the loop first)");
+        rw::fail(kOp, a,
+                 "'" + a.name() + "' is indexed with '" + to_string(i) + "' in dimension " +
+                     std::to_string(dimension) + "; expected a constant (unroll the loop first)");
       if (c->int_val() < 0 || c->int_val() >= n->int_val())
-        rw::fail(kOp, a, "the index " + std::to_string(c->int_val()) + " is outside dimension " +
-                             std::to_string(dimension) + " of '" + a.name() + "'");
+        rw::fail(kOp, a,
+                 "the index " + std::to_string(c->int_val()) + " is outside dimension " +
+                     std::to_string(dimension) + " of '" + a.name() + "'");
       syms[c->int_val()];
     }
     for (auto& [k, s] : syms) s = rw::fresh_name(kOp, p, a.name() + "_" + std::to_string(k), a);
@@ -142,7 +147,8 @@ Proc unroll_buffer(const Proc& p, const CursorLike& alloc, int dimension) {
     out.insert(out.end(), mapped.begin(), mapped.end());
     const int n_allocs = static_cast<int>(syms.size());
     ForwardFn fwd = fwd_replace(a.loc().block, ai, ai + 1, n_allocs);
-    return derive_proc(p, replace_stmts(p.body(), a.loc().block, ai, static_cast<int>(list.size()), out), fwd);
+    return derive_proc(
+        p, replace_stmts(p.body(), a.loc().block, ai, static_cast<int>(list.size()), out), fwd);
   });
 }
 

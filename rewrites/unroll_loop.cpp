@@ -27,16 +27,20 @@ Proc unroll_loop(const Proc& p, const CursorLike& loop) {
     const ForNode* f = rw::as_loop(op, c);
     auto lo = const_int(f->lo), hi = const_int(f->hi);
     if (!lo || !hi)
-      rw::fail(op, c, "expected loop " + f->iter.name() + " to have constant bounds, got seq(" + c.lo().to_string() +
-                          ", " + c.hi().to_string() + ")");
+      rw::fail(op, c,
+               "expected loop " + f->iter.name() + " to have constant bounds, got seq(" +
+                   c.lo().to_string() + ", " + c.hi().to_string() + ")");
     int64_t count = *hi > *lo ? *hi - *lo : 0;
     if (count > kMaxUnroll || count * static_cast<int64_t>(f->body.size()) > kMaxUnroll)
-      rw::fail(op, c, "unrolling loop " + f->iter.name() + " would make " + std::to_string(count) +
-                          " copies of its body, more than the limit of " + std::to_string(kMaxUnroll) + " statements");
+      rw::fail(op, c,
+               "unrolling loop " + f->iter.name() + " would make " + std::to_string(count) +
+                   " copies of its body, more than the limit of " + std::to_string(kMaxUnroll) +
+                   " statements");
 
     Block out;
     for (int64_t v = *lo; v < *hi; ++v)
-      for (const Stmt& s : alpha_rename(substitute(f->body, {{f->iter, int_const(v, f->srcinfo)}}))) out.push_back(s);
+      for (const Stmt& s : alpha_rename(substitute(f->body, {{f->iter, int_const(v, f->srcinfo)}})))
+        out.push_back(s);
     const BlockPath& path = c.loc().block;
     int at = c.loc().lo;
     if (out.empty() && c.list().size() == 1) out.push_back(PassNode::make(f->srcinfo));

@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
   clang libclang-rt-14-dev   # libFuzzer for the parser fuzzer
+  clang-format               # scripts/check-format.sh (version 14, Debian 12's)
   libgtest-dev libgmock-dev libbenchmark-dev
   libz3-dev
   libboost-graph-dev         # the proc call graph (codegen order)

@@ -10,7 +10,7 @@ RT=$(cd "$RT" && pwd)
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 OUT=${RT_OUT:-$ROOT/build/redteam}; mkdir -p $OUT
-LIBS="build/rewrites/libexocpp_rewrites.a build/codegen/libexocpp_codegen.a build/checker/libexocpp_checker.a build/core/libexocpp_core.a -lz3 -ldl"
+LIBS="build/rewrites/libexocpp_rewrites.a build/driver/libexocpp_driver.a build/codegen/libexocpp_codegen.a build/checker/libexocpp_checker.a build/core/libexocpp_core.a -lz3 -ldl"
 only="${2:-}"
 for f in $RT/*.cpp; do
   b=$(basename $f .cpp)

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The README's test command: installs what is missing, builds everything, runs every test
-# suite, then fuzzes the parser for 30 seconds.
+# The README's test command: installs what is missing, checks formatting and layering, builds
+# everything, runs every test suite, then fuzzes the parser for 30 seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+scripts/check-format.sh
+scripts/check-layers.sh
 scripts/build.sh
 (cd build && ctest --output-on-failure -j"${EXOCPP_JOBS:-2}")
 if [ -x fuzz/run.sh ]; then

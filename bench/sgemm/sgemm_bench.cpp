@@ -25,7 +25,8 @@ namespace {
 struct Problem {
   int M, N, K;
   std::vector<float> A, B, C;
-  Problem(int m, int n, int k) : M(m), N(n), K(k), A(size_t(m) * k), B(size_t(k) * n), C(size_t(m) * n) {
+  Problem(int m, int n, int k)
+      : M(m), N(n), K(k), A(size_t(m) * k), B(size_t(k) * n), C(size_t(m) * n) {
     std::mt19937 rng(42);
     std::uniform_real_distribution<float> d(-1.0f, 1.0f);
     for (float& x : A) x = d(rng);
@@ -35,8 +36,8 @@ struct Problem {
 };
 
 void set_flops(benchmark::State& state, const Problem& p) {
-  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * p.M * p.N * p.K * double(state.iterations()) / 1e9,
-                                                 benchmark::Counter::kIsRate);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * p.M * p.N * p.K * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
 
 Problem make(const benchmark::State& state) {
@@ -60,8 +61,8 @@ void BM_openblas(benchmark::State& state) {
   openblas_set_num_threads(1);
   Problem p = make(state);
   for (auto _ : state) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, p.M, p.N, p.K, 1.0f, p.A.data(), p.K, p.B.data(), p.N,
-                1.0f, p.C.data(), p.N);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, p.M, p.N, p.K, 1.0f, p.A.data(), p.K,
+                p.B.data(), p.N, 1.0f, p.C.data(), p.N);
     benchmark::ClobberMemory();
   }
   set_flops(state, p);
@@ -73,7 +74,8 @@ void BM_plain_loop(benchmark::State& state) {
   for (auto _ : state) {
     for (int i = 0; i < p.M; i++)
       for (int j = 0; j < p.N; j++)
-        for (int k = 0; k < p.K; k++) p.C[size_t(i) * p.N + j] += p.A[size_t(i) * p.K + k] * p.B[size_t(k) * p.N + j];
+        for (int k = 0; k < p.K; k++)
+          p.C[size_t(i) * p.N + j] += p.A[size_t(i) * p.K + k] * p.B[size_t(k) * p.N + j];
     benchmark::ClobberMemory();
   }
   set_flops(state, p);
@@ -100,9 +102,21 @@ void small_shapes(benchmark::internal::Benchmark* b) {
 
 }  // namespace
 
-BENCHMARK(BM_exocpp)->Apply(shapes)->ArgNames({"M", "N", "K"})->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_openblas)->Apply(shapes)->ArgNames({"M", "N", "K"})->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_plain_loop)->Apply(small_shapes)->ArgNames({"M", "N", "K"})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_exocpp)
+    ->Apply(shapes)
+    ->ArgNames({"M", "N", "K"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_openblas)
+    ->Apply(shapes)
+    ->ArgNames({"M", "N", "K"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_plain_loop)
+    ->Apply(small_shapes)
+    ->ArgNames({"M", "N", "K"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_schedule_script)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -37,7 +37,10 @@ static int check(int M, int N, int K) {
       printf("MISMATCH at %dx%dx%d, element %ld: %g != %g\n", M, N, K, i, C[i], R[i]);
       bad = 1;
     }
-  free(A); free(B); free(C); free(R);
+  free(A);
+  free(B);
+  free(C);
+  free(R);
   return bad;
 }
 
@@ -48,12 +51,15 @@ static double now(void) {
 }
 
 int main(void) {
-  int shapes[][3] = {{1, 1, 1}, {5, 7, 3}, {6, 64, 512}, {13, 70, 515}, {64, 100, 1000}, {250, 129, 77}};
+  int shapes[][3] = {{1, 1, 1},     {5, 7, 3},       {6, 64, 512},
+                     {13, 70, 515}, {64, 100, 1000}, {250, 129, 77}};
   int bad = 0;
-  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) bad |= check(shapes[s][0], shapes[s][1], shapes[s][2]);
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    bad |= check(shapes[s][0], shapes[s][1], shapes[s][2]);
   printf("sgemm: %s on %zu shapes\n", bad ? "WRONG" : "correct", sizeof shapes / sizeof shapes[0]);
   int n = 1024;
-  float *A = random_matrix((long)n * n), *B = random_matrix((long)n * n), *C = random_matrix((long)n * n);
+  float *A = random_matrix((long)n * n), *B = random_matrix((long)n * n),
+        *C = random_matrix((long)n * n);
   double best = 1e9;
   for (int r = 0; r < 5; r++) {
     double t = now();
@@ -61,7 +67,10 @@ int main(void) {
     t = now() - t;
     if (t < best) best = t;
   }
-  printf("sgemm %dx%dx%d: %.2f ms, %.1f GFLOP/s (best of 5)\n", n, n, n, best * 1e3, 2.0 * n * n * n / best / 1e9);
-  free(A); free(B); free(C);
+  printf("sgemm %dx%dx%d: %.2f ms, %.1f GFLOP/s (best of 5)\n", n, n, n, best * 1e3,
+         2.0 * n * n * n / best / 1e9);
+  free(A);
+  free(B);
+  free(C);
   return bad;
 }

@@ -14,8 +14,8 @@ namespace {
 // loop just before (a load, once replaced):
 //   for lane_iter: new_buf[lane_iter] = e
 //   for lane_iter: ... new_buf[lane_iter] ...
-Proc stage_lanes(Proc p, const CursorLike& expr, const std::string& new_buf, const std::string& lane_iter,
-                 const std::string& lanes) {
+Proc stage_lanes(Proc p, const CursorLike& expr, const std::string& new_buf,
+                 const std::string& lane_iter, const std::string& lanes) {
   p = bind_expr(p, expr, new_buf);
   p = expand_dim(p, new_buf, lanes, lane_iter);
   p = lift_alloc(p, new_buf);
@@ -25,7 +25,8 @@ Proc stage_lanes(Proc p, const CursorLike& expr, const std::string& new_buf, con
 
 // Unrolls every loop named `iter` (innermost first is not needed: unrolling copies bodies).
 Proc unroll_all(Proc p, const std::string& iter) {
-  while (!p.find_all("for " + iter + " in _: _").empty()) p = unroll_loop(p, "for " + iter + " in _: _");
+  while (!p.find_all("for " + iter + " in _: _").empty())
+    p = unroll_loop(p, "for " + iter + " in _: _");
   return p;
 }
 

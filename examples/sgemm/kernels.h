@@ -16,6 +16,7 @@ exocpp::Proc schedule_kernel_edge(const exocpp::Proc& spec);
 
 // Every tile of `p` (already cut into tiles by schedule.cpp) becomes a call of its scheduled
 // kernel. With opts.vectorize false, the calls go to the plain specifications.
-exocpp::Proc replace_tiles(const exocpp::Proc& p, const exocpp::Module& specs, const ScheduleOptions& opts);
+exocpp::Proc replace_tiles(const exocpp::Proc& p, const exocpp::Module& specs,
+                           const ScheduleOptions& opts);
 
 }  // namespace sgemm_example

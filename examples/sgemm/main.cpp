@@ -14,9 +14,10 @@
 
 int main(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
-    std::cerr << "usage: sgemm_gen OUT_DIR [--print]\n"
-                 "Schedules the plain sgemm of examples/sgemm/sgemm.exo into an AVX-512 kernel and\n"
-                 "writes OUT_DIR/sgemm.c and OUT_DIR/sgemm.h.\n";
+    std::cerr
+        << "usage: sgemm_gen OUT_DIR [--print]\n"
+           "Schedules the plain sgemm of examples/sgemm/sgemm.exo into an AVX-512 kernel and\n"
+           "writes OUT_DIR/sgemm.c and OUT_DIR/sgemm.h.\n";
     return argc < 2 ? 2 : 0;
   }
   try {
@@ -27,8 +28,8 @@ int main(int argc, char** argv) {
     auto t2 = std::chrono::steady_clock::now();
     if (argc > 2 && std::strcmp(argv[2], "--print") == 0) std::cout << p;
     auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
-    std::cerr << "sgemm_gen: scheduled in " << ms(t1 - t0) << " ms, emitted in " << ms(t2 - t1) << " ms: "
-              << argv[1] << "/sgemm.c, " << argv[1] << "/sgemm.h\n";
+    std::cerr << "sgemm_gen: scheduled in " << ms(t1 - t0) << " ms, emitted in " << ms(t2 - t1)
+              << " ms: " << argv[1] << "/sgemm.c, " << argv[1] << "/sgemm.h\n";
     return 0;
   } catch (const exocpp::Error& e) {
     std::cerr << e.what() << "\n";

@@ -29,26 +29,27 @@ namespace {
 Proc tile_columns(Proc p, const Cursor& ii_loop) {
   p = divide_loop(p, ii_loop.body()[0], 64, {"jo", "ji"}, {.tail = Tail::CutAndGuard});
   Cursor jo = p.forward(ii_loop).body()[0];
-  p = fission(p, jo.after());                        // ii: jo ; ii: if N % 64 > 0
+  p = fission(p, jo.after());  // ii: jo ; ii: if N % 64 > 0
   Cursor ii_main = p.forward(ii_loop);
   Cursor ii_tail = ii_main.next();
-  p = reorder_loops(p, ii_main);                     // ii jo -> jo ii
-  p = lift_scope(p, p.forward(ii_tail).body()[0]);   // ii: if -> if: ii
+  p = reorder_loops(p, ii_main);                    // ii jo -> jo ii
+  p = lift_scope(p, p.forward(ii_tail).body()[0]);  // ii: if -> if: ii
   return p;
 }
 
 // One K part (`for i: for j: for ki`) cut into 6 x 64 tiles, with row and column tails; the full
 // tiles are ordered `for jo: for io` so a packed panel of B serves a whole column of tiles.
 // `b_rows` is the window of B's rows this part reads ("512 * ko:512 * ko + 512").
-Proc tile_part(Proc p, const Cursor& i_loop, const std::string& b_rows, const ScheduleOptions& opts) {
+Proc tile_part(Proc p, const Cursor& i_loop, const std::string& b_rows,
+               const ScheduleOptions& opts) {
   p = divide_loop(p, i_loop, 6, {"io", "ii"}, {.tail = Tail::CutAndGuard});
   Cursor io = p.forward(i_loop);
   Cursor m_tail = io.next();
   p = tile_columns(p, io.body()[0]);
   p = tile_columns(p, p.forward(m_tail).body()[0]);
   io = p.forward(io);
-  p = fission(p, io.body()[0].after());              // io: jo ; io: if N % 64 > 0
-  p = reorder_loops(p, p.forward(io));               // io jo -> jo io
+  p = fission(p, io.body()[0].after());  // io: jo ; io: if N % 64 > 0
+  p = reorder_loops(p, p.forward(io));   // io jo -> jo io
   if (opts.pack_b) {
     // A packed panel pays for its copy only when several row tiles read it: with one row of
     // tiles (M < 12) the tiles read B in place, which has the same layout when N is 64.

@@ -10,9 +10,9 @@
 namespace sgemm_example {
 
 struct ScheduleOptions {
-  int kc = 512;          // K block: a packed B panel is kc x 64 floats
-  bool pack_b = true;    // copy each kc x 64 panel of B into a dense buffer (stage_mem)
-  bool vectorize = true; // schedule the tiles into AVX-512 (false: plain loops, for debugging)
+  int kc = 512;           // K block: a packed B panel is kc x 64 floats
+  bool pack_b = true;     // copy each kc x 64 panel of B into a dense buffer (stage_mem)
+  bool vectorize = true;  // schedule the tiles into AVX-512 (false: plain loops, for debugging)
 };
 
 // The text of sgemm.exo (embedded at build time).

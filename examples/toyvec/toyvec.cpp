@@ -16,8 +16,8 @@ class ToyRegMemory : public Memory {
  public:
   std::string name() const override { return "TOYREG"; }
   bool can_read() const override { return false; }
-  std::string alloc(const std::string& n, const std::string& t, const std::vector<std::string>& shape,
-                    const SrcInfo&) const override {
+  std::string alloc(const std::string& n, const std::string& t,
+                    const std::vector<std::string>& shape, const SrcInfo&) const override {
     std::string size;
     for (const std::string& s : shape) size += (size.empty() ? "" : " * ") + s;
     return t + " " + n + "[" + (size.empty() ? "1" : size) + "];";
@@ -31,7 +31,7 @@ class ToyRegMemory : public Memory {
 }  // namespace
 
 const Memory& TOYREG() {
-  static const Memory& mem = [] () -> const Memory& {
+  static const Memory& mem = []() -> const Memory& {
     register_memory(std::make_shared<ToyRegMemory>());
     return *find_memory("TOYREG");
   }();

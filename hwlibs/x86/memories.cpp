@@ -53,15 +53,16 @@ class VectorRegisters : public Memory {
     const Lanes lanes = lanes_of(new_name, prim_type, where);
     if (shape.empty())
       throw CodegenError(where, "cannot allocate scalar '" + new_name + "' in " + name_ +
-                                    ": a register holds " + lanes.describe() +
-                                    "; declare it as " + lanes.exo_type + "[" +
-                                    std::to_string(lanes.width) + "] (or [..., " +
-                                    std::to_string(lanes.width) + "] for several registers)");
+                                    ": a register holds " + lanes.describe() + "; declare it as " +
+                                    lanes.exo_type + "[" + std::to_string(lanes.width) +
+                                    "] (or [..., " + std::to_string(lanes.width) +
+                                    "] for several registers)");
     if (bare(shape.back()) != std::to_string(lanes.width))
       throw CodegenError(where, "cannot allocate '" + new_name + "' of shape [" + join(shape) +
-                                    "] in " + name_ + ": the last dimension must be the register "
-                                    "width, " + std::to_string(lanes.width) + " for " +
-                                    lanes.exo_type);
+                                    "] in " + name_ +
+                                    ": the last dimension must be the register "
+                                    "width, " +
+                                    std::to_string(lanes.width) + " for " + lanes.exo_type);
     std::string dims;
     for (size_t d = 0; d + 1 < shape.size(); ++d) dims += "[" + shape[d] + "]";
     return lanes.c_type + " " + new_name + dims + " = {0};";

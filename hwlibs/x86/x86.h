@@ -11,11 +11,11 @@
 // initialisation; the embedded .exo text is parsed once, on first use, thread-safely.
 #pragma once
 
+#include <exocpp/exocpp.h>
+
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <exocpp/exocpp.h>
 
 namespace exocpp::x86 {
 
@@ -60,41 +60,41 @@ inline constexpr MemoryRef AVX512{"AVX512"};
 // Every instruction, by name. The names follow Exo's x86 library (src/exo/platforms/x86.py)
 // and Intel's intrinsics; `N` in a masked instruction is the count of lanes it touches.
 #define EXOCPP_X86_AVX512_INSTRUCTIONS(X, ps) \
-  X(mm512_setzero_##ps)                             \
-  X(mm512_loadu_##ps)                               \
-  X(mm512_storeu_##ps)                              \
-  X(mm512_maskz_loadu_##ps)                         \
-  X(mm512_mask_loadu_##ps)                          \
-  X(mm512_mask_storeu_##ps)                         \
-  X(mm512_set1_##ps)                                \
-  X(mm512_mask_set1_##ps)                           \
-  X(mm512_fmadd_##ps)                               \
-  X(mm512_mask_fmadd_##ps)                          \
-  X(mm512_fmadd_##ps##_broadcast)                   \
-  X(mm512_mask_fmadd_##ps##_broadcast)              \
-  X(mm512_add_##ps)                                 \
-  X(mm512_mul_##ps)                                 \
-  X(mm512_max_##ps)                                 \
+  X(mm512_setzero_##ps)                       \
+  X(mm512_loadu_##ps)                         \
+  X(mm512_storeu_##ps)                        \
+  X(mm512_maskz_loadu_##ps)                   \
+  X(mm512_mask_loadu_##ps)                    \
+  X(mm512_mask_storeu_##ps)                   \
+  X(mm512_set1_##ps)                          \
+  X(mm512_mask_set1_##ps)                     \
+  X(mm512_fmadd_##ps)                         \
+  X(mm512_mask_fmadd_##ps)                    \
+  X(mm512_fmadd_##ps##_broadcast)             \
+  X(mm512_mask_fmadd_##ps##_broadcast)        \
+  X(mm512_add_##ps)                           \
+  X(mm512_mul_##ps)                           \
+  X(mm512_max_##ps)                           \
   X(mm512_relu_##ps)
 #define EXOCPP_X86_AVX2_INSTRUCTIONS(X, ps, ss) \
-  X(mm256_setzero_##ps)                             \
-  X(mm256_loadu_##ps)                               \
-  X(mm256_storeu_##ps)                              \
-  X(mm256_maskz_loadu_##ps)                         \
-  X(mm256_mask_storeu_##ps)                         \
-  X(mm256_broadcast_##ss)                           \
-  X(mm256_fmadd_##ps)                               \
-  X(mm256_fmadd_##ps##_broadcast)                   \
-  X(mm256_add_##ps)                                 \
-  X(mm256_mul_##ps)                                 \
-  X(mm256_max_##ps)                                 \
+  X(mm256_setzero_##ps)                         \
+  X(mm256_loadu_##ps)                           \
+  X(mm256_storeu_##ps)                          \
+  X(mm256_maskz_loadu_##ps)                     \
+  X(mm256_mask_storeu_##ps)                     \
+  X(mm256_broadcast_##ss)                       \
+  X(mm256_fmadd_##ps)                           \
+  X(mm256_fmadd_##ps##_broadcast)               \
+  X(mm256_add_##ps)                             \
+  X(mm256_mul_##ps)                             \
+  X(mm256_max_##ps)                             \
   X(mm256_relu_##ps)
-#define EXOCPP_X86_INSTRUCTIONS(X)             \
-  EXOCPP_X86_AVX512_INSTRUCTIONS(X, ps)        \
-  EXOCPP_X86_AVX512_INSTRUCTIONS(X, pd)        \
-  EXOCPP_X86_AVX2_INSTRUCTIONS(X, ps, ss)      \
-  EXOCPP_X86_AVX2_INSTRUCTIONS(X, pd, sd)      \
-  X(mm_prefetch_ps)                            \
+#define EXOCPP_X86_INSTRUCTIONS(X)        \
+  EXOCPP_X86_AVX512_INSTRUCTIONS(X, ps)   \
+  EXOCPP_X86_AVX512_INSTRUCTIONS(X, pd)   \
+  EXOCPP_X86_AVX2_INSTRUCTIONS(X, ps, ss) \
+  EXOCPP_X86_AVX2_INSTRUCTIONS(X, pd, sd) \
+  X(mm_prefetch_ps)                       \
   X(mm_prefetch_pd)
 
 #define EXOCPP_X86_DECLARE(name) inline constexpr InstrRef name{#name};

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "checker/checker.h"
-#include "codegen/codegen.h"
+#include "driver/driver.h"
 #include "core/cursor.h"
 #include "core/errors.h"
 #include "core/externs.h"

@@ -47,8 +47,10 @@ bool find_nth(const Block& b, Pred pred, int& n, Stmt& out) {
 // The loop over `iter` (the n-th such loop).
 inline Stmt loop(const Proc& p, const std::string& iter, int n = 0) {
   Stmt out;
-  bool ok = find_nth(p.body(), [&](const Stmt& s) { return s.is<ForNode>() && s.as<ForNode>()->iter.name() == iter; },
-                     n, out);
+  bool ok = find_nth(
+      p.body(),
+      [&](const Stmt& s) { return s.is<ForNode>() && s.as<ForNode>()->iter.name() == iter; }, n,
+      out);
   EXPECT_TRUE(ok) << "no loop " << iter;
   return out;
 }
@@ -56,7 +58,8 @@ inline Stmt loop(const Proc& p, const std::string& iter, int n = 0) {
 // The n-th statement of a kind.
 inline Stmt nth(const Proc& p, StmtKind k, int n = 0) {
   Stmt out;
-  bool ok = find_nth(p.body(), [&](const Stmt& s) { return s.kind() == k; }, n, out);
+  bool ok = find_nth(
+      p.body(), [&](const Stmt& s) { return s.kind() == k; }, n, out);
   EXPECT_TRUE(ok) << "no statement #" << n << " of kind " << to_string(k);
   return out;
 }

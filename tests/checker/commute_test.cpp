@@ -28,8 +28,9 @@ TEST(StmtsCommute, WriteThenReadOfSameLocationIsRefutedWithEqualIndices) {
   Stmt a = p.body()[0], b = p.body()[1];
   Answer ans = stmts_commute(Context::at(p, a), a, b);
   ASSERT_TRUE(ans.refuted()) << to_string(ans);
-  std::vector<long> v = captures(ans.counterexample,
-                                 R"(the first block writes x\[(\d+)\] at line 5, then the second block reads x\[(\d+)\] at line 6; with n = (\d+), m = (\d+))");
+  std::vector<long> v = captures(
+      ans.counterexample,
+      R"(the first block writes x\[(\d+)\] at line 5, then the second block reads x\[(\d+)\] at line 6; with n = (\d+), m = (\d+))");
   ASSERT_EQ(v.size(), 4u) << ans.counterexample;
   EXPECT_EQ(v[0], v[1]);
   EXPECT_EQ(v[0], v[2]);
@@ -56,8 +57,9 @@ def f(x: f32[8] @ DRAM, y: f32[8] @ DRAM):
   Stmt a = p.body()[0], b = p.body()[1];
   Answer ans = stmts_commute(Context::at(p, a), a, b);
   ASSERT_TRUE(ans.refuted()) << to_string(ans);
-  EXPECT_EQ(ans.counterexample,
-            "the first block reduces into x[0] at line 3, then the second block reads x[0] at line 4");
+  EXPECT_EQ(
+      ans.counterexample,
+      "the first block reduces into x[0] at line 3, then the second block reads x[0] at line 4");
 }
 
 TEST(StmtsCommute, UsingABufferTheFirstBlockAllocatesIsRefuted) {
@@ -110,7 +112,8 @@ def f(x: f32[8] @ DRAM, y: f32[8] @ DRAM):
   Stmt a = p.body()[0], b = p.body()[1];
   Answer ans = stmts_commute(Context::at(p, a), a, b);
   ASSERT_TRUE(ans.refuted()) << to_string(ans);
-  EXPECT_NE(ans.counterexample.find("the first block writes x[6]"), std::string::npos) << ans.counterexample;
+  EXPECT_NE(ans.counterexample.find("the first block writes x[6]"), std::string::npos)
+      << ans.counterexample;
 }
 
 TEST(StmtsCommute, CalleeWriteElsewhereIsProved) {
@@ -134,7 +137,8 @@ def f(x: f32[8] @ DRAM, y: f32[8] @ DRAM):
   Stmt a = p.body()[0], b = p.body()[1];
   Answer ans = stmts_commute(Context::at(p, a), a, b);
   ASSERT_TRUE(ans.refuted()) << to_string(ans);
-  EXPECT_EQ(ans.counterexample, "the first block writes Cfg.a at line 5, then the second block reads Cfg.a at line 6");
+  EXPECT_EQ(ans.counterexample,
+            "the first block writes Cfg.a at line 5, then the second block reads Cfg.a at line 6");
 }
 
 TEST(StmtsCommute, IndexReadingAConfigFieldIsUnknown) {
@@ -174,8 +178,9 @@ def f(n: size, x: f32[n + 1] @ DRAM):
   Answer ans = loop_iterations_commute(Context::at(p, l), l);
   ASSERT_TRUE(ans.refuted()) << to_string(ans);
   EXPECT_EQ(ans.reason, "loop i carries a dependence");
-  std::vector<long> v = captures(ans.counterexample,
-                                 R"(^iteration i = (\d+) writes x\[(\d+)\] at line 4, then iteration i = (\d+) reads x\[(\d+)\] at line 4; with n = (\d+)$)");
+  std::vector<long> v = captures(
+      ans.counterexample,
+      R"(^iteration i = (\d+) writes x\[(\d+)\] at line 4, then iteration i = (\d+) reads x\[(\d+)\] at line 4; with n = (\d+)$)");
   ASSERT_EQ(v.size(), 5u) << ans.counterexample;
   EXPECT_EQ(v[1], v[0] + 1);
   EXPECT_EQ(v[3], v[2]);
@@ -193,8 +198,9 @@ def f(n: size, x: f32[n] @ DRAM, s: f32 @ DRAM):
   EXPECT_TRUE(loop_iterations_commute(Context::at(p, l), l).proved());
   Answer par = loop_is_parallelizable(Context::at(p, l), l);
   ASSERT_TRUE(par.refuted()) << to_string(par);
-  std::vector<long> v = captures(par.counterexample,
-                                 R"(iteration i = (\d+) reduces into s at line 4, then iteration i = (\d+) reduces into s)");
+  std::vector<long> v = captures(
+      par.counterexample,
+      R"(iteration i = (\d+) reduces into s at line 4, then iteration i = (\d+) reduces into s)");
   ASSERT_EQ(v.size(), 2u) << par.counterexample;
   EXPECT_LT(v[0], v[1]);
 }
@@ -244,8 +250,9 @@ def f(x: f32[4] @ DRAM, y: f32[8] @ DRAM):
   Stmt l = loop(p, "i");
   Answer ans = loop_iterations_commute(Context::at(p, l), l);
   ASSERT_TRUE(ans.refuted()) << to_string(ans);
-  std::vector<long> v = captures(ans.counterexample,
-                                 R"(iteration i = (\d+) writes x\[(\d+)\] at line 4, then iteration i = (\d+) writes x\[(\d+)\])");
+  std::vector<long> v = captures(
+      ans.counterexample,
+      R"(iteration i = (\d+) writes x\[(\d+)\] at line 4, then iteration i = (\d+) writes x\[(\d+)\])");
   ASSERT_EQ(v.size(), 4u) << ans.counterexample;
   EXPECT_EQ(v[0] % 4, v[1]);
   EXPECT_EQ(v[2] % 4, v[3]);
@@ -272,8 +279,9 @@ def f(x: f32[4] @ DRAM):
   Stmt l = loop(p, "i");
   Answer ans = loop_iterations_commute(Context::at(p, l), l);
   ASSERT_TRUE(ans.refuted()) << to_string(ans);
-  std::vector<long> v = captures(ans.counterexample,
-                                 R"(iteration i = (\d+) writes x\[(\d+)\] at line 4, then iteration i = (\d+) writes x\[(\d+)\])");
+  std::vector<long> v = captures(
+      ans.counterexample,
+      R"(iteration i = (\d+) writes x\[(\d+)\] at line 4, then iteration i = (\d+) writes x\[(\d+)\])");
   ASSERT_EQ(v.size(), 4u) << ans.counterexample;
   EXPECT_EQ(v[0] / 2, v[1]);
   EXPECT_EQ(v[2] / 2, v[3]);
@@ -315,8 +323,9 @@ def f(n: size, x: f32[n, n] @ DRAM):
   Stmt l = loop(p, "j");
   Answer ans = loop_iterations_commute(Context::at(p, l), l);
   ASSERT_TRUE(ans.refuted()) << to_string(ans);
-  std::vector<long> v = captures(ans.counterexample,
-                                 R"(iteration j = (\d+) writes x\[(\d+), 0\] at line 5, then iteration j = (\d+) reads x\[(\d+), 0\] at line 5; with n = \d+, i = (\d+)$)");
+  std::vector<long> v = captures(
+      ans.counterexample,
+      R"(iteration j = (\d+) writes x\[(\d+), 0\] at line 5, then iteration j = (\d+) reads x\[(\d+), 0\] at line 5; with n = \d+, i = (\d+)$)");
   ASSERT_EQ(v.size(), 5u) << ans.counterexample;
   EXPECT_EQ(v[0], 0);
   EXPECT_EQ(v[1], v[4]);

@@ -1,7 +1,6 @@
 // Contexts: located by path (exact), and refused when found by a node that occurs twice.
-#include <gtest/gtest.h>
-
 #include <exocpp/exocpp.h>
+#include <gtest/gtest.h>
 
 using namespace exocpp;
 using namespace exocpp::checker;
@@ -46,7 +45,8 @@ TEST(ContextAtNode, RefusesAStatementThatOccursTwice) {
     (void)Context::at(q, inner);
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("occurs at several places"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("occurs at several places"), std::string::npos)
+        << e.what();
   }
   EXPECT_EQ(Context::at(q, {{1, BlockField::Body}}, 1).scopes().size(), 2u);
 }

@@ -54,7 +54,9 @@ def f(a: size, b: size, c: size):
 )");
   Settings old = settings();
   set_settings({1, false});
-  Answer ans = always_true(top(p), expr_in(top(p), "a * a * a + b * b * b < c * c * c or a * a * a + b * b * b > c * c * c"));
+  Answer ans = always_true(
+      top(p),
+      expr_in(top(p), "a * a * a + b * b * b < c * c * c or a * a * a + b * b * b > c * c * c"));
   set_settings(old);
   ASSERT_TRUE(ans.unknown()) << to_string(ans);
   EXPECT_EQ(ans.reason.rfind("Z3 ", 0), 0u) << ans.reason;
@@ -70,7 +72,8 @@ TEST(AlwaysDivisible, NonMultipleIsRefutedWithItsValue) {
   Answer ans = always_divisible(top(p), expr_in(top(p), "n + m"), 4);
   ASSERT_TRUE(ans.refuted());
   EXPECT_EQ(ans.reason, "`n + m` is not always divisible by 4");
-  std::vector<long> v = captures(ans.counterexample, R"(^`n \+ m` = (\d+) with n = (\d+), m = (\d+)$)");
+  std::vector<long> v =
+      captures(ans.counterexample, R"(^`n \+ m` = (\d+) with n = (\d+), m = (\d+)$)");
   ASSERT_EQ(v.size(), 3u) << ans.counterexample;
   EXPECT_EQ(v[0], v[1] + v[2]);
   EXPECT_NE(v[0] % 4, 0);
@@ -88,7 +91,8 @@ def f(n: size, x: f32[n] @ DRAM):
         pass
 )");
   Context ctx = Context::at(p, loop(p, "i").as<ForNode>()->body[0]);
-  EXPECT_TRUE(always_in_range(ctx, expr_in(ctx, "i / 8"), expr_in(ctx, "0"), expr_in(ctx, "n")).proved());
+  EXPECT_TRUE(
+      always_in_range(ctx, expr_in(ctx, "i / 8"), expr_in(ctx, "0"), expr_in(ctx, "n")).proved());
 }
 
 TEST(AlwaysInRange, NegativeNumeratorUsesFloorSemantics) {
@@ -112,7 +116,8 @@ def f(n: size):
   Context ctx = Context::at(p, loop(p, "i").as<ForNode>()->body[0]);
   Answer ans = always_in_range(ctx, expr_in(ctx, "i % 8"), expr_in(ctx, "0"), expr_in(ctx, "4"));
   ASSERT_TRUE(ans.refuted());
-  std::vector<long> v = captures(ans.counterexample, R"(^`i % 8` = (\d+), outside \[0, 4\) with n = (\d+), i = (\d+)$)");
+  std::vector<long> v = captures(
+      ans.counterexample, R"(^`i % 8` = (\d+), outside \[0, 4\) with n = (\d+), i = (\d+)$)");
   ASSERT_EQ(v.size(), 3u) << ans.counterexample;
   EXPECT_EQ(v[0], v[2] % 8);
   EXPECT_GE(v[0], 4);
@@ -124,7 +129,8 @@ TEST(Strides, DenseTensorStrideIsTheProductOfLaterExtents) {
 def f(n: size, m: size, x: f32[n, m, 4] @ DRAM):
     pass
 )");
-  EXPECT_TRUE(always_true(top(p), expr_in(top(p), "stride(x, 2) == 1 and stride(x, 0) == 4 * m")).proved());
+  EXPECT_TRUE(
+      always_true(top(p), expr_in(top(p), "stride(x, 2) == 1 and stride(x, 0) == 4 * m")).proved());
 }
 
 TEST(Strides, WindowStrideIsKnownOnlyFromAsserts) {
@@ -179,7 +185,8 @@ def f(x: f32[8] @ DRAM, y: f32[8] @ DRAM):
   Answer first = stmts_commute(Context::at(p, b[0]), b[0], b[1]);
   Answer second = stmts_commute(Context::at(p, b[2]), b[2], b[3]);
   ASSERT_TRUE(first.refuted() && second.refuted());
-  EXPECT_EQ(second.counterexample, "the first block writes x[0] at line 5, then the second block reads x[0] at line 6");
+  EXPECT_EQ(second.counterexample,
+            "the first block writes x[0] at line 5, then the second block reads x[0] at line 6");
 }
 
 }  // namespace

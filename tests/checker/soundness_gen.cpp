@@ -14,28 +14,44 @@ long floor_mod(long a, long b) { return a - b * floor_div(a, b); }
 
 long eval(const IExpr& e, const std::vector<long>& env) {
   switch (e.kind) {
-    case IExpr::Const: return e.value;
-    case IExpr::Var: return env[static_cast<size_t>(e.var)];
-    case IExpr::Add: return eval(*e.a, env) + eval(*e.b, env);
-    case IExpr::Sub: return eval(*e.a, env) - eval(*e.b, env);
-    case IExpr::Scale: return e.value * eval(*e.a, env);
-    case IExpr::Prod: return eval(*e.a, env) * eval(*e.b, env);
-    case IExpr::Div: return floor_div(eval(*e.a, env), e.value);
-    case IExpr::Mod: return floor_mod(eval(*e.a, env), e.value);
+    case IExpr::Const:
+      return e.value;
+    case IExpr::Var:
+      return env[static_cast<size_t>(e.var)];
+    case IExpr::Add:
+      return eval(*e.a, env) + eval(*e.b, env);
+    case IExpr::Sub:
+      return eval(*e.a, env) - eval(*e.b, env);
+    case IExpr::Scale:
+      return e.value * eval(*e.a, env);
+    case IExpr::Prod:
+      return eval(*e.a, env) * eval(*e.b, env);
+    case IExpr::Div:
+      return floor_div(eval(*e.a, env), e.value);
+    case IExpr::Mod:
+      return floor_mod(eval(*e.a, env), e.value);
   }
   return 0;
 }
 
 std::string text(const IExpr& e, const std::vector<std::string>& n) {
   switch (e.kind) {
-    case IExpr::Const: return std::to_string(e.value);
-    case IExpr::Var: return n[static_cast<size_t>(e.var)];
-    case IExpr::Add: return "(" + text(*e.a, n) + " + " + text(*e.b, n) + ")";
-    case IExpr::Sub: return "(" + text(*e.a, n) + " - " + text(*e.b, n) + ")";
-    case IExpr::Scale: return "(" + std::to_string(e.value) + " * " + text(*e.a, n) + ")";
-    case IExpr::Prod: return "(" + text(*e.a, n) + " * " + text(*e.b, n) + ")";
-    case IExpr::Div: return "(" + text(*e.a, n) + " / " + std::to_string(e.value) + ")";
-    case IExpr::Mod: return "(" + text(*e.a, n) + " % " + std::to_string(e.value) + ")";
+    case IExpr::Const:
+      return std::to_string(e.value);
+    case IExpr::Var:
+      return n[static_cast<size_t>(e.var)];
+    case IExpr::Add:
+      return "(" + text(*e.a, n) + " + " + text(*e.b, n) + ")";
+    case IExpr::Sub:
+      return "(" + text(*e.a, n) + " - " + text(*e.b, n) + ")";
+    case IExpr::Scale:
+      return "(" + std::to_string(e.value) + " * " + text(*e.a, n) + ")";
+    case IExpr::Prod:
+      return "(" + text(*e.a, n) + " * " + text(*e.b, n) + ")";
+    case IExpr::Div:
+      return "(" + text(*e.a, n) + " / " + std::to_string(e.value) + ")";
+    case IExpr::Mod:
+      return "(" + text(*e.a, n) + " % " + std::to_string(e.value) + ")";
   }
   return "?";
 }
@@ -67,14 +83,18 @@ struct Gen {
     for (int v : vars) {
       int c = pick(-1, 2);
       if (c == 0) continue;
-      IExprP term = std::abs(c) == 1 ? mk(IExpr::Var, 0, v) : mk(IExpr::Scale, std::abs(c), -1, mk(IExpr::Var, 0, v));
+      IExprP term = std::abs(c) == 1 ? mk(IExpr::Var, 0, v)
+                                     : mk(IExpr::Scale, std::abs(c), -1, mk(IExpr::Var, 0, v));
       e = mk(c > 0 ? IExpr::Add : IExpr::Sub, 0, -1, e, term);
     }
     if (vars.size() >= 2 && chance(0.05))
-      e = mk(IExpr::Add, 0, -1, e, mk(IExpr::Prod, 0, -1, mk(IExpr::Var, 0, vars[0]), mk(IExpr::Var, 0, vars[1])));
+      e = mk(IExpr::Add, 0, -1, e,
+             mk(IExpr::Prod, 0, -1, mk(IExpr::Var, 0, vars[0]), mk(IExpr::Var, 0, vars[1])));
     double r = std::uniform_real_distribution<double>(0, 1)(rng);
-    if (r < 0.15) e = mk(IExpr::Div, pick(2, 3), -1, e);
-    else if (r < 0.3) e = mk(IExpr::Mod, pick(2, 4), -1, e);
+    if (r < 0.15)
+      e = mk(IExpr::Div, pick(2, 3), -1, e);
+    else if (r < 0.3)
+      e = mk(IExpr::Mod, pick(2, 4), -1, e);
     return e;
   }
 
@@ -108,7 +128,8 @@ struct Gen {
     int lo = pick(0, 2);
     s.lo = cst(lo);
     s.hi = cst(lo + pick(1, 4));
-    if (!vars.empty() && chance(0.1)) s.hi = mk(IExpr::Add, 0, -1, mk(IExpr::Var, 0, vars.back()), cst(pick(1, 3)));
+    if (!vars.empty() && chance(0.1))
+      s.hi = mk(IExpr::Add, 0, -1, mk(IExpr::Var, 0, vars.back()), cst(pick(1, 3)));
     vars.push_back(s.var);
     if (depth_left <= 1) {
       int n = pick(1, 3);
@@ -137,7 +158,8 @@ std::string access_text(const GAccess& a, const std::vector<std::string>& names)
 void print(const GStmt& s, const std::vector<std::string>& n, int indent, std::string& out) {
   std::string pad(static_cast<size_t>(indent) * 4, ' ');
   if (s.kind == GStmt::Loop) {
-    out += pad + "for " + n[static_cast<size_t>(s.var)] + " in seq(" + text(*s.lo, n) + ", " + text(*s.hi, n) + "):\n";
+    out += pad + "for " + n[static_cast<size_t>(s.var)] + " in seq(" + text(*s.lo, n) + ", " +
+           text(*s.hi, n) + "):\n";
     for (const GStmt& b : s.body) print(b, n, indent + 1, out);
     return;
   }
@@ -154,7 +176,8 @@ void print(const GStmt& s, const std::vector<std::string>& n, int indent, std::s
   out += pad + access_text(s.lhs, n) + (s.kind == GStmt::Reduce ? " += " : " = ") + rhs + "\n";
 }
 
-void run(const GStmt& s, std::vector<long>& env, std::vector<const GStmt*>& path, std::vector<Event>& out) {
+void run(const GStmt& s, std::vector<long>& env, std::vector<const GStmt*>& path,
+         std::vector<Event>& out) {
   path.push_back(&s);
   if (s.kind == GStmt::Loop) {
     long lo = eval(*s.lo, env), hi = eval(*s.hi, env);
@@ -190,7 +213,9 @@ void run(const GStmt& s, std::vector<long>& env, std::vector<const GStmt*>& path
 }  // namespace
 
 std::string GProgram::source() const {
-  auto shape = [](int rank) { return rank == 1 ? std::string("f32[64]") : std::string("f32[64, 64]"); };
+  auto shape = [](int rank) {
+    return rank == 1 ? std::string("f32[64]") : std::string("f32[64, 64]");
+  };
   std::string s = "def p(x: " + shape(ranks[0]) + " @ DRAM";
   if (nbufs == 2) s += ", y: " + shape(ranks[1]) + " @ DRAM";
   s += "):\n";
@@ -235,6 +260,8 @@ bool conflict(const Event& a, const Event& b, bool reduces_commute) {
   return true;
 }
 
-bool under(const Event& e, const GStmt* s) { return std::find(e.path.begin(), e.path.end(), s) != e.path.end(); }
+bool under(const Event& e, const GStmt* s) {
+  return std::find(e.path.begin(), e.path.end(), s) != e.path.end();
+}
 
 }  // namespace exocpp::checker::soundness

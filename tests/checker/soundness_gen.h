@@ -64,8 +64,8 @@ struct Event {
   bool write = false, reduce = false;  // neither: a read
   int buf = 0;
   std::vector<long> loc;
-  std::vector<long> env;                // loop variable values (-999 when not bound)
-  std::vector<const GStmt*> path;       // enclosing statements, outermost first, the access's own last
+  std::vector<long> env;           // loop variable values (-999 when not bound)
+  std::vector<const GStmt*> path;  // enclosing statements, outermost first, the access's own last
 };
 
 std::vector<Event> enumerate(const GProgram& p);

@@ -24,12 +24,13 @@ long env_or(const char* name, long dflt) {
 
 struct Tally {
   long queries = 0, proved = 0, refuted = 0, unknown = 0;
-  long unsound = 0;     // proved, but enumeration finds a conflict
-  long imprecise = 0;   // refuted or unknown, but enumeration finds none
+  long unsound = 0;    // proved, but enumeration finds a conflict
+  long imprecise = 0;  // refuted or unknown, but enumeration finds none
   std::vector<std::string> reports;
 };
 
-void record(Tally& t, const std::string& what, const Answer& a, bool conflict, const std::string& src) {
+void record(Tally& t, const std::string& what, const Answer& a, bool conflict,
+            const std::string& src) {
   ++t.queries;
   if (a.proved()) ++t.proved;
   if (a.refuted()) ++t.refuted;
@@ -40,7 +41,8 @@ void record(Tally& t, const std::string& what, const Answer& a, bool conflict, c
   }
   if (!a.proved() && !conflict) {
     ++t.imprecise;
-    if (t.reports.size() < 5) t.reports.push_back("imprecise " + what + ": " + to_string(a) + "\n" + src);
+    if (t.reports.size() < 5)
+      t.reports.push_back("imprecise " + what + ": " + to_string(a) + "\n" + src);
   }
 }
 
@@ -104,8 +106,9 @@ bool mentions_var(const IExpr& e, int var) {
   return (e.a && mentions_var(*e.a, var)) || (e.b && mentions_var(*e.b, var));
 }
 
-void loop_queries(const GProgram& g, const Proc& p, const Trace& tr, const std::map<const GStmt*, Stmt>& ir,
-                  const LoopAt& la, std::mt19937_64& rng, Tally& t, const std::string& src) {
+void loop_queries(const GProgram& g, const Proc& p, const Trace& tr,
+                  const std::map<const GStmt*, Stmt>& ir, const LoopAt& la, std::mt19937_64& rng,
+                  Tally& t, const std::string& src) {
   const GStmt& L = *la.loop;
   const Stmt& ls = ir.at(&L);
   Context ctx = Context::at(p, ls);
@@ -118,7 +121,8 @@ void loop_queries(const GProgram& g, const Proc& p, const Trace& tr, const std::
       return in_L(a, b) && at(a, L.var) != at(b, L.var) && conflict(a, b, rc);
     });
     Answer ans = rc ? loop_iterations_commute(ctx, ls) : loop_is_parallelizable(ctx, ls);
-    record(t, std::string(rc ? "loop_iterations_commute " : "loop_is_parallelizable ") + name, ans, truth, src);
+    record(t, std::string(rc ? "loop_iterations_commute " : "loop_is_parallelizable ") + name, ans,
+           truth, src);
   }
   // Interchange with the single inner loop.
   if (L.body.size() == 1 && L.body[0].kind == GStmt::Loop && !mentions_var(*L.body[0].lo, L.var) &&
@@ -126,7 +130,8 @@ void loop_queries(const GProgram& g, const Proc& p, const Trace& tr, const std::
     int J = L.body[0].var;
     bool truth = tr.any_pair([&](const Event& a, const Event& b) {
       if (!in_L(a, b) || !conflict(a, b, true)) return false;
-      return (at(a, L.var) < at(b, L.var) && at(a, J) > at(b, J)) || (at(b, L.var) < at(a, L.var) && at(b, J) > at(a, J));
+      return (at(a, L.var) < at(b, L.var) && at(a, J) > at(b, J)) ||
+             (at(b, L.var) < at(a, L.var) && at(b, J) > at(a, J));
     });
     record(t, "loops_can_interchange " + name, loops_can_interchange(ctx, ls), truth, src);
   }
@@ -139,21 +144,24 @@ void loop_queries(const GProgram& g, const Proc& p, const Trace& tr, const std::
       int ca = child_of(a, L.body), cb = child_of(b, L.body);
       // `after` part at an earlier iteration than the `before` part.
       auto bad = [&](const Event& after, int c_after, const Event& before, int c_before) {
-        return c_after >= static_cast<int>(gap) && c_before < static_cast<int>(gap) && at(after, L.var) < at(before, L.var);
+        return c_after >= static_cast<int>(gap) && c_before < static_cast<int>(gap) &&
+               at(after, L.var) < at(before, L.var);
       };
       return bad(a, ca, b, cb) || bad(b, cb, a, ca);
     });
-    record(t, "can_fission " + name + " at " + std::to_string(gap), can_fission(ctx, ls, gap), truth, src);
+    record(t, "can_fission " + name + " at " + std::to_string(gap), can_fission(ctx, ls, gap),
+           truth, src);
     const Stmt& s1 = ir.at(&L.body[gap - 1]);
     const Stmt& s2 = ir.at(&L.body[gap]);
     bool truth_c = tr.any_pair([&](const Event& a, const Event& b) {
-      if (!under(a, &L) || !under(b, &L) || !same_vars(a, b, with_L) || !conflict(a, b, true)) return false;
+      if (!under(a, &L) || !under(b, &L) || !same_vars(a, b, with_L) || !conflict(a, b, true))
+        return false;
       int ca = child_of(a, L.body), cb = child_of(b, L.body);
       return (ca == static_cast<int>(gap) - 1 && cb == static_cast<int>(gap)) ||
              (cb == static_cast<int>(gap) - 1 && ca == static_cast<int>(gap));
     });
-    record(t, "stmts_commute in " + name + " at " + std::to_string(gap), stmts_commute(Context::at(p, s1), s1, s2),
-           truth_c, src);
+    record(t, "stmts_commute in " + name + " at " + std::to_string(gap),
+           stmts_commute(Context::at(p, s1), s1, s2), truth_c, src);
   }
   // A random window over the loop's accesses of one buffer.
   std::uniform_int_distribution<int> pick(0, 99);
@@ -164,8 +172,13 @@ void loop_queries(const GProgram& g, const Proc& p, const Trace& tr, const std::
     auto e = std::make_shared<IExpr>();
     long l = 0, w = 0;
     int r = pick(rng);
-    if (r < 30) { l = -40; w = 140; }
-    else { l = pick(rng) % 4; w = 2 + pick(rng) % 8; }
+    if (r < 30) {
+      l = -40;
+      w = 140;
+    } else {
+      l = pick(rng) % 4;
+      w = 2 + pick(rng) % 8;
+    }
     auto lo_e = std::make_shared<IExpr>();
     lo_e->kind = IExpr::Const;
     lo_e->value = l;
@@ -190,7 +203,10 @@ void loop_queries(const GProgram& g, const Proc& p, const Trace& tr, const std::
     lo.push_back(lo_p);
     hi.push_back(hi_e);
     std::string lt = l < 0 ? "(0 - " + std::to_string(-l) + ")" : std::to_string(l);
-    std::string lo_text = lo_p->kind == IExpr::Const ? lt : "(" + lt + " + " + g.var_names[static_cast<size_t>(la.outer.back())] + ")";
+    std::string lo_text =
+        lo_p->kind == IExpr::Const
+            ? lt
+            : "(" + lt + " + " + g.var_names[static_cast<size_t>(la.outer.back())] + ")";
     wtext += (d ? ", " : "") + lo_text + ":" + lo_text + " + " + std::to_string(w);
   }
   wtext += "]";
@@ -201,18 +217,20 @@ void loop_queries(const GProgram& g, const Proc& p, const Trace& tr, const std::
       if (e.loc[d] < eval(*lo[d], e.env) || e.loc[d] >= eval(*hi[d], e.env)) outside = true;
   }
   Expr w = expr_in(ctx, wtext, true);
-  record(t, "window_covers " + wtext + " for " + name, window_covers(ctx, w, Block{ls}), outside, src);
+  record(t, "window_covers " + wtext + " for " + name, window_covers(ctx, w, Block{ls}), outside,
+         src);
 }
 
-void sibling_queries(const GProgram& g, const Proc& p, const Trace& tr, const std::map<const GStmt*, Stmt>& ir,
-                     Tally& t, const std::string& src) {
+void sibling_queries(const GProgram& g, const Proc& p, const Trace& tr,
+                     const std::map<const GStmt*, Stmt>& ir, Tally& t, const std::string& src) {
   const GStmt& A = g.body[0];
   const GStmt& B = g.body[1];
   const Stmt& as = ir.at(&A);
   const Stmt& bs = ir.at(&B);
   Context ctx = Context::at(p, as);
   std::vector<long> none(g.var_names.size(), -999);
-  bool same_bounds = eval(*A.lo, none) == eval(*B.lo, none) && eval(*A.hi, none) == eval(*B.hi, none);
+  bool same_bounds =
+      eval(*A.lo, none) == eval(*B.lo, none) && eval(*A.hi, none) == eval(*B.hi, none);
   bool truth = !same_bounds || tr.any_pair([&](const Event& a, const Event& b) {
     // a (first loop, iteration a) runs before b (second loop, iteration b); fused, b's
     // iteration runs first when it is smaller.
@@ -220,7 +238,8 @@ void sibling_queries(const GProgram& g, const Proc& p, const Trace& tr, const st
   });
   record(t, "can_fuse", can_fuse(ctx, as, bs), truth, src);
   bool truth_c = tr.any_pair([&](const Event& a, const Event& b) {
-    return ((under(a, &A) && under(b, &B)) || (under(a, &B) && under(b, &A))) && conflict(a, b, true);
+    return ((under(a, &A) && under(b, &B)) || (under(a, &B) && under(b, &A))) &&
+           conflict(a, b, true);
   });
   record(t, "stmts_commute of the two loops", stmts_commute(ctx, as, bs), truth_c, src);
 }
@@ -253,7 +272,8 @@ void check_programs(long first, long stride, long n, long seed, Tally& t, std::s
 TEST(Soundness, RandomProgramsAgreeWithEnumeration) {
   long n = env_or("EXOCPP_SOUNDNESS_N", 2000);
   long seed = env_or("EXOCPP_SOUNDNESS_SEED", 20261122);
-  long threads = env_or("EXOCPP_SOUNDNESS_THREADS", std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
+  long threads = env_or("EXOCPP_SOUNDNESS_THREADS",
+                        std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
   // One Z3 context per thread: the programs are checked in parallel.
   std::vector<Tally> tallies(static_cast<size_t>(threads));
   std::vector<std::string> errors(static_cast<size_t>(threads));
@@ -261,7 +281,8 @@ TEST(Soundness, RandomProgramsAgreeWithEnumeration) {
   std::vector<std::thread> pool;
   for (long w = 0; w < threads; ++w)
     pool.emplace_back([&, w] {
-      check_programs(w, threads, n, seed, tallies[static_cast<size_t>(w)], errors[static_cast<size_t>(w)]);
+      check_programs(w, threads, n, seed, tallies[static_cast<size_t>(w)],
+                     errors[static_cast<size_t>(w)]);
       z3_seconds[static_cast<size_t>(w)] = solver_stats().solver_cpu_seconds;
     });
   for (std::thread& th : pool) th.join();
@@ -280,8 +301,9 @@ TEST(Soundness, RandomProgramsAgreeWithEnumeration) {
     z3 += z3_seconds[w];
   }
   double rate = t.queries ? static_cast<double>(t.imprecise) / static_cast<double>(t.queries) : 0;
-  std::cout << "[soundness] programs " << n << ", queries " << t.queries << ": proved " << t.proved << ", refuted "
-            << t.refuted << ", unknown " << t.unknown << "; unsound " << t.unsound << "; refuted/unknown without a "
+  std::cout << "[soundness] programs " << n << ", queries " << t.queries << ": proved " << t.proved
+            << ", refuted " << t.refuted << ", unknown " << t.unknown << "; unsound " << t.unsound
+            << "; refuted/unknown without a "
             << "conflict " << t.imprecise << " (" << 100.0 * rate << "%)\n";
   std::cout << "[soundness] " << threads << " threads, Z3 CPU time " << z3 << " s\n";
   for (const std::string& r : t.reports) std::cout << r << "\n";

@@ -58,7 +58,8 @@ def f(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
   Stmt a = nth(p, StmtKind::Alloc);
   Answer ans = can_lift_alloc(Context::at(p, l), l, a);
   ASSERT_TRUE(ans.refuted()) << to_string(ans);
-  EXPECT_EQ(ans.reason, "a value of t written by one iteration of loop i may be read by a later one");
+  EXPECT_EQ(ans.reason,
+            "a value of t written by one iteration of loop i may be read by a later one");
 }
 
 TEST(LiftAlloc, ShapeDependingOnTheIteratorIsRefuted) {
@@ -192,7 +193,8 @@ def f(x: f32[4] @ DRAM):
   Stmt l = loop(p, "r");
   Answer ans = loop_body_idempotent(Context::at(p, l), l);
   ASSERT_TRUE(ans.refuted()) << to_string(ans);
-  EXPECT_EQ(ans.counterexample, "the body reads x[0] at line 4, then the body writes x[0] at line 5");
+  EXPECT_EQ(ans.counterexample,
+            "the body reads x[0] at line 4, then the body writes x[0] at line 5");
 }
 
 TEST(Idempotent, ConfigIndexIsUnknown) {

@@ -100,10 +100,12 @@ def use(N: size, s: f32 @ DRAM, x: f32[N, 4] @ DRAM, y: f32[N, 4] @ DRAM):
 )";
   Module m = parse_module(src);
   CSource c = compile_procs_to_c({m.proc("use")}, "lib");
-  EXPECT_EQ(c.source.find("scale4("), std::string::npos) << "instructions are not functions\n" << c.source;
+  EXPECT_EQ(c.source.find("scale4("), std::string::npos) << "instructions are not functions\n"
+                                                         << c.source;
   size_t g = c.source.find("/* scale4 */");
   ASSERT_NE(g, std::string::npos) << c.source;
-  EXPECT_EQ(c.source.find("/* scale4 */", g + 1), std::string::npos) << "c_global once\n" << c.source;
+  EXPECT_EQ(c.source.find("/* scale4 */", g + 1), std::string::npos) << "c_global once\n"
+                                                                     << c.source;
   EXPECT_EQ(check(src, "use"), "");
 }
 

@@ -2,14 +2,13 @@
 // interpreter.
 #pragma once
 
+#include <exocpp/exocpp.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <exocpp/exocpp.h>
 
 namespace exocpp::codegen_test {
 
@@ -34,22 +33,25 @@ namespace exocpp::codegen_test {
 
 // Compiles a library's source to an object file with `compiler` and `flags`; "" on success,
 // otherwise the compiler's output.
-inline std::string compile_object(const CSource& c, const std::string& lib, const std::string& compiler,
-                                  const std::string& flags) {
+inline std::string compile_object(const CSource& c, const std::string& lib,
+                                  const std::string& compiler, const std::string& flags) {
   char tmpl[] = "/tmp/exocpp-cg-XXXXXX";
   if (!mkdtemp(tmpl)) return "mkdtemp failed";
   std::string dir = tmpl;
   std::ofstream(dir + "/" + lib + ".c") << c.source;
   std::ofstream(dir + "/" + lib + ".h") << c.header;
-  std::string cmd = compiler + " " + flags + " -c -o " + dir + "/" + lib + ".o " + dir + "/" + lib + ".c 2>&1";
+  std::string cmd =
+      compiler + " " + flags + " -c -o " + dir + "/" + lib + ".o " + dir + "/" + lib + ".c 2>&1";
   std::string out;
   if (FILE* f = popen(cmd.c_str(), "r")) {
     char buf[4096];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
     int rc = pclose(f);
-    if (rc == 0) out.clear();
-    else if (out.empty()) out = "exit status " + std::to_string(rc);
+    if (rc == 0)
+      out.clear();
+    else if (out.empty())
+      out = "exit status " + std::to_string(rc);
   }
   std::filesystem::remove_all(dir);
   return out;

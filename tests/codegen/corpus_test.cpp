@@ -26,7 +26,8 @@ TEST_P(CodegenCorpus, CompilesWarningFree) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFiles, CodegenCorpus,
-                         ::testing::Combine(::testing::Values("conv.exo", "language.exo", "linalg.exo"),
+                         ::testing::Combine(::testing::Values("conv.exo", "language.exo",
+                                                              "linalg.exo"),
                                             ::testing::Values("gcc", "clang")),
                          [](const auto& info) {
                            std::string f = std::get<0>(info.param);
@@ -42,7 +43,8 @@ TEST(CodegenCorpusInstr, EmitsEveryProcAndCompilesThoseWithoutVectorTemplates) {
   EXPECT_NE(all.source.find("config_ld(M, \"scaled\");"), std::string::npos) << all.source;
   Module m = parse_file(std::string(EXOCPP_TEST_DATA_DIR) + "/corpus/instr.exo");
   CSource c = compile_procs_to_c({m.proc("flagged_accumulate")}, "corpus");
-  for (const char* cc : {"gcc", "clang"}) EXPECT_EQ(compile_object(c, "corpus", cc, kStrict), "") << cc << "\n" << c.source;
+  for (const char* cc : {"gcc", "clang"})
+    EXPECT_EQ(compile_object(c, "corpus", cc, kStrict), "") << cc << "\n" << c.source;
 }
 
 }  // namespace

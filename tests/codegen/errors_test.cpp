@@ -85,13 +85,16 @@ def bad():
 }
 
 TEST_F(CodegenErrors, TwoProcsWithOneName) {
-  Module a = parse_module("def leaf(x: f32[1] @ DRAM):\n    x[0] = 1.0\n\ndef top_a(x: f32[1] @ DRAM):\n    leaf(x)\n");
-  Module b = parse_module("def leaf(x: f32[1] @ DRAM):\n    x[0] = 2.0\n\ndef top_b(x: f32[1] @ DRAM):\n    leaf(x)\n");
+  Module a = parse_module(
+      "def leaf(x: f32[1] @ DRAM):\n    x[0] = 1.0\n\ndef top_a(x: f32[1] @ DRAM):\n    leaf(x)\n");
+  Module b = parse_module(
+      "def leaf(x: f32[1] @ DRAM):\n    x[0] = 2.0\n\ndef top_b(x: f32[1] @ DRAM):\n    leaf(x)\n");
   try {
     compile_procs_to_c({a.proc("top_a"), b.proc("top_b")}, "lib");
     FAIL() << "no CodegenError";
   } catch (const CodegenError& e) {
-    EXPECT_NE(e.reason().find("two different procs are named 'leaf'"), std::string::npos) << e.what();
+    EXPECT_NE(e.reason().find("two different procs are named 'leaf'"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -134,7 +137,8 @@ def f(A: f32[4, 4] @ DRAM):
 )";
   CodegenError e = emit_error(src, "f");
   EXPECT_EQ(e.loc().line, 5);
-  EXPECT_NE(e.reason().find("the window `A[0:4, 1]` given for the tensor parameter 'x' of 'g' may be strided"),
+  EXPECT_NE(e.reason().find(
+                "the window `A[0:4, 1]` given for the tensor parameter 'x' of 'g' may be strided"),
             std::string::npos)
       << e.what();
 }
@@ -150,7 +154,8 @@ def g(x: f32[2, 4] @ DRAM):
 def f(n: size, A: f32[n, 4] @ DRAM):
     assert n >= 3
     g(A[1:3, 0:4])
-)", "f", {{"n", 5}}),
+)",
+                  "f", {{"n", 5}}),
             "");
 }
 

@@ -25,7 +25,6 @@ bool has(const std::string& text, const std::string& part) {
 // ---- test_precision.py
 // ---------------------------------------------------------------------------
 
-
 // test_good_prec1: Exo compiles the proc and runs it on fixed inputs; so do we, and the result
 // also matches the interpreter on random inputs.
 TEST(ExoPrecisionCodegenPort, GoodPrec1CompiledComputesExosValues) {
@@ -157,7 +156,6 @@ def bar(x: [f32][8] @ DRAM, y: [f32][8] @ DRAM):
   EXPECT_EQ(check(src, "bar"), "");
 }
 
-
 // test_window (golden): rank-2 window arguments are structs (read-only src: the const variant),
 // addressed through both strides.
 TEST(ExoWindowCodegenPort, WindowArgumentsAreStructsWithStrides) {
@@ -193,7 +191,6 @@ TEST(ExoWindowCodegenPort, StrideAssertsAreKeptAsComments) {
   EXPECT_TRUE(has(c, "dst.data[i * dst.strides[0] + j * dst.strides[1]]")) << c;
   EXPECT_EQ(check(kStrideAssert, "stride_assert", {{"n", 4}, {"m", 9}}), "");
 }
-
 
 // test_window_stmt (golden): the window statement becomes a window struct whose origin is x's
 // first element and whose stride is x's row length m; reads go through it.

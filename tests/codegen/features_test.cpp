@@ -26,8 +26,10 @@ def scaled(N: size, f: f32 @ DRAM, x: f32[N] @ DRAM):
 TEST(CodegenFeatures, ConfigsLiveInTheContextStruct) {
   CSource c = compile_procs_to_c({proc_of(kConfigSrc, "scaled")}, "lib");
   EXPECT_NE(c.header.find("struct lib_Context {"), std::string::npos) << c.header;
-  EXPECT_NE(c.header.find("        float factor;\n        int_fast32_t rows;\n        bool on;\n    } Scale;"),
-            std::string::npos)
+  EXPECT_NE(
+      c.header.find(
+          "        float factor;\n        int_fast32_t rows;\n        bool on;\n    } Scale;"),
+      std::string::npos)
       << c.header;
   EXPECT_NE(c.source.find("ctx->Scale.factor = *f;"), std::string::npos) << c.source;
 }

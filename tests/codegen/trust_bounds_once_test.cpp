@@ -18,7 +18,8 @@ def f(A: f32[8] @ DRAM):
     for i in seq(0, Cfg.n):
         Cfg.n = 1
         A[i] = 7.0
-)").proc("f");
+)")
+               .proc("f");
   EXPECT_EQ(compare_compiled_with_interpreter(p, {}, 1), "");
 }
 
@@ -33,7 +34,8 @@ def f(A: f32[8] @ DRAM):
     for i in par(0, Cfg.n):
         A[i] = 2.0
     Cfg.n = 0
-)").proc("f");
+)")
+               .proc("f");
   EXPECT_EQ(compare_compiled_with_interpreter(p, {}, 1), "");
 }
 

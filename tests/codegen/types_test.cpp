@@ -8,7 +8,8 @@ namespace {
 
 // One proc per data type: y = a * x + b - x / 2 (integer types: C's truncating division).
 std::string arith_src(const std::string& t) {
-  return "def arith(N: size, x: " + t + "[N] @ DRAM, y: " + t + "[N] @ DRAM):\n"
+  return "def arith(N: size, x: " + t + "[N] @ DRAM, y: " + t +
+         "[N] @ DRAM):\n"
          "    for i in seq(0, N):\n"
          "        y[i] = 3 * x[i] + y[i] - x[i] / 2\n"
          "        y[i] += x[i] * x[i]\n";

@@ -1,7 +1,6 @@
 // Cursor navigation, tree access and forwarding through derived procs.
-#include <gtest/gtest.h>
-
 #include <exocpp/exocpp.h>
+#include <gtest/gtest.h>
 
 using namespace exocpp;
 
@@ -68,7 +67,8 @@ TEST(Cursor, InvalidCursorSaysSo) {
 Proc wrap_second_loop(const Proc& p) {
   Stmt j_loop = p.body()[1];
   Sym n = p.args()[0].name;
-  Expr cond = BinOpNode::make(BinOpKind::Gt, ReadNode::make(n, {}, ScalarKind::Size), ConstNode::make_int(0));
+  Expr cond = BinOpNode::make(BinOpKind::Gt, ReadNode::make(n, {}, ScalarKind::Size),
+                              ConstNode::make_int(0));
   Stmt wrapped = IfNode::make(cond, {j_loop}, {});
   return derive_proc(p, replace_stmts(p.body(), {}, 1, 2, {wrapped}), fwd_wrap({}, 1, 2));
 }

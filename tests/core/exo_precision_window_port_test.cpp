@@ -52,7 +52,6 @@ std::string interp_error(const Proc& p, std::vector<ArgValue>& args) {
 // ---- test_precision.py
 // ---------------------------------------------------------------------------
 
-
 // test_good_prec1: an f32 sum stored into an f64 buffer is accepted (stores convert), and computes
 // Exo's expected values to 6 decimals.
 TEST(ExoPrecisionPort, GoodPrec1StoresAnF32SumIntoF64) {
@@ -231,8 +230,10 @@ def bar(x: [f32][8] @ DRAM):
 )";
   EXPECT_EQ(type_error(src), "");
   EXPECT_EQ(assert_error(src, "bar"),
-            "the call to foo may pass a strided window: the window `x` given for the tensor parameter src2 of foo "
-            "must be dense (row-major, no gaps), because a tensor parameter is a plain pointer; declare the "
+            "the call to foo may pass a strided window: the window `x` given for the tensor "
+            "parameter src2 of foo "
+            "must be dense (row-major, no gaps), because a tensor parameter is a plain pointer; "
+            "declare the "
             "parameter as a window [f32][...] to accept strides");
 }
 
@@ -294,7 +295,6 @@ def bar(x: [f32][8] @ DRAM, y: [f32][8] @ DRAM):
   EXPECT_EQ(std::get<Buffer>(args[0]).to_vector(), std::get<Buffer>(args[1]).to_vector());
 }
 
-
 // test_window: two-dimensional window arguments, read and written element by element.
 TEST(ExoWindowPort, WindowArgumentsOfRankTwo) {
   Proc p = parse(kWindow).proc("window");
@@ -340,7 +340,6 @@ def stride_assert(n: size, m: size, src: [i8][n, m] @ DRAM, dst: [i8][n, 16] @ D
             "`assert stride(dst, 0) == 16` of proc 'stride_assert' does not hold for n = 4, m = 5, "
             "src = i8[4, 5] buffer, dst = i8[4, 16] buffer");
 }
-
 
 // test_window_stmt: `y = x[:, 0]` names the first column, a window of n elements with x's row
 // stride; the omitted bounds become 0 and the dimension's size.

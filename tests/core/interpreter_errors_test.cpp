@@ -9,7 +9,8 @@ namespace exocpp {
 namespace {
 
 // Runs `p` on `args` and returns the InterpError it raises ("" reason if none).
-InterpError run_expecting_error(const Proc& p, std::vector<ArgValue> args, const InterpOptions& opts = {}) {
+InterpError run_expecting_error(const Proc& p, std::vector<ArgValue> args,
+                                const InterpOptions& opts = {}) {
   try {
     interpret(p, args, opts);
   } catch (const InterpError& e) {
@@ -30,9 +31,11 @@ def copy(N: size, x: f32[N] @ DRAM, y: f32[N] @ DRAM):
 
 TEST(InterpreterErrors, FailedAssertQuotesItAndTheArguments) {
   Proc p = parse_module(kCopy).proc("copy");
-  InterpError e = run_expecting_error(p, {int64_t(6), Buffer(ScalarKind::F32, {6}), Buffer(ScalarKind::F32, {6})});
-  EXPECT_EQ(e.reason(), "`assert N % 4 == 0` of proc 'copy' does not hold for N = 6, "
-                        "x = f32[6] buffer, y = f32[6] buffer");
+  InterpError e = run_expecting_error(
+      p, {int64_t(6), Buffer(ScalarKind::F32, {6}), Buffer(ScalarKind::F32, {6})});
+  EXPECT_EQ(e.reason(),
+            "`assert N % 4 == 0` of proc 'copy' does not hold for N = 6, "
+            "x = f32[6] buffer, y = f32[6] buffer");
   EXPECT_EQ(where(e), "<string>:3:12");
 }
 
@@ -40,10 +43,13 @@ TEST(InterpreterErrors, AssertOfCalleeIsCheckedAtTheCall) {
   Proc p = parse_module(std::string(kCopy) + R"(
 def caller(x: f32[6] @ DRAM, y: f32[6] @ DRAM):
     copy(6, x, y)
-)").proc("caller");
-  InterpError e = run_expecting_error(p, {Buffer(ScalarKind::F32, {6}), Buffer(ScalarKind::F32, {6})});
-  EXPECT_EQ(e.reason(), "`assert N % 4 == 0` of proc 'copy' does not hold for N = 6, "
-                        "x = f32[6] buffer, y = f32[6] buffer (assert at <string>:3:12)");
+)")
+               .proc("caller");
+  InterpError e =
+      run_expecting_error(p, {Buffer(ScalarKind::F32, {6}), Buffer(ScalarKind::F32, {6})});
+  EXPECT_EQ(e.reason(),
+            "`assert N % 4 == 0` of proc 'copy' does not hold for N = 6, "
+            "x = f32[6] buffer, y = f32[6] buffer (assert at <string>:3:12)");
   EXPECT_EQ(where(e), "<string>:8:5");
 }
 
@@ -52,9 +58,12 @@ TEST(InterpreterErrors, OutOfBoundsReadNamesBufferIndexAndShape) {
 def shift(N: size, x: f32[N] @ DRAM, y: f32[N] @ DRAM):
     for i in seq(0, N):
         y[i] = x[i + 1]
-)").proc("shift");
-  InterpError e = run_expecting_error(p, {int64_t(4), Buffer(ScalarKind::F32, {4}), Buffer(ScalarKind::F32, {4})});
-  EXPECT_EQ(e.reason(), "out-of-bounds read: x[4] is outside x of shape [4] (index 0 is 4, extent 4)");
+)")
+               .proc("shift");
+  InterpError e = run_expecting_error(
+      p, {int64_t(4), Buffer(ScalarKind::F32, {4}), Buffer(ScalarKind::F32, {4})});
+  EXPECT_EQ(e.reason(),
+            "out-of-bounds read: x[4] is outside x of shape [4] (index 0 is 4, extent 4)");
   EXPECT_EQ(where(e), "<string>:4:16");
 }
 
@@ -63,9 +72,11 @@ TEST(InterpreterErrors, OutOfBoundsWriteNamesBufferIndexAndShape) {
 def shift(N: size, M: size, x: f32[N, M] @ DRAM):
     for i in seq(0, N):
         x[i, i - 1] = 0.0
-)").proc("shift");
+)")
+               .proc("shift");
   InterpError e = run_expecting_error(p, {int64_t(3), int64_t(3), Buffer(ScalarKind::F32, {3, 3})});
-  EXPECT_EQ(e.reason(), "out-of-bounds write: x[0, -1] is outside x of shape [3, 3] (index 1 is -1, extent 3)");
+  EXPECT_EQ(e.reason(),
+            "out-of-bounds write: x[0, -1] is outside x of shape [3, 3] (index 1 is -1, extent 3)");
   EXPECT_EQ(where(e), "<string>:4:9");
 }
 
@@ -77,27 +88,32 @@ def zero(n: size, x: [f32][n] @ DRAM):
 
 def kernel(A: f32[4, 8] @ DRAM):
     zero(8, A[0, 2:10])
-)").proc("kernel");
+)")
+               .proc("kernel");
   InterpError e = run_expecting_error(p, {Buffer(ScalarKind::F32, {4, 8})});
   EXPECT_EQ(e.reason(), "out-of-bounds window: A[0, 2:10] is outside A of shape [4, 8]");
 }
 
 TEST(InterpreterErrors, ShapeMismatchNamesArgumentAndBothShapes) {
   Proc p = parse_module(kCopy).proc("copy");
-  InterpError e = run_expecting_error(p, {int64_t(4), Buffer(ScalarKind::F32, {4}), Buffer(ScalarKind::F32, {5})});
-  EXPECT_EQ(e.reason(), "argument 'y' of proc 'copy' must have shape [4] (it is f32[N]), got shape [5]");
+  InterpError e = run_expecting_error(
+      p, {int64_t(4), Buffer(ScalarKind::F32, {4}), Buffer(ScalarKind::F32, {5})});
+  EXPECT_EQ(e.reason(),
+            "argument 'y' of proc 'copy' must have shape [4] (it is f32[N]), got shape [5]");
   EXPECT_EQ(where(e), "<string>:2:37");
 }
 
 TEST(InterpreterErrors, ElementTypeMismatchIsReported) {
   Proc p = parse_module(kCopy).proc("copy");
-  InterpError e = run_expecting_error(p, {int64_t(4), Buffer(ScalarKind::F64, {4}), Buffer(ScalarKind::F32, {4})});
+  InterpError e = run_expecting_error(
+      p, {int64_t(4), Buffer(ScalarKind::F64, {4}), Buffer(ScalarKind::F32, {4})});
   EXPECT_EQ(e.reason(), "argument 'x' of proc 'copy' holds f32 values, got a f64 buffer");
 }
 
 TEST(InterpreterErrors, NonPositiveSizeIsReported) {
   Proc p = parse_module(kCopy).proc("copy");
-  InterpError e = run_expecting_error(p, {int64_t(0), Buffer(ScalarKind::F32, {0}), Buffer(ScalarKind::F32, {0})});
+  InterpError e = run_expecting_error(
+      p, {int64_t(0), Buffer(ScalarKind::F32, {0}), Buffer(ScalarKind::F32, {0})});
   EXPECT_EQ(e.reason(), "argument 'N' of proc 'copy' is a size and must be positive, got 0");
 }
 
@@ -112,9 +128,10 @@ TEST(InterpreterErrors, StridedViewForTensorArgumentIsRefused) {
   Buffer big(ScalarKind::F32, {4, 2});
   Buffer column = big.window({Buffer::Slice::interval(0, 4), Buffer::Slice::point(0)});
   InterpError e = run_expecting_error(p, {int64_t(4), column, Buffer(ScalarKind::F32, {4})});
-  EXPECT_EQ(e.reason(), "argument 'x' of proc 'copy' is a tensor, which must be a dense row-major "
-                        "buffer; it was given a strided window (declare the argument as a window "
-                        "[f32][...] to accept one)");
+  EXPECT_EQ(e.reason(),
+            "argument 'x' of proc 'copy' is a tensor, which must be a dense row-major "
+            "buffer; it was given a strided window (declare the argument as a window "
+            "[f32][...] to accept one)");
 }
 
 TEST(InterpreterErrors, MissingNamedArgumentIsReported) {
@@ -135,7 +152,8 @@ config Cfg:
 
 def use(x: f32[2] @ DRAM):
     x[0] = Cfg.scale
-)").proc("use");
+)")
+               .proc("use");
   InterpError e = run_expecting_error(p, {Buffer(ScalarKind::F32, {2})});
   EXPECT_EQ(e.reason(), "config field Cfg.scale is read before it was ever written");
   EXPECT_EQ(where(e), "<string>:6:12");
@@ -147,7 +165,8 @@ def spin(N: size, x: f32[1] @ DRAM):
     for i in seq(0, N):
         for j in seq(0, N):
             x[0] += 1.0
-)").proc("spin");
+)")
+               .proc("spin");
   // The outer loop cannot fit in the limit whatever its body does: refused before it starts.
   InterpError e =
       run_expecting_error(p, {int64_t(1000000), Buffer(ScalarKind::F32, {1})}, {.max_steps = 1000});
@@ -173,8 +192,9 @@ def spin(N: size, x: f32[1] @ DRAM):
                .proc("spin");
   InterpError e =
       run_expecting_error(p, {int64_t(500), Buffer(ScalarKind::F32, {1})}, {.max_steps = 1000});
-  EXPECT_EQ(e.reason(), "step limit exceeded: more than 1000 statements executed "
-                        "(raise InterpOptions::max_steps if this is intended)");
+  EXPECT_EQ(e.reason(),
+            "step limit exceeded: more than 1000 statements executed "
+            "(raise InterpOptions::max_steps if this is intended)");
 }
 
 TEST(InterpreterErrors, HugeAllocationIsRefused) {
@@ -182,10 +202,12 @@ TEST(InterpreterErrors, HugeAllocationIsRefused) {
 def big(N: size, x: f32[1] @ DRAM):
     t: f32[N, N, N] @ DRAM
     x[0] = 0.0
-)").proc("big");
+)")
+               .proc("big");
   InterpError e = run_expecting_error(p, {int64_t(100000), Buffer(ScalarKind::F32, {1})});
-  EXPECT_EQ(e.reason(), "allocation of 't' with shape [100000, 100000, 100000] exceeds "
-                        "InterpOptions::max_alloc_elements (268435456)");
+  EXPECT_EQ(e.reason(),
+            "allocation of 't' with shape [100000, 100000, 100000] exceeds "
+            "InterpOptions::max_alloc_elements (268435456)");
 }
 
 TEST(InterpreterErrors, ControlDivisionByZeroIsReported) {
@@ -195,7 +217,9 @@ TEST(InterpreterErrors, ControlDivisionByZeroIsReported) {
   Proc p = parse_module(R"(
 def div(N: size, M: index, x: f32[N] @ DRAM):
     x[N / M] = 0.0
-)", unchecked).proc("div");
+)",
+                        unchecked)
+               .proc("div");
   InterpError e = run_expecting_error(p, {int64_t(4), int64_t(0), Buffer(ScalarKind::F32, {4})});
   EXPECT_EQ(e.reason(), "division by zero: 4 / 0");
 }
@@ -204,7 +228,8 @@ TEST(InterpreterErrors, IntegerDataDivisionByZeroIsReported) {
   Proc p = parse_module(R"(
 def div(x: i32[2] @ DRAM):
     x[0] = x[0] / x[1]
-)").proc("div");
+)")
+               .proc("div");
   InterpError e = run_expecting_error(p, {Buffer::from_values(ScalarKind::I32, {2}, {7, 0})});
   EXPECT_EQ(e.reason(), "integer division by zero: 7 / 0");
 }
@@ -214,8 +239,10 @@ TEST(InterpreterErrors, StoringNaNIntoIntegerBufferIsReported) {
 def conv(x: f32[1] @ DRAM, y: i32[1] @ DRAM):
     t: f32[1] @ DRAM
     y[0] = t[0]
-)").proc("conv");
-  InterpError e = run_expecting_error(p, {Buffer(ScalarKind::F32, {1}), Buffer(ScalarKind::I32, {1})});
+)")
+               .proc("conv");
+  InterpError e =
+      run_expecting_error(p, {Buffer(ScalarKind::F32, {1}), Buffer(ScalarKind::I32, {1})});
   EXPECT_EQ(e.reason(), "storing nan into 'y', a i32 buffer (an integer type cannot hold it)");
 }
 
@@ -231,8 +258,9 @@ Proc proc_of(std::vector<FnArg> args, Block body) {
 
 TEST(InterpreterErrors, UnboundVariableInHandBuiltIRIsReported) {
   Sym x("x"), ghost("ghost");
-  Stmt s = AssignNode::make(x, ScalarKind::F32, {ReadNode::make(ghost, {}, Type(ScalarKind::Index))},
-                            ConstNode::make_float(1.0));
+  Stmt s =
+      AssignNode::make(x, ScalarKind::F32, {ReadNode::make(ghost, {}, Type(ScalarKind::Index))},
+                       ConstNode::make_float(1.0));
   Proc p = proc_of({FnArg{x, Type(ScalarKind::F32, {ConstNode::make_int(2)}), "DRAM", {}}}, {s});
   InterpError e = run_expecting_error(p, {Buffer(ScalarKind::F32, {2})});
   EXPECT_EQ(e.reason(), "'ghost' is not defined at this point of proc 'raw'");
@@ -244,7 +272,8 @@ TEST(InterpreterErrors, IllTypedExpressionInHandBuiltIRIsReported) {
   Stmt s = AssignNode::make(x, ScalarKind::F32, {bad}, ConstNode::make_float(1.0));
   Proc p = proc_of({FnArg{x, Type(ScalarKind::F32, {ConstNode::make_int(2)}), "DRAM", {}}}, {s});
   InterpError e = run_expecting_error(p, {Buffer(ScalarKind::F32, {2})});
-  EXPECT_EQ(e.reason(), "ill-typed expression where a control value is needed (run the type checker)");
+  EXPECT_EQ(e.reason(),
+            "ill-typed expression where a control value is needed (run the type checker)");
 }
 
 TEST(InterpreterErrors, WrongIndexCountInHandBuiltIRIsReported) {

@@ -1,12 +1,13 @@
 // Tests of the reference interpreter (core/interpreter.h): each runs a proc written in the
 // surface language and checks it against plain C++ loops on the same random inputs.
+#include "core/interpreter.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
 #include "core/externs.h"
-#include "core/interpreter.h"
 #include "core/ir.h"
 #include "core/parser.h"
 #include "core/test_inputs.h"
@@ -25,7 +26,8 @@ def gemm(N: size, M: size, K: size, A: f32[N, K] @ DRAM, B: f32[K, M] @ DRAM, C:
         for j in seq(0, M):
             for k in seq(0, K):
                 C[i, j] += A[i, k] * B[k, j]
-)").proc("gemm");
+)")
+               .proc("gemm");
   auto args = random_args(p, {{"N", 6}, {"M", 5}, {"K", 7}}, 1, {.integer_valued = false});
   auto ref = deep_copy(args);
   interpret(p, args);
@@ -45,7 +47,8 @@ def conv1d(N: size, K: size, x: f32[N + K - 1] @ DRAM, w: f32[K] @ DRAM, y: f32[
         y[i] = 0.0
         for k in seq(0, K):
             y[i] += x[i + k] * w[k]
-)").proc("conv1d");
+)")
+               .proc("conv1d");
   auto args = random_args(p, {{"N", 9}, {"K", 3}}, 2, {.integer_valued = false});
   auto ref = deep_copy(args);
   interpret(p, args);
@@ -69,7 +72,8 @@ def blur(H: size, W: size, inp: f32[H + 2, W + 2] @ DRAM, out: f32[H, W] @ DRAM)
     for y in seq(0, H):
         for x in seq(0, W):
             out[y, x] = (tmp[y, x] + tmp[y + 1, x] + tmp[y + 2, x]) / 3.0
-)").proc("blur");
+)")
+               .proc("blur");
   const int64_t H = 5, W = 6;
   auto args = random_args(p, {{"H", H}, {"W", W}}, 3, {.integer_valued = false});
   auto ref = deep_copy(args);
@@ -78,7 +82,8 @@ def blur(H: size, W: size, inp: f32[H + 2, W + 2] @ DRAM, out: f32[H, W] @ DRAM)
   auto at = [&](int64_t y, int64_t x) { return static_cast<float>(in.get({y, x})); };
   std::vector<float> tmp((H + 2) * W);
   for (int64_t y = 0; y < H + 2; ++y)
-    for (int64_t x = 0; x < W; ++x) tmp[y * W + x] = (at(y, x) + at(y, x + 1) + at(y, x + 2)) / 3.0f;
+    for (int64_t x = 0; x < W; ++x)
+      tmp[y * W + x] = (at(y, x) + at(y, x + 1) + at(y, x + 2)) / 3.0f;
   for (int64_t y = 0; y < H; ++y)
     for (int64_t x = 0; x < W; ++x)
       out.set({y, x}, (tmp[y * W + x] + tmp[(y + 1) * W + x] + tmp[(y + 2) * W + x]) / 3.0f);
@@ -94,13 +99,15 @@ def scale_row(n: size, alpha: f32 @ DRAM, x: [f32][n] @ DRAM):
 def kernel(N: size, A: f32[N, 16] @ DRAM, s: f32 @ DRAM):
     for i in seq(0, N):
         scale_row(16, s, A[i, 0:16])
-)").proc("kernel");
+)")
+               .proc("kernel");
   auto args = random_args(p, {{"N", 3}}, 4);
   auto ref = deep_copy(args);
   interpret(p, args);
   float s = static_cast<float>(buf(ref, 2).value());
   for (int64_t i = 0; i < 3; ++i)
-    for (int64_t j = 0; j < 16; ++j) buf(ref, 1).set({i, j}, s * static_cast<float>(buf(ref, 1).get({i, j})));
+    for (int64_t j = 0; j < 16; ++j)
+      buf(ref, 1).set({i, j}, s * static_cast<float>(buf(ref, 1).get({i, j})));
   EXPECT_EQ(compare_args(p, args, ref), "");
 }
 
@@ -112,7 +119,8 @@ def add_one(n: size, x: [f32][n] @ DRAM):
 
 def kernel(N: size, A: f32[N, 5] @ DRAM):
     add_one(N, A[0:N, 2])
-)").proc("kernel");
+)")
+               .proc("kernel");
   auto args = random_args(p, {{"N", 4}}, 5);
   auto ref = deep_copy(args);
   interpret(p, args);
@@ -133,12 +141,14 @@ def kernel(N: size, A: f32[N, 8] @ DRAM, B: f32[N, 8] @ DRAM):
     for i in seq(0, N):
         for j in seq(0, 2):
             vadd4(A[i, 4 * j:4 * j + 4], B[i, 4 * j:4 * j + 4])
-)").proc("kernel");
+)")
+               .proc("kernel");
   auto args = random_args(p, {{"N", 3}}, 6);
   auto ref = deep_copy(args);
   interpret(p, args);
   for (int64_t i = 0; i < 3; ++i)
-    for (int64_t j = 0; j < 8; ++j) buf(ref, 1).set({i, j}, buf(ref, 1).get({i, j}) + buf(ref, 2).get({i, j}));
+    for (int64_t j = 0; j < 8; ++j)
+      buf(ref, 1).set({i, j}, buf(ref, 1).get({i, j}) + buf(ref, 2).get({i, j}));
   EXPECT_EQ(compare_args(p, args, ref), "");
 }
 
@@ -149,7 +159,8 @@ def bump(x: f32 @ DRAM):
 
 def kernel(A: f32[4] @ DRAM):
     bump(A[2])
-)").proc("kernel");
+)")
+               .proc("kernel");
   std::vector<ArgValue> args{Buffer::from_values(ScalarKind::F32, {4}, {1, 2, 3, 4})};
   interpret(p, args);
   EXPECT_EQ(buf(args, 0).to_vector(), (std::vector<double>{1, 2, 13, 4}));
@@ -170,13 +181,15 @@ def kernel(N: size, x: f32[N] @ DRAM, s: f32 @ DRAM):
     for i in seq(0, N):
         if i < Cfg.n:
             x[i] = x[i] * Cfg.scale
-)").proc("kernel");
+)")
+               .proc("kernel");
   auto args = random_args(p, {{"N", 6}}, 7);
   auto ref = deep_copy(args);
   ConfigState cfg;
   interpret(p, args, {.configs = &cfg});
   float s = static_cast<float>(buf(ref, 2).value());
-  for (int64_t i = 0; i < 3; ++i) buf(ref, 1).set({i}, static_cast<float>(buf(ref, 1).get({i})) * s);
+  for (int64_t i = 0; i < 3; ++i)
+    buf(ref, 1).set({i}, static_cast<float>(buf(ref, 1).get({i})) * s);
   EXPECT_EQ(compare_args(p, args, ref), "");
   EXPECT_EQ(std::get<double>(cfg.get("Cfg", "scale")), s);
   EXPECT_EQ(std::get<int64_t>(cfg.get("Cfg", "n")), 3);
@@ -205,7 +218,8 @@ def split(N: size, M: size, x: f32[N] @ DRAM, y: f32[N] @ DRAM):
             y[i] = 100.0
         else:
             y[i] = -x[i]
-)").proc("split");
+)")
+               .proc("split");
   auto args = random_args(p, {{"N", 9}, {"M", 4}}, 8);
   auto ref = deep_copy(args);
   interpret(p, args);
@@ -229,7 +243,8 @@ def probe(n: size, x: [f32][n] @ DRAM, r: f32[1] @ DRAM):
 def kernel(A: f32[4, 7] @ DRAM, row: f32[1] @ DRAM, col: f32[1] @ DRAM):
     probe(7, A[1, 0:7], row)
     probe(4, A[0:4, 3], col)
-)").proc("kernel");
+)")
+               .proc("kernel");
   auto args = random_args(p, {}, 9);
   interpret(p, args);
   EXPECT_EQ(buf(args, 1).get({0}), 1.0);
@@ -244,7 +259,8 @@ def divmod(Q: f32[12, 4] @ DRAM, R: f32[12, 4] @ DRAM):
     for i in seq(0, 12):
         Q[i, (i - 6) / 4 + 2] = 1.0
         R[i, (i - 6) % 4] = 1.0
-)").proc("divmod");
+)")
+               .proc("divmod");
   std::vector<ArgValue> args{Buffer(ScalarKind::F32, {12, 4}), Buffer(ScalarKind::F32, {12, 4})};
   interpret(p, args);
   Buffer q(ScalarKind::F32, {12, 4}), r(ScalarKind::F32, {12, 4});
@@ -266,7 +282,8 @@ def transpose_col(N: size, A: f32[N, N] @ DRAM, B: f32[N, N] @ DRAM):
         row = B[j, 0:N]
         for i in seq(0, N):
             row[i] = col[i]
-)").proc("transpose_col");
+)")
+               .proc("transpose_col");
   auto args = random_args(p, {{"N", 5}}, 10);
   auto ref = deep_copy(args);
   interpret(p, args);
@@ -281,7 +298,8 @@ def maybe_negate(N: size, neg: bool, x: f32[N] @ DRAM):
     for i in seq(0, N):
         if neg:
             x[i] = -x[i]
-)").proc("maybe_negate");
+)")
+               .proc("maybe_negate");
   for (bool neg : {false, true}) {
     auto args = random_args(p, {{"N", 6}, {"neg", neg}}, 12);
     ASSERT_EQ(std::get<bool>(args[1]), neg);
@@ -300,7 +318,8 @@ def leak(y: f32[2] @ DRAM):
     t[0] = 1.0
     y[0] = t[0]
     y[1] = t[1]
-)").proc("leak");
+)")
+               .proc("leak");
   std::vector<ArgValue> args{Buffer(ScalarKind::F32, {2})};
   interpret(p, args);
   EXPECT_EQ(buf(args, 0).get({0}), 1.0);
@@ -312,7 +331,8 @@ TEST(Interpreter, ArgumentsByName) {
 def fill(N: size, v: f32 @ DRAM, x: f32[N] @ DRAM):
     for i in seq(0, N):
         x[i] = v
-)").proc("fill");
+)")
+               .proc("fill");
   std::map<std::string, ArgValue> args{{"x", Buffer(ScalarKind::F32, {3})},
                                        {"N", int64_t(3)},
                                        {"v", Buffer::scalar(ScalarKind::F32, 2.5)}};
@@ -337,8 +357,10 @@ TEST_P(InterpreterExtern, MatchesCppReference) {
   for (int k = 1; k < c.arity; ++k) call += std::string(", ") + "bcd"[k - 1] + "[i]";
   call += ")";
   Proc p = parse_module(
-               "def ext(N: size, a: f64[N] @ DRAM, b: f64[N] @ DRAM, c: f64[N] @ DRAM, d: f64[N] @ DRAM, "
-               "y: f64[N] @ DRAM):\n    for i in seq(0, N):\n        y[i] = " + call + "\n")
+               "def ext(N: size, a: f64[N] @ DRAM, b: f64[N] @ DRAM, c: f64[N] @ DRAM, d: f64[N] @ "
+               "DRAM, "
+               "y: f64[N] @ DRAM):\n    for i in seq(0, N):\n        y[i] = " +
+               call + "\n")
                .proc("ext");
   auto args = random_args(p, {{"N", 32}}, 11, {.integer_valued = false});
   auto ref = deep_copy(args);
@@ -352,11 +374,13 @@ TEST_P(InterpreterExtern, MatchesCppReference) {
 INSTANTIATE_TEST_SUITE_P(
     Builtins, InterpreterExtern,
     ::testing::Values(
-        ExternCase{"select", 4, [](double a, double b, double c, double d) { return a < b ? c : d; }},
+        ExternCase{"select", 4,
+                   [](double a, double b, double c, double d) { return a < b ? c : d; }},
         ExternCase{"relu", 1, [](double a, double, double, double) { return a > 0 ? a : 0.0; }},
         ExternCase{"fmaxf", 2, [](double a, double b, double, double) { return std::fmax(a, b); }},
         ExternCase{"abs", 1, [](double a, double, double, double) { return std::fabs(a); }},
-        ExternCase{"sigmoid", 1, [](double a, double, double, double) { return 1.0 / (1.0 + std::exp(-a)); }},
+        ExternCase{"sigmoid", 1,
+                   [](double a, double, double, double) { return 1.0 / (1.0 + std::exp(-a)); }},
         ExternCase{"sin", 1, [](double a, double, double, double) { return std::sin(a); }},
         ExternCase{"cos", 1, [](double a, double, double, double) { return std::cos(a); }},
         ExternCase{"sqrt", 1, [](double a, double, double, double) { return std::sqrt(a); }},
@@ -367,8 +391,10 @@ TEST(InterpreterExternF32, ResultIsRoundedToFloat) {
   Proc p = parse_module(R"(
 def root(x: f32[1] @ DRAM, y: f32[1] @ DRAM):
     y[0] = sqrt(x[0])
-)").proc("root");
-  std::vector<ArgValue> args{Buffer::from_values(ScalarKind::F32, {1}, {2.0}), Buffer(ScalarKind::F32, {1})};
+)")
+               .proc("root");
+  std::vector<ArgValue> args{Buffer::from_values(ScalarKind::F32, {1}, {2.0}),
+                             Buffer(ScalarKind::F32, {1})};
   interpret(p, args);
   EXPECT_EQ(buf(args, 1).get({0}), static_cast<double>(std::sqrt(2.0f)));
 }
@@ -389,7 +415,8 @@ TEST(InterpreterExternUser, RegisteredExternIsInterpreted) {
   Proc p = parse_module(R"(
 def cube(x: f64[2] @ DRAM):
     x[0] = test_cube(x[1])
-)").proc("cube");
+)")
+               .proc("cube");
   std::vector<ArgValue> args{Buffer::from_values(ScalarKind::F64, {2}, {0.0, -1.5})};
   interpret(p, args);
   EXPECT_EQ(buf(args, 0).get({0}), -1.5 * -1.5 * -1.5);

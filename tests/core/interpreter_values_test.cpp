@@ -19,7 +19,9 @@ Buffer& buf(std::vector<ArgValue>& args, size_t i) { return std::get<Buffer>(arg
 Expr var(const Sym& s, ScalarKind k = ScalarKind::Index) { return ReadNode::make(s, {}, Type(k)); }
 Expr lit(int64_t v) { return ConstNode::make_int(v); }
 Expr bin(BinOpKind op, Expr a, Expr b) { return BinOpNode::make(op, std::move(a), std::move(b)); }
-Expr elem(const Sym& s, ScalarKind k, std::vector<Expr> idx) { return ReadNode::make(s, std::move(idx), Type(k)); }
+Expr elem(const Sym& s, ScalarKind k, std::vector<Expr> idx) {
+  return ReadNode::make(s, std::move(idx), Type(k));
+}
 FnArg size_arg(const Sym& s) { return FnArg{s, Type(ScalarKind::Size), "", {}}; }
 FnArg tensor_arg(const Sym& s, ScalarKind k, std::vector<Expr> shape) {
   return FnArg{s, Type(k, std::move(shape)), "DRAM", {}};
@@ -37,12 +39,13 @@ Proc make_proc(std::string name, std::vector<FnArg> args, std::vector<Expr> pred
 Proc gemm_ir() {
   Sym N("N"), M("M"), K("K"), A("A"), B("B"), C("C"), i("i"), j("j"), k("k");
   auto f = ScalarKind::F32;
-  Stmt red = ReduceNode::make(C, f, {var(i), var(j)},
-                              bin(BinOpKind::Mul, elem(A, f, {var(i), var(k)}), elem(B, f, {var(k), var(j)})));
-  Stmt loop = ForNode::make(
-      i, lit(0), var(N, ScalarKind::Size),
-      {ForNode::make(j, lit(0), var(M, ScalarKind::Size),
-                     {ForNode::make(k, lit(0), var(K, ScalarKind::Size), {red})})});
+  Stmt red = ReduceNode::make(
+      C, f, {var(i), var(j)},
+      bin(BinOpKind::Mul, elem(A, f, {var(i), var(k)}), elem(B, f, {var(k), var(j)})));
+  Stmt loop =
+      ForNode::make(i, lit(0), var(N, ScalarKind::Size),
+                    {ForNode::make(j, lit(0), var(M, ScalarKind::Size),
+                                   {ForNode::make(k, lit(0), var(K, ScalarKind::Size), {red})})});
   return make_proc("gemm",
                    {size_arg(N), size_arg(M), size_arg(K),
                     tensor_arg(A, f, {var(N, ScalarKind::Size), var(K, ScalarKind::Size)}),
@@ -81,13 +84,14 @@ TEST(InterpreterPrecision, F32RoundsToNearestFloat) {
 
 TEST(InterpreterPrecision, F16RoundsToNearestHalfWithTiesToEven) {
   EXPECT_EQ(round_to_kind(ScalarKind::F16, 1.0 + 1.0 / 1024), 1.0 + 1.0 / 1024);  // representable
-  EXPECT_EQ(round_to_kind(ScalarKind::F16, 1.0 + 1.0 / 2048), 1.0);                // tie -> even
-  EXPECT_EQ(round_to_kind(ScalarKind::F16, 1.0 + 3.0 / 2048), 1.0 + 2.0 / 1024);   // tie -> even
+  EXPECT_EQ(round_to_kind(ScalarKind::F16, 1.0 + 1.0 / 2048), 1.0);               // tie -> even
+  EXPECT_EQ(round_to_kind(ScalarKind::F16, 1.0 + 3.0 / 2048), 1.0 + 2.0 / 1024);  // tie -> even
   EXPECT_EQ(round_to_kind(ScalarKind::F16, 0.1), 0.0999755859375);
   EXPECT_EQ(round_to_kind(ScalarKind::F16, 65504.0), 65504.0);
   EXPECT_EQ(round_to_kind(ScalarKind::F16, 65519.0), 65504.0);
   EXPECT_TRUE(std::isinf(round_to_kind(ScalarKind::F16, 65520.0)));
-  EXPECT_EQ(round_to_kind(ScalarKind::F16, std::ldexp(1.0, -24)), std::ldexp(1.0, -24));  // subnormal
+  EXPECT_EQ(round_to_kind(ScalarKind::F16, std::ldexp(1.0, -24)),
+            std::ldexp(1.0, -24));  // subnormal
   EXPECT_EQ(round_to_kind(ScalarKind::F16, std::ldexp(1.0, -26)), 0.0);
 }
 
@@ -136,9 +140,10 @@ TEST(InterpreterBuffer, StoreRoundsToKind) {
 
 // C[0] = A[0] op B[0] on buffers of `type`, with the inputs stored (rounded) first.
 double run_binop(const std::string& type, const std::string& op, double a, double b) {
-  Proc p = parse_module("def binop(A: " + type + "[1] @ DRAM, B: " + type + "[1] @ DRAM, C: " + type +
-                        "[1] @ DRAM):\n    C[0] = A[0] " + op + " B[0]\n")
-               .proc("binop");
+  Proc p =
+      parse_module("def binop(A: " + type + "[1] @ DRAM, B: " + type + "[1] @ DRAM, C: " + type +
+                   "[1] @ DRAM):\n    C[0] = A[0] " + op + " B[0]\n")
+          .proc("binop");
   ScalarKind k = *scalar_kind_from_string(type);
   std::vector<ArgValue> args{Buffer::from_values(k, {1}, {a}), Buffer::from_values(k, {1}, {b}),
                              Buffer(k, {1})};
@@ -155,9 +160,11 @@ TEST(InterpreterPrecisionProc, F32IntermediatesAreRounded) {
   Proc p = parse_module(R"(
 def fma_like(A: f32[3] @ DRAM, C: f32[1] @ DRAM):
     C[0] = A[0] * A[1] + A[2]
-)").proc("fma_like");
-  std::vector<ArgValue> args{Buffer::from_values(ScalarKind::F32, {3}, {1.0 + 0x1p-23, 1.0 - 0x1p-23, -1.0}),
-                             Buffer(ScalarKind::F32, {1})};
+)")
+               .proc("fma_like");
+  std::vector<ArgValue> args{
+      Buffer::from_values(ScalarKind::F32, {3}, {1.0 + 0x1p-23, 1.0 - 0x1p-23, -1.0}),
+      Buffer(ScalarKind::F32, {1})};
   interpret(p, args);
   float a = 1.0f + 0x1p-23f, b = 1.0f - 0x1p-23f;
   volatile float prod = a * b;  // rounded to float, as C without contraction does
@@ -188,7 +195,8 @@ TEST(InterpreterPrecisionProc, UI8WrapsOnStore) {
 }
 
 TEST(InterpreterPrecisionProc, UI16WrapsOnStore) {
-  EXPECT_EQ(run_binop("ui16", "*", 300, 300), static_cast<double>(static_cast<uint16_t>(300 * 300)));
+  EXPECT_EQ(run_binop("ui16", "*", 300, 300),
+            static_cast<double>(static_cast<uint16_t>(300 * 300)));
 }
 
 TEST(InterpreterPrecisionProc, I32WrapsAndDividesTowardZero) {

@@ -1,5 +1,7 @@
 // Positive tests of the parser: the IR built for each construct of the procedure language
 // (node kinds, resolved symbols, types, memories and source locations), plus the tokenizer.
+#include "core/parser.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -7,7 +9,6 @@
 
 #include "core/externs.h"
 #include "core/lexer.h"
-#include "core/parser.h"
 #include "core/printer.h"
 
 using namespace exocpp;
@@ -24,13 +25,15 @@ Proc last_proc(const std::string& src, const ParseOptions& opts = {}) {
 template <class T>
 const T* as(const Stmt& s) {
   const T* n = s.as<T>();
-  EXPECT_NE(n, nullptr) << "statement is a " << to_string(s.kind()) << ", not a " << to_string(T::kind_tag);
+  EXPECT_NE(n, nullptr) << "statement is a " << to_string(s.kind()) << ", not a "
+                        << to_string(T::kind_tag);
   return n;
 }
 template <class T>
 const T* as(const Expr& e) {
   const T* n = e.as<T>();
-  EXPECT_NE(n, nullptr) << "expression is a " << to_string(e.kind()) << ", not a " << to_string(T::kind_tag);
+  EXPECT_NE(n, nullptr) << "expression is a " << to_string(e.kind()) << ", not a "
+                        << to_string(T::kind_tag);
   return n;
 }
 
@@ -54,7 +57,8 @@ void expect_loc(const SrcInfo& s, int line, int col) {
   EXPECT_EQ(s.file->name, "test.exo");
 }
 
-const char* kGemm = R"(def gemm(N: size, M: size, K: size, A: f32[N, K] @ DRAM, B: f32[K, M] @ DRAM, C: f32[N, M] @ DRAM):
+const char* kGemm =
+    R"(def gemm(N: size, M: size, K: size, A: f32[N, K] @ DRAM, B: f32[K, M] @ DRAM, C: f32[N, M] @ DRAM):
     assert N >= 1
     for i in seq(0, N):
         for j in seq(0, M):
@@ -116,16 +120,17 @@ TEST(ParserProc, EveryScalarTypeIsRecognised) {
   Proc p = last_proc(
       "def f(a: size, b: index, c: int, d: bool, e: stride, r: R, h: f16, s: f32, g: f64, "
       "i: i8, u: ui8, v: ui16, w: i32):\n    pass\n");
-  const ScalarKind want[] = {ScalarKind::Size, ScalarKind::Index, ScalarKind::Int,  ScalarKind::Bool,
-                             ScalarKind::Stride, ScalarKind::R,   ScalarKind::F16,  ScalarKind::F32,
-                             ScalarKind::F64,  ScalarKind::I8,    ScalarKind::UI8,  ScalarKind::UI16,
-                             ScalarKind::I32};
+  const ScalarKind want[] = {
+      ScalarKind::Size, ScalarKind::Index, ScalarKind::Int, ScalarKind::Bool, ScalarKind::Stride,
+      ScalarKind::R,    ScalarKind::F16,   ScalarKind::F32, ScalarKind::F64,  ScalarKind::I8,
+      ScalarKind::UI8,  ScalarKind::UI16,  ScalarKind::I32};
   ASSERT_EQ(p.args().size(), std::size(want));
   for (size_t i = 0; i < std::size(want); ++i) EXPECT_EQ(p.args()[i].type.base, want[i]) << i;
 }
 
 TEST(ParserProc, AssertsBecomePreconditionsInOrder) {
-  Proc p = last_proc("def f(n: size, m: size):\n    assert n >= 1\n    assert n % 4 == 0 and m < n\n    pass\n");
+  Proc p = last_proc(
+      "def f(n: size, m: size):\n    assert n >= 1\n    assert n % 4 == 0 and m < n\n    pass\n");
   ASSERT_EQ(p.preds().size(), 2u);
   EXPECT_EQ(as<BinOpNode>(p.preds()[0])->op, BinOpKind::Ge);
   EXPECT_EQ(as<BinOpNode>(p.preds()[1])->op, BinOpKind::And);
@@ -135,7 +140,9 @@ TEST(ParserProc, AssertsBecomePreconditionsInOrder) {
 }
 
 TEST(ParserProc, InstrDecoratorGivesTemplate) {
-  Proc p = last_proc("@instr(\"{dst_data}[0] = {src_data}[0];\")\ndef ld(dst: [f32][1], src: [f32][1]):\n    dst[0] = src[0]\n");
+  Proc p = last_proc(
+      "@instr(\"{dst_data}[0] = {src_data}[0];\")\ndef ld(dst: [f32][1], src: [f32][1]):\n    "
+      "dst[0] = src[0]\n");
   ASSERT_TRUE(p.is_instr());
   EXPECT_EQ(p->instr->c_instr, "{dst_data}[0] = {src_data}[0];");
   EXPECT_EQ(p->instr->c_global, "");
@@ -143,7 +150,8 @@ TEST(ParserProc, InstrDecoratorGivesTemplate) {
 
 TEST(ParserProc, InstrDecoratorWithGlobalAndEscapes) {
   Proc p = last_proc(
-      "@instr(\"a(\\\"{x}\\\");\\n\", c_global=\"#include <immintrin.h>\")\ndef i(x: f32):\n    pass\n");
+      "@instr(\"a(\\\"{x}\\\");\\n\", c_global=\"#include <immintrin.h>\")\ndef i(x: f32):\n    "
+      "pass\n");
   ASSERT_TRUE(p.is_instr());
   EXPECT_EQ(p->instr->c_instr, "a(\"{x}\");\n");
   EXPECT_EQ(p->instr->c_global, "#include <immintrin.h>");
@@ -240,7 +248,9 @@ TEST(ParserStmt, ParallelLoop) {
 }
 
 TEST(ParserStmt, InnerLoopVariableShadowsOuter) {
-  Proc p = last_proc("def f(x: f32[8]):\n    for i in seq(0, 8):\n        for i in seq(0, 4):\n            x[i] = 1.0\n        x[i] = 2.0\n");
+  Proc p = last_proc(
+      "def f(x: f32[8]):\n    for i in seq(0, 8):\n        for i in seq(0, 4):\n            x[i] = "
+      "1.0\n        x[i] = 2.0\n");
   const ForNode* outer = as<ForNode>(p.body()[0]);
   const ForNode* inner = as<ForNode>(outer->body[0]);
   EXPECT_NE(outer->iter, inner->iter);
@@ -257,7 +267,8 @@ TEST(ParserStmt, AssignToScalarArgument) {
 }
 
 TEST(ParserStmt, IfElse) {
-  Stmt st = only_stmt("n: size, x: f32[4]", "if n < 4:\n        x[0] = 1.0\n    else:\n        pass");
+  Stmt st =
+      only_stmt("n: size, x: f32[4]", "if n < 4:\n        x[0] = 1.0\n    else:\n        pass");
   const IfNode* s = st.as<IfNode>();
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(as<BinOpNode>(s->cond)->op, BinOpKind::Lt);
@@ -274,7 +285,8 @@ TEST(ParserStmt, IfWithoutElseHasEmptyOrelse) {
 }
 
 TEST(ParserStmt, ElifBecomesNestedIf) {
-  Stmt st = only_stmt("n: size", "if n < 4:\n        pass\n    elif n < 8:\n        pass\n    else:\n        pass");
+  Stmt st = only_stmt(
+      "n: size", "if n < 4:\n        pass\n    elif n < 8:\n        pass\n    else:\n        pass");
   const IfNode* s = st.as<IfNode>();
   ASSERT_NE(s, nullptr);
   ASSERT_EQ(s->orelse.size(), 1u);
@@ -347,7 +359,8 @@ TEST(ParserStmt, WindowStatementDeclaresWindowVariable) {
 }
 
 TEST(ParserStmt, ConfigWriteAndRead) {
-  Module m = parse_module("config Cfg:\n    s: f32\ndef f(x: f32[2]):\n    Cfg.s = x[0]\n    x[1] = Cfg.s\n");
+  Module m = parse_module(
+      "config Cfg:\n    s: f32\ndef f(x: f32[2]):\n    Cfg.s = x[0]\n    x[1] = Cfg.s\n");
   Proc p = m.proc("f");
   const WriteConfigNode* w = as<WriteConfigNode>(p.body()[0]);
   EXPECT_EQ(w->config, m.config("Cfg"));
@@ -410,7 +423,8 @@ TEST(ParserExpr, DivisionAndModulo) {
 }
 
 TEST(ParserExpr, AndBindsTighterThanOr) {
-  Proc p = last_proc("def f(a: index, b: index):\n    assert a < b or a == 1 and b >= 2\n    pass\n");
+  Proc p =
+      last_proc("def f(a: index, b: index):\n    assert a < b or a == 1 and b >= 2\n    pass\n");
   const BinOpNode* o = as<BinOpNode>(p.preds()[0]);
   EXPECT_EQ(o->op, BinOpKind::Or);
   EXPECT_EQ(as<BinOpNode>(o->lhs)->op, BinOpKind::Lt);
@@ -499,7 +513,8 @@ TEST(ParserExpr, BracketsContinueLines) {
 }
 
 TEST(ParserExpr, CommentsAndBlankLinesAreIgnored) {
-  Proc p = last_proc("# header\n\ndef f(x: f32[4]):  # args\n\n    # inside\n    x[0] = 1.0  # trailing\n\n");
+  Proc p = last_proc(
+      "# header\n\ndef f(x: f32[4]):  # args\n\n    # inside\n    x[0] = 1.0  # trailing\n\n");
   EXPECT_EQ(p.body().size(), 1u);
 }
 
@@ -514,9 +529,12 @@ TEST(ParserApi, ParseExprResolvesScope) {
   Sym n("n"), i("i");
   std::vector<Expr> shape{ConstNode::make_int(16)};
   Sym a("A");
-  Expr e = parse_expr("A[i, 0:n]", {{n, Type(ScalarKind::Size)}, {i, Type(ScalarKind::Index)},
-                                     {a, Type(ScalarKind::F32, {ConstNode::make_int(4), ConstNode::make_int(16)})}},
-                      {}, /*allow_window=*/true);
+  Expr e =
+      parse_expr("A[i, 0:n]",
+                 {{n, Type(ScalarKind::Size)},
+                  {i, Type(ScalarKind::Index)},
+                  {a, Type(ScalarKind::F32, {ConstNode::make_int(4), ConstNode::make_int(16)})}},
+                 {}, /*allow_window=*/true);
   const WindowExprNode* w = as<WindowExprNode>(e);
   EXPECT_EQ(w->name, a);
   EXPECT_EQ(as<ReadNode>(w->idx[0].lo)->name, i);
@@ -575,7 +593,8 @@ TEST(ParserApi, ErrorQuotesTheSourceLine) {
     FAIL() << "no error";
   } catch (const ParseError& e) {
     std::string what = e.what();
-    EXPECT_NE(what.find("k.exo:2:12: parse error: undefined variable 'y'"), std::string::npos) << what;
+    EXPECT_NE(what.find("k.exo:2:12: parse error: undefined variable 'y'"), std::string::npos)
+        << what;
     EXPECT_NE(what.find("    x[0] = y\n"), std::string::npos) << what;
     EXPECT_NE(what.find("           ^"), std::string::npos) << what;
   }
@@ -590,15 +609,33 @@ std::string kinds(const std::string& src) {
   std::string s;
   for (const Token& t : tokenize(f)) {
     switch (t.kind) {
-      case TokKind::Name: s += "N "; break;
-      case TokKind::Int: s += "I "; break;
-      case TokKind::Float: s += "F "; break;
-      case TokKind::String: s += "S "; break;
-      case TokKind::Op: s += t.text + " "; break;
-      case TokKind::Newline: s += "NL "; break;
-      case TokKind::Indent: s += "IN "; break;
-      case TokKind::Dedent: s += "DE "; break;
-      case TokKind::Eof: s += "EOF"; break;
+      case TokKind::Name:
+        s += "N ";
+        break;
+      case TokKind::Int:
+        s += "I ";
+        break;
+      case TokKind::Float:
+        s += "F ";
+        break;
+      case TokKind::String:
+        s += "S ";
+        break;
+      case TokKind::Op:
+        s += t.text + " ";
+        break;
+      case TokKind::Newline:
+        s += "NL ";
+        break;
+      case TokKind::Indent:
+        s += "IN ";
+        break;
+      case TokKind::Dedent:
+        s += "DE ";
+        break;
+      case TokKind::Eof:
+        s += "EOF";
+        break;
     }
   }
   return s;
@@ -625,9 +662,7 @@ TEST(Lexer, TwoCharacterOperators) {
   EXPECT_EQ(kinds("a += b <= c >= d == e"), "N += N <= N >= N == N NL EOF");
 }
 
-TEST(Lexer, NumbersAndStrings) {
-  EXPECT_EQ(kinds("1 1.5 .5 1e3 \"s\""), "I F F F S NL EOF");
-}
+TEST(Lexer, NumbersAndStrings) { EXPECT_EQ(kinds("1 1.5 .5 1e3 \"s\""), "I F F F S NL EOF"); }
 
 TEST(Lexer, TokenPositions) {
   auto f = std::make_shared<SourceFile>();
@@ -639,7 +674,6 @@ TEST(Lexer, TokenPositions) {
   EXPECT_EQ(t[4].line, 2);
   EXPECT_EQ(t[4].col, 3);
 }
-
 
 // ---- round trips through the printer -------------------------------------------------------
 
@@ -654,14 +688,19 @@ const char* kCanonical[] = {
     "@instr(\"{dst_data} = _mm512_loadu_ps(&{src_data});\", c_global=\"#include <immintrin.h>\")\n"
     "def ld(dst: [f32][16] @ DRAM, src: [f32][16] @ DRAM):\n    assert stride(src, 0) == 1\n"
     "    for i in seq(0, 16):\n        dst[i] = src[i]\n",
-    "def copy4(dst: [f32][4] @ DRAM, src: [f32][4] @ DRAM):\n    for i in seq(0, 4):\n        dst[i] = src[i]\n\n"
+    "def copy4(dst: [f32][4] @ DRAM, src: [f32][4] @ DRAM):\n    for i in seq(0, 4):\n        "
+    "dst[i] = src[i]\n\n"
     "def caller(n: size, A: f32[n, 16] @ DRAM, B: f32[n, 16] @ DRAM):\n    for j in par(0, n):\n"
     "        w = A[j, 0:4]\n        copy4(w, B[j, 4:8])\n        copy4(A[j, 8:16], B[j, 0:4])\n",
-    "def f(n: size, x: R[n] @ DRAM):\n    for i in seq(0, n):\n        if i < 2:\n            x[i] = 0.0\n"
-    "        else:\n            if i == 3 or i >= n - 1:\n                x[i] = 1.0\n            else:\n"
+    "def f(n: size, x: R[n] @ DRAM):\n    for i in seq(0, n):\n        if i < 2:\n            x[i] "
+    "= 0.0\n"
+    "        else:\n            if i == 3 or i >= n - 1:\n                x[i] = 1.0\n            "
+    "else:\n"
     "                x[i] = -x[i]\n",
-    "def f(n: size, x: f64[n] @ DRAM):\n    t: f64[16] @ DRAM_STATIC\n    s: f64 @ DRAM\n    s = 0.0\n"
-    "    for i in seq(0, n):\n        s += x[i] * 2\n    t[0] = select(s, 0.0, relu(s), sqrt(s + 0.001))\n",
+    "def f(n: size, x: f64[n] @ DRAM):\n    t: f64[16] @ DRAM_STATIC\n    s: f64 @ DRAM\n    s = "
+    "0.0\n"
+    "    for i in seq(0, n):\n        s += x[i] * 2\n    t[0] = select(s, 0.0, relu(s), sqrt(s + "
+    "0.001))\n",
 };
 
 }  // namespace

@@ -1,8 +1,7 @@
 // The pattern language (core/pattern.h): each pattern form, "#n" selection, ';' sequences,
 // scoped searches, the find_loop / find_alloc_or_arg shorthands and the errors.
-#include <gtest/gtest.h>
-
 #include <exocpp/exocpp.h>
+#include <gtest/gtest.h>
 
 using namespace exocpp;
 
@@ -362,9 +361,10 @@ TEST(Pattern, DeeplyNestedPatternIsRefusedNotCrashed) {
 // Token soup from the pattern alphabet: every outcome is a result or an exocpp::Error, never an
 // internal error or a crash.
 TEST(Pattern, RandomPatternsOnlyEverFailWithUserErrors) {
-  const char* pieces[] = {"for", "if", "in", "_", "i", "j", "A", "tmp", "Cfg", ".", "scale", ":",
-                          "=", "+=", "[", "]", "(", ")", ",", ";", "#", "1", "2.0", "-", "+",
-                          "*", "<", "seq", "f32", "@", "DRAM", "select", "stride", "pass", " "};
+  const char* pieces[] = {"for", "if",    "in", "_",    "i",      "j",      "A",    "tmp", "Cfg",
+                          ".",   "scale", ":",  "=",    "+=",     "[",      "]",    "(",   ")",
+                          ",",   ";",     "#",  "1",    "2.0",    "-",      "+",    "*",   "<",
+                          "seq", "f32",   "@",  "DRAM", "select", "stride", "pass", " "};
   Proc p = parse_f();
   uint32_t state = 12345;
   auto rnd = [&] { return (state = state * 1103515245u + 12345u) >> 16; };

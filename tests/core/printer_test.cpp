@@ -27,7 +27,9 @@ Expr mul(Expr a, Expr b) { return bin(BinOpKind::Mul, std::move(a), std::move(b)
 Expr neg(Expr a) { return USubNode::make(std::move(a)); }
 Type tensor(ScalarKind k, std::vector<Expr> shape) { return Type(k, std::move(shape)); }
 Type window(ScalarKind k, std::vector<Expr> shape) { return Type(k, std::move(shape), true); }
-FnArg arg(const Sym& s, Type t, std::string mem = "") { return FnArg{s, std::move(t), std::move(mem), {}}; }
+FnArg arg(const Sym& s, Type t, std::string mem = "") {
+  return FnArg{s, std::move(t), std::move(mem), {}};
+}
 
 Proc make_proc(std::string name, std::vector<FnArg> args, std::vector<Expr> preds, Block body,
                std::optional<InstrInfo> instr = std::nullopt) {
@@ -63,8 +65,8 @@ TEST(Printer, GemmProcLayout) {
   Expr n = var(N, ScalarKind::Size), m = var(M, ScalarKind::Size), kk = var(K, ScalarKind::Size);
   Stmt red = ReduceNode::make(C, ScalarKind::F32, {var(i), var(j)},
                               mul(at(A, {var(i), var(k)}), at(B, {var(k), var(j)})));
-  Stmt loops = ForNode::make(
-      i, I(0), n, {ForNode::make(j, I(0), m, {ForNode::make(k, I(0), kk, {red})})});
+  Stmt loops =
+      ForNode::make(i, I(0), n, {ForNode::make(j, I(0), m, {ForNode::make(k, I(0), kk, {red})})});
   Proc p = make_proc("gemm",
                      {arg(N, ScalarKind::Size), arg(M, ScalarKind::Size), arg(K, ScalarKind::Size),
                       arg(A, tensor(ScalarKind::F32, {n, kk}), "DRAM"),
@@ -83,13 +85,13 @@ TEST(Printer, GemmProcLayout) {
 
 TEST(Printer, EveryArgumentType) {
   Sym n("n"), i("i"), t("t"), f("f"), s("s"), x("x"), w("w"), r("r");
-  Proc p = make_proc("args",
-                     {arg(n, ScalarKind::Size), arg(i, ScalarKind::Index), arg(t, ScalarKind::Int),
-                      arg(f, ScalarKind::Bool), arg(s, ScalarKind::Stride),
-                      arg(x, ScalarKind::F64, "DRAM"),
-                      arg(w, window(ScalarKind::F32, {I(16)}), "DRAM_STACK"),
-                      arg(r, tensor(ScalarKind::R, {var(n, ScalarKind::Size), I(4)}), "DRAM")},
-                     {}, {PassNode::make()});
+  Proc p = make_proc(
+      "args",
+      {arg(n, ScalarKind::Size), arg(i, ScalarKind::Index), arg(t, ScalarKind::Int),
+       arg(f, ScalarKind::Bool), arg(s, ScalarKind::Stride), arg(x, ScalarKind::F64, "DRAM"),
+       arg(w, window(ScalarKind::F32, {I(16)}), "DRAM_STACK"),
+       arg(r, tensor(ScalarKind::R, {var(n, ScalarKind::Size), I(4)}), "DRAM")},
+      {}, {PassNode::make()});
   EXPECT_EQ(to_string(p),
             "def args(n: size, i: index, t: int, f: bool, s: stride, x: f64 @ DRAM, "
             "w: [f32][16] @ DRAM_STACK, r: R[n, 4] @ DRAM):\n"
@@ -98,18 +100,20 @@ TEST(Printer, EveryArgumentType) {
 
 TEST(Printer, DataArgumentWithoutMemoryShowsDram) {
   Sym n("n"), x("x");
-  Proc p = make_proc("f", {arg(n, ScalarKind::Size, "DRAM"), arg(x, tensor(ScalarKind::F32, {I(4)}))},
-                     {}, {PassNode::make()});
+  Proc p =
+      make_proc("f", {arg(n, ScalarKind::Size, "DRAM"), arg(x, tensor(ScalarKind::F32, {I(4)}))},
+                {}, {PassNode::make()});
   EXPECT_EQ(to_string(p), "def f(n: size, x: f32[4] @ DRAM):\n    pass\n");
 }
 
 TEST(Printer, AssertsComeBeforeTheBodyInOrder) {
   Sym n("n"), A("A");
   Expr nv = var(n, ScalarKind::Size);
-  Proc p = make_proc("f", {arg(n, ScalarKind::Size), arg(A, tensor(ScalarKind::F32, {nv, I(4)}), "DRAM")},
-                     {bin(BinOpKind::Eq, bin(BinOpKind::Mod, nv, I(4)), I(0)),
-                      bin(BinOpKind::Eq, StrideExprNode::make(A, 1), I(1))},
-                     {AssignNode::make(A, ScalarKind::F32, {I(0), I(0)}, F(2.0))});
+  Proc p = make_proc(
+      "f", {arg(n, ScalarKind::Size), arg(A, tensor(ScalarKind::F32, {nv, I(4)}), "DRAM")},
+      {bin(BinOpKind::Eq, bin(BinOpKind::Mod, nv, I(4)), I(0)),
+       bin(BinOpKind::Eq, StrideExprNode::make(A, 1), I(1))},
+      {AssignNode::make(A, ScalarKind::F32, {I(0), I(0)}, F(2.0))});
   EXPECT_EQ(to_string(p),
             "def f(n: size, A: f32[n, 4] @ DRAM):\n"
             "    assert n % 4 == 0\n"
@@ -151,7 +155,8 @@ TEST(Printer, IfWithoutElse) {
 
 TEST(Printer, StatementIndentParameter) {
   Stmt s = IfNode::make(ConstNode::make_bool(true), {PassNode::make()}, {PassNode::make()});
-  EXPECT_EQ(to_string(s, 2), "        if True:\n            pass\n        else:\n            pass\n");
+  EXPECT_EQ(to_string(s, 2),
+            "        if True:\n            pass\n        else:\n            pass\n");
 }
 
 TEST(Printer, BlockPrintsEachStatement) {
@@ -178,7 +183,8 @@ TEST(Printer, CallWithWindowAndScalarArguments) {
   Sym A("A"), j("j"), n("n");
   auto callee = std::make_shared<ProcNode>();
   callee->name = "f";
-  Expr w = WindowExprNode::make(A, ScalarKind::F32, {WAccess::interval(I(0), I(16)), WAccess::point(var(j))});
+  Expr w = WindowExprNode::make(A, ScalarKind::F32,
+                                {WAccess::interval(I(0), I(16)), WAccess::point(var(j))});
   Stmt s = CallNode::make(callee, {w, var(n, ScalarKind::Size)});
   EXPECT_EQ(to_string(s), "f(A[0:16, j], n)\n");
 }
@@ -233,7 +239,8 @@ TEST_F(PrinterExpr, LogicalAndComparisonLevels) {
   EXPECT_EQ(to_string(bin(BinOpKind::And, lt, ge)), "a < b and c >= d");
   Expr orr = bin(BinOpKind::Or, lt, ge);
   EXPECT_EQ(to_string(bin(BinOpKind::And, orr, lt)), "(a < b or c >= d) and a < b");
-  EXPECT_EQ(to_string(bin(BinOpKind::Or, bin(BinOpKind::And, lt, ge), lt)), "a < b and c >= d or a < b");
+  EXPECT_EQ(to_string(bin(BinOpKind::Or, bin(BinOpKind::And, lt, ge), lt)),
+            "a < b and c >= d or a < b");
   EXPECT_EQ(to_string(bin(BinOpKind::Lt, add(A(), B()), mul(C(), D()))), "a + b < c * d");
 }
 
@@ -288,12 +295,25 @@ TEST(PrinterLiterals, BooleansAreCapitalized) {
 }
 
 TEST(PrinterLiterals, FloatsFollowPythonRepr) {
-  struct Case { double v; const char* text; };
+  struct Case {
+    double v;
+    const char* text;
+  };
   const Case cases[] = {
-      {2.0, "2.0"},         {0.5, "0.5"},       {0.1, "0.1"},           {1e-05, "1e-05"},
-      {0.0001, "0.0001"},   {1e16, "1e+16"},    {1e15, "1000000000000000.0"},
-      {123.25, "123.25"},   {1.5e-07, "1.5e-07"}, {2.5e100, "2.5e+100"}, {0.0, "0.0"},
-      {100.0, "100.0"},     {1.0 / 3.0, "0.3333333333333333"}, {-0.25, "-0.25"},
+      {2.0, "2.0"},
+      {0.5, "0.5"},
+      {0.1, "0.1"},
+      {1e-05, "1e-05"},
+      {0.0001, "0.0001"},
+      {1e16, "1e+16"},
+      {1e15, "1000000000000000.0"},
+      {123.25, "123.25"},
+      {1.5e-07, "1.5e-07"},
+      {2.5e100, "2.5e+100"},
+      {0.0, "0.0"},
+      {100.0, "100.0"},
+      {1.0 / 3.0, "0.3333333333333333"},
+      {-0.25, "-0.25"},
   };
   for (const Case& c : cases) EXPECT_EQ(to_string(F(c.v)), c.text) << "value " << c.v;
 }
@@ -331,14 +351,13 @@ TEST(PrinterExprMisc, StrideExternAndConfigRead) {
 
 TEST(PrinterExprMisc, WindowExpression) {
   Sym A("A"), i("i"), n("n");
-  Expr w = WindowExprNode::make(A, ScalarKind::F32,
-                                {WAccess::point(var(i)), WAccess::interval(I(0), var(n, ScalarKind::Size))});
+  Expr w = WindowExprNode::make(
+      A, ScalarKind::F32,
+      {WAccess::point(var(i)), WAccess::interval(I(0), var(n, ScalarKind::Size))});
   EXPECT_EQ(to_string(w), "A[i, 0:n]");
 }
 
-TEST(PrinterExprMisc, UndefinedExprDoesNotCrash) {
-  EXPECT_EQ(to_string(Expr()), "<undefined>");
-}
+TEST(PrinterExprMisc, UndefinedExprDoesNotCrash) { EXPECT_EQ(to_string(Expr()), "<undefined>"); }
 
 TEST(PrinterExprMisc, StreamOperatorsMatchToString) {
   Sym a("a");
@@ -356,7 +375,8 @@ TEST(PrinterTypes, ScalarTensorAndWindow) {
   EXPECT_EQ(to_string(Type(ScalarKind::UI16)), "ui16");
   EXPECT_EQ(to_string(tensor(ScalarKind::F32, {var(N, ScalarKind::Size), I(16)})), "f32[N, 16]");
   EXPECT_EQ(to_string(window(ScalarKind::F32, {var(N, ScalarKind::Size), I(16)})), "[f32][N, 16]");
-  EXPECT_EQ(to_string(tensor(ScalarKind::I32, {add(var(N, ScalarKind::Size), I(2))})), "i32[N + 2]");
+  EXPECT_EQ(to_string(tensor(ScalarKind::I32, {add(var(N, ScalarKind::Size), I(2))})),
+            "i32[N + 2]");
 }
 
 // ---- instructions, configs, modules ----------------------------------------------------------
@@ -365,9 +385,11 @@ TEST(PrinterInstr, InstrLineAboveDef) {
   Sym dst("dst"), src("src"), i("i");
   Proc p = make_proc(
       "mm256_loadu_ps",
-      {arg(dst, window(ScalarKind::F32, {I(8)}), "DRAM"), arg(src, window(ScalarKind::F32, {I(8)}), "DRAM")},
+      {arg(dst, window(ScalarKind::F32, {I(8)}), "DRAM"),
+       arg(src, window(ScalarKind::F32, {I(8)}), "DRAM")},
       {bin(BinOpKind::Eq, StrideExprNode::make(src, 0), I(1))},
-      {ForNode::make(i, I(0), I(8), {AssignNode::make(dst, ScalarKind::F32, {var(i)}, at(src, {var(i)}))})},
+      {ForNode::make(i, I(0), I(8),
+                     {AssignNode::make(dst, ScalarKind::F32, {var(i)}, at(src, {var(i)}))})},
       InstrInfo{"{dst_data} = _mm256_loadu_ps(&{src_data});", ""});
   EXPECT_EQ(to_string(p),
             "@instr(\"{dst_data} = _mm256_loadu_ps(&{src_data});\")\n"
@@ -387,7 +409,8 @@ TEST(PrinterInstr, EscapesAndGlobal) {
 }
 
 TEST(PrinterConfig, FieldsIndented) {
-  Config cfg = make_config("ConfigLoad", {{"src_stride", ScalarKind::Stride}, {"scale", ScalarKind::F32},
+  Config cfg = make_config("ConfigLoad", {{"src_stride", ScalarKind::Stride},
+                                          {"scale", ScalarKind::F32},
                                           {"enabled", ScalarKind::Bool}});
   EXPECT_EQ(to_string(cfg),
             "config ConfigLoad:\n"

@@ -201,7 +201,8 @@ bool same_tree(const Expr& a, const Expr& b) {
     }
     case ExprKind::Const:
       return a.as<ConstNode>()->val == b.as<ConstNode>()->val && a.type().base == b.type().base;
-    case ExprKind::USub: return same_tree(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
+    case ExprKind::USub:
+      return same_tree(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
     case ExprKind::BinOp: {
       const BinOpNode *x = a.as<BinOpNode>(), *y = b.as<BinOpNode>();
       return x->op == y->op && same_tree(x->lhs, y->lhs) && same_tree(x->rhs, y->rhs);
@@ -253,8 +254,10 @@ class TreeGen {
     if (pick == 1) return ReadNode::make(bools_[0].sym, {}, ScalarKind::Bool);
     static const BinOpKind cmps[] = {BinOpKind::Lt, BinOpKind::Le, BinOpKind::Gt, BinOpKind::Ge,
                                      BinOpKind::Eq};
-    if (pick == 2) return BinOpNode::make(cmps[roll(5)], index_expr(depth - 1), index_expr(depth - 1));
-    if (pick == 3) return BinOpNode::make(BinOpKind::Eq, bool_expr(depth - 1), bool_expr(depth - 1));
+    if (pick == 2)
+      return BinOpNode::make(cmps[roll(5)], index_expr(depth - 1), index_expr(depth - 1));
+    if (pick == 3)
+      return BinOpNode::make(BinOpKind::Eq, bool_expr(depth - 1), bool_expr(depth - 1));
     return BinOpNode::make(roll(2) ? BinOpKind::And : BinOpKind::Or, bool_expr(depth - 1),
                            bool_expr(depth - 1));
   }

@@ -1,9 +1,8 @@
 // The expression simplifier: each rule on a small expression, checked through the printer.
-#include <gtest/gtest.h>
+#include "core/simplify.h"
 
 #include <exocpp/exocpp.h>
-
-#include "core/simplify.h"
+#include <gtest/gtest.h>
 
 using namespace exocpp;
 
@@ -32,7 +31,9 @@ TEST(Simplify, ExactDivision) { check("(4 * io + 8) / 4", "io + 2"); }
 TEST(Simplify, ExactModulo) { check("(4 * io + 6) % 4", "2"); }
 TEST(Simplify, FloorDivisionOfNegativeConstant) { check("-7 / 2", "-4"); }
 TEST(Simplify, FloorModuloOfNegativeConstant) { check("-7 % 2", "1"); }
-TEST(Simplify, InexactDivisionStaysAnAtom) { check("(i + 1) / 4 + (i + 1) / 4", "2 * ((i + 1) / 4)"); }
+TEST(Simplify, InexactDivisionStaysAnAtom) {
+  check("(i + 1) / 4 + (i + 1) / 4", "2 * ((i + 1) / 4)");
+}
 TEST(Simplify, ProductsOfVariables) { check("N * M - M * N + i", "i"); }
 TEST(Simplify, FoldsConstantComparisons) { check("i + 1 > i", "True"); }
 TEST(Simplify, KeepsUndecidedComparisons) { check("i < N", "i < N"); }
@@ -43,7 +44,8 @@ TEST(Simplify, SimplifiesIndicesInsideDataExpressions) {
   Proc p = parse_module(R"(def f(N: size, A: f32[N] @ DRAM):
     for i in seq(0, N):
         A[i + 1 - 1] = A[2 * i - i] * 2.0
-)").proc("f");
+)")
+               .proc("f");
   Block b = simplify_block(p.body());
   EXPECT_EQ(to_string(b), "for i in seq(0, N):\n    A[i] = A[i] * 2.0\n");
 }
@@ -56,7 +58,8 @@ std::string simp_proc(const std::string& src) {
   Module m = parse_module(src);
   Proc p = m.procs.back();
   Block b = simplify_block(p.body());
-  return to_string(Proc(std::make_shared<ProcNode>(ProcNode{p->name, p->args, p->preds, b, p->instr, p->srcinfo})));
+  return to_string(Proc(
+      std::make_shared<ProcNode>(ProcNode{p->name, p->args, p->preds, b, p->instr, p->srcinfo})));
 }
 }  // namespace
 

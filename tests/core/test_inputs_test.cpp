@@ -1,5 +1,7 @@
 // Tests of the random-input and comparison helpers (core/test_inputs.h) that rewrite and codegen
 // tests use to check two procs agree.
+#include "core/test_inputs.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -8,7 +10,6 @@
 #include <set>
 
 #include "core/parser.h"
-#include "core/test_inputs.h"
 
 namespace exocpp {
 namespace {
@@ -64,8 +65,9 @@ TEST(RandomArgs, UnsatisfiableGivenSizesFailAtOnce) {
 TEST(RandomArgs, UnsatisfiableFreeSizesFailAfterMaxTries) {
   Proc p = parse_module(kCopy).proc("copy");
   std::string msg = random_args_error(p, {{"N", 8}}, {.max_size = 1, .max_tries = 50});
-  EXPECT_THAT(msg, ::testing::StartsWith("random_args: no argument values for proc 'copy' found in "
-                                         "50 tries: `assert M >= N` does not hold for N = 8, M = "));
+  EXPECT_THAT(msg,
+              ::testing::StartsWith("random_args: no argument values for proc 'copy' found in "
+                                    "50 tries: `assert M >= N` does not hold for N = 8, M = "));
 }
 
 TEST(RandomArgs, SizesWidenWhenSmallOnesCannotMeetTheAsserts) {
@@ -73,7 +75,8 @@ TEST(RandomArgs, SizesWidenWhenSmallOnesCannotMeetTheAsserts) {
 def k(N: size, x: f32[N] @ DRAM):
     assert N % 16 == 0
     pass
-)").proc("k");
+)")
+               .proc("k");
   auto args = random_args(p, {}, 1, {.max_size = 8});
   int64_t N = std::get<int64_t>(args[0]);
   EXPECT_EQ(N % 16, 0);
@@ -88,7 +91,8 @@ config Cfg:
 def k(N: size, x: f32[N] @ DRAM):
     assert N == Cfg.n
     pass
-)").proc("k");
+)")
+               .proc("k");
   ConfigState cfg;
   cfg.set("Cfg", "n", int64_t(5));
   auto args = random_args(p, {}, 1, {.configs = &cfg});
@@ -114,7 +118,8 @@ TEST(RandomArgs, IntegerValuesLieInRangeAndUnsignedAreNonNegative) {
   Proc p = parse_module(R"(
 def k(N: size, x: f32[N] @ DRAM, u: ui8[N] @ DRAM):
     pass
-)").proc("k");
+)")
+               .proc("k");
   auto args = random_args(p, {{"N", 64}}, 5, {.lo = -3, .hi = 3});
   std::set<double> xs;
   for (double v : std::get<Buffer>(args[1]).to_vector()) {
@@ -134,7 +139,8 @@ TEST(RandomArgs, RealValuesAreRoundedToTheBufferType) {
   Proc p = parse_module(R"(
 def k(N: size, x: f16[N] @ DRAM):
     pass
-)").proc("k");
+)")
+               .proc("k");
   auto args = random_args(p, {{"N", 32}}, 5, {.integer_valued = false});
   bool any_fraction = false;
   for (double v : std::get<Buffer>(args[1]).to_vector()) {
@@ -149,9 +155,9 @@ TEST(DeepCopy, CopiesAreIndependent) {
   auto a = random_args(p, {{"N", 4}, {"M", 4}}, 1);
   auto b = deep_copy(a);
   std::get<Buffer>(b[2]).set({0, 0}, 1000.0);
-  EXPECT_EQ(compare_args(p, a, b), "x[0, 0] differs: " +
-                                       std::to_string(static_cast<int>(std::get<Buffer>(a[2]).get({0, 0}))) +
-                                       " vs 1000");
+  EXPECT_EQ(compare_args(p, a, b),
+            "x[0, 0] differs: " +
+                std::to_string(static_cast<int>(std::get<Buffer>(a[2]).get({0, 0}))) + " vs 1000");
 }
 
 const char* kGemms = R"(
@@ -187,8 +193,10 @@ TEST(CompareProcs, EquivalentLoopOrdersAgree) {
 
 TEST(CompareProcs, WrongRewriteIsReportedWithSeedAndElement) {
   Module m = parse_module(kGemms);
-  std::string d = compare_procs(m.proc("gemm"), m.proc("gemm_wrong"), {{"N", 3}, {"M", 3}, {"K", 4}}, 5);
-  EXPECT_THAT(d, ::testing::StartsWith("'gemm' vs 'gemm_wrong' with seed 5 (N = 3, M = 3, K = 4): C["));
+  std::string d =
+      compare_procs(m.proc("gemm"), m.proc("gemm_wrong"), {{"N", 3}, {"M", 3}, {"K", 4}}, 5);
+  EXPECT_THAT(
+      d, ::testing::StartsWith("'gemm' vs 'gemm_wrong' with seed 5 (N = 3, M = 3, K = 4): C["));
   EXPECT_THAT(d, ::testing::HasSubstr("differs"));
 }
 
@@ -288,7 +296,8 @@ TEST(CompareProcs, ExactRDiffersFromF32OnRealValues) {
 TEST(RandomArgs, EveryCorpusProcRunsOrFailsCleanly) {
   int ran = 0, total = 0;
   std::string failures;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(EXOCPP_TEST_DATA_DIR) + "/corpus")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(EXOCPP_TEST_DATA_DIR) + "/corpus")) {
     if (entry.path().extension() != ".exo") continue;
     Module m = parse_file(entry.path().string());
     for (const Proc& p : m.procs) {

@@ -77,8 +77,10 @@ TEST(TypecheckIR, IndexWithDataValueIsRejected) {
   auto args = p0.args();
   args.push_back(FnArg{x, Type(ScalarKind::F32), "DRAM", at(1, 50)});
   Proc p = make_proc("copy", args, p0.body());
-  expect_type_error(p, "index of 'A' must be a control value (int, index or size), but 'x' is "
-                       "data of type f32", 3, 18);
+  expect_type_error(p,
+                    "index of 'A' must be a control value (int, index or size), but 'x' is "
+                    "data of type f32",
+                    3, 18);
 }
 
 TEST(TypecheckIR, ReadOutsideItsScopeIsRejected) {
@@ -89,15 +91,15 @@ TEST(TypecheckIR, ReadOutsideItsScopeIsRejected) {
   body.push_back(AssignNode::make(c.B, ScalarKind::F32, {rd(c.i, ScalarKind::Index, {}, at(4, 7))},
                                   lit(0), at(4, 5)));
   expect_type_error(make_proc("copy", c.args(), body),
-                    "'i' is not defined here (it is used outside the scope of its declaration)",
-                    4, 7);
+                    "'i' is not defined here (it is used outside the scope of its declaration)", 4,
+                    7);
 }
 
 TEST(TypecheckIR, WrongIndexCountIsRejected) {
   Copy c;
   Expr bad = rd(c.A, ScalarKind::F32, {rd(c.i, ScalarKind::Index), lit(0)}, at(3, 16));
-  expect_type_error(c.proc(bad), "wrong number of indices for 'A': it has rank 1, got 2 indices",
-                    3, 16);
+  expect_type_error(c.proc(bad), "wrong number of indices for 'A': it has rank 1, got 2 indices", 3,
+                    16);
 }
 
 TEST(TypecheckIR, InconsistentReadTypeIsRejected) {
@@ -111,9 +113,11 @@ TEST(TypecheckIR, InconsistentReadTypeIsRejected) {
 
 TEST(TypecheckIR, NonPositiveConstantDimensionIsRejected) {
   Sym A("A");
-  Proc p = make_proc("f", {FnArg{A, Type(ScalarKind::F32, {BinOpNode::make(BinOpKind::Sub, lit(4), lit(4), at(1, 13))}), "DRAM",
-                                 at(1, 7)}},
-                     {PassNode::make(at(2, 5))});
+  Proc p = make_proc(
+      "f",
+      {FnArg{A, Type(ScalarKind::F32, {BinOpNode::make(BinOpKind::Sub, lit(4), lit(4), at(1, 13))}),
+             "DRAM", at(1, 7)}},
+      {PassNode::make(at(2, 5))});
   expect_type_error(p, "dimension 0 of 'A' must be positive, got 0", 1, 13);
 }
 
@@ -172,14 +176,14 @@ TEST(TypecheckIR, WritingAControlVariableIsRejected) {
   Stmt body = AssignNode::make(i, ScalarKind::Index, {}, lit(0), at(3, 9));
   Stmt loop = ForNode::make(i, lit(0), rd(N, ScalarKind::Size), {body}, LoopMode::Seq, at(2, 5));
   Proc p = make_proc("f", {FnArg{N, Type(ScalarKind::Size), "", at(1, 7)}}, {loop});
-  expect_type_error(p, "cannot write to 'i': it is a loop variable; only data buffers can be written",
-                    3, 9);
+  expect_type_error(
+      p, "cannot write to 'i': it is a loop variable; only data buffers can be written", 3, 9);
 }
 
 TEST(TypecheckIR, StrideDimensionOutOfRangeIsRejected) {
   Sym A("A");
-  Expr cond = BinOpNode::make(BinOpKind::Eq, StrideExprNode::make(A, 2, at(2, 12)), lit(1),
-                              at(2, 12));
+  Expr cond =
+      BinOpNode::make(BinOpKind::Eq, StrideExprNode::make(A, 2, at(2, 12)), lit(1), at(2, 12));
   Proc p = make_proc("f", {FnArg{A, Type(ScalarKind::F32, {lit(4), lit(4)}), "DRAM", at(1, 7)}},
                      {PassNode::make(at(3, 5))}, {cond});
   expect_type_error(p, "stride(A, 2): dimension 2 is out of range; 'A' has rank 2 (0 <= d < 2)", 2,
@@ -188,8 +192,8 @@ TEST(TypecheckIR, StrideDimensionOutOfRangeIsRejected) {
 
 TEST(TypecheckIR, StrideOfScalarIsRejected) {
   Sym x("x");
-  Expr cond = BinOpNode::make(BinOpKind::Eq, StrideExprNode::make(x, 0, at(2, 12)), lit(1),
-                              at(2, 12));
+  Expr cond =
+      BinOpNode::make(BinOpKind::Eq, StrideExprNode::make(x, 0, at(2, 12)), lit(1), at(2, 12));
   Proc p = make_proc("f", {FnArg{x, Type(ScalarKind::F32), "DRAM", at(1, 7)}},
                      {PassNode::make(at(3, 5))}, {cond});
   expect_type_error(p, "stride() needs a tensor or window, but 'x' is an argument of type f32", 2,
@@ -203,8 +207,9 @@ TEST(TypecheckIR, WindowAsAValueIsRejected) {
                      {FnArg{A, Type(ScalarKind::F32, {lit(4)}), "DRAM", at(1, 7)},
                       FnArg{x, Type(ScalarKind::F32), "DRAM", at(1, 20)}},
                      {AssignNode::make(x, ScalarKind::F32, {}, w, at(2, 5))});
-  expect_type_error(p, "a window A[...] with intervals can only be passed to a call or bound by a "
-                       "window statement (w = A[i, 0:n])",
+  expect_type_error(p,
+                    "a window A[...] with intervals can only be passed to a call or bound by a "
+                    "window statement (w = A[i, 0:n])",
                     2, 9);
 }
 
@@ -213,8 +218,9 @@ TEST(TypecheckIR, PointOnlyWindowStatementIsRejected) {
   Expr rhs = WindowExprNode::make(A, ScalarKind::F32, {WAccess::point(lit(1))}, at(2, 9));
   Proc p = make_proc("f", {FnArg{A, Type(ScalarKind::F32, {lit(4)}), "DRAM", at(1, 7)}},
                      {WindowStmtNode::make(w, rhs, at(2, 5))});
-  expect_type_error(p, "window statement 'w' needs at least one interval (lo:hi); A[...] with only "
-                       "points is a single element",
+  expect_type_error(p,
+                    "window statement 'w' needs at least one interval (lo:hi); A[...] with only "
+                    "points is a single element",
                     2, 9);
 }
 
@@ -229,8 +235,9 @@ TEST(TypecheckIR, MissingConfigFieldIsRejected) {
 TEST(TypecheckIR, AllocOfControlTypeIsRejected) {
   Sym n("n");
   Proc p = make_proc("f", {}, {AllocNode::make(n, Type(ScalarKind::Index), "DRAM", at(2, 5))});
-  expect_type_error(p, "cannot allocate 'n' of control type index: only data buffers are allocated "
-                       "(control values are arguments or loop variables)",
+  expect_type_error(p,
+                    "cannot allocate 'n' of control type index: only data buffers are allocated "
+                    "(control values are arguments or loop variables)",
                     2, 5);
 }
 
@@ -239,8 +246,9 @@ TEST(TypecheckIR, SymbolDeclaredTwiceInOneScopeIsRejected) {
   Proc p = make_proc("f", {},
                      {AllocNode::make(t, Type(ScalarKind::F32), "DRAM", at(2, 5)),
                       AllocNode::make(t, Type(ScalarKind::F32), "DRAM", at(3, 5))});
-  expect_type_error(p, "'t' is declared again while its earlier declaration is still in scope "
-                       "(one symbol, two declarations)",
+  expect_type_error(p,
+                    "'t' is declared again while its earlier declaration is still in scope "
+                    "(one symbol, two declarations)",
                     3, 5);
 }
 

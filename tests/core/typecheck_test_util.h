@@ -35,7 +35,8 @@ inline void expect_ok(const std::string& src) {
   }
 }
 
-inline void expect_type_error(const std::string& src, const std::string& reason, int line, int col) {
+inline void expect_type_error(const std::string& src, const std::string& reason, int line,
+                              int col) {
   try {
     parse(src);
     ADD_FAILURE() << "expected TypeError: " << reason << "\nin:\n" << src;

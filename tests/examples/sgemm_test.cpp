@@ -1,9 +1,8 @@
 // The SGEMM example: the schedule is checked twice, as every rewrite is — the scheduled proc
 // against the plain one in the reference interpreter, and the emitted, compiled kernel against
 // a plain C++ loop on every M, N, K in 1..70 and on random larger shapes.
-#include <gtest/gtest.h>
-
 #include <exocpp/exocpp.h>
+#include <gtest/gtest.h>
 
 #include <array>
 #include <random>
@@ -25,7 +24,8 @@ bool cpu_has_avx512() { return __builtin_cpu_supports("avx512f") && __builtin_cp
 void reference(int M, int N, int K, const float* A, const float* B, float* C) {
   for (int i = 0; i < M; i++)
     for (int k = 0; k < K; k++)
-      for (int j = 0; j < N; j++) C[size_t(i) * N + j] += A[size_t(i) * K + k] * B[size_t(k) * N + j];
+      for (int j = 0; j < N; j++)
+        C[size_t(i) * N + j] += A[size_t(i) * K + k] * B[size_t(k) * N + j];
 }
 
 // Integer-valued inputs: every partial sum is exact in float, so any summation order agrees.
@@ -44,9 +44,9 @@ std::string run_and_compare(std::mt19937& rng, int M, int N, int K) {
   reference(M, N, K, A.data(), B.data(), R.data());
   for (size_t i = 0; i < C.size(); ++i)
     if (C[i] != R[i])
-      return "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) + ": C[" +
-             std::to_string(i / N) + ", " + std::to_string(i % N) + "] = " + std::to_string(C[i]) + ", expected " +
-             std::to_string(R[i]);
+      return "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) +
+             ": C[" + std::to_string(i / N) + ", " + std::to_string(i % N) +
+             "] = " + std::to_string(C[i]) + ", expected " + std::to_string(R[i]);
   return "";
 }
 
@@ -57,7 +57,8 @@ Proc plain_sgemm() { return parse_module(sgemm_example::sgemm_source()).proc("sg
 // A small K block makes both K parts (full blocks and the tail) appear at interpreter sizes.
 TEST(SgemmSchedule, ScheduledProcComputesThePlainOneInTheInterpreter) {
   Proc scheduled = sgemm_example::schedule_sgemm({.kc = 8});
-  const std::vector<std::array<int, 3>> shapes = {{6, 64, 8}, {13, 70, 19}, {5, 17, 3}, {7, 129, 9}};
+  const std::vector<std::array<int, 3>> shapes = {
+      {6, 64, 8}, {13, 70, 19}, {5, 17, 3}, {7, 129, 9}};
   for (auto [M, N, K] : shapes)
     EXPECT_EQ(compare_procs(plain_sgemm(), scheduled, {{"M", M}, {"N", N}, {"K", K}}), "")
         << "M=" << M << " N=" << N << " K=" << K;
@@ -75,7 +76,8 @@ TEST(SgemmSchedule, ScheduledProcCallsTheAvx512Kernels) {
 }
 
 TEST(SgemmGenerated, CorrectForEveryShapeUpTo70) {
-  if (!cpu_has_avx512()) GTEST_SKIP() << "this CPU has no AVX-512F/FMA: the generated kernel cannot run here";
+  if (!cpu_has_avx512())
+    GTEST_SKIP() << "this CPU has no AVX-512F/FMA: the generated kernel cannot run here";
   std::mt19937 rng(1);
   int failures = 0;
   for (int M = 1; M <= 70 && failures < 5; ++M)
@@ -90,7 +92,8 @@ TEST(SgemmGenerated, CorrectForEveryShapeUpTo70) {
 }
 
 TEST(SgemmGenerated, CorrectOnRandomLargerShapes) {
-  if (!cpu_has_avx512()) GTEST_SKIP() << "this CPU has no AVX-512F/FMA: the generated kernel cannot run here";
+  if (!cpu_has_avx512())
+    GTEST_SKIP() << "this CPU has no AVX-512F/FMA: the generated kernel cannot run here";
   std::mt19937 rng(2);
   std::uniform_int_distribution<int> d(71, 700);
   for (int t = 0; t < 12; ++t) {

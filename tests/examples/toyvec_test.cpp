@@ -2,18 +2,18 @@
 // scheduled onto its register file, configuration register and instructions with public
 // operations only, every step is checked in the reference interpreter, and the emitted C (the
 // instructions' templates) is compiled and compared with the interpreter.
-#include <gtest/gtest.h>
+#include "toyvec.h"
 
 #include <exocpp/exocpp.h>
-
-#include "toyvec.h"
+#include <gtest/gtest.h>
 
 using namespace exocpp;
 
 namespace {
 
 // y[i, :] += s * x[i, :], eight lanes per row.
-const char* kScaledAcc = R"(def scaled_acc(n: size, s: f32[1] @ DRAM, x: f32[n, 8] @ DRAM, y: f32[n, 8] @ DRAM):
+const char* kScaledAcc =
+    R"(def scaled_acc(n: size, s: f32[1] @ DRAM, x: f32[n, 8] @ DRAM, y: f32[n, 8] @ DRAM):
     for i in seq(0, n):
         for j in seq(0, 8):
             y[i, j] += s[0] * x[i, j]
@@ -21,7 +21,8 @@ const char* kScaledAcc = R"(def scaled_acc(n: size, s: f32[1] @ DRAM, x: f32[n, 
 
 // The plain proc leaves ToyCfg.scale alone; the scheduled one sets it (Exo allows a config
 // write whose value only the caller could see), so only the buffers are compared.
-std::string compare_buffers(const Proc& plain, const Proc& scheduled, const std::map<std::string, int64_t>& sizes) {
+std::string compare_buffers(const Proc& plain, const Proc& scheduled,
+                            const std::map<std::string, int64_t>& sizes) {
   CompareProcsOptions opts;
   opts.compare_configs = false;
   return compare_procs(plain, scheduled, sizes, 1, opts);
@@ -47,7 +48,8 @@ Proc schedule_onto_toyvec(const Proc& plain, bool set_scale_instr = true) {
   // s[0] into the scale register: bound where it is used, then written once before the loop,
   // which makes the write in every iteration redundant.
   p = bind_config(p, "s[_]", toyvec::config(), "scale");
-  p = write_config(p, p.find("ToyCfg.scale = _").parent().before(), toyvec::config(), "scale", "s[0]");
+  p = write_config(p, p.find("ToyCfg.scale = _").parent().before(), toyvec::config(), "scale",
+                   "s[0]");
   p = delete_config(p, "ToyCfg.scale = _ #1");
   if (set_scale_instr) p = replace(p, "ToyCfg.scale = _", toyvec::instr("toy_set_scale"));
   p = replace_all(p, toyvec::instr("toy_vld"));

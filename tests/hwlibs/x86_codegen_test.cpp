@@ -45,7 +45,8 @@ const CompiledLibrary& bank_wrappers(const std::string& compiler, const std::str
     std::vector<Proc> procs;
     for (const std::string& n : x86::instruction_names())
       if (bank_of(n) == bank) procs.push_back(x86_test::wrap(x86::InstrRef(n.c_str())).wrapper);
-    lib = std::make_unique<CompiledLibrary>(procs, "x86_" + bank + "_" + compiler, strict(compiler));
+    lib =
+        std::make_unique<CompiledLibrary>(procs, "x86_" + bank + "_" + compiler, strict(compiler));
   }
   return *lib;
 }
@@ -88,7 +89,9 @@ std::vector<Case> cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllInstructions, X86Codegen, ::testing::ValuesIn(cases()),
-                         [](const auto& info) { return info.param.instr + "_" + info.param.compiler; });
+                         [](const auto& info) {
+                           return info.param.instr + "_" + info.param.compiler;
+                         });
 
 }  // namespace
 }  // namespace exocpp
@@ -114,13 +117,15 @@ def zero8(dst: [f32][8] @ AVX512):
 def k(x: f32[8] @ DRAM):
     r: f32[8] @ AVX512
     zero8(r)
-)", "k");
+)",
+                      "k");
   try {
     compile_procs_to_c({p}, "k");
     FAIL() << "expected a CodegenError";
   } catch (const CodegenError& e) {
     EXPECT_EQ(e.loc().to_string(), "user.exo:8:5");
-    EXPECT_EQ(e.reason(), "cannot allocate 'r' of shape [8] in AVX512: the last dimension "
+    EXPECT_EQ(e.reason(),
+              "cannot allocate 'r' of shape [8] in AVX512: the last dimension "
               "must be the register width, 16 for f32");
   }
 }
@@ -135,13 +140,15 @@ def half_load(dst: [f32][8] @ AVX512, src: [f32][8] @ DRAM):
 def k(x: f32[8] @ DRAM):
     r: f32[16] @ AVX512
     half_load(r[8:16], x)
-)", "k");
+)",
+                      "k");
   try {
     compile_procs_to_c({p}, "k");
     FAIL() << "expected a CodegenError";
   } catch (const CodegenError& e) {
     EXPECT_EQ(e.loc().line, 9);
-    EXPECT_EQ(e.reason(), "a window of 'r' in AVX512 must start at lane 0 of a register, but "
+    EXPECT_EQ(e.reason(),
+              "a window of 'r' in AVX512 must start at lane 0 of a register, but "
               "its last index is 8");
   }
 }

@@ -35,20 +35,29 @@ InstrMeaning meaning_of(const std::string& instr_name) {
   InstrMeaning m;
   std::string s = instr_name;
   int bits = 0;
-  if (strip_prefix(s, "mm512_")) bits = 512;
-  else if (strip_prefix(s, "mm256_")) bits = 256;
-  else if (strip_prefix(s, "mm_")) bits = 128;
-  else throw std::invalid_argument("no mm512_/mm256_/mm_ prefix: " + instr_name);
+  if (strip_prefix(s, "mm512_"))
+    bits = 512;
+  else if (strip_prefix(s, "mm256_"))
+    bits = 256;
+  else if (strip_prefix(s, "mm_"))
+    bits = 128;
+  else
+    throw std::invalid_argument("no mm512_/mm256_/mm_ prefix: " + instr_name);
   bool broadcast_operand = strip_suffix(s, "_broadcast");
-  if (strip_suffix(s, "_ps") || strip_suffix(s, "_ss")) m.elem = ScalarKind::F32;
-  else if (strip_suffix(s, "_pd") || strip_suffix(s, "_sd")) m.elem = ScalarKind::F64;
-  else throw std::invalid_argument("no _ps/_pd/_ss/_sd suffix: " + instr_name);
+  if (strip_suffix(s, "_ps") || strip_suffix(s, "_ss"))
+    m.elem = ScalarKind::F32;
+  else if (strip_suffix(s, "_pd") || strip_suffix(s, "_sd"))
+    m.elem = ScalarKind::F64;
+  else
+    throw std::invalid_argument("no _ps/_pd/_ss/_sd suffix: " + instr_name);
   m.width = bits / (m.elem == ScalarKind::F32 ? 32 : 64);
-  if (strip_prefix(s, "maskz_")) m.masked = m.zero = true;
-  else if (strip_prefix(s, "mask_")) m.masked = true;
+  if (strip_prefix(s, "maskz_"))
+    m.masked = m.zero = true;
+  else if (strip_prefix(s, "mask_"))
+    m.masked = true;
   if (s == "broadcast") s = "set1";
   static const std::vector<std::string> ops = {"setzero", "loadu", "storeu", "set1", "fmadd",
-                                               "add", "mul", "max", "relu", "prefetch"};
+                                               "add",     "mul",   "max",    "relu", "prefetch"};
   if (std::find(ops.begin(), ops.end(), s) == ops.end())
     throw std::invalid_argument("unknown operation '" + s + "' in " + instr_name);
   if (broadcast_operand && s != "fmadd")
@@ -105,13 +114,17 @@ Wrapped wrap(const Proc& instr) {
   for (const auto& [from, to] : renames)
     body = std::regex_replace(body, std::regex("\\b" + from + "\\b"), to);
 
-  Wrapped w{instr, {}, source("wrap_" + instr.name(), call.str()), {},
+  Wrapped w{instr,
+            {},
+            source("wrap_" + instr.name(), call.str()),
+            {},
             source("plain_" + instr.name(), body)};
   ParseOptions opts;
   opts.procs = {instr};  // a test's own instruction shadows the library's of that name
   for (const Proc& p : x86::library().procs)
     if (p.name() != instr.name()) opts.procs.push_back(p);
-  w.wrapper = parse_module(w.source, opts, "wrap_" + instr.name() + ".exo").proc("wrap_" + instr.name());
+  w.wrapper =
+      parse_module(w.source, opts, "wrap_" + instr.name() + ".exo").proc("wrap_" + instr.name());
   // Plain code touching registers is what replace removes; the type checker would refuse it.
   opts.typecheck = false;
   w.plain = parse_module(w.plain_source, opts, "plain_" + instr.name() + ".exo")
@@ -127,9 +140,12 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
   int64_t n = m.width;
   for (auto& [name, v] : args) {
     Buffer* b = std::get_if<Buffer>(&v);
-    if (b && is_destination(name)) dst = b;
-    else if (b) ins.push_back(b);
-    else if (name == "N") n = std::get<int64_t>(v);
+    if (b && is_destination(name))
+      dst = b;
+    else if (b)
+      ins.push_back(b);
+    else if (name == "N")
+      n = std::get<int64_t>(v);
   }
   // std::map orders the inputs by name; the instructions' inputs (A, B / a, b / src1, src2 /
   // x, y) are named in the order they are applied, which sorting keeps.
@@ -145,13 +161,20 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
       continue;
     }
     double old = before.get({i}), v = 0.0;
-    if (m.op == "setzero") v = 0.0;
-    else if (m.op == "loadu" || m.op == "storeu" || m.op == "set1") v = in(0, i);
-    else if (m.op == "fmadd") v = old + in(0, i) * in(1, i);
-    else if (m.op == "add") v = in(0, i) + in(1, i);
-    else if (m.op == "mul") v = in(0, i) * in(1, i);
-    else if (m.op == "max") v = in(0, i) > in(1, i) ? in(0, i) : in(1, i);
-    else if (m.op == "relu") v = in(0, i) > 0 ? in(0, i) : 0.0;
+    if (m.op == "setzero")
+      v = 0.0;
+    else if (m.op == "loadu" || m.op == "storeu" || m.op == "set1")
+      v = in(0, i);
+    else if (m.op == "fmadd")
+      v = old + in(0, i) * in(1, i);
+    else if (m.op == "add")
+      v = in(0, i) + in(1, i);
+    else if (m.op == "mul")
+      v = in(0, i) * in(1, i);
+    else if (m.op == "max")
+      v = in(0, i) > in(1, i) ? in(0, i) : in(1, i);
+    else if (m.op == "relu")
+      v = in(0, i) > 0 ? in(0, i) : 0.0;
     dst->set({i}, v);
   }
 }

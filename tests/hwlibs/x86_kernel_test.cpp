@@ -16,12 +16,14 @@ namespace {
 std::string tile_kernel(const std::string& mem) {
   return R"(
 def tile(K: size, A: f32[6, K] @ DRAM, B: f32[K, 16] @ DRAM, C: f32[6, 16] @ DRAM):
-    C_reg: f32[6, 16] @ )" + mem + R"(
+    C_reg: f32[6, 16] @ )" +
+         mem + R"(
     for i in seq(0, 6):
         for j in seq(0, 16):
             C_reg[i, j] = C[i, j]
     for k in seq(0, K):
-        B_reg: f32[16] @ )" + mem + R"(
+        B_reg: f32[16] @ )" +
+         mem + R"(
         for j in seq(0, 16):
             B_reg[j] = B[k, j]
         for i in seq(0, 6):
@@ -38,13 +40,15 @@ std::string tail_kernel(const std::string& mem) {
   return R"(
 def tail(n: size, K: size, A: f32[6, K] @ DRAM, B: f32[K, n] @ DRAM, C: f32[6, n] @ DRAM):
     assert n < 16
-    C_reg: f32[6, 16] @ )" + mem + R"(
+    C_reg: f32[6, 16] @ )" +
+         mem + R"(
     for i in seq(0, 6):
         for j in seq(0, 16):
             if j < n:
                 C_reg[i, j] = C[i, j]
     for k in seq(0, K):
-        B_reg: f32[16] @ )" + mem + R"(
+        B_reg: f32[16] @ )" +
+         mem + R"(
         for j in seq(0, 16):
             if j < n:
                 B_reg[j] = B[k, j]
@@ -95,14 +99,15 @@ TEST(X86Kernels, RegisterTileBecomesLoadsBroadcastFmasAndStores) {
 TEST(X86Kernels, TailTileUsesMaskedInstructions) {
   Proc plain = parse_kernel(tail_kernel("DRAM"), "tail", true);
   Proc regs = parse_kernel(tail_kernel("AVX512"), "tail", false);
-  Proc q = replace_each(regs, {&x86::mm512_mask_loadu_ps.get(),
-                               &x86::mm512_mask_fmadd_ps_broadcast.get(),
-                               &x86::mm512_mask_storeu_ps.get()});
+  Proc q = replace_each(regs,
+                        {&x86::mm512_mask_loadu_ps.get(), &x86::mm512_mask_fmadd_ps_broadcast.get(),
+                         &x86::mm512_mask_storeu_ps.get()});
   EXPECT_NO_THROW(typecheck(q)) << q;
   std::string text = to_string(q);
   EXPECT_EQ(text.find("if j < n"), std::string::npos) << text;
-  EXPECT_NE(text.find("mm512_mask_fmadd_ps_broadcast(n, C_reg[i, 0:16], A[i, k:k + 1], B_reg[0:16])"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("mm512_mask_fmadd_ps_broadcast(n, C_reg[i, 0:16], A[i, k:k + 1], B_reg[0:16])"),
+      std::string::npos)
       << text;
   for (int64_t n = 1; n < 16; n += 7) {
     EXPECT_EQ(compare_procs(plain, q, {{"n", n}, {"K", 3}}), "");
@@ -133,7 +138,8 @@ def wide(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
     for j in seq(0, 16):
         if j < n:
             x[j] = r[j]
-)", "wide", false);
+)",
+                        "wide", false);
   SchedulingError e = x86_test::refusal(p, "for j in _: _", x86::mm512_mask_storeu_ps);
   EXPECT_EQ(e.reason(),
             "requires that the assert `N <= 16` of 'mm512_mask_storeu_ps' holds at the call (as "
@@ -147,7 +153,8 @@ TEST(X86Kernels, DramBufferIsNotARegisterOperand) {
 def copy(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
     for j in seq(0, 16):
         y[j] = x[j]
-)", "copy", true);
+)",
+                        "copy", true);
   SchedulingError e = x86_test::refusal(p, "for j in _: _", x86::mm512_loadu_ps);
   EXPECT_EQ(e.reason(),
             "the block does not unify with the body of 'mm512_loadu_ps': 'y' lives in DRAM but "

@@ -139,7 +139,9 @@ def scale(x: f32[16] @ DRAM, y: f32[16] @ DRAM, a: f32[1] @ DRAM):
     mm512_set1_ps(s, a)
     mm512_mul_ps(r, r, s)
     mm512_storeu_ps(y, r)
-)", opts).proc("scale");
+)",
+                        opts)
+               .proc("scale");
   std::vector<ArgValue> args = random_args(p, {}, 3);
   std::vector<ArgValue> expected = deep_copy(args);
   interpret(p, args);

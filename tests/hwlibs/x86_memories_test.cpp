@@ -51,7 +51,9 @@ TEST(X86Memories, FreeEmitsNothing) {
 }
 
 TEST(X86Memories, AllocRefusesALastDimensionOtherThanTheWidth) {
-  EXPECT_EQ(codegen_error([] { x86::AVX512.get().alloc("r", "float", {"4", "8"}, here()); }),
+  EXPECT_EQ(codegen_error([] {
+              x86::AVX512.get().alloc("r", "float", {"4", "8"}, here());
+            }),
             "cannot allocate 'r' of shape [4, 8] in AVX512: the last dimension must be the "
             "register width, 16 for f32");
   EXPECT_EQ(codegen_error([] { x86::AVX2.get().alloc("r", "double", {"8"}, here()); }),

@@ -52,7 +52,9 @@ TEST(X86ReplaceKernels, PrefetchHasNoBodyToUnify) {
   Proc p = parse_module(R"(
 def k(x: f32[16] @ DRAM):
     pass
-)", opts).proc("k");
+)",
+                        opts)
+               .proc("k");
   SchedulingError e = x86_test::refusal(p, "pass", x86::mm_prefetch_ps);
   EXPECT_EQ(e.op(), "replace");
   EXPECT_EQ(e.reason(),

@@ -30,7 +30,8 @@ TEST(X86SemanticsHarness, CatchesABodyThatDiffersFromItsName) {
 def mm512_loadu_ps(dst: [f32][16] @ AVX512, src: [f32][16] @ DRAM):
     for i in seq(0, 16):
         dst[i] = src[i] + 1.0
-)").proc("mm512_loadu_ps");
+)")
+                   .proc("mm512_loadu_ps");
   std::string diff = x86_test::check_against_reference(wrong, {}, 1);
   EXPECT_NE(diff.find("differs"), std::string::npos) << diff;
 }
@@ -45,7 +46,8 @@ def mm512_mask_loadu_ps(N: size, dst: [f32][16] @ AVX512, src: [f32][N] @ DRAM):
         dst[i] = src[i]
     for i in seq(N, 16):
         dst[i] = 0.0
-)").proc("mm512_mask_loadu_ps");
+)")
+                   .proc("mm512_mask_loadu_ps");
   std::string diff = x86_test::check_against_reference(wrong, {{"N", 3}}, 1);
   EXPECT_NE(diff.find("differs"), std::string::npos) << diff;
 }

@@ -34,12 +34,14 @@ TEST(AddLoop, RefusesANonIdempotentBlock) {
 
 TEST(AddLoop, RefusesABoundThatMayNotBePositive) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { add_loop(p, p.body_cursor()[0], "i", "N - 1"); }, "add_loop", "is positive, but");
+  expect_refused([&] { add_loop(p, p.body_cursor()[0], "i", "N - 1"); }, "add_loop",
+                 "is positive, but");
 }
 
 TEST(AddLoop, RefusesABoundThatIsNotAnInteger) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { add_loop(p, p.body_cursor()[0], "i", "N > 1"); }, "add_loop", "expected an integer");
+  expect_refused([&] { add_loop(p, p.body_cursor()[0], "i", "N > 1"); }, "add_loop",
+                 "expected an integer");
 }
 
 TEST(AddLoop, RefusesAnUnknownName) {
@@ -49,7 +51,8 @@ TEST(AddLoop, RefusesAnUnknownName) {
 
 TEST(AddLoop, RefusesANameInUse) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { add_loop(p, p.body_cursor()[0], "x", "N"); }, "add_loop", "'x' is already used");
+  expect_refused([&] { add_loop(p, p.body_cursor()[0], "x", "N"); }, "add_loop",
+                 "'x' is already used");
 }
 
 TEST(AddLoop, ForwardsTheBlockIntoTheLoop) {

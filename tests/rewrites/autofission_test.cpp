@@ -36,8 +36,8 @@ TEST(Autofission, RefusesWhatFissionRefuses) {
         A[i] = 1.0
         B[i] = 2.0
 )");
-  expect_refused([&] { autofission(p, p.body_cursor()[0].body()[0].after(), {.n_lifts = 2}); }, "autofission",
-                 "n_lifts is too large");
+  expect_refused([&] { autofission(p, p.body_cursor()[0].body()[0].after(), {.n_lifts = 2}); },
+                 "autofission", "n_lifts is too large");
 }
 
 }  // namespace

@@ -25,7 +25,8 @@ TEST(BindExpr, BindsOneExpression) {
 TEST(BindExpr, BindsEqualExpressionsInLaterStatements) {
   Proc p = parse_proc(kScale);
   Cursor body = p.body_cursor()[0].body();
-  Proc q = bind_expr(p, std::vector<CursorLike>{body[0].rhs().child(0), body[1].rhs().child(0)}, "t");
+  Proc q =
+      bind_expr(p, std::vector<CursorLike>{body[0].rhs().child(0), body[1].rhs().child(0)}, "t");
   expect_golden("BindExpr_Two", to_string(q));
   expect_equivalent(p, q, {{"N", 4}});
 }
@@ -33,8 +34,11 @@ TEST(BindExpr, BindsEqualExpressionsInLaterStatements) {
 TEST(BindExpr, RefusesDifferentExpressions) {
   Proc p = parse_proc(kScale);
   Cursor body = p.body_cursor()[0].body();
-  expect_refused([&] { bind_expr(p, std::vector<CursorLike>{body[0].rhs().child(0), body[1].rhs()}, "t"); },
-                 "bind_expr", "differs from");
+  expect_refused(
+      [&] {
+        bind_expr(p, std::vector<CursorLike>{body[0].rhs().child(0), body[1].rhs()}, "t");
+      },
+      "bind_expr", "differs from");
 }
 
 TEST(BindExpr, RefusesWhenABufferItReadsIsWrittenInBetween) {
@@ -45,8 +49,11 @@ TEST(BindExpr, RefusesWhenABufferItReadsIsWrittenInBetween) {
         a[i] += x[i] * 2.0
 )");
   Cursor body = p.body_cursor()[0].body();
-  expect_refused([&] { bind_expr(p, std::vector<CursorLike>{body[0].rhs(), body[2].rhs()}, "t"); }, "bind_expr",
-                 "leave 'x[i] * 2.0' unchanged");
+  expect_refused(
+      [&] {
+        bind_expr(p, std::vector<CursorLike>{body[0].rhs(), body[2].rhs()}, "t");
+      },
+      "bind_expr", "leave 'x[i] * 2.0' unchanged");
 }
 
 TEST(BindExpr, RefusesAControlExpression) {
@@ -57,12 +64,14 @@ TEST(BindExpr, RefusesAControlExpression) {
 
 TEST(BindExpr, RefusesANameInUse) {
   Proc p = parse_proc(kScale);
-  expect_refused([&] { bind_expr(p, p.body_cursor()[0].body()[0].rhs(), "x"); }, "bind_expr", "already used");
+  expect_refused([&] { bind_expr(p, p.body_cursor()[0].body()[0].rhs(), "x"); }, "bind_expr",
+                 "already used");
 }
 
 TEST(BindExpr, RefusesAStatementTarget) {
   Proc p = parse_proc(kScale);
-  expect_refused([&] { bind_expr(p, p.body_cursor()[0], "t"); }, "bind_expr", "expected an expression");
+  expect_refused([&] { bind_expr(p, p.body_cursor()[0], "t"); }, "bind_expr",
+                 "expected an expression");
 }
 
 TEST(BindExpr, ForwardsStatementsPastTheBinding) {

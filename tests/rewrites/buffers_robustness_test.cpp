@@ -79,8 +79,9 @@ void try_op(const Proc& p, const std::string& op, const std::function<Proc()>& f
 }
 
 TEST(BufferOpsRobustness, EveryOperationOnEveryStatementSucceedsOrRefuses) {
-  const std::vector<std::string> windows = {"A[i, 0:8]", "A[0:N, 0:8]", "t[0:8]", "s", "B[i]", "A[i, j]",
-                                            "w[0:4]", "N", "A[i, 0:4]", "A[i]", "B[0:N]", "A[0:N + 1, 0:8]"};
+  const std::vector<std::string> windows = {
+      "A[i, 0:8]", "A[0:N, 0:8]", "t[0:8]",    "s",    "B[i]",   "A[i, j]",
+      "w[0:4]",    "N",           "A[i, 0:4]", "A[i]", "B[0:N]", "A[0:N + 1, 0:8]"};
   const std::vector<std::string> exprs = {"4", "N", "i", "0", "N + 1", "j", "q"};
   for (const char* src : kProcs) {
     Proc p = parse_proc(src);
@@ -91,7 +92,8 @@ TEST(BufferOpsRobustness, EveryOperationOnEveryStatementSucceedsOrRefuses) {
       for (const std::string& w : windows)
         for (bool accum : {false, true})
           try_op(p, "stage_mem", [&] { return stage_mem(p, s, w, "st", {.accum = accum}); });
-      try_op(p, "stage_mem", [&] { return stage_mem(p, s.as_block().expand(0, -1), "A[i, 0:8]", "st"); });
+      try_op(p, "stage_mem",
+             [&] { return stage_mem(p, s.as_block().expand(0, -1), "A[i, 0:8]", "st"); });
       try_op(p, "lift_alloc", [&] { return lift_alloc(p, s); });
       try_op(p, "lift_alloc", [&] { return lift_alloc(p, s, {.n_lifts = 2}); });
       try_op(p, "sink_alloc", [&] { return sink_alloc(p, s); });
@@ -109,7 +111,8 @@ TEST(BufferOpsRobustness, EveryOperationOnEveryStatementSucceedsOrRefuses) {
         try_op(p, "unroll_buffer", [&] { return unroll_buffer(p, s, d); });
         try_op(p, "rearrange_dim", [&] { return rearrange_dim(p, s, {d}); });
       }
-      for (const Cursor& s2 : stmts) try_op(p, "reuse_buffer", [&] { return reuse_buffer(p, s, s2); });
+      for (const Cursor& s2 : stmts)
+        try_op(p, "reuse_buffer", [&] { return reuse_buffer(p, s, s2); });
       if (s.stmt().kind() == StmtKind::Assign || s.stmt().kind() == StmtKind::Reduce) {
         try_op(p, "bind_expr", [&] { return bind_expr(p, s.rhs(), "bx"); });
         if (s.rhs().num_children() > 0)
@@ -119,8 +122,9 @@ TEST(BufferOpsRobustness, EveryOperationOnEveryStatementSucceedsOrRefuses) {
   }
   // The sweep must exercise the rewrites, not only their refusals.
   EXPECT_GT(successes, 40);
-  for (const char* op : {"stage_mem", "lift_alloc", "sink_alloc", "inline_window", "autolift_alloc", "expand_dim",
-                         "resize_dim", "divide_dim", "unroll_buffer", "rearrange_dim", "reuse_buffer", "bind_expr"})
+  for (const char* op :
+       {"stage_mem", "lift_alloc", "sink_alloc", "inline_window", "autolift_alloc", "expand_dim",
+        "resize_dim", "divide_dim", "unroll_buffer", "rearrange_dim", "reuse_buffer", "bind_expr"})
     EXPECT_TRUE(succeeded_ops.count(op)) << op << " never succeeded";
 }
 

@@ -39,7 +39,11 @@ TEST(CommuteExpr, RefusesAnEmptyList) {
 TEST(CommuteExpr, ChecksEveryTargetBeforeRewriting) {
   Proc p = parse_proc(kSrc);
   // The second target is a read, not a product: nothing is rewritten, the call refuses.
-  expect_refused([&] { commute_expr(p, {rhs(p), rhs(p).child(0)}); }, "commute_expr", "'B[i]' is not one");
+  expect_refused(
+      [&] {
+        commute_expr(p, {rhs(p), rhs(p).child(0)});
+      },
+      "commute_expr", "'B[i]' is not one");
 }
 
 TEST(CommuteExpr, ForwardsOperands) {

@@ -1,8 +1,9 @@
 // Halide-style composites (tile2d, compute_at) built from primitives. Compiled once the loop
 // operations (rewrites/loops.h) are on the branch.
 
-#include "rewrite_test_util.h"
 #include "rewrites/composites.h"
+
+#include "rewrite_test_util.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;
@@ -38,13 +39,20 @@ TEST(Tile2d, TilesPerfectly) {
 
 TEST(Tile2d, RefusesImperfectSizesWhenPerfectIsAsked) {
   Proc p = parse_proc(kGemm);
-  expect_refused([&] { tile2d(p, "i j", {4, 8}, {"io", "jo", "ii", "ji"}, {.perfect = true}); }, "divide_loop",
-                 "divisible");
+  expect_refused(
+      [&] {
+        tile2d(p, "i j", {4, 8}, {"io", "jo", "ii", "ji"}, {.perfect = true});
+      },
+      "divide_loop", "divisible");
 }
 
 TEST(Tile2d, RefusesAMissingLoopPair) {
   Proc p = parse_proc(kGemm);
-  expect_refused([&] { tile2d(p, "j i", {4, 8}, {"io", "jo", "ii", "ji"}); }, "tile2d", "no loop over 'j'");
+  expect_refused(
+      [&] {
+        tile2d(p, "j i", {4, 8}, {"io", "jo", "ii", "ji"});
+      },
+      "tile2d", "no loop over 'j'");
 }
 
 TEST(Tile2d, RefusesTheWrongNumberOfNames) {
@@ -52,7 +60,8 @@ TEST(Tile2d, RefusesTheWrongNumberOfNames) {
   expect_refused([&] { tile2d(p, "i j", {4, 8}, {"io", "jo"}); }, "tile2d", "four new loop names");
 }
 
-const char* kPipeline = R"(def blur(N: size, A: f32[N] @ DRAM, T: f32[N] @ DRAM, B: f32[N] @ DRAM, C: f32[N] @ DRAM):
+const char* kPipeline =
+    R"(def blur(N: size, A: f32[N] @ DRAM, T: f32[N] @ DRAM, B: f32[N] @ DRAM, C: f32[N] @ DRAM):
     for i in seq(0, N):
         T[i] = A[i] * 2.0
     for k in seq(0, N):
@@ -69,7 +78,8 @@ TEST(ComputeAt, FusesTheProducerIntoTheConsumer) {
 }
 
 TEST(ComputeAt, RefusesAConsumerNeedingALaterProducerIteration) {
-  Proc p = parse_proc(R"(def f(N: size, A: f32[N + 1] @ DRAM, T: f32[N + 1] @ DRAM, B: f32[N] @ DRAM):
+  Proc p =
+      parse_proc(R"(def f(N: size, A: f32[N + 1] @ DRAM, T: f32[N + 1] @ DRAM, B: f32[N] @ DRAM):
     for i in seq(0, N):
         T[i] = A[i]
     for j in seq(0, N):
@@ -85,4 +95,3 @@ TEST(ComputeAt, RefusesAConsumerBeforeTheProducer) {
 }
 
 }  // namespace
-

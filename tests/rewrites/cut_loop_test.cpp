@@ -30,17 +30,20 @@ TEST(CutLoop, AtAnExpressionOfSizes) {
 
 TEST(CutLoop, RefusesACutPastTheEnd) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { cut_loop(p, p.body_cursor()[0], "N + 9"); }, "cut_loop", "is at most the upper bound");
+  expect_refused([&] { cut_loop(p, p.body_cursor()[0], "N + 9"); }, "cut_loop",
+                 "is at most the upper bound");
 }
 
 TEST(CutLoop, RefusesACutBeforeTheStart) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { cut_loop(p, p.body_cursor()[0], "N - 4"); }, "cut_loop", "is at least the lower bound");
+  expect_refused([&] { cut_loop(p, p.body_cursor()[0], "N - 4"); }, "cut_loop",
+                 "is at least the lower bound");
 }
 
 TEST(CutLoop, RefusesACondition) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { cut_loop(p, p.body_cursor()[0], "N < 3"); }, "cut_loop", "expected an integer");
+  expect_refused([&] { cut_loop(p, p.body_cursor()[0], "N < 3"); }, "cut_loop",
+                 "expected an integer");
 }
 
 TEST(CutLoop, RefusesTheLoopsOwnVariable) {

@@ -72,8 +72,11 @@ TEST(DivideLoop, NestedLoopInsideAnotherLoop) {
 
 TEST(DivideLoop, RefusesPerfectWhenNotDivisible) {
   Proc p = parse_proc(kScale);
-  expect_refused([&] { divide_loop(p, loop0(p), 4, {"io", "ii"}, {.perfect = true}); }, "divide_loop",
-                 "is divisible by 4, but");
+  expect_refused(
+      [&] {
+        divide_loop(p, loop0(p), 4, {"io", "ii"}, {.perfect = true});
+      },
+      "divide_loop", "is divisible by 4, but");
 }
 
 TEST(DivideLoop, RefusalOfPerfectCarriesACounterexample) {
@@ -88,12 +91,20 @@ TEST(DivideLoop, RefusalOfPerfectCarriesACounterexample) {
 
 TEST(DivideLoop, RefusesADivisorBelowTwo) {
   Proc p = parse_proc(kScale);
-  expect_refused([&] { divide_loop(p, loop0(p), 1, {"io", "ii"}); }, "divide_loop", "greater than 1, got 1");
+  expect_refused(
+      [&] {
+        divide_loop(p, loop0(p), 1, {"io", "ii"});
+      },
+      "divide_loop", "greater than 1, got 1");
 }
 
 TEST(DivideLoop, RefusesANameInUse) {
   Proc p = parse_proc(kScale);
-  expect_refused([&] { divide_loop(p, loop0(p), 4, {"N", "ii"}); }, "divide_loop", "'N' is already used");
+  expect_refused(
+      [&] {
+        divide_loop(p, loop0(p), 4, {"N", "ii"});
+      },
+      "divide_loop", "'N' is already used");
 }
 
 TEST(DivideLoop, RefusesTwoEqualNames) {
@@ -103,7 +114,8 @@ TEST(DivideLoop, RefusesTwoEqualNames) {
 
 TEST(DivideLoop, RefusesAWrongNumberOfNames) {
   Proc p = parse_proc(kScale);
-  expect_refused([&] { divide_loop(p, loop0(p), 4, {"io"}); }, "divide_loop", "expected two new loop names");
+  expect_refused([&] { divide_loop(p, loop0(p), 4, {"io"}); }, "divide_loop",
+                 "expected two new loop names");
 }
 
 TEST(DivideLoop, RefusesANonZeroLowerBound) {
@@ -111,12 +123,20 @@ TEST(DivideLoop, RefusesANonZeroLowerBound) {
     for i in seq(1, N + 1):
         A[i] = 1.0
 )");
-  expect_refused([&] { divide_loop(p, loop0(p), 4, {"io", "ii"}); }, "divide_loop", "lower bound of loop i to be 0");
+  expect_refused(
+      [&] {
+        divide_loop(p, loop0(p), 4, {"io", "ii"});
+      },
+      "divide_loop", "lower bound of loop i to be 0");
 }
 
 TEST(DivideLoop, RefusesAStatementThatIsNotALoop) {
   Proc p = parse_proc(kScale);
-  expect_refused([&] { divide_loop(p, loop0(p).body()[0], 4, {"io", "ii"}); }, "divide_loop", "expected a loop");
+  expect_refused(
+      [&] {
+        divide_loop(p, loop0(p).body()[0], 4, {"io", "ii"});
+      },
+      "divide_loop", "expected a loop");
 }
 
 TEST(DivideLoop, ForwardsTheBodyIntoTheGuardedInnerLoop) {

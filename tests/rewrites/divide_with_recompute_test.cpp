@@ -23,8 +23,11 @@ TEST(DivideWithRecompute, OverlappingChunks) {
 
 TEST(DivideWithRecompute, RefusesChunksPastTheBound) {
   Proc p = parse_proc(kBlur);
-  expect_refused([&] { divide_with_recompute(p, p.body_cursor()[0], "N / 4 + 1", 4, {"io", "ii"}); },
-                 "divide_with_recompute", "is at most the loop's bound 'N', but");
+  expect_refused(
+      [&] {
+        divide_with_recompute(p, p.body_cursor()[0], "N / 4 + 1", 4, {"io", "ii"});
+      },
+      "divide_with_recompute", "is at most the loop's bound 'N', but");
 }
 
 TEST(DivideWithRecompute, RefusesRecomputingAReduction) {
@@ -33,8 +36,11 @@ TEST(DivideWithRecompute, RefusesRecomputingAReduction) {
     for i in seq(0, N):
         x += A[i]
 )");
-  expect_refused([&] { divide_with_recompute(p, p.body_cursor()[0], "N / 4", 4, {"io", "ii"}); },
-                 "divide_with_recompute", "twice is the same as running it once, but");
+  expect_refused(
+      [&] {
+        divide_with_recompute(p, p.body_cursor()[0], "N / 4", 4, {"io", "ii"});
+      },
+      "divide_with_recompute", "twice is the same as running it once, but");
 }
 
 TEST(DivideWithRecompute, RefusesIterationsThatDoNotCommute) {
@@ -43,14 +49,20 @@ TEST(DivideWithRecompute, RefusesIterationsThatDoNotCommute) {
     for i in seq(0, N):
         A[i + 1] = A[i]
 )");
-  expect_refused([&] { divide_with_recompute(p, p.body_cursor()[0], "N / 4", 4, {"io", "ii"}); },
-                 "divide_with_recompute", "commute, but");
+  expect_refused(
+      [&] {
+        divide_with_recompute(p, p.body_cursor()[0], "N / 4", 4, {"io", "ii"});
+      },
+      "divide_with_recompute", "commute, but");
 }
 
 TEST(DivideWithRecompute, RefusesANonPositiveStride) {
   Proc p = parse_proc(kBlur);
-  expect_refused([&] { divide_with_recompute(p, p.body_cursor()[0], "N / 4", 0, {"io", "ii"}); },
-                 "divide_with_recompute", "stride must be positive");
+  expect_refused(
+      [&] {
+        divide_with_recompute(p, p.body_cursor()[0], "N / 4", 0, {"io", "ii"});
+      },
+      "divide_with_recompute", "stride must be positive");
 }
 
 TEST(DivideWithRecompute, ForwardsTheBodyIntoTheInnerLoop) {

@@ -73,8 +73,8 @@ TEST(EliminateDeadCode, RefusesAConditionThatVaries) {
         if i < 2:
             A[i] = 1.0
 )");
-  expect_refused([&] { eliminate_dead_code(p, p.body_cursor()[0].body()[0]); }, "eliminate_dead_code",
-                 "may be true or false");
+  expect_refused([&] { eliminate_dead_code(p, p.body_cursor()[0].body()[0]); },
+                 "eliminate_dead_code", "may be true or false");
 }
 
 TEST(EliminateDeadCode, RefusesALoopThatMayRun) {
@@ -82,14 +82,16 @@ TEST(EliminateDeadCode, RefusesALoopThatMayRun) {
     for i in seq(0, N):
         A[i] = 1.0
 )");
-  expect_refused([&] { eliminate_dead_code(p, p.body_cursor()[0]); }, "eliminate_dead_code", "never runs");
+  expect_refused([&] { eliminate_dead_code(p, p.body_cursor()[0]); }, "eliminate_dead_code",
+                 "never runs");
 }
 
 TEST(EliminateDeadCode, RefusesAnAssignment) {
   Proc p = parse_proc(R"(def f(A: f32[4] @ DRAM):
     A[0] = 1.0
 )");
-  expect_refused([&] { eliminate_dead_code(p, p.body_cursor()[0]); }, "eliminate_dead_code", "neither");
+  expect_refused([&] { eliminate_dead_code(p, p.body_cursor()[0]); }, "eliminate_dead_code",
+                 "neither");
 }
 
 TEST(EliminateDeadCode, ForwardsTheKeptBranch) {
@@ -104,7 +106,8 @@ TEST(EliminateDeadCode, ForwardsTheKeptBranch) {
 
 TEST(EliminateDeadCode, AcceptsAnIfPattern) {
   Proc p = parse_proc(kSrc);
-  EXPECT_EQ(to_string(eliminate_dead_code(p, "if _: _ #1")), to_string(eliminate_dead_code(p, loop_stmt(p, 1))));
+  EXPECT_EQ(to_string(eliminate_dead_code(p, "if _: _ #1")),
+            to_string(eliminate_dead_code(p, loop_stmt(p, 1))));
 }
 
 }  // namespace

@@ -35,7 +35,8 @@ TEST(ExtractSubproc, InliningTheCallGivesBackTheOriginal) {
 
 TEST(ExtractSubproc, WithoutAssertsTheSubprocHasNone) {
   Proc p = parse_proc(kSrc);
-  Extracted e = extract_subproc(p, p.find_loop("i").body().slice(1, 2), "g", {.include_asserts = false});
+  Extracted e =
+      extract_subproc(p, p.find_loop("i").body().slice(1, 2), "g", {.include_asserts = false});
   EXPECT_TRUE(e.subproc.preds().empty());
   expect_golden("ExtractSubproc_WithoutAssertsTheSubprocHasNone", both(e));
   expect_equivalent(p, e.proc, {{"N", 3}, {"M", 2}});
@@ -68,7 +69,8 @@ TEST(ExtractSubproc, IfConditionsBecomeAsserts) {
 )");
   Extracted then_part = extract_subproc(p, p.find("A[_] = 1.0"), "low");
   Extracted else_part = extract_subproc(p, p.find("A[_] = 2.0"), "high");
-  expect_golden("ExtractSubproc_IfConditionsBecomeAsserts", both(then_part) + "\n" + both(else_part));
+  expect_golden("ExtractSubproc_IfConditionsBecomeAsserts",
+                both(then_part) + "\n" + both(else_part));
   expect_equivalent(p, then_part.proc, {{"N", 5}});
   expect_equivalent(p, else_part.proc, {{"N", 5}});
 }
@@ -137,7 +139,8 @@ TEST(ExtractSubproc, RefusesAGap) {
 
 TEST(ExtractSubproc, RefusesAnInvalidName) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { extract_subproc(p, p.find_loop("i"), "2g"); }, "extract_subproc", "'2g' is not a valid proc name");
+  expect_refused([&] { extract_subproc(p, p.find_loop("i"), "2g"); }, "extract_subproc",
+                 "'2g' is not a valid proc name");
 }
 
 }  // namespace

@@ -102,19 +102,20 @@ TEST(Fission, RefusesAnAllocationUsedAfterTheGap) {
 
 TEST(Fission, RefusesAGapAtTheEndOfTheBody) {
   Proc p = parse_proc(kTwo);
-  expect_refused([&] { fission(p, p.body_cursor()[0].body()[1].after()); }, "fission", "at the end of the body");
+  expect_refused([&] { fission(p, p.body_cursor()[0].body()[1].after()); }, "fission",
+                 "at the end of the body");
 }
 
 TEST(Fission, RefusesMoreLiftsThanEnclosingScopes) {
   Proc p = parse_proc(kTwo);
-  expect_refused([&] { fission(p, p.body_cursor()[0].body()[0].after(), {.n_lifts = 2}); }, "fission",
-                 "n_lifts is too large");
+  expect_refused([&] { fission(p, p.body_cursor()[0].body()[0].after(), {.n_lifts = 2}); },
+                 "fission", "n_lifts is too large");
 }
 
 TEST(Fission, RefusesNonPositiveLifts) {
   Proc p = parse_proc(kTwo);
-  expect_refused([&] { fission(p, p.body_cursor()[0].body()[0].after(), {.n_lifts = 0}); }, "fission",
-                 "n_lifts must be at least 1");
+  expect_refused([&] { fission(p, p.body_cursor()[0].body()[0].after(), {.n_lifts = 0}); },
+                 "fission", "n_lifts must be at least 1");
 }
 
 TEST(Fission, RefusesAConfigWriteTheConditionReads) {

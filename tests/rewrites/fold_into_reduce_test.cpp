@@ -8,9 +8,11 @@ using namespace exocpp::testing;
 namespace {
 
 Proc with_write(const std::string& s) {
-  return parse_proc("def f(N: size, x: f32[N] @ DRAM, b: f32[N] @ DRAM):\n"
-                    "    for i in seq(0, N):\n"
-                    "        " + s + "\n");
+  return parse_proc(
+      "def f(N: size, x: f32[N] @ DRAM, b: f32[N] @ DRAM):\n"
+      "    for i in seq(0, N):\n"
+      "        " +
+      s + "\n");
 }
 Cursor write(const Proc& p) { return p.body_cursor()[0].body()[0]; }
 
@@ -43,7 +45,8 @@ TEST(FoldIntoReduce, RefusesAReadOfAnotherBufferOnTheLeft) {
 
 TEST(FoldIntoReduce, RefusesAReduction) {
   Proc p = with_write("x[i] += x[i] + b[i]");
-  expect_refused([&] { fold_into_reduce(p, write(p)); }, "fold_into_reduce", "expected an assignment");
+  expect_refused([&] { fold_into_reduce(p, write(p)); }, "fold_into_reduce",
+                 "expected an assignment");
 }
 
 TEST(FoldIntoReduce, ForwardsTheAddedExpression) {

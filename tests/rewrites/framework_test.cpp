@@ -1,7 +1,7 @@
 // The shared scheduling framework: target resolution and the operation wrapper.
 #include "rewrite_test_util.h"
-#include "rewrites/loops.h"
 #include "rewrites/common.h"
+#include "rewrites/loops.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;

@@ -43,7 +43,8 @@ TEST(Fuse, RefusesDifferentBounds) {
     for j in seq(0, N - 1):
         B[j] = 2.0
 )");
-  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse", "different bounds");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
+                 "different bounds");
 }
 
 TEST(Fuse, RefusesAReversedDependence) {
@@ -53,7 +54,8 @@ TEST(Fuse, RefusesAReversedDependence) {
     for j in seq(0, N):
         B[j] = A[j + 1]
 )");
-  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse", "can be fused, but");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
+                 "can be fused, but");
 }
 
 TEST(Fuse, RefusesStatementsThatAreNotAdjacent) {
@@ -64,7 +66,8 @@ TEST(Fuse, RefusesStatementsThatAreNotAdjacent) {
     for j in seq(0, N):
         A[j] = 2.0
 )");
-  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[2]); }, "fuse", "to directly follow the first");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[2]); }, "fuse",
+                 "to directly follow the first");
 }
 
 TEST(Fuse, RefusesALoopAndAnIf) {
@@ -74,7 +77,8 @@ TEST(Fuse, RefusesALoopAndAnIf) {
     if N > 1:
         x = 1.0
 )");
-  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse", "expected two loops or two ifs");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
+                 "expected two loops or two ifs");
 }
 
 TEST(Fuse, RefusesDifferentConditions) {
@@ -84,7 +88,8 @@ TEST(Fuse, RefusesDifferentConditions) {
     if N > 2:
         x = 2.0
 )");
-  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse", "the conditions differ");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
+                 "the conditions differ");
 }
 
 TEST(Fuse, ForwardsTheSecondBodyIntoTheFusedLoop) {

@@ -50,7 +50,8 @@ TEST(InlineAssign, RefusesAnArgument) {
     t = 2.0
     A[0] = t
 )");
-  expect_refused([&] { inline_assign(p, p.body_cursor()[0]); }, "inline_assign", "not allocated earlier");
+  expect_refused([&] { inline_assign(p, p.body_cursor()[0]); }, "inline_assign",
+                 "not allocated earlier");
 }
 
 TEST(InlineAssign, RefusesATensorElement) {

@@ -29,7 +29,8 @@ TEST(JoinLoops, RefusesDifferentBodies) {
     for j in seq(4, N + 4):
         A[j] = 2.0
 )");
-  expect_refused([&] { join_loops(p, p.body_cursor()[0], p.body_cursor()[1]); }, "join_loops", "differ");
+  expect_refused([&] { join_loops(p, p.body_cursor()[0], p.body_cursor()[1]); }, "join_loops",
+                 "differ");
 }
 
 TEST(JoinLoops, RefusesAGapBetweenTheRanges) {
@@ -45,7 +46,8 @@ TEST(JoinLoops, RefusesAGapBetweenTheRanges) {
 
 TEST(JoinLoops, RefusesLoopsThatAreNotAdjacent) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { join_loops(p, p.body_cursor()[1], p.body_cursor()[0]); }, "join_loops", "directly follow");
+  expect_refused([&] { join_loops(p, p.body_cursor()[1], p.body_cursor()[0]); }, "join_loops",
+                 "directly follow");
 }
 
 TEST(JoinLoops, ForwardsTheFirstLoopAndInvalidatesTheSecond) {

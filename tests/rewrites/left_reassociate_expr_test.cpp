@@ -35,8 +35,8 @@ TEST(LeftReassociateExpr, RefusesMixedOperators) {
   Proc p = parse_proc(R"(def f(A: f32[4] @ DRAM):
     A[0] = A[1] + A[2] * A[3]
 )");
-  expect_refused([&] { left_reassociate_expr(p, p.body_cursor()[0].rhs()); }, "left_reassociate_expr",
-                 "nothing to regroup");
+  expect_refused([&] { left_reassociate_expr(p, p.body_cursor()[0].rhs()); },
+                 "left_reassociate_expr", "nothing to regroup");
 }
 
 TEST(LeftReassociateExpr, RefusesANonSum) {

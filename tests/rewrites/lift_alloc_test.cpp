@@ -81,7 +81,8 @@ TEST(LiftAlloc, RefusesWhenAnIterationReadsAnEarlierOnesValue) {
             A[i] = t[1]
         t[1] = t[0]
 )");
-  expect_refused([&] { lift_alloc(p, p.body_cursor()[0].body()[0]); }, "lift_alloc", "can serve every iteration");
+  expect_refused([&] { lift_alloc(p, p.body_cursor()[0].body()[0]); }, "lift_alloc",
+                 "can serve every iteration");
 }
 
 TEST(LiftAlloc, RefusesAShapeDependingOnTheLoopVariable) {
@@ -97,14 +98,16 @@ TEST(LiftAlloc, RefusesAShapeDependingOnTheLoopVariable) {
   Expr i1 = BinOpNode::make(BinOpKind::Add, ReadNode::make(loop->iter, {}, Type(ScalarKind::Index)),
                             ConstNode::make_int(1));
   Stmt bad = AllocNode::make(t->name, Type(t->type.base, {i1}), t->mem);
-  Proc q = derive_proc(p, replace_stmts(p.body(), {{0, BlockField::Body}}, 0, 1, {bad}), fwd_identity());
-  expect_refused([&] { lift_alloc(q, q.body_cursor()[0].body()[0]); }, "lift_alloc", "depends on i");
+  Proc q =
+      derive_proc(p, replace_stmts(p.body(), {{0, BlockField::Body}}, 0, 1, {bad}), fwd_identity());
+  expect_refused([&] { lift_alloc(q, q.body_cursor()[0].body()[0]); }, "lift_alloc",
+                 "depends on i");
 }
 
 TEST(LiftAlloc, RefusesMoreLiftsThanEnclosingScopes) {
   Proc p = parse_proc(kTmp);
-  expect_refused([&] { lift_alloc(p, p.body_cursor()[0].body()[0].body()[0], {.n_lifts = 3}); }, "lift_alloc",
-                 "only 2 loops or ifs enclose it");
+  expect_refused([&] { lift_alloc(p, p.body_cursor()[0].body()[0].body()[0], {.n_lifts = 3}); },
+                 "lift_alloc", "only 2 loops or ifs enclose it");
 }
 
 TEST(LiftAlloc, RefusesAParLoop) {
@@ -166,7 +169,8 @@ TEST(SinkAlloc, RefusesAValueCarriedAcrossIterations) {
         s += A[i]
         A[i] = s
 )");
-  expect_refused([&] { sink_alloc(q, q.body_cursor()[0]); }, "sink_alloc", "written by an earlier one");
+  expect_refused([&] { sink_alloc(q, q.body_cursor()[0]); }, "sink_alloc",
+                 "written by an earlier one");
   (void)p;
 }
 
@@ -177,12 +181,14 @@ TEST(SinkAlloc, RefusesWhenUsedAfterTheLoop) {
         t = A[i]
     A[0] = t
 )");
-  expect_refused([&] { sink_alloc(p, p.body_cursor()[0]); }, "sink_alloc", "is used after the loop");
+  expect_refused([&] { sink_alloc(p, p.body_cursor()[0]); }, "sink_alloc",
+                 "is used after the loop");
 }
 
 TEST(SinkAlloc, RefusesWhenNoLoopOrIfFollows) {
   Proc p = parse_proc(kCarry);
-  expect_refused([&] { sink_alloc(p, p.body_cursor()[0]); }, "sink_alloc", "must be a loop or an if");
+  expect_refused([&] { sink_alloc(p, p.body_cursor()[0]); }, "sink_alloc",
+                 "must be a loop or an if");
 }
 
 TEST(SinkAlloc, ForwardsTheAllocationIntoTheLoop) {

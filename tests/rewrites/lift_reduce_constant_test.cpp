@@ -38,7 +38,8 @@ TEST(LiftReduceConstant, RefusesANonZeroStart) {
     for i in seq(0, N):
         x += 2.0 * y[i]
 )");
-  expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant", "assign zero");
+  expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant",
+                 "assign zero");
 }
 
 TEST(LiftReduceConstant, RefusesAFactorThatVaries) {
@@ -47,7 +48,8 @@ TEST(LiftReduceConstant, RefusesAFactorThatVaries) {
     for i in seq(0, N):
         x += y[i] * y[i]
 )");
-  expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant", "changes inside the loop");
+  expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant",
+                 "changes inside the loop");
 }
 
 TEST(LiftReduceConstant, RefusesAFactorTheLoopWrites) {
@@ -57,7 +59,8 @@ TEST(LiftReduceConstant, RefusesAFactorTheLoopWrites) {
         x += c * y[i]
         c = 2.0
 )");
-  expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant", "the loop writes");
+  expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant",
+                 "the loop writes");
 }
 
 TEST(LiftReduceConstant, RefusesDifferentFactors) {
@@ -67,7 +70,8 @@ TEST(LiftReduceConstant, RefusesDifferentFactors) {
         x += 2.0 * y[i]
         x += 3.0 * y[i]
 )");
-  expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant", "different factors");
+  expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant",
+                 "different factors");
 }
 
 TEST(LiftReduceConstant, RefusesAReadOfTheAccumulator) {
@@ -77,7 +81,8 @@ TEST(LiftReduceConstant, RefusesAReadOfTheAccumulator) {
         x += 2.0 * y[i]
         y[i] = x
 )");
-  expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant", "other than by reductions");
+  expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant",
+                 "other than by reductions");
 }
 
 TEST(LiftReduceConstant, ForwardsTheLoop) {

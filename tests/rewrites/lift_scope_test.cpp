@@ -134,7 +134,8 @@ TEST(LiftScope, RefusesAParentWithOtherStatements) {
         if N > 4:
             A[i] = 1.0
 )");
-  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[1]); }, "lift_scope", "to be the only statement");
+  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[1]); }, "lift_scope",
+                 "to be the only statement");
 }
 
 TEST(LiftScope, RefusesALoopOutOfAnIfWithElse) {
@@ -145,7 +146,8 @@ TEST(LiftScope, RefusesALoopOutOfAnIfWithElse) {
     else:
         A[0] = 2.0
 )");
-  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope", "has an else branch");
+  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
+                 "has an else branch");
 }
 
 TEST(LiftScope, RefusesATopLevelStatement) {
@@ -161,7 +163,8 @@ TEST(LiftScope, RefusesAnAssignment) {
     for i in seq(0, N):
         A[i] = 1.0
 )");
-  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope", "expected a loop or an if");
+  expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
+                 "expected a loop or an if");
 }
 
 TEST(LiftScope, ForwardsBranchesAndHeads) {
@@ -172,7 +175,8 @@ TEST(LiftScope, ForwardsBranchesAndHeads) {
         else:
             A[i] = 2.0
 )");
-  Cursor loop = p.body_cursor()[0], cond = loop.body()[0], then_s = cond.body()[0], else_s = cond.orelse()[0];
+  Cursor loop = p.body_cursor()[0], cond = loop.body()[0], then_s = cond.body()[0],
+         else_s = cond.orelse()[0];
   Proc q = lift_scope(p, cond);
   EXPECT_EQ(q.forward(cond).loc(), q.body_cursor()[0].loc());
   EXPECT_EQ(q.forward(loop).loc(), q.body_cursor()[0].body()[0].loc());

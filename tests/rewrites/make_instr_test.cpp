@@ -14,7 +14,8 @@ const char* kSrc = R"(def load4(n: size, dst: [f32][4] @ DRAM, src: [f32][4] @ D
 
 TEST(MakeInstr, TheProcBecomesAnInstruction) {
   Proc p = parse_proc(kSrc);
-  Proc q = make_instr(p, "{dst_data} = _mm_loadu_ps(&{src_data}[0]); // {n}", "#include <immintrin.h>");
+  Proc q =
+      make_instr(p, "{dst_data} = _mm_loadu_ps(&{src_data}[0]); // {n}", "#include <immintrin.h>");
   ASSERT_TRUE(q.is_instr());
   EXPECT_EQ(q->instr->c_global, "#include <immintrin.h>");
   expect_golden("MakeInstr_TheProcBecomesAnInstruction", to_string(q));
@@ -41,8 +42,9 @@ TEST(MakeInstr, BracesAroundCAreNotHoles) {
 
 TEST(MakeInstr, RefusesAHoleNamingNoArgument) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { make_instr(p, "{out_data} = 0;"); }, "make_instr",
-                 "the template hole {out_data} names no argument of 'load4' (arguments: n, dst, src");
+  expect_refused(
+      [&] { make_instr(p, "{out_data} = 0;"); }, "make_instr",
+      "the template hole {out_data} names no argument of 'load4' (arguments: n, dst, src");
 }
 
 TEST(MakeInstr, RefusesTheDataPointerOfAControlArgument) {

@@ -9,10 +9,14 @@ namespace {
 
 // A proc whose loop body is `first ; second` writing x[i].
 Proc with_writes(const std::string& first, const std::string& second) {
-  return parse_proc("def f(N: size, x: f32[N] @ DRAM, b: f32[N] @ DRAM, c: f32[N] @ DRAM):\n"
-                    "    for i in seq(0, N):\n"
-                    "        " + first + "\n"
-                    "        " + second + "\n");
+  return parse_proc(
+      "def f(N: size, x: f32[N] @ DRAM, b: f32[N] @ DRAM, c: f32[N] @ DRAM):\n"
+      "    for i in seq(0, N):\n"
+      "        " +
+      first +
+      "\n"
+      "        " +
+      second + "\n");
 }
 Cursor pair(const Proc& p) { return p.body_cursor()[0].body(); }
 std::string merged(const Proc& q) { return to_string(q.body()[0].as<ForNode>()->body[0]); }

@@ -27,7 +27,8 @@ TEST(MultLoops, RefusesANonConstantInnerBound) {
         for j in seq(0, N):
             A[i, j] = 1.0
 )");
-  expect_refused([&] { mult_loops(p, p.body_cursor()[0], "k"); }, "mult_loops", "positive integer constant");
+  expect_refused([&] { mult_loops(p, p.body_cursor()[0], "k"); }, "mult_loops",
+                 "positive integer constant");
 }
 
 TEST(MultLoops, RefusesALoopHoldingMore) {
@@ -37,7 +38,8 @@ TEST(MultLoops, RefusesALoopHoldingMore) {
         for j in seq(0, 4):
             A[i, j] = 1.0
 )");
-  expect_refused([&] { mult_loops(p, p.body_cursor()[0], "k"); }, "mult_loops", "exactly one statement");
+  expect_refused([&] { mult_loops(p, p.body_cursor()[0], "k"); }, "mult_loops",
+                 "exactly one statement");
 }
 
 TEST(MultLoops, RefusesANonZeroStart) {
@@ -51,7 +53,8 @@ TEST(MultLoops, RefusesANonZeroStart) {
 
 TEST(MultLoops, RefusesANameInUse) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { mult_loops(p, p.body_cursor()[0], "j"); }, "mult_loops", "'j' is already used");
+  expect_refused([&] { mult_loops(p, p.body_cursor()[0], "j"); }, "mult_loops",
+                 "'j' is already used");
 }
 
 TEST(MultLoops, ForwardsTheBodyUpOneLevel) {

@@ -22,7 +22,8 @@ TEST(ParallelizeLoop, RefusesACarriedDependence) {
     for i in seq(0, N):
         A[i + 1] = A[i]
 )");
-  expect_refused([&] { parallelize_loop(p, p.body_cursor()[0]); }, "parallelize_loop", "independent");
+  expect_refused([&] { parallelize_loop(p, p.body_cursor()[0]); }, "parallelize_loop",
+                 "independent");
 }
 
 TEST(ParallelizeLoop, RefusesAReductionRace) {
@@ -30,14 +31,16 @@ TEST(ParallelizeLoop, RefusesAReductionRace) {
     for i in seq(0, N):
         s += A[i]
 )");
-  expect_refused([&] { parallelize_loop(p, p.body_cursor()[0]); }, "parallelize_loop", "independent");
+  expect_refused([&] { parallelize_loop(p, p.body_cursor()[0]); }, "parallelize_loop",
+                 "independent");
 }
 
 TEST(ParallelizeLoop, RefusesANonLoop) {
   Proc p = parse_proc(R"(def f(A: f32[4] @ DRAM):
     A[0] = 1.0
 )");
-  expect_refused([&] { parallelize_loop(p, p.body_cursor()[0]); }, "parallelize_loop", "expected a loop");
+  expect_refused([&] { parallelize_loop(p, p.body_cursor()[0]); }, "parallelize_loop",
+                 "expected a loop");
 }
 
 TEST(ParallelizeLoop, ForwardsTheBody) {

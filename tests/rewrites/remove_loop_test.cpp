@@ -50,7 +50,8 @@ TEST(RemoveLoop, RefusesALoopThatMayNotRun) {
     for i in seq(0, N - 1):
         x = 1.0
 )");
-  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop", "runs at least once, but");
+  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop",
+                 "runs at least once, but");
 }
 
 TEST(RemoveLoop, ForwardsTheBodyUpOneLevel) {

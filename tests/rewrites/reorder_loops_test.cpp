@@ -8,7 +8,8 @@ using namespace exocpp::testing;
 
 namespace {
 
-const char* kGemm = R"(def gemm(N: size, M: size, A: f32[N, M] @ DRAM, B: f32[M] @ DRAM, C: f32[N] @ DRAM):
+const char* kGemm =
+    R"(def gemm(N: size, M: size, A: f32[N, M] @ DRAM, B: f32[M] @ DRAM, C: f32[N] @ DRAM):
     for i in seq(0, N):
         for j in seq(0, M):
             C[i] += A[i, j] * B[j]
@@ -43,7 +44,8 @@ TEST(ReorderLoops, NamePairWithMatchIndex) {
 
 TEST(ReorderLoops, RefusesWhenTheNamePairMatchesNothing) {
   Proc p = parse_proc(kGemm);
-  expect_refused([&] { reorder_loops(p, "j i"); }, "reorder_loops", "no loop j whose only statement is a loop i");
+  expect_refused([&] { reorder_loops(p, "j i"); }, "reorder_loops",
+                 "no loop j whose only statement is a loop i");
 }
 
 TEST(ReorderLoops, RefusesALoopWithMoreThanTheNestedLoop) {
@@ -53,7 +55,8 @@ TEST(ReorderLoops, RefusesALoopWithMoreThanTheNestedLoop) {
         for j in seq(0, N):
             A[i, j] = x
 )");
-  expect_refused([&] { reorder_loops(p, p.body_cursor()[0]); }, "reorder_loops", "to hold exactly one statement, a loop");
+  expect_refused([&] { reorder_loops(p, p.body_cursor()[0]); }, "reorder_loops",
+                 "to hold exactly one statement, a loop");
 }
 
 TEST(ReorderLoops, RefusesBoundsThatDependOnTheOuterLoop) {
@@ -62,7 +65,8 @@ TEST(ReorderLoops, RefusesBoundsThatDependOnTheOuterLoop) {
         for j in seq(0, i):
             A[i, j] = 1.0
 )");
-  expect_refused([&] { reorder_loops(p, "i j"); }, "reorder_loops", "the bounds of loop j depend on i");
+  expect_refused([&] { reorder_loops(p, "i j"); }, "reorder_loops",
+                 "the bounds of loop j depend on i");
 }
 
 TEST(ReorderLoops, RefusesAReversedDependence) {

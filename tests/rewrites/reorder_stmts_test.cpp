@@ -39,17 +39,20 @@ TEST(ReorderStmts, RefusesAReadAfterWrite) {
         A[i] = 1.0
         B[i] = A[i]
 )");
-  expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()[0]); }, "reorder_stmts", "commute");
+  expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()[0]); }, "reorder_stmts",
+                 "commute");
 }
 
 TEST(ReorderStmts, RefusesTheLastStatementAlone) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()[2]); }, "reorder_stmts", "no statement after");
+  expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()[2]); }, "reorder_stmts",
+                 "no statement after");
 }
 
 TEST(ReorderStmts, RefusesABlockOfThree) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()); }, "reorder_stmts", "block has 3");
+  expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()); }, "reorder_stmts",
+                 "block has 3");
 }
 
 TEST(ReorderStmts, ForwardsBothStatements) {

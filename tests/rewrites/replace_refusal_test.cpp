@@ -22,31 +22,37 @@ Proc copy16(const std::string& body_line, const std::string& extra_args = "") {
 TEST(ReplaceRefusal, StatementKindDiffers) {
   Proc p = copy16("x[i] += y[i]");
   expect_refused([&] { replace(p, "for i in _: _", instr("vld")); }, "replace",
-                 "the reduction `x[i] += y[i]` does not match `dst[i] = src[i]` of 'vld': expected an assignment");
+                 "the reduction `x[i] += y[i]` does not match `dst[i] = src[i]` of 'vld': expected "
+                 "an assignment");
 }
 
 TEST(ReplaceRefusal, TripCountDiffers) {
-  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+  expect_replace_refused(
+      R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
     for i in seq(0, 8):
         x[i] = y[i]
-)", "for i in _: _", instr("vld"),
-                         "the trip count 8 of `for i in seq(0, 8):` cannot equal the trip count 16");
+)",
+      "for i in _: _", instr("vld"),
+      "the trip count 8 of `for i in seq(0, 8):` cannot equal the trip count 16");
 }
 
 TEST(ReplaceRefusal, StridedIndexFitsNoWindow) {
   expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: f32[32] @ DRAM):
     for i in seq(0, 16):
         x[i] = y[2 * i]
-)", "for i in _: _", instr("vld"),
+)",
+                         "for i in _: _", instr("vld"),
                          "`y[2 * i]` cannot equal `src[i]` for any window of 'y'");
 }
 
 TEST(ReplaceRefusal, ShiftedIndexInAnotherDimensionFitsNoWindow) {
-  expect_replace_refused(R"(def k(A: f32[17, 17] @ DRAM, x: f32[16] @ DRAM):
+  expect_replace_refused(
+      R"(def k(A: f32[17, 17] @ DRAM, x: f32[16] @ DRAM):
     for i in seq(0, 16):
         x[i] = A[i, i + 1]
-)", "for i in _: _", instr("vld"),
-                         "'A' varies in more dimensions across the block than the argument 'src' of 'vld' has (1)");
+)",
+      "for i in _: _", instr("vld"),
+      "'A' varies in more dimensions across the block than the argument 'src' of 'vld' has (1)");
 }
 
 TEST(ReplaceRefusal, WrittenBufferPassedForTwoArguments) {
@@ -59,18 +65,21 @@ TEST(ReplaceRefusal, OneArgumentWouldBeTwoBuffers) {
   Proc sq = parse_module(R"(def sq(dst: [f32][16] @ DRAM, a: [f32][16] @ DRAM):
     for i in seq(0, 16):
         dst[i] += a[i] * a[i]
-)").procs[0];
+)")
+                .procs[0];
   Proc p2 = copy16("x[i] += y[i] * z[i]", ", z: f32[16] @ DRAM");
   expect_refused([&] { replace(p2, "for i in _: _", sq); }, "replace",
                  "the argument 'a' of 'sq' would have to be both 'y' (`y[i]`) and 'z' (`z[i]`)");
 }
 
 TEST(ReplaceRefusal, PrecisionDiffers) {
-  expect_replace_refused(R"(def k(x: f64[16] @ DRAM, y: f64[16] @ DRAM):
+  expect_replace_refused(
+      R"(def k(x: f64[16] @ DRAM, y: f64[16] @ DRAM):
     for i in seq(0, 16):
         x[i] = y[i]
-)", "for i in _: _", instr("vld"),
-                         "'x' holds f64 but the argument 'dst' of 'vld' is f32: precisions must agree");
+)",
+      "for i in _: _", instr("vld"),
+      "'x' holds f64 but the argument 'dst' of 'vld' is f32: precisions must agree");
 }
 
 TEST(ReplaceRefusal, MemoryDiffers) {
@@ -80,11 +89,13 @@ TEST(ReplaceRefusal, MemoryDiffers) {
 }
 
 TEST(ReplaceRefusal, StrideAssertFailsForAColumn) {
-  expect_replace_refused(R"(def k(A: f32[16, 16] @ DRAM, x: f32[16] @ DRAM):
+  expect_replace_refused(
+      R"(def k(A: f32[16, 16] @ DRAM, x: f32[16] @ DRAM):
     for i in seq(0, 16):
         x[i] = A[i, 3]
-)", "for i in _: _", instr("vld"),
-                         "the assert `stride(src, 0) == 1` of 'vld' holds at the call (as `stride(A, 0) == 1`)");
+)",
+      "for i in _: _", instr("vld"),
+      "the assert `stride(src, 0) == 1` of 'vld' holds at the call (as `stride(A, 0) == 1`)");
 }
 
 TEST(ReplaceRefusal, SizeAssertFailsWithACounterexample) {
@@ -97,7 +108,8 @@ TEST(ReplaceRefusal, SizeAssertFailsWithACounterexample) {
     replace(p, "for i in _: _", instr("vcopy_n"));
     ADD_FAILURE() << "expected a refusal";
   } catch (const SchedulingError& e) {
-    EXPECT_NE(std::string(e.what()).find("the assert `n <= 16` of 'vcopy_n' holds at the call"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("the assert `n <= 16` of 'vcopy_n' holds at the call"),
+              std::string::npos)
         << e.what();
     EXPECT_NE(e.counterexample().find("N"), std::string::npos) << e.what();
   }
@@ -108,12 +120,14 @@ TEST(ReplaceRefusal, SizeArgumentMayBeZero) {
     assert N <= 20
     for i in seq(0, N - 4):
         B[i] = A[i]
-)", "for i in _: _", instr("vcopy_n"),
+)",
+                         "for i in _: _", instr("vcopy_n"),
                          "the size argument 'n' = `N - 4` is positive");
 }
 
 TEST(ReplaceRefusal, MaskedLoadOverAWholeRowFailsItsLaneAssert) {
-  expect_replace_refused(R"(def k(M: size, A: f32[M] @ DRAM, x: f32[8, 16] @ DRAM):
+  expect_replace_refused(
+      R"(def k(M: size, A: f32[M] @ DRAM, x: f32[8, 16] @ DRAM):
     assert M <= 128
     for jo in seq(0, (M + 15) / 16):
         for ii in seq(0, 16):
@@ -121,15 +135,17 @@ TEST(ReplaceRefusal, MaskedLoadOverAWholeRowFailsItsLaneAssert) {
                 x[jo, ii] = A[16 * jo + ii]
             else:
                 x[jo, ii] = 0.0
-)", "for ii in _: _", instr("vmaskz"),
-                         "the assert `N <= 16` of 'vmaskz' holds at the call (as `-16 * jo + M <= 16`)");
+)",
+      "for ii in _: _", instr("vmaskz"),
+      "the assert `N <= 16` of 'vmaskz' holds at the call (as `-16 * jo + M <= 16`)");
 }
 
 TEST(ReplaceRefusal, WindowReachesOutsideTheBuffer) {
   Proc half = parse_module(R"(def half(dst: [f32][16] @ DRAM, src: [f32][16] @ DRAM):
     for i in seq(0, 8):
         dst[i] = src[i]
-)").procs[0];
+)")
+                  .procs[0];
   Proc p = parse_proc(R"(def k(x: f32[8] @ DRAM, y: f32[8] @ DRAM):
     for i in seq(0, 8):
         x[i] = y[i]
@@ -139,17 +155,20 @@ TEST(ReplaceRefusal, WindowReachesOutsideTheBuffer) {
 }
 
 TEST(ReplaceRefusal, ScalarArgumentVariesAcrossTheLoop) {
-  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, a: f32[16] @ DRAM, y: f32[16] @ DRAM):
+  expect_replace_refused(
+      R"(def k(x: f32[16] @ DRAM, a: f32[16] @ DRAM, y: f32[16] @ DRAM):
     for i in seq(0, 16):
         x[i] += a[i] * y[i]
-)", "for i in _: _", instr("vfma_scalar"),
-                         "the argument 'a' of 'vfma_scalar' is a scalar, but `a[i]` names a different element");
+)",
+      "for i in _: _", instr("vfma_scalar"),
+      "the argument 'a' of 'vfma_scalar' is a scalar, but `a[i]` names a different element");
 }
 
 TEST(ReplaceRefusal, OperatorDiffers) {
   Proc p = copy16("x[i] += y[i] + y[i]");
   expect_refused([&] { replace(p, "for i in _: _", instr("vfma")); }, "replace",
-                 "the expression `y[i] + y[i]` does not match `a[i] * b[i]` of 'vfma': the operators differ (+ vs *)");
+                 "the expression `y[i] + y[i]` does not match `a[i] * b[i]` of 'vfma': the "
+                 "operators differ (+ vs *)");
 }
 
 TEST(ReplaceRefusal, ConstantDiffers) {
@@ -159,12 +178,14 @@ TEST(ReplaceRefusal, ConstantDiffers) {
 }
 
 TEST(ReplaceRefusal, LoopWhereAnAssignmentIsExpected) {
-  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
+  expect_replace_refused(
+      R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
     for r in seq(0, 2):
         for i in seq(0, 16):
             x[i] = y[i]
-)", "for r in _: _", instr("vld"),
-                         "the loop `for i in seq(0, 16):` does not match `dst[i] = src[i]` of 'vld'");
+)",
+      "for r in _: _", instr("vld"),
+      "the loop `for i in seq(0, 16):` does not match `dst[i] = src[i]` of 'vld'");
 }
 
 TEST(ReplaceRefusal, BlockHasMoreStatements) {
@@ -182,7 +203,8 @@ TEST(ReplaceRefusal, ArgumentTheBodyNeverFixes) {
   Proc odd = parse_module(R"(def odd(n: size, dst: [f32][16] @ DRAM):
     for i in seq(0, 16):
         dst[i] = 0.0
-)").procs[0];
+)")
+                 .procs[0];
   Proc p = copy16("x[i] = 0.0");
   expect_refused([&] { replace(p, "for i in _: _", odd); }, "replace",
                  "cannot determine the argument 'n' of 'odd' from the block");
@@ -194,7 +216,8 @@ TEST(ReplaceRefusal, LocalAllocationUsedAfterTheBlock) {
     t = 0.0
     for i in seq(0, 16):
         dst[i] = t
-)").procs[0];
+)")
+                     .procs[0];
   Proc p = parse_proc(R"(def k(x: f32[16] @ DRAM):
     s: f32 @ DRAM
     s = 0.0
@@ -235,7 +258,8 @@ TEST(ReplaceRefusal, TransposedNestFitsNoWindow) {
     for ii in seq(0, 4):
         for io in seq(0, 4):
             x[4 * io + ii] = y[4 * io + ii]
-)", "for ii in _: _", instr("vld"),
+)",
+                         "for ii in _: _", instr("vld"),
                          "`x[4 * io + ii]` cannot equal `dst[i]` for any window of 'x'");
 }
 
@@ -244,11 +268,13 @@ TEST(ReplaceRefusal, TransposedNestFitsNoWindow) {
 namespace {
 
 TEST(ReplaceRefusal, StrideOfAnUnassertedWindowArgumentIsNotProved) {
-  expect_replace_refused(R"(def k(x: f32[16] @ DRAM, y: [f32][16] @ DRAM):
+  expect_replace_refused(
+      R"(def k(x: f32[16] @ DRAM, y: [f32][16] @ DRAM):
     for i in seq(0, 16):
         x[i] = y[i]
-)", "for i in _: _", instr("vld"),
-                         "the assert `stride(src, 0) == 1` of 'vld' holds at the call (as `stride(y, 0) == 1`)");
+)",
+      "for i in _: _", instr("vld"),
+      "the assert `stride(src, 0) == 1` of 'vld' holds at the call (as `stride(y, 0) == 1`)");
 }
 
 TEST(ReplaceRefusal, TensorParameterRefusesAColumn) {
@@ -262,7 +288,8 @@ def cols(A: f32[4, 4] @ DRAM, B: f32[4, 4] @ DRAM):
 )");
   Proc p = m.proc("cols");
   expect_refused([&] { replace(p, "for r in _: _", m.proc("copy4")); }, "replace",
-                 "is a tensor, which takes a dense buffer, but the block uses `B[0:4, 1]`, which may be strided");
+                 "is a tensor, which takes a dense buffer, but the block uses `B[0:4, 1]`, which "
+                 "may be strided");
 }
 
 // An equality never unifies with an ordering (a `<=` does with a `<`: a <= b is a < b + 1).
@@ -271,8 +298,8 @@ TEST(ReplaceRefusal, ComparisonsDiffer) {
     for i in seq(0, 16):
         if i == N:
             B[i] = A[i]
-)", "for i in _: _", instr("vmasked"),
-                         "the comparisons differ (== vs <)");
+)",
+                         "for i in _: _", instr("vmasked"), "the comparisons differ (== vs <)");
 }
 
 }  // namespace
@@ -293,16 +320,19 @@ void all_blocks(const Cursor& b, std::vector<Cursor>& out) {
 // Every statement of a few kernels, tried against every instruction of the library: each try
 // either gives an equivalent proc or a SchedulingError from replace (never another error).
 TEST(ReplaceRefusal, EveryStatementAgainstEveryInstructionAcceptsOrRefusesCleanly) {
-  const std::pair<const char*, std::map<std::string, int64_t>> kernels[] = {{
-      R"(def a(M: size, K: size, A: f32[M, K] @ DRAM, B: f32[K, 16] @ DRAM, C: f32[M, 16] @ DRAM):
+  const std::pair<const char*, std::map<std::string, int64_t>> kernels[] = {
+      {
+          R"(def a(M: size, K: size, A: f32[M, K] @ DRAM, B: f32[K, 16] @ DRAM, C: f32[M, 16] @ DRAM):
     for i in seq(0, M):
         for k in seq(0, K):
             for j in seq(0, 16):
                 C[i, j] += A[i, k] * B[k, j]
         for j in seq(0, 16):
             C[i, j] = 0.0
-)", {{"M", 2}, {"K", 3}}}, {
-      R"(def b(N: size, x: f32[N] @ DRAM, y: f32[N] @ DRAM, s: f32 @ DRAM):
+)",
+          {{"M", 2}, {"K", 3}}},
+      {
+          R"(def b(N: size, x: f32[N] @ DRAM, y: f32[N] @ DRAM, s: f32 @ DRAM):
     assert N >= 20
     for i in seq(0, 16):
         if i < N - 4:
@@ -312,7 +342,8 @@ TEST(ReplaceRefusal, EveryStatementAgainstEveryInstructionAcceptsOrRefusesCleanl
     for i in seq(0, 4):
         for j in seq(0, 4):
             x[4 * j + i] = y[4 * i + j]
-)", {{"N", 21}}}};
+)",
+          {{"N", 21}}}};
   int accepted = 0, refused = 0;
   for (const auto& [src, sizes] : kernels) {
     Proc p = parse_proc(src);
@@ -340,12 +371,14 @@ TEST(ReplaceRefusal, EveryStatementAgainstEveryInstructionAcceptsOrRefusesCleanl
 namespace {
 
 TEST(ReplaceRefusal, WrittenArgumentAliasesAnotherThroughAWindow) {
-  expect_replace_refused(R"(def k(x: f32[32] @ DRAM):
+  expect_replace_refused(
+      R"(def k(x: f32[32] @ DRAM):
     w = x[16:32]
     for i in seq(0, 16):
         w[i] = x[i]
-)", "for i in _: _", instr("vld"),
-                         "'w' and 'x' (views of one buffer) would be passed for both 'dst' and 'src' of 'vld'");
+)",
+      "for i in _: _", instr("vld"),
+      "'w' and 'x' (views of one buffer) would be passed for both 'dst' and 'src' of 'vld'");
 }
 
 TEST(ReplaceRefusal, ArgumentAllocatedInsideTheBlock) {

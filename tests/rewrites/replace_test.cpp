@@ -11,8 +11,8 @@ namespace {
 
 // Replaces `block` of the proc `src` by `sub`; checks the result against golden `golden` and
 // against `src` in the interpreter.
-void expect_replaced(const std::string& src, const std::string& block, const Proc& sub, const std::string& golden,
-                     const std::map<std::string, int64_t>& sizes = {}) {
+void expect_replaced(const std::string& src, const std::string& block, const Proc& sub,
+                     const std::string& golden, const std::map<std::string, int64_t>& sizes = {}) {
   Proc p = parse_proc(src);
   Proc q = replace(p, block, sub);
   expect_golden(golden, to_string(q));
@@ -24,17 +24,20 @@ TEST(Replace, CopyLoopBecomesLoad) {
     for i in seq(0, N):
         for j in seq(0, 16):
             B[i, j] = A[i, j]
-)", "for j in _: _", instr("vld"), "replace_copy", {{"N", 3}});
+)",
+                  "for j in _: _", instr("vld"), "replace_copy", {{"N", 3}});
 }
 
 TEST(Replace, ReductionBecomesFma) {
   expect_replaced(R"(def dot(x: f32[16] @ DRAM, y: f32[16] @ DRAM, z: f32[16] @ DRAM):
     for k in seq(0, 16):
         z[k] += x[k] * y[k]
-)", "for k in _: _", instr("vfma"), "replace_fma");
+)",
+                  "for k in _: _", instr("vfma"), "replace_fma");
 }
 
-const char* kGemmRow = R"(def row(K: size, A: f32[4, K] @ DRAM, B: f32[K, 16] @ DRAM, C: f32[4, 16] @ DRAM):
+const char* kGemmRow =
+    R"(def row(K: size, A: f32[4, K] @ DRAM, B: f32[K, 16] @ DRAM, C: f32[4, 16] @ DRAM):
     for i in seq(0, 4):
         for k in seq(0, K):
             for j in seq(0, 16):
@@ -46,7 +49,8 @@ TEST(Replace, BroadcastFmaTakesAPointWindowOfA) {
 }
 
 TEST(Replace, BroadcastFmaTakesAScalarElementOfA) {
-  expect_replaced(kGemmRow, "for j in _: _", instr("vfma_scalar"), "replace_fma_scalar", {{"K", 3}});
+  expect_replaced(kGemmRow, "for j in _: _", instr("vfma_scalar"), "replace_fma_scalar",
+                  {{"K", 3}});
 }
 
 TEST(Replace, SizeArgumentIsSolvedFromTheLoopBound) {
@@ -55,7 +59,8 @@ TEST(Replace, SizeArgumentIsSolvedFromTheLoopBound) {
     assert N <= 24
     for i in seq(0, N - 8):
         B[i + 8] = A[i + 8]
-)", "for i in _: _", instr("vcopy_n"), "replace_size_arg", {{"N", 13}});
+)",
+                  "for i in _: _", instr("vcopy_n"), "replace_size_arg", {{"N", 13}});
 }
 
 TEST(Replace, IndexArgumentIsSolvedFromACondition) {
@@ -64,7 +69,8 @@ TEST(Replace, IndexArgumentIsSolvedFromACondition) {
     for i in seq(0, 16):
         if i < N - 3:
             B[i] = A[i]
-)", "for i in _: _", instr("vmasked"), "replace_index_arg", {{"N", 10}});
+)",
+                  "for i in _: _", instr("vmasked"), "replace_index_arg", {{"N", 10}});
 }
 
 // A tensor parameter (a plain pointer) takes a dense part of a buffer, a row here; a column is
@@ -92,7 +98,8 @@ TEST(Replace, LessOrEqualGuardUnifiesWithALessThanOne) {
     for i in seq(0, 16):
         if i <= N:
             B[i] = A[i]
-)", "for i in _: _", instr("vmasked"), "replace_le_guard", {{"N", 9}});
+)",
+                  "for i in _: _", instr("vmasked"), "replace_le_guard", {{"N", 9}});
 }
 
 TEST(Replace, MaskedTailLoadSolvesItsLaneCountFromTheGuard) {
@@ -103,7 +110,8 @@ TEST(Replace, MaskedTailLoadSolvesItsLaneCountFromTheGuard) {
             x[ii] = A[16 * (M / 16) + ii]
         else:
             x[ii] = 0.0
-)", "for ii in _: _", instr("vmaskz"), "replace_masked_tail", {{"M", 37}});
+)",
+                  "for ii in _: _", instr("vmaskz"), "replace_masked_tail", {{"M", 37}});
 }
 
 TEST(Replace, TwoDimensionalWindowWithNonUnitOuterStride) {
@@ -112,14 +120,16 @@ TEST(Replace, TwoDimensionalWindowWithNonUnitOuterStride) {
     for i in seq(0, 4):
         for j in seq(0, 4):
             B[i, j] = A[i + 2, j + 8]
-)", "for i in _: _", instr("tile_copy"), "replace_tile", {{"N", 7}});
+)",
+                  "for i in _: _", instr("tile_copy"), "replace_tile", {{"N", 7}});
 }
 
 TEST(Replace, OffsetLoopIsNormalisedToZero) {
   expect_replaced(R"(def shifted(x: f32[16] @ DRAM, y: f32[20] @ DRAM):
     for i in seq(2, 18):
         x[i - 2] = y[i + 1]
-)", "for i in _: _", instr("vld"), "replace_offset_loop");
+)",
+                  "for i in _: _", instr("vld"), "replace_offset_loop");
 }
 
 TEST(Replace, IndicesEqualUpToArithmeticUnify) {
@@ -127,7 +137,8 @@ TEST(Replace, IndicesEqualUpToArithmeticUnify) {
     for io in seq(0, 4):
         for ii in seq(0, 16):
             x[ii + io * 16] = y[16 * io + ii]
-)", "for ii in _: _", instr("vld"), "replace_commuted_indices");
+)",
+                  "for ii in _: _", instr("vld"), "replace_commuted_indices");
 }
 
 TEST(Replace, ConstantStoreIntoZeroInstruction) {
@@ -135,13 +146,15 @@ TEST(Replace, ConstantStoreIntoZeroInstruction) {
     for r in seq(0, 2):
         for c in seq(0, 16):
             x[r, c] = 0.0
-)", "for c in _: _", instr("vzero"), "replace_zero");
+)",
+                  "for c in _: _", instr("vzero"), "replace_zero");
 }
 
 // examples/gemm.exo scheduled into a 16-wide micro-kernel whose loads, FMAs and stores
 // become instructions: replace after divide_loop, reorder_loops and stage_mem.
 TEST(Replace, ScheduledGemmMicroKernel) {
-  Proc p = parse_proc(R"(def gemm(M: size, N: size, K: size, A: f32[M, K] @ DRAM, B: f32[K, N] @ DRAM, C: f32[M, N] @ DRAM):
+  Proc p = parse_proc(
+      R"(def gemm(M: size, N: size, K: size, A: f32[M, K] @ DRAM, B: f32[K, N] @ DRAM, C: f32[M, N] @ DRAM):
     assert N % 16 == 0
     for i in seq(0, M):
         for j in seq(0, N):
@@ -225,7 +238,8 @@ TEST(Replace, OffsetNestUnifiesWithOneLoop) {
     for io in seq(1, 5):
         for ii in seq(0, 4):
             x[4 * io + ii - 4] = y[4 * io + ii]
-)", "for io in _: _", instr("vld"), "replace_offset_nest");
+)",
+                  "for io in _: _", instr("vld"), "replace_offset_nest");
 }
 
 }  // namespace
@@ -238,14 +252,16 @@ TEST(Replace, WindowArgumentsOfTheCallerWithAssertedStrides) {
     assert stride(y, 0) == 1
     for i in seq(0, 16):
         x[i] = y[i]
-)", "for i in _: _", instr("vld"), "replace_window_args");
+)",
+                  "for i in _: _", instr("vld"), "replace_window_args");
 }
 
 TEST(Replace, ReadOnlyBufferMayBePassedForTwoArguments) {
   expect_replaced(R"(def sq(x: f32[16] @ DRAM, y: f32[16] @ DRAM):
     for i in seq(0, 16):
         x[i] += y[i] * y[i]
-)", "for i in _: _", instr("vfma"), "replace_shared_input");
+)",
+                  "for i in _: _", instr("vfma"), "replace_shared_input");
 }
 
 TEST(Replace, BlockOfSeveralStatementsWithALocalBuffer) {

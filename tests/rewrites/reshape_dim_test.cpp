@@ -56,7 +56,8 @@ TEST(ExpandDim, RefusesASizeDependingOnALoopVariable) {
 
 TEST(ExpandDim, RefusesAnArgument) {
   Proc p = parse_proc(kTmp);
-  expect_refused([&] { expand_dim(p, p.arg_cursors()[1], "4", "0"); }, "expand_dim", "is an argument");
+  expect_refused([&] { expand_dim(p, p.arg_cursors()[1], "4", "0"); }, "expand_dim",
+                 "is an argument");
 }
 
 TEST(ExpandDim, RefusesANameOutOfScope) {
@@ -97,7 +98,8 @@ TEST(ResizeDim, RefusesABadDimension) {
 
 TEST(ResizeDim, RefusesFold) {
   Proc p = parse_proc(kTmp);
-  expect_refused([&] { resize_dim(p, tmp_alloc(p), 0, "4", "0", {.fold = true}); }, "resize_dim", "not supported");
+  expect_refused([&] { resize_dim(p, tmp_alloc(p), 0, "4", "0", {.fold = true}); }, "resize_dim",
+                 "not supported");
 }
 
 TEST(ResizeDim, RefusesANonPositiveSize) {
@@ -114,9 +116,16 @@ TEST(RearrangeDim, PermutesDimensionsAndIndices) {
 
 TEST(RearrangeDim, RefusesANonPermutation) {
   Proc p = parse_proc(kGrid);
-  expect_refused([&] { rearrange_dim(p, p.body_cursor()[0], {0, 0, 1}); }, "rearrange_dim",
-                 "not a permutation");
-  expect_refused([&] { rearrange_dim(p, p.body_cursor()[0], {1, 0}); }, "rearrange_dim", "not a permutation");
+  expect_refused(
+      [&] {
+        rearrange_dim(p, p.body_cursor()[0], {0, 0, 1});
+      },
+      "rearrange_dim", "not a permutation");
+  expect_refused(
+      [&] {
+        rearrange_dim(p, p.body_cursor()[0], {1, 0});
+      },
+      "rearrange_dim", "not a permutation");
 }
 
 TEST(RearrangeDim, RefusesTransposingAWindow) {
@@ -127,7 +136,11 @@ TEST(RearrangeDim, RefusesTransposingAWindow) {
         for b in seq(0, 4):
             w[a, b] = A[a, b]
 )");
-  expect_refused([&] { rearrange_dim(p, p.body_cursor()[0], {1, 0}); }, "rearrange_dim", "transposed");
+  expect_refused(
+      [&] {
+        rearrange_dim(p, p.body_cursor()[0], {1, 0});
+      },
+      "rearrange_dim", "transposed");
 }
 
 TEST(DeleteBuffer, DeletesAnUnusedAllocation) {

@@ -49,8 +49,8 @@ TEST(RewriteExpr, RefusesAnUnequalExpression) {
 
 TEST(RewriteExpr, RefusesADataExpression) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { rewrite_expr(p, p.body_cursor()[0].body()[0].rhs(), "2.0 - 1.0"); }, "rewrite_expr",
-                 "only control expressions");
+  expect_refused([&] { rewrite_expr(p, p.body_cursor()[0].body()[0].rhs(), "2.0 - 1.0"); },
+                 "rewrite_expr", "only control expressions");
 }
 
 TEST(RewriteExpr, RefusesAnUnknownName) {

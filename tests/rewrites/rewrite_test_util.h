@@ -2,14 +2,13 @@
 // interpreter equivalence check every accepted rewrite goes through, and refusal checks.
 #pragma once
 
+#include <exocpp/exocpp.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <exocpp/exocpp.h>
 
 #include "core/ir_visit.h"
 
@@ -32,7 +31,8 @@ inline void expect_golden(const std::string& name, const std::string& actual) {
   }
   std::ifstream in(path);
   ASSERT_TRUE(in.good()) << "missing golden file " << path
-                         << " (run the test with UPDATE_GOLDEN=1 to create it); actual:\n" << actual;
+                         << " (run the test with UPDATE_GOLDEN=1 to create it); actual:\n"
+                         << actual;
   std::stringstream ss;
   ss << in.rdbuf();
   EXPECT_EQ(ss.str(), actual) << "golden file " << path << " differs (UPDATE_GOLDEN=1 rewrites it)";
@@ -41,15 +41,16 @@ inline void expect_golden(const std::string& name, const std::string& actual) {
 // The check every accepted rewrite goes through: `before` and `after` give the same results on
 // random integer-valued inputs satisfying the asserts (several seeds), and the printed `after`
 // parses back to the same text.
-inline void expect_equivalent(const Proc& before, const Proc& after,
-                              const std::map<std::string, int64_t>& sizes = {},
-                              CompareProcsOptions opts = [] {
-                                CompareProcsOptions o;
-                                o.trials = 4;
-                                return o;
-                              }()) {
-  EXPECT_EQ(compare_procs(before, after, sizes, 1, opts), "")
-      << "before:\n" << before << "\nafter:\n" << after;
+inline void expect_equivalent(
+    const Proc& before, const Proc& after, const std::map<std::string, int64_t>& sizes = {},
+    CompareProcsOptions opts = [] {
+      CompareProcsOptions o;
+      o.trials = 4;
+      return o;
+    }()) {
+  EXPECT_EQ(compare_procs(before, after, sizes, 1, opts), "") << "before:\n"
+                                                              << before << "\nafter:\n"
+                                                              << after;
   std::string printed = to_string(after);
   ParseOptions po;  // the callees of `after` are visible to the re-parse
   struct Callees : IRVisitor {
@@ -90,7 +91,8 @@ void expect_refused(F&& f, const std::string& op, const std::string& needle) {
   } catch (const SchedulingError& e) {
     EXPECT_EQ(e.op(), op) << e.what();
     EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
-        << "message does not contain '" << needle << "':\n" << e.what();
+        << "message does not contain '" << needle << "':\n"
+        << e.what();
   }
 }
 

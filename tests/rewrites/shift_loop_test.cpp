@@ -29,12 +29,14 @@ TEST(ShiftLoop, ToASize) {
 
 TEST(ShiftLoop, RefusesAPossiblyNegativeBound) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { shift_loop(p, p.body_cursor()[0], "1 - N"); }, "shift_loop", "is non-negative, but");
+  expect_refused([&] { shift_loop(p, p.body_cursor()[0], "1 - N"); }, "shift_loop",
+                 "is non-negative, but");
 }
 
 TEST(ShiftLoop, RefusesACondition) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { shift_loop(p, p.body_cursor()[0], "N == 1"); }, "shift_loop", "expected an integer");
+  expect_refused([&] { shift_loop(p, p.body_cursor()[0], "N == 1"); }, "shift_loop",
+                 "expected an integer");
 }
 
 TEST(ShiftLoop, ForwardsInPlace) {

@@ -26,7 +26,8 @@ TEST(Simplify, KeepsStatementCursors) {
   Cursor last = p.body_cursor()[1];
   Proc q = simplify(p);
   EXPECT_EQ(q.forward(last).loc(), last.loc());
-  EXPECT_EQ(q.forward(last).to_string(), to_string(q.body()[1]).substr(0, to_string(q.body()[1]).size() - 1));
+  EXPECT_EQ(q.forward(last).to_string(),
+            to_string(q.body()[1]).substr(0, to_string(q.body()[1]).size() - 1));
 }
 
 TEST(Simplify, KeepsCursorsIntoUnchangedExpressions) {

@@ -29,12 +29,14 @@ TEST(Specialize, InsideALoopUsingItsVariable) {
 
 TEST(Specialize, RefusesNoConditions) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { specialize(p, p.body_cursor()[0], {}); }, "specialize", "at least one condition");
+  expect_refused([&] { specialize(p, p.body_cursor()[0], {}); }, "specialize",
+                 "at least one condition");
 }
 
 TEST(Specialize, RefusesANonBooleanCondition) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { specialize(p, p.body_cursor()[0], {"N + 1"}); }, "specialize", "expected a condition");
+  expect_refused([&] { specialize(p, p.body_cursor()[0], {"N + 1"}); }, "specialize",
+                 "expected a condition");
 }
 
 TEST(Specialize, ForwardsTheBlockToTheFirstCopy) {

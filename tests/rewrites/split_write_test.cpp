@@ -8,9 +8,11 @@ using namespace exocpp::testing;
 namespace {
 
 Proc with_write(const std::string& s) {
-  return parse_proc("def f(N: size, x: f32[N] @ DRAM, b: f32[N] @ DRAM, c: f32[N] @ DRAM):\n"
-                    "    for i in seq(0, N):\n"
-                    "        " + s + "\n");
+  return parse_proc(
+      "def f(N: size, x: f32[N] @ DRAM, b: f32[N] @ DRAM, c: f32[N] @ DRAM):\n"
+      "    for i in seq(0, N):\n"
+      "        " +
+      s + "\n");
 }
 Cursor write(const Proc& p) { return p.body_cursor()[0].body()[0]; }
 
@@ -40,7 +42,8 @@ TEST(SplitWrite, RefusesASecondOperandReadingTheBuffer) {
 
 TEST(SplitWrite, RefusesANonWrite) {
   Proc p = with_write("x[i] = b[i] + c[i]");
-  expect_refused([&] { split_write(p, p.body_cursor()[0]); }, "split_write", "expected an assignment");
+  expect_refused([&] { split_write(p, p.body_cursor()[0]); }, "split_write",
+                 "expected an assignment");
 }
 
 TEST(SplitWrite, ForwardsTheEnclosingBlock) {

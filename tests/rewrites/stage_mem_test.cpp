@@ -69,14 +69,15 @@ TEST(StageMem, WindowReachingPastTheBufferIsGuarded) {
 
 TEST(StageMem, RefusesAWindowThatMissesAnAccess) {
   Proc p = parse_proc(kAdd);
-  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:8]", "A_t"); }, "stage_mem",
-                 "covers every access of 'A'");
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:8]", "A_t"); },
+                 "stage_mem", "covers every access of 'A'");
 }
 
 TEST(StageMem, RefusesAccumWhenTheBlockReadsTheBuffer) {
   Proc p = parse_proc(kAdd);
-  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:16]", "A_t", {.accum = true}); },
-                 "stage_mem", "may only reduce");
+  expect_refused(
+      [&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:16]", "A_t", {.accum = true}); },
+      "stage_mem", "may only reduce");
 }
 
 TEST(StageMem, RefusesABufferTheBlockDoesNotAccess) {
@@ -84,24 +85,26 @@ TEST(StageMem, RefusesABufferTheBlockDoesNotAccess) {
     for i in seq(0, N):
         A[i] = 1.0
 )");
-  expect_refused([&] { stage_mem(r, r.body_cursor()[0], "B[0:N]", "t"); }, "stage_mem", "not accessed");
+  expect_refused([&] { stage_mem(r, r.body_cursor()[0], "B[0:N]", "t"); }, "stage_mem",
+                 "not accessed");
 }
 
 TEST(StageMem, RefusesAWindowOfTheWrongRank) {
   Proc p = parse_proc(kAdd);
-  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[0:16]", "A_t"); }, "stage_mem", "dimensions");
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[0:16]", "A_t"); }, "stage_mem",
+                 "dimensions");
 }
 
 TEST(StageMem, RefusesAWindowWhoseExtentDependsOnALoopVariable) {
   Proc p = parse_proc(kAdd);
-  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[0:i + 1, 0:16]", "t"); }, "stage_mem",
-                 "but it uses 'i'");
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[0:i + 1, 0:16]", "t"); },
+                 "stage_mem", "but it uses 'i'");
 }
 
 TEST(StageMem, RefusesANameAlreadyInUse) {
   Proc p = parse_proc(kAdd);
-  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:16]", "B"); }, "stage_mem",
-                 "already used");
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:16]", "B"); },
+                 "stage_mem", "already used");
 }
 
 TEST(StageMem, RefusesSomethingThatIsNotAWindow) {
@@ -139,8 +142,8 @@ TEST(StageMem, RefusesAccessesThroughAWindowDefinedBeforeTheBlock) {
         for j in seq(0, 16):
             w[j] = 1.0
 )");
-  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[1], "A[i, 0:16]", "t"); }, "stage_mem",
-                 "through the window 'w'");
+  expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[1], "A[i, 0:16]", "t"); },
+                 "stage_mem", "through the window 'w'");
 }
 
 TEST(StageMem, StagesAWindowPassedToACallInsideTheBlock) {
@@ -169,7 +172,8 @@ TEST(StageMem, RefusesAScalarThatIsNotABuffer) {
 namespace {
 
 TEST(StageMem, StagesATileOfADividedLoopWithSimplifiedIndices) {
-  Proc p = parse_proc(R"(def mv(N: size, A: f32[N, 16] @ DRAM, x: f32[16] @ DRAM, C: f32[N, 16] @ DRAM):
+  Proc p =
+      parse_proc(R"(def mv(N: size, A: f32[N, 16] @ DRAM, x: f32[16] @ DRAM, C: f32[N, 16] @ DRAM):
     for i in seq(0, N):
         for jo in seq(0, 4):
             for ji in seq(0, 4):

@@ -44,8 +44,11 @@ TEST(Cli, CheckAcceptsAGoodFile) {
 TEST(Cli, PrintShowsCanonicalText) {
   CliRun r = run_cli("print " + kGemm);
   EXPECT_EQ(r.code, 0) << r.out;
-  EXPECT_NE(r.out.find("def gemm(M: size, N: size, K: size, A: f32[M, K] @ DRAM"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("                C[i, j] += A[i, k] * B[k, j]\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("def gemm(M: size, N: size, K: size, A: f32[M, K] @ DRAM"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("                C[i, j] += A[i, k] * B[k, j]\n"), std::string::npos)
+      << r.out;
 }
 
 TEST(Cli, PrintOutputParsesBackToItself) {
@@ -57,7 +60,8 @@ TEST(Cli, PrintOutputParsesBackToItself) {
 }
 
 TEST(Cli, CheckReportsAParseErrorWithLocation) {
-  std::string path = write_temp("cli_bad.exo", "def f(N: size):\n    for i in seq(0, N)\n        pass\n");
+  std::string path =
+      write_temp("cli_bad.exo", "def f(N: size):\n    for i in seq(0, N)\n        pass\n");
   CliRun r = run_cli("check " + path);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find(path + ":2:"), std::string::npos) << r.out;
@@ -65,8 +69,9 @@ TEST(Cli, CheckReportsAParseErrorWithLocation) {
 }
 
 TEST(Cli, CheckReportsAnOutOfBoundsAccess) {
-  std::string path = write_temp("cli_oob.exo",
-                                "def f(N: size, A: f32[N] @ DRAM):\n    for i in seq(0, N):\n        A[i + 1] = 0.0\n");
+  std::string path = write_temp(
+      "cli_oob.exo",
+      "def f(N: size, A: f32[N] @ DRAM):\n    for i in seq(0, N):\n        A[i + 1] = 0.0\n");
   CliRun r = run_cli("check " + path);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find(path + ":3:"), std::string::npos) << r.out;

@@ -9,9 +9,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "codegen/c_module.h"
 #include "codegen/c_types.h"
 #include "core/test_inputs.h"
+#include "driver/driver.h"
+#include "driver/lower.h"
 
 namespace exocpp {
 namespace {
@@ -40,7 +41,8 @@ uint16_t double_to_half(double v) {
   uint16_t sign = std::signbit(v) ? 0x8000 : 0;
   double a = std::fabs(v);
   if (a >= 65520.0) return sign | 0x7c00;
-  if (a < std::ldexp(1.0, -14)) return sign | static_cast<uint16_t>(std::nearbyint(a * std::ldexp(1.0, 24)));
+  if (a < std::ldexp(1.0, -14))
+    return sign | static_cast<uint16_t>(std::nearbyint(a * std::ldexp(1.0, 24)));
   int e = 0;
   double f = std::frexp(a, &e);  // a = f * 2^e, f in [0.5, 1)
   e -= 1;
@@ -64,36 +66,68 @@ double half_to_double(uint16_t h) {
 
 size_t elem_size(ScalarKind k) {
   switch (k) {
-    case ScalarKind::F64: return 8;
-    case ScalarKind::R: case ScalarKind::F32: case ScalarKind::I32: return 4;
-    case ScalarKind::F16: case ScalarKind::UI16: return 2;
-    default: return 1;
+    case ScalarKind::F64:
+      return 8;
+    case ScalarKind::R:
+    case ScalarKind::F32:
+    case ScalarKind::I32:
+      return 4;
+    case ScalarKind::F16:
+    case ScalarKind::UI16:
+      return 2;
+    default:
+      return 1;
   }
 }
 
 void store_native(ScalarKind k, void* p, double v) {
   switch (k) {
-    case ScalarKind::F64: *static_cast<double*>(p) = v; return;
-    case ScalarKind::R: case ScalarKind::F32: *static_cast<float*>(p) = static_cast<float>(v); return;
-    case ScalarKind::F16: *static_cast<uint16_t*>(p) = double_to_half(v); return;
-    case ScalarKind::I32: *static_cast<int32_t*>(p) = static_cast<int32_t>(v); return;
-    case ScalarKind::UI16: *static_cast<uint16_t*>(p) = static_cast<uint16_t>(v); return;
-    case ScalarKind::UI8: *static_cast<uint8_t*>(p) = static_cast<uint8_t>(v); return;
-    case ScalarKind::I8: *static_cast<int8_t*>(p) = static_cast<int8_t>(v); return;
-    default: throw InternalError("store_native of a control kind");
+    case ScalarKind::F64:
+      *static_cast<double*>(p) = v;
+      return;
+    case ScalarKind::R:
+    case ScalarKind::F32:
+      *static_cast<float*>(p) = static_cast<float>(v);
+      return;
+    case ScalarKind::F16:
+      *static_cast<uint16_t*>(p) = double_to_half(v);
+      return;
+    case ScalarKind::I32:
+      *static_cast<int32_t*>(p) = static_cast<int32_t>(v);
+      return;
+    case ScalarKind::UI16:
+      *static_cast<uint16_t*>(p) = static_cast<uint16_t>(v);
+      return;
+    case ScalarKind::UI8:
+      *static_cast<uint8_t*>(p) = static_cast<uint8_t>(v);
+      return;
+    case ScalarKind::I8:
+      *static_cast<int8_t*>(p) = static_cast<int8_t>(v);
+      return;
+    default:
+      throw InternalError("store_native of a control kind");
   }
 }
 
 double load_native(ScalarKind k, const void* p) {
   switch (k) {
-    case ScalarKind::F64: return *static_cast<const double*>(p);
-    case ScalarKind::R: case ScalarKind::F32: return *static_cast<const float*>(p);
-    case ScalarKind::F16: return half_to_double(*static_cast<const uint16_t*>(p));
-    case ScalarKind::I32: return *static_cast<const int32_t*>(p);
-    case ScalarKind::UI16: return *static_cast<const uint16_t*>(p);
-    case ScalarKind::UI8: return *static_cast<const uint8_t*>(p);
-    case ScalarKind::I8: return *static_cast<const int8_t*>(p);
-    default: throw InternalError("load_native of a control kind");
+    case ScalarKind::F64:
+      return *static_cast<const double*>(p);
+    case ScalarKind::R:
+    case ScalarKind::F32:
+      return *static_cast<const float*>(p);
+    case ScalarKind::F16:
+      return half_to_double(*static_cast<const uint16_t*>(p));
+    case ScalarKind::I32:
+      return *static_cast<const int32_t*>(p);
+    case ScalarKind::UI16:
+      return *static_cast<const uint16_t*>(p);
+    case ScalarKind::UI8:
+      return *static_cast<const uint8_t*>(p);
+    case ScalarKind::I8:
+      return *static_cast<const int8_t*>(p);
+    default:
+      throw InternalError("load_native of a control kind");
   }
 }
 
@@ -102,13 +136,13 @@ double load_native(ScalarKind k, const void* p) {
 CompiledLibrary::CompiledLibrary(const std::vector<Proc>& procs, const std::string& lib_name,
                                  const CompileOptions& opts)
     : procs_(procs), lib_name_(lib_name) {
-  src_ = codegen::emit_library(procs, lib_name, {.packed_wrappers = true});
+  src_ = driver::lower_to_c(procs, lib_name, {.packed_wrappers = true});
   std::string tmpl = (fs::temp_directory_path() / "exocpp-XXXXXX").string();
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
   if (!mkdtemp(buf.data()))
-    throw CodegenError({}, "cannot create a build folder under " + fs::temp_directory_path().string() +
-                               ": " + std::strerror(errno));
+    throw CodegenError({}, "cannot create a build folder under " +
+                               fs::temp_directory_path().string() + ": " + std::strerror(errno));
   dir_ = buf.data();
   c_path_ = dir_ + "/" + lib_name + ".c";
   std::ofstream(c_path_) << src_.source;
@@ -141,7 +175,8 @@ CompiledLibrary::~CompiledLibrary() {
 
 void* CompiledLibrary::symbol(const std::string& name) const {
   void* s = dlsym(handle_, name.c_str());
-  if (!s) throw CodegenError({}, "the compiled library " + lib_name_ + " has no symbol '" + name + "'");
+  if (!s)
+    throw CodegenError({}, "the compiled library " + lib_name_ + " has no symbol '" + name + "'");
   return s;
 }
 
@@ -149,7 +184,8 @@ void CompiledLibrary::call(const std::string& proc_name, std::vector<ArgValue>& 
   const Proc* p = nullptr;
   for (const Proc& q : procs_)
     if (q.name() == proc_name) p = &q;
-  if (!p) throw CodegenError({}, "'" + proc_name + "' is not a public proc of library " + lib_name_);
+  if (!p)
+    throw CodegenError({}, "'" + proc_name + "' is not a public proc of library " + lib_name_);
   check_args(*p, args);  // counts, kinds and shapes, as the interpreter checks them
   using Entry = void (*)(void**);
   auto entry = reinterpret_cast<Entry>(symbol(proc_name + "__packed"));
@@ -174,9 +210,11 @@ void CompiledLibrary::call(const std::string& proc_name, std::vector<ArgValue>& 
     const Buffer& b = std::get<Buffer>(args[i]);
     size_t es = elem_size(b.kind());
     data[i].assign(static_cast<size_t>(b.num_elements()) * es + 64, 0);
-    for (int64_t k = 0; k < b.num_elements(); ++k) store_native(b.kind(), data[i].data() + k * es, b.flat(k));
+    for (int64_t k = 0; k < b.num_elements(); ++k)
+      store_native(b.kind(), data[i].data() + k * es, b.flat(k));
     if (p->args()[i].type.window) {
-      if (b.rank() > codegen::kMaxPackedRank) throw CodegenError({}, "windows of rank above 8 cannot be passed");
+      if (b.rank() > codegen::kMaxPackedRank)
+        throw CodegenError({}, "windows of rank above 8 cannot be passed");
       wins[i].data = data[i].data();
       int64_t stride = 1;
       for (int d = b.rank(); d-- > 0;) {
@@ -193,11 +231,13 @@ void CompiledLibrary::call(const std::string& proc_name, std::vector<ArgValue>& 
     Buffer* b = std::get_if<Buffer>(&args[i]);
     if (!b) continue;
     size_t es = elem_size(b->kind());
-    for (int64_t k = 0; k < b->num_elements(); ++k) b->set_flat(k, load_native(b->kind(), data[i].data() + k * es));
+    for (int64_t k = 0; k < b->num_elements(); ++k)
+      b->set_flat(k, load_native(b->kind(), data[i].data() + k * es));
   }
 }
 
-std::string compare_compiled_with_interpreter(const Proc& p, const std::map<std::string, int64_t>& sizes,
+std::string compare_compiled_with_interpreter(const Proc& p,
+                                              const std::map<std::string, int64_t>& sizes,
                                               uint64_t seed, CompileOptions opts) {
   std::vector<ArgValue> args, copy;
   try {

@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "codegen/c_module.h"
+#include "driver/driver.h"
+#include "driver/lower.h"
 
 namespace exocpp {
 namespace {
@@ -119,7 +120,7 @@ void commit(const std::string& dir, std::vector<Output>& outs) {
 }  // namespace
 
 CSource compile_procs_to_c(const std::vector<Proc>& procs, const std::string& lib_name) {
-  return codegen::emit_library(procs, lib_name, {});
+  return driver::lower_to_c(procs, lib_name);
 }
 
 void emit_c(const std::vector<Proc>& procs, const std::string& lib_name, const std::string& dir) {

@@ -1,0 +1,75 @@
+// The pipelines a user runs on scheduled procs: lower them to a C library (check, then emit),
+// write it to disk all-or-nothing, compile and load it, and compare it with the interpreter.
+// The one place where the checker and the code generator meet (docs/architecture.md).
+//
+//   emit_c({sgemm}, "sgemm", "out");          // out/sgemm.c + out/sgemm.h
+//   CompiledLibrary lib({p}, "k");            // emitted, compiled to a .so and loaded
+//   auto args = random_args(p, {{"N", 8}}, 1);
+//   lib.call(p.name(), args);                 // runs the C code on interpreter buffers
+//   EXPECT_EQ(compare_compiled_with_interpreter(p, {{"N", 8}}, 1), "");
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/codegen.h"
+#include "core/interpreter.h"
+#include "core/ir.h"
+
+namespace exocpp {
+
+// The C library for `procs` and every proc they call, transitively (callees first, in call-graph
+// order; instructions expand in place and are not emitted as functions). The given procs are
+// public (declared in the header); the callees they pull in are `static` in the source. Throws
+// CodegenError naming the statement at fault when a proc cannot be emitted.
+CSource compile_procs_to_c(const std::vector<Proc>& procs, const std::string& lib_name);
+
+// Writes dir/lib_name.c and dir/lib_name.h. Each is written to a temporary file in `dir` and
+// renamed into place, so a failure (in emission or on disk) never leaves a half-written file.
+void emit_c(const std::vector<Proc>& procs, const std::string& lib_name,
+            const std::string& dir = ".");
+
+struct CompileOptions {
+  std::string compiler = "cc";
+  std::vector<std::string> flags = {"-O2", "-march=native"};
+};
+
+// A C library emitted from procs, compiled to a shared object and loaded. The build folder is
+// removed when the library is destroyed, or kept (and named in the error) when compiling fails.
+class CompiledLibrary {
+ public:
+  // Throws CodegenError when emission fails, or when the compiler fails (with its output and
+  // the path of the kept source).
+  CompiledLibrary(const std::vector<Proc>& procs, const std::string& lib_name,
+                  const CompileOptions& opts = {});
+  ~CompiledLibrary();
+  CompiledLibrary(const CompiledLibrary&) = delete;
+  CompiledLibrary& operator=(const CompiledLibrary&) = delete;
+
+  // The address of an exported symbol; throws CodegenError when there is none.
+  void* symbol(const std::string& name) const;
+  // Calls public proc `proc_name` on interpreter argument values (argument order): control
+  // values are passed by value, buffers are copied into native arrays of their element type,
+  // and written back after the call. Config state starts zeroed for each call.
+  void call(const std::string& proc_name, std::vector<ArgValue>& args) const;
+  const std::string& source_path() const { return c_path_; }
+  const CSource& source() const { return src_; }
+
+ private:
+  std::vector<Proc> procs_;
+  std::string lib_name_, dir_, c_path_;
+  CSource src_;
+  void* handle_ = nullptr;
+};
+
+// Compiles `p` alone, runs it and the interpreter (R as f32) on the same random arguments
+// (random_args(p, sizes, seed)) and returns "" when every argument agrees, otherwise the first
+// difference or the error either side raised. One call is the whole check.
+std::string compare_compiled_with_interpreter(const Proc& p,
+                                              const std::map<std::string, int64_t>& sizes,
+                                              uint64_t seed, CompileOptions opts = {});
+
+}  // namespace exocpp
