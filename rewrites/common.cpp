@@ -29,14 +29,16 @@ void fail(const std::string& op, const SrcInfo& where, const std::string& reason
   throw SchedulingError(op, where, reason, counterexample);
 }
 
-Expr parse_user_expr(const Cursor& where, const std::string& text, const std::vector<ScopeVar>& scope,
-                     const ParseOptions& opts, bool allow_window) {
+Expr parse_user_expr(const Cursor& where, const std::string& text,
+                     const std::vector<ScopeVar>& scope, const ParseOptions& opts,
+                     bool allow_window) {
   try {
     return parse_expr(text, scope, opts, allow_window);
   } catch (const Error& e) {
     if (!where.is_valid() || !where.srcinfo().known()) throw;
     std::string column = e.loc().col > 0 ? " (column " + std::to_string(e.loc().col) + ")" : "";
-    throw ParseError(where.srcinfo(), "in the expression `" + text + "`" + column + ": " + e.reason());
+    throw ParseError(where.srcinfo(),
+                     "in the expression `" + text + "`" + column + ": " + e.reason());
   }
 }
 
@@ -58,8 +60,8 @@ Cursor resolve(const std::string& op, const Proc& p, const CursorLike& target) {
     fail(op, p->srcinfo, e.reason());
   }
   if (!c.is_valid())
-    fail(op, p->srcinfo, "the cursor's target no longer exists in proc '" + p.name() +
-                             "' (a rewrite removed it)");
+    fail(op, p->srcinfo,
+         "the cursor's target no longer exists in proc '" + p.name() + "' (a rewrite removed it)");
   return c;
 }
 
@@ -91,7 +93,9 @@ Cursor resolve_block(const std::string& op, const Proc& p, const CursorLike& tar
   Cursor c = resolve(op, p, target);
   if (c.is_stmt()) return c.as_block();
   if (!c.is_block())
-    fail(op, c, "expected a block of statements, but " + target.describe() + " is a " + to_string(c.kind()));
+    fail(op, c,
+         "expected a block of statements, but " + target.describe() + " is a " +
+             to_string(c.kind()));
   return c;
 }
 
@@ -100,7 +104,9 @@ Cursor resolve_gap(const std::string& op, const Proc& p, const CursorLike& targe
   if (c.is_block() && c.size() == 1) c = c[0];
   if (c.is_stmt()) return c.after();
   if (!c.is_gap())
-    fail(op, c, "expected a gap between statements, but " + target.describe() + " is a " + to_string(c.kind()));
+    fail(op, c,
+         "expected a gap between statements, but " + target.describe() + " is a " +
+             to_string(c.kind()));
   return c;
 }
 
@@ -114,7 +120,8 @@ Cursor resolve_alloc(const std::string& op, const Proc& p, const CursorLike& tar
       try {
         c = find_alloc_or_arg(p, pat);
       } catch (const SchedulingError&) {
-        fail(op, p->srcinfo, "no allocation or argument named '" + pat + "' in proc '" + p.name() + "'");
+        fail(op, p->srcinfo,
+             "no allocation or argument named '" + pat + "' in proc '" + p.name() + "'");
       }
     } else {
       c = resolve(op, p, target);
@@ -132,7 +139,8 @@ Cursor resolve_alloc(const std::string& op, const Proc& p, const CursorLike& tar
 Cursor resolve_expr(const std::string& op, const Proc& p, const CursorLike& target) {
   Cursor c = resolve(op, p, target);
   if (!c.is_expr())
-    fail(op, c, "expected an expression, but " + target.describe() + " is a " + to_string(c.kind()));
+    fail(op, c,
+         "expected an expression, but " + target.describe() + " is a " + to_string(c.kind()));
   return c;
 }
 
@@ -145,6 +153,16 @@ void require_unchanged(const std::string& op, const Cursor& where, const checker
           "what it reads)");
 }
 
+void require_parallel(const std::string& op, const Cursor& where, const checker::Context& ctx,
+                      const Stmt& loop, const std::string& what) {
+  const ForNode* f = loop.as<ForNode>();
+  if (f == nullptr || f->mode == LoopMode::Seq) return;
+  require_proved(op, where, checker::loop_is_parallelizable(ctx, loop),
+                 "the iterations of " + what +
+                     ", a par loop, are independent (no two of them touch one location where "
+                     "one writes it)");
+}
+
 void require_proved(const std::string& op, const Cursor& where, const checker::Answer& a,
                     const std::string& what) {
   if (a.proved()) return;
@@ -154,14 +172,15 @@ void require_proved(const std::string& op, const Cursor& where, const checker::A
                           "requires that " + what + ", but " +
                               (a.reason.empty() ? std::string("the checker refuted it") : a.reason),
                           a.counterexample);
-  throw SchedulingError(op, loc, "could not prove that " + what +
-                                     (a.reason.empty() ? "" : " (" + a.reason + ")"));
+  throw SchedulingError(
+      op, loc, "could not prove that " + what + (a.reason.empty() ? "" : " (" + a.reason + ")"));
 }
 
 const ForNode* as_loop(const std::string& op, const Cursor& c) {
   if (!c.is_stmt() || c.stmt().kind() != StmtKind::For)
-    fail(op, c, "expected a loop, found " +
-                    (c.is_stmt() ? "'" + c.to_string() + "'" : std::string("a ") + to_string(c.kind())));
+    fail(op, c,
+         "expected a loop, found " +
+             (c.is_stmt() ? "'" + c.to_string() + "'" : std::string("a ") + to_string(c.kind())));
   return c.stmt().as<ForNode>();
 }
 
@@ -198,7 +217,8 @@ std::vector<ScopeVar> scope_at(const Proc& p, const BlockPath& path, int index) 
   };
   const Block* list = &p.body();
   for (const PathStep& step : path) {
-    EXOCPP_ASSERT(step.index >= 0 && step.index < static_cast<int>(list->size()), "scope_at: bad path");
+    EXOCPP_ASSERT(step.index >= 0 && step.index < static_cast<int>(list->size()),
+                  "scope_at: bad path");
     bind_before(*list, step.index);
     const Stmt& s = (*list)[static_cast<size_t>(step.index)];
     if (const ForNode* f = s.as<ForNode>()) {
@@ -227,8 +247,61 @@ void check_int_arg(const std::string& op, const Cursor& where, const std::string
            std::to_string(value));
 }
 
+namespace {
+
+// Every par loop statement node of a block, by identity.
+void collect_par_loops(const Block& b, std::set<const StmtNode*>& out) {
+  for (const Stmt& s : b) {
+    if (const ForNode* f = s.as<ForNode>()) {
+      if (f->mode != LoopMode::Seq) out.insert(s.get());
+      collect_par_loops(f->body, out);
+    } else if (const IfNode* i = s.as<IfNode>()) {
+      collect_par_loops(i->body, out);
+      collect_par_loops(i->orelse, out);
+    }
+  }
+}
+
+// Proves every par loop of `result` that is not a par loop node of its input `before` (one the
+// operation made, or whose body it changed): iterations of a par loop run in any order, so a
+// rewrite inside one (a staged buffer copied whole, a fused body) may make them conflict even
+// when each step is legal for a sequential loop.
+void require_new_par_loops_parallel(const std::string& op, const Proc& result,
+                                    const std::set<const StmtNode*>& before, const Block& b,
+                                    BlockPath& path) {
+  for (size_t k = 0; k < b.size(); ++k) {
+    const Stmt& s = b[k];
+    const int idx = static_cast<int>(k);
+    if (const ForNode* f = s.as<ForNode>()) {
+      if (f->mode != LoopMode::Seq && before.count(s.get()) == 0) {
+        Loc l{CursorKind::Stmt, path, idx, idx + 1, {}};
+        require_parallel(op, Cursor(result, l), checker::Context::at(result, path, idx), s,
+                         "loop " + f->iter.name());
+      }
+      path.push_back({idx, BlockField::Body});
+      require_new_par_loops_parallel(op, result, before, f->body, path);
+      path.pop_back();
+    } else if (const IfNode* i = s.as<IfNode>()) {
+      path.push_back({idx, BlockField::Body});
+      require_new_par_loops_parallel(op, result, before, i->body, path);
+      path.back().field = BlockField::Orelse;
+      require_new_par_loops_parallel(op, result, before, i->orelse, path);
+      path.pop_back();
+    }
+  }
+}
+
+}  // namespace
+
 void require_well_formed(const std::string& op, const Proc& result) {
-  if (result.defined()) typecheck_candidate(op, *result.get(), "the rewritten proc would not be valid");
+  if (!result.defined()) return;
+  typecheck_candidate(op, *result.get(), "the rewritten proc would not be valid");
+  Proc input = result.parent();
+  if (!input.defined()) return;
+  std::set<const StmtNode*> before;
+  collect_par_loops(input.body(), before);
+  BlockPath path;
+  require_new_par_loops_parallel(op, result, before, result.body(), path);
 }
 
 bool is_call_buffer_argument(const Cursor& c) {
@@ -361,14 +434,19 @@ Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, co
   // A name may repeat in sibling scopes (stage_mem's copy loops do), but it must neither shadow
   // a name visible at `where` nor be shadowed by one bound in the new name's scope, which is at
   // most the rest of the statement list from `where` on.
-  auto clash = [&] { fail(op, where, "the name '" + name + "' is already used in proc '" + p.name() + "' where it would be visible"); };
+  auto clash = [&] {
+    fail(op, where,
+         "the name '" + name + "' is already used in proc '" + p.name() +
+             "' where it would be visible");
+  };
   Cursor at = where.is_valid() ? where : proc_body(p);
   for (const ScopeVar& v : scope_at(at))
     if (v.sym.name() == name) clash();
   if (!at.is_arg()) {
     const Block& list = at.list();
     NameCollector later;
-    for (size_t i = static_cast<size_t>(std::max(at.loc().lo, 0)); i < list.size(); ++i) later.visit(list[i]);
+    for (size_t i = static_cast<size_t>(std::max(at.loc().lo, 0)); i < list.size(); ++i)
+      later.visit(list[i]);
     if (later.names.count(name)) clash();
   } else {
     for (const std::string& n : bound_names(p))

@@ -73,6 +73,14 @@ void require_proved(const std::string& op, const Cursor& where, const checker::A
 void require_unchanged(const std::string& op, const Cursor& where, const checker::Context& ctx,
                        const Expr& e, const Block& code, const std::string& what);
 
+// For an operation whose result runs as one `par` loop iterations that the input did not
+// already run in parallel with each other (fused, joined, merged or interchanged loops): throws
+// SchedulingError unless the checker proves that no two iterations of `loop` conflict, reductions
+// included (checker::loop_is_parallelizable); a `seq` loop passes. `ctx` is the context of the
+// place the loop stands at; `what` names it ("the fused loop i").
+void require_parallel(const std::string& op, const Cursor& where, const checker::Context& ctx,
+                      const Stmt& loop, const std::string& what);
+
 // Runs `body` (the operation) so that any exocpp::Error escaping it names `op`: an error that
 // already names an operation passes through; others are rethrown as SchedulingError(op, ...)
 // keeping their location, reason and counterexample. In validation mode (rewrites/validate.h)
@@ -114,8 +122,9 @@ std::vector<ScopeVar> scope_at(const Cursor& c);
 // in `scope`. A syntax, name or type error in it is reported at `where` (the statement the
 // expression is for, so the user sees which part of the proc), quoting the string and the
 // column at fault; the operation's run_op names the operation.
-Expr parse_user_expr(const Cursor& where, const std::string& text, const std::vector<ScopeVar>& scope,
-                     const ParseOptions& opts = {}, bool allow_window = false);
+Expr parse_user_expr(const Cursor& where, const std::string& text,
+                     const std::vector<ScopeVar>& scope, const ParseOptions& opts = {},
+                     bool allow_window = false);
 // A name of the procedure language: a letter or '_', then letters, digits and '_'.
 // The largest integer an operation accepts as a divisor, factor or stride: sizes and indices
 // are int_fast32_t in emitted C, and the IR holds constants exactly only up to 2^53.
@@ -129,10 +138,12 @@ bool is_identifier(const std::string& s);
 std::vector<std::string> bound_names(const Proc& p);
 
 // Every accepted rewrite returns a proc the front end accepts: names in scope, well-typed
-// expressions, config writes invariant in loops. A result the type checker would refuse (an
-// allocation moved away from a use, a config write put under a loop or a guard) is refused as
-// the operation's own error, at the node at fault. Run by run_op on every Proc result; other
-// results (a pair of procs) are checked by their operation.
+// expressions, config writes invariant in loops; and every par loop the operation made or
+// changed (a par loop node not in the result's parent) is proved parallel (require_parallel):
+// a rewrite legal for a sequential loop may make the iterations of a par loop conflict. A result
+// the type checker would refuse (an allocation moved away from a use, a config write put under a
+// loop or a guard) is refused as the operation's own error, at the node at fault. Run by run_op on
+// every Proc result; other results (a pair of procs) are checked by their operation.
 void require_well_formed(const std::string& op, const Proc& result);
 template <class T>
 void require_well_formed(const std::string&, const T&) {}

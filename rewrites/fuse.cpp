@@ -12,8 +12,9 @@
 // the bounds equal and that no iteration of the second loop conflicts with a later iteration
 // of the first (checker::can_fuse); the second loop's bounds were evaluated after the first loop
 // ran and are now evaluated before it, so the checker proves the first loop writes nothing they
-// read (value_unchanged_by). Ifs: the conditions are the same expression and the first if
-// writes nothing the condition reads (value_unchanged_by).
+// read (value_unchanged_by). The fused loop keeps the first loop's mode; when that is `par`, the
+// checker proves that no two of its iterations conflict (require_parallel). Ifs: the conditions are
+// the same expression and the first if writes nothing the condition reads (value_unchanged_by).
 // Forwarding: cursors into stmt2's branches move to the end of stmt1's; stmt2 itself becomes
 // invalid; later statements shift up by one.
 #include "checker/queries.h"
@@ -50,12 +51,15 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
     Cursor c1 = rw::resolve_stmt(kOp, p, stmt1);
     Cursor c2 = rw::resolve_stmt(kOp, p, stmt2);
     if (c1.loc().block != c2.loc().block || c2.loc().lo != c1.loc().lo + 1)
-      rw::fail(kOp, c2, "expected the second statement '" + c2.to_string() + "' to directly follow the first '" +
-                            c1.to_string() + "'");
+      rw::fail(kOp, c2,
+               "expected the second statement '" + c2.to_string() +
+                   "' to directly follow the first '" + c1.to_string() + "'");
     Stmt s1 = c1.stmt(), s2 = c2.stmt();
     bool loops = s1.is<ForNode>() && s2.is<ForNode>(), ifs = s1.is<IfNode>() && s2.is<IfNode>();
     if (!loops && !ifs)
-      rw::fail(kOp, c1, "expected two loops or two ifs, got '" + c1.to_string() + "' and '" + c2.to_string() + "'");
+      rw::fail(kOp, c1,
+               "expected two loops or two ifs, got '" + c1.to_string() + "' and '" +
+                   c2.to_string() + "'");
     Stmt fused;
     int n1 = 0, o1 = 0;
     if (loops) {
@@ -68,13 +72,19 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
       rw::require_proved(kOp, c2, checker::can_fuse(context_of(c1), s1, s2),
                          "loops " + f1->iter.name() + " and " + f2->iter.name() + " can be fused");
       Block body = f1->body;
-      for (const Stmt& s : substitute(f2->body, {{f2->iter, index_var(f1->iter, f2->srcinfo)}})) body.push_back(s);
+      for (const Stmt& s : substitute(f2->body, {{f2->iter, index_var(f1->iter, f2->srcinfo)}}))
+        body.push_back(s);
       n1 = static_cast<int>(f1->body.size());
       fused = ForNode::make(f1->iter, f1->lo, f1->hi, body, f1->mode, f1->srcinfo);
+      // A par loop now also runs the second loop's body: its iterations run in any order, so
+      // every pair of them (not only the later-first pairs can_fuse proves) must not conflict.
+      rw::require_parallel(kOp, c1, ctx, fused, "the fused loop " + f1->iter.name());
     } else {
       const IfNode *i1 = s1.as<IfNode>(), *i2 = s2.as<IfNode>();
-      if (!same_expr(i1->cond, i2->cond))
-        rw::fail(kOp, c2, "the conditions differ: '" + c1.cond().to_string() + "' and '" + c2.cond().to_string() + "'");
+      if (!expr_equal(i1->cond, i2->cond))
+        rw::fail(kOp, c2,
+                 "the conditions differ: '" + c1.cond().to_string() + "' and '" +
+                     c2.cond().to_string() + "'");
       rw::require_unchanged(kOp, c2, context_of(c1), i2->cond, {s1},
                             "the condition '" + c2.cond().to_string() + "' of the second if");
       Block body = i1->body, orelse = i1->orelse;
@@ -89,12 +99,15 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
     BlockPath path = c1.loc().block;
     int at = c1.loc().lo;
     ForwardFn inside = [path, at, n1, o1](const Loc& l) -> Loc {
-      if (loc_within_stmt(l, path, at) || (l.block == path && l.lo == at && l.hi == at + 1)) return l;
-      if (l.block.size() == path.size()) return Loc::invalid();  // stmt2 itself, or a block/gap across both
+      if (loc_within_stmt(l, path, at) || (l.block == path && l.lo == at && l.hi == at + 1))
+        return l;
+      if (l.block.size() == path.size())
+        return Loc::invalid();  // stmt2 itself, or a block/gap across both
       BlockField field = l.block[path.size()].field;
       return move_into_first(l, path, at, field, field == BlockField::Body ? n1 : o1);
     };
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 2, {fused}), fwd_replace(path, at, at + 2, 1, inside));
+    return derive_proc(p, replace_stmts(p.body(), path, at, at + 2, {fused}),
+                       fwd_replace(path, at, at + 2, 1, inside));
   });
 }
 

@@ -8,7 +8,9 @@
 // proves loop1's hi equals loop2's lo and lo <= mid <= hi (always_true; with mid outside
 // [lo, hi] one loop is empty and the joined loop runs a different range). loop2's bounds were
 // evaluated after loop1 ran and are now evaluated before it: the checker proves loop1 writes
-// nothing they read (value_unchanged_by).
+// nothing they read (value_unchanged_by). Both loops have one mode; a par joined loop runs the
+// iterations of both in any order, so the checker proves no two of them conflict
+// (require_parallel).
 // Forwarding: loop1 and its body stay; loop2 and everything in it become invalid.
 #include "checker/queries.h"
 #include "core/printer.h"
@@ -28,10 +30,12 @@ Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2)
       rw::fail(op, c2, "expected the second loop to directly follow the first");
     Block renamed = substitute(f2->body, {{f2->iter, index_var(f1->iter, f2->srcinfo)}});
     if (to_string(renamed) != to_string(f1->body))
-      rw::fail(op, c2, "the bodies of loops " + f1->iter.name() + " and " + f2->iter.name() + " differ");
-    rw::require_proved(op, c2, checker::always_true(context_of(c1), mk_cmp(BinOpKind::Eq, f1->hi, f2->lo)),
-                       "the first loop ends ('" + c1.hi().to_string() + "') where the second begins ('" +
-                           c2.lo().to_string() + "')");
+      rw::fail(op, c2,
+               "the bodies of loops " + f1->iter.name() + " and " + f2->iter.name() + " differ");
+    rw::require_proved(op, c2,
+                       checker::always_true(context_of(c1), mk_cmp(BinOpKind::Eq, f1->hi, f2->lo)),
+                       "the first loop ends ('" + c1.hi().to_string() +
+                           "') where the second begins ('" + c2.lo().to_string() + "')");
     if (f1->mode != f2->mode) rw::fail(op, c2, "the loops differ in mode (seq and par)");
     checker::Context ctx = context_of(c1);
     rw::require_unchanged(op, c2, ctx, f2->lo, {c1.stmt()},
@@ -45,13 +49,18 @@ Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2)
                        "the second loop's range is not negative ('" + c2.lo().to_string() +
                            "' <= '" + c2.hi().to_string() + "')");
     Stmt s = ForNode::make(f1->iter, f1->lo, f2->hi, f1->body, f1->mode, f1->srcinfo);
+    // Two par loops ran one after the other; joined, an iteration of the first may run after one
+    // of the second.
+    rw::require_parallel(op, c1, ctx, s, "the joined loop " + f1->iter.name());
     BlockPath path = c1.loc().block;
     int at = c1.loc().lo;
     ForwardFn inside = [path, at](const Loc& l) -> Loc {
-      if (loc_within_stmt(l, path, at) || (l.block == path && l.lo == at && l.hi == at + 1)) return l;
+      if (loc_within_stmt(l, path, at) || (l.block == path && l.lo == at && l.hi == at + 1))
+        return l;
       return Loc::invalid();
     };
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 2, {s}), fwd_replace(path, at, at + 2, 1, inside));
+    return derive_proc(p, replace_stmts(p.body(), path, at, at + 2, {s}),
+                       fwd_replace(path, at, at + 2, 1, inside));
   });
 }
 

@@ -7,6 +7,8 @@
 //
 // Checks: the target loop holds exactly one statement, a loop; both start at 0; the inner
 // bound is an integer constant > 0; the inner bound does not use i; `new_iter_name` is unused.
+// The merged loop takes the outer loop's mode; a par outer loop over a seq inner one needs the
+// checker's proof that no two merged iterations conflict (require_parallel).
 // Forwarding: the body stays at the same depth below the new loop (one level up).
 #include "core/simplify.h"
 #include "rewrites/loops.h"
@@ -23,14 +25,19 @@ Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string
     Cursor c = rw::resolve_loop(op, p, nested_loops);
     const ForNode* outer = rw::as_loop(op, c);
     if (outer->body.size() != 1 || !outer->body[0].is<ForNode>())
-      rw::fail(op, c, "expected loop " + outer->iter.name() + " to hold exactly one statement, a loop");
+      rw::fail(op, c,
+               "expected loop " + outer->iter.name() + " to hold exactly one statement, a loop");
     const ForNode* inner = outer->body[0].as<ForNode>();
     if (const_int(outer->lo) != 0 || const_int(inner->lo) != 0)
-      rw::fail(op, c, "expected both loops " + outer->iter.name() + " and " + inner->iter.name() + " to start at 0");
+      rw::fail(op, c,
+               "expected both loops " + outer->iter.name() + " and " + inner->iter.name() +
+                   " to start at 0");
     auto ext = const_int(inner->hi);
     if (!ext || *ext <= 0)
-      rw::fail(op, c.body()[0], "expected the bound of loop " + inner->iter.name() +
-                                    " to be a positive integer constant, got '" + c.body()[0].hi().to_string() + "'");
+      rw::fail(op, c.body()[0],
+               "expected the bound of loop " + inner->iter.name() +
+                   " to be a positive integer constant, got '" + c.body()[0].hi().to_string() +
+                   "'");
     Sym k = rw::fresh_name(op, p, new_iter_name, c);
 
     // 2. The merged loop.
@@ -38,7 +45,12 @@ Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string
     Expr kv = index_var(k, si), cv = int_const(*ext, si);
     Block body = substitute(inner->body, {{outer->iter, simplify_expr(mk_div(kv, cv))},
                                           {inner->iter, simplify_expr(mk_mod(kv, cv))}});
-    Stmt s = ForNode::make(k, int_const(0, si), simplify_expr(mk_mul(outer->hi, cv)), body, outer->mode, si);
+    Stmt s = ForNode::make(k, int_const(0, si), simplify_expr(mk_mul(outer->hi, cv)), body,
+                           outer->mode, si);
+    // A par outer loop over a seq inner one: the merged par loop also runs the inner loop's
+    // iterations in any order. (Both par: every pair of merged iterations was already apart.)
+    if (inner->mode == LoopMode::Seq)
+      rw::require_parallel(op, c, context_of(c), s, "the merged loop " + new_iter_name);
 
     // 3. Forwarding: the inner loop's body moves up one level; the inner loop disappears.
     BlockPath path = c.loc().block;

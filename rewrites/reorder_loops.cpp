@@ -8,6 +8,8 @@
 // conflicting iterations change their order (checker::loops_can_interchange). j's bounds were
 // evaluated in every iteration of i and are now evaluated once, i's once and now in every
 // iteration of j: the checker proves the nest writes nothing either reads (value_unchanged_by).
+// Each loop keeps its mode; a par loop j, now outside, runs its iterations in any order across
+// all of i's, so the checker proves no two of them conflict (require_parallel).
 // Forwarding: cursors follow the loops they name (a cursor to loop i, or to its bounds, points
 // to loop i, now inner); the body stays where it was.
 #include <regex>
@@ -57,8 +59,9 @@ Cursor resolve_nest(const Proc& p, const CursorLike& target) {
       find_nests(p, p.body(), {}, m[1].str(), m[2].str(), all);
       size_t n = m[3].matched ? std::stoul(m[3].str()) : 0;
       if (n >= all.size())
-        rw::fail(kOp, p->srcinfo, "no loop " + m[1].str() + " whose only statement is a loop " + m[2].str() +
-                                      " matches '" + pat + "' in proc '" + p.name() + "'");
+        rw::fail(kOp, p->srcinfo,
+                 "no loop " + m[1].str() + " whose only statement is a loop " + m[2].str() +
+                     " matches '" + pat + "' in proc '" + p.name() + "'");
       return all[n];
     }
   }
@@ -72,12 +75,16 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
   // 1. Checks.
   const ForNode* outer = rw::as_loop(op, c);
   if (outer->body.size() != 1 || !outer->body[0].is<ForNode>())
-    rw::fail(op, c, "expected loop " + outer->iter.name() + " to hold exactly one statement, a loop, but its body has " +
-                        std::to_string(outer->body.size()) + " statement(s) starting with '" + c.body()[0].to_string() + "'");
+    rw::fail(op, c,
+             "expected loop " + outer->iter.name() +
+                 " to hold exactly one statement, a loop, but its body has " +
+                 std::to_string(outer->body.size()) + " statement(s) starting with '" +
+                 c.body()[0].to_string() + "'");
   const ForNode* inner = outer->body[0].as<ForNode>();
   if (mentions(inner->lo, outer->iter) || mentions(inner->hi, outer->iter))
-    rw::fail(op, c.body()[0], "the bounds of loop " + inner->iter.name() + " depend on " + outer->iter.name() +
-                                  ", so the loops cannot be interchanged");
+    rw::fail(op, c.body()[0],
+             "the bounds of loop " + inner->iter.name() + " depend on " + outer->iter.name() +
+                 ", so the loops cannot be interchanged");
   checker::Context ctx = context_of(c);
   for (const Expr& b : {outer->lo, outer->hi, inner->lo, inner->hi})
     rw::require_unchanged(op, c, ctx, b, {c.stmt()}, "the loop bound '" + to_string(b) + "'");
@@ -86,8 +93,13 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
       "interchanging loops " + outer->iter.name() + " and " + inner->iter.name() + " is safe");
 
   // 2. The interchanged nest.
-  Stmt new_inner = ForNode::make(outer->iter, outer->lo, outer->hi, inner->body, outer->mode, outer->srcinfo);
-  Stmt new_outer = ForNode::make(inner->iter, inner->lo, inner->hi, {new_inner}, inner->mode, inner->srcinfo);
+  Stmt new_inner =
+      ForNode::make(outer->iter, outer->lo, outer->hi, inner->body, outer->mode, outer->srcinfo);
+  Stmt new_outer =
+      ForNode::make(inner->iter, inner->lo, inner->hi, {new_inner}, inner->mode, inner->srcinfo);
+  // A par inner loop's iterations were apart for one outer iteration at a time; as the outer
+  // loop they run in any order together with every iteration of the old outer loop.
+  rw::require_parallel(op, c, ctx, new_outer, "loop " + inner->iter.name() + " (now outside)");
 
   // 3. Forwarding: the two loop statements (and their bound expressions) trade places.
   BlockPath path = c.loc().block;
@@ -114,7 +126,8 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
 }  // namespace rw::loops
 
 Proc reorder_loops(const Proc& p, const CursorLike& nested_loops) {
-  return rw::run_op(kOp, [&]() -> Proc { return reorder_at(kOp, p, resolve_nest(p, nested_loops)); });
+  return rw::run_op(kOp,
+                    [&]() -> Proc { return reorder_at(kOp, p, resolve_nest(p, nested_loops)); });
 }
 
 }  // namespace exocpp

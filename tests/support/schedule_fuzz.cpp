@@ -412,6 +412,7 @@ struct Targets {
     for (const Cursor& s : stmts) collect_exprs(s);
   }
   void collect(const Cursor& block) {
+    if (block.kind() != CursorKind::Block) return;  // an empty body is a gap
     blocks.push_back(block);
     for (int i = 0; i < block.size(); ++i) {
       Cursor s = block[i];
