@@ -2,7 +2,6 @@
 #pragma once
 
 #include "checker/checker.h"
-#include "driver/driver.h"
 #include "core/cursor.h"
 #include "core/errors.h"
 #include "core/externs.h"
@@ -14,6 +13,7 @@
 #include "core/printer.h"
 #include "core/test_inputs.h"
 #include "core/typecheck.h"
+#include "driver/driver.h"
 #include "rewrites/buffers.h"
 #include "rewrites/common.h"
 #include "rewrites/composites.h"

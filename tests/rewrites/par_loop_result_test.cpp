@@ -3,8 +3,8 @@
 // independent: a par loop's iterations run in any order (the interpreter may run them in
 // reverse, OpenMP at the same time). Found by the random-schedule soak through compute_at.
 #include "rewrite_test_util.h"
-#include "rewrites/composites.h"
 #include "rewrites/buffers.h"
+#include "rewrites/composites.h"
 #include "rewrites/loops.h"
 
 using namespace exocpp;
