@@ -118,6 +118,12 @@ Context Context::at(const Proc& proc, const BlockPath& path, int index) {
   return c;
 }
 
+Context Context::at(const Cursor& c) {
+  if (!c.is_valid()) throw InvalidCursorError("cannot take the context of an invalid cursor");
+  if (c.is_arg()) return top(c.proc());
+  return at(c.proc(), c.loc().block, c.loc().lo);
+}
+
 Context Context::at(const Proc& proc, const Block& target) {
   EXOCPP_ASSERT(!target.empty(), "Context::at of an empty block");
   return at(proc, target.front());

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "core/cursor.h"
 #include "core/ir.h"
 
 namespace exocpp::checker {
@@ -38,6 +39,9 @@ class Context {
   static Context at(const Proc& proc, const BlockPath& path, int index);
   // The context a block's statements run in (that of its first statement).
   static Context at(const Proc& proc, const Block& target);
+  // The context of the place a cursor names in its proc: a statement, the start of a block,
+  // a gap, or the statement an expression lies in (an argument cursor: the proc's top).
+  static Context at(const Cursor& c);
 
   const Proc& proc() const { return proc_; }
   const std::vector<Scope>& scopes() const { return scopes_; }

@@ -32,6 +32,18 @@ class UseCollector : public IRVisitor {
     uses.reads_data = true;
     IRVisitor::visit_ReadConfig(n, e);
   }
+  void visit_For(const ForNode* n, const Stmt& s) override {
+    uses.bound.insert(n->iter);
+    IRVisitor::visit_For(n, s);
+  }
+  void visit_Alloc(const AllocNode* n, const Stmt& s) override {
+    uses.bound.insert(n->name);
+    IRVisitor::visit_Alloc(n, s);
+  }
+  void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
+    uses.bound.insert(n->name);
+    IRVisitor::visit_WindowStmt(n, s);
+  }
   void visit_Assign(const AssignNode* n, const Stmt& s) override {
     uses.written.insert(n->name);
     IRVisitor::visit_Assign(n, s);

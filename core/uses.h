@@ -25,6 +25,8 @@ struct Uses {
   // Config fields read by expressions of the code, and written by it or any proc it calls
   // (transitively; each callee is summarised once).
   std::set<ConfigFieldRef> config_reads, config_writes;
+  // Symbols the code binds: loop variables, allocations, window statements.
+  std::set<Sym> bound;
   // Procs called directly.
   std::set<const ProcNode*> callees;
   // Whether an expression reads a buffer element or a config field (so it is not a fact about

@@ -9,12 +9,16 @@
 // must equal running it once (checker::loop_body_idempotent on the new loop).
 // Forwarding: cursors into the block move into the new loop (and its guard).
 #include "checker/queries.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 Proc add_loop(const Proc& p, const CursorLike& block, const std::string& iter_name,
               const std::string& hi_expr, const AddLoopOptions& opts) {
@@ -24,8 +28,8 @@ Proc add_loop(const Proc& p, const CursorLike& block, const std::string& iter_na
     Cursor c = rw::resolve_block(op, p, block);
     Cursor first = c[0];
     Sym iter = rw::fresh_name(op, p, iter_name, first);
-    Expr hi = parse_in_scope(op, first, hi_expr, "index");
-    checker::Context ctx = context_of(first);
+    Expr hi = parse_index_expr(op, first, hi_expr, "the loop's upper bound");
+    checker::Context ctx = checker::Context::at(first);
     rw::require_proved(op, first,
                        checker::always_true(ctx, mk_cmp(BinOpKind::Gt, hi, int_const(0))),
                        "the new loop's bound '" + hi_expr + "' is positive");

@@ -7,8 +7,9 @@
 // Runs fission(p, gap, {n_lifts}) with all of its checks, then tries remove_loop on every
 // loop copy the split made; a copy remove_loop refuses stays.
 // Forwarding: as fission, then as remove_loop for each loop removed.
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 

@@ -10,8 +10,11 @@
 // keep_dims. Each step is expand_dim then lift_alloc, with their checks.
 #include "checker/context.h"
 #include "checker/queries.h"
-#include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/shared_steps.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 
@@ -45,9 +48,11 @@ Proc autolift_alloc(const Proc& p, const CursorLike& alloc, const AutoliftAllocO
               opts.keep_dims ||
               !checker::can_lift_alloc(checker::Context::at(cur, encl), encl, c.stmt()).proved();
           if (expand) {
-            Expr extent = opts.size > 0 ? ConstNode::make_int(opts.size) : rw::sub(f->hi, f->lo);
+            Expr extent =
+                opts.size > 0 ? ConstNode::make_int(opts.size) : rw::simplified_sub(f->hi, f->lo);
             rw::require_size_expr(kOp, c, extent, "the extent of loop '" + f->iter.name() + "'");
-            Expr idx = rw::sub(ReadNode::make(f->iter, {}, Type(ScalarKind::Index)), f->lo);
+            Expr idx =
+                rw::simplified_sub(ReadNode::make(f->iter, {}, Type(ScalarKind::Index)), f->lo);
             cur = rw::expand_dim_with(kOp, cur, c, extent, idx, opts.mode == "col");
             c = cur.forward(c);
           }

@@ -13,8 +13,11 @@
 // value: it is never bound.
 #include "checker/queries_config.h"
 #include "core/printer.h"
-#include "rewrites/config_util.h"
 #include "rewrites/configs.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 

@@ -11,7 +11,7 @@
 // (checker::stmts_commute): none of them writes a location it reads.
 //
 // Precision: the new buffer must hold the expression's value exactly (rw::store_keeps_value,
-// rewrites/precision_util.h): it gets the expression's own type when that keeps the value (any
+// rewrites/internal/precision.h): it gets the expression's own type when that keeps the value (any
 // float expression, a read), else i32 for integer arithmetic (`x[i] * 2` in i8 is computed in
 // 32-bit int and would wrap in an i8 buffer); a bare float literal that is not exact in every
 // precision is refused, and so is a result that no longer type-checks (an i32 temporary in an
@@ -20,11 +20,15 @@
 
 #include "checker/context.h"
 #include "checker/queries.h"
+#include "core/ir_visit.h"
 #include "core/printer.h"
-#include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
-#include "rewrites/config_util.h"
-#include "rewrites/precision_util.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/precision.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 

@@ -13,25 +13,29 @@
 // Forwarding: the loop stays; its body moves into the new if.
 #include "checker/queries.h"
 #include "core/simplify.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 Proc bound_and_guard(const Proc& p, const CursorLike& loop, const std::string& bound) {
   const char* op = "bound_and_guard";
   return rw::run_op(op, [&]() -> Proc {
     Cursor c = rw::resolve_loop(op, p, loop);
     const ForNode* f = rw::as_loop(op, c);
-    Expr c_bound = simplify_expr(parse_in_scope(op, c, bound, "index"));
+    Expr c_bound = simplify_expr(parse_index_expr(op, c, bound, "the bound"));
     rw::require_unchanged(
-        op, c, context_of(c), f->hi, {c.stmt()},
+        op, c, checker::Context::at(c), f->hi, {c.stmt()},
         "the upper bound '" + c.hi().to_string() + "', evaluated by the guard in every iteration,");
-    rw::require_proved(op, c,
-                       checker::always_true(context_of(c), mk_cmp(BinOpKind::Le, f->hi, c_bound)),
-                       "the upper bound '" + c.hi().to_string() + "' is at most '" + bound + "'");
+    rw::require_proved(
+        op, c, checker::always_true(checker::Context::at(c), mk_cmp(BinOpKind::Le, f->hi, c_bound)),
+        "the upper bound '" + c.hi().to_string() + "' is at most '" + bound + "'");
 
     Stmt guard = IfNode::make(mk_cmp(BinOpKind::Lt, index_var(f->iter, f->srcinfo), f->hi), f->body,
                               {}, f->srcinfo);

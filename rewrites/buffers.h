@@ -9,7 +9,7 @@
 
 #include "core/cursor.h"
 #include "core/ir.h"
-#include "rewrites/common.h"
+#include "rewrites/target.h"
 
 namespace exocpp {
 

@@ -23,10 +23,12 @@
 #include "checker/queries_config.h"
 #include "core/printer.h"
 #include "core/simplify.h"
-#include "rewrites/config_util.h"
-#include "rewrites/stmts_internal.h"
+#include "rewrites/internal/call_subst.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/subprocs.h"
-#include "rewrites/subprocs_internal.h"
 
 namespace exocpp {
 
@@ -70,7 +72,7 @@ void check_asserts(const Cursor& c, const CallNode& call, const ProcNode& f, con
     bool old = false;
     for (const Expr& k : known) old = old || expr_equal(k, at_call);
     if (old) continue;
-    checker::Context ctx = rw::context_at(c.proc(), c.loc().block, c.loc().lo);
+    checker::Context ctx = checker::Context::at(c.proc(), c.loc().block, c.loc().lo);
     rw::require_proved(kOp, c, checker::always_true(ctx, at_call),
                        "the assert '" + to_string(e) + "' of '" + g.name +
                            "' holds at the call (as '" + to_string(at_call) + "')");

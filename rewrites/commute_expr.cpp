@@ -7,8 +7,10 @@
 // At each of the given expressions (all are resolved and checked before any is rewritten).
 // Always legal: both operators are commutative on every type. Forwarding: cursors into `a`
 // and `b` follow their operand to its new side.
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
-#include "rewrites/stmts_internal.h"
 
 namespace exocpp {
 

@@ -10,6 +10,8 @@
 
 #include <sstream>
 
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
 #include "rewrites/stmts.h"
 

@@ -12,12 +12,16 @@
 // Forwarding: the loop and its body map to the first loop; later statements shift by one.
 #include "checker/queries.h"
 #include "core/simplify.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 Proc cut_loop(const Proc& p, const CursorLike& loop, const std::string& cut_point) {
   const char* op = "cut_loop";
@@ -25,8 +29,8 @@ Proc cut_loop(const Proc& p, const CursorLike& loop, const std::string& cut_poin
     // 1. Arguments and checks.
     Cursor c = rw::resolve_loop(op, p, loop);
     const ForNode* f = rw::as_loop(op, c);
-    Expr cut = simplify_expr(parse_in_scope(op, c, cut_point, "index"));
-    checker::Context ctx = context_of(c);
+    Expr cut = simplify_expr(parse_index_expr(op, c, cut_point, "the cut point"));
+    checker::Context ctx = checker::Context::at(c);
     rw::require_unchanged(op, c, ctx, cut, {c.stmt()},
                           "the cut point '" + cut_point + "', evaluated after the first loop,");
     rw::require_unchanged(

@@ -1,8 +1,10 @@
 // delete_buffer: remove an allocation nothing uses.
 //
 //   buf : T ; s        -->        s          (s does not mention buf)
-#include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 

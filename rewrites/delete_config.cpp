@@ -13,8 +13,10 @@
 // then records the field (ProcNode::eqv_configs), and call_eqv checks at each call that the
 // caller does not read it before overwriting it.
 #include "core/printer.h"
-#include "rewrites/config_util.h"
 #include "rewrites/configs.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 

@@ -10,6 +10,7 @@
 // invalid, the others shift (the edits are recorded one by one, last statement first).
 #include <optional>
 
+#include "rewrites/internal/operation.h"
 #include "rewrites/stmts.h"
 
 namespace exocpp {

@@ -13,8 +13,12 @@
 #include "checker/queries.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
-#include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 
@@ -139,7 +143,7 @@ Proc mult_dim(const Proc& p, const CursorLike& alloc, int hi_dim_idx, int lo_dim
     shape[hi_dim_idx] = mul(cst, shape[hi_dim_idx]);
     shape.erase(shape.begin() + lo_dim_idx);
     Stmt new_alloc = AllocNode::make(an->name, Type(an->type.base, shape), an->mem, an->srcinfo);
-    auto merge = [&](const Expr& i, const Expr& k) { return rw::add(mul(cst, i), k); };
+    auto merge = [&](const Expr& i, const Expr& k) { return rw::simplified_add(mul(cst, i), k); };
     rw::AccessMap m;
     m.buf = an->name;
     m.idx = [&](std::vector<Expr> i) {

@@ -20,12 +20,16 @@
 // checker proves N >= 0. Guard is right for any N.
 #include "checker/queries.h"
 #include "core/simplify.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 namespace {
 const char* kOp = "divide_loop";
@@ -59,7 +63,7 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
       rw::fail(kOp, c,
                "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
                    c.lo().to_string() + "' (shift_loop can move it)");
-    checker::Context ctx = context_of(c);
+    checker::Context ctx = checker::Context::at(c);
     if (opts.perfect) {
       rw::require_proved(
           kOp, c, checker::always_divisible(ctx, f->hi, div_const),

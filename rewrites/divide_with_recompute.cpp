@@ -18,12 +18,17 @@
 #include "checker/queries.h"
 #include "core/printer.h"
 #include "core/simplify.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::string& outer_hi,
                            int64_t outer_stride, const std::vector<std::string>& new_iters) {
@@ -41,12 +46,12 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
     if (new_iters.size() != 2 || new_iters[0] == new_iters[1])
       rw::fail(op, c, "expected two distinct new loop names (outer, inner)");
     Sym io = rw::fresh_name(op, p, new_iters[0], c), ii = rw::fresh_name(op, p, new_iters[1], c);
-    Expr ohi = simplify_expr(parse_in_scope(op, c, outer_hi, "index"));
+    Expr ohi = simplify_expr(parse_index_expr(op, c, outer_hi, "the outer bound"));
     rw::check_int_arg(op, c, "the outer stride", outer_stride, 1);
     const SrcInfo& si = f->srcinfo;
     Expr stride = int_const(outer_stride, si);
     Expr covered = simplify_expr(mk_mul(ohi, stride));
-    checker::Context ctx = context_of(c);
+    checker::Context ctx = checker::Context::at(c);
     rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Gt, ohi, int_const(0))),
                        "the outer bound '" + outer_hi + "' is positive");
     rw::require_proved(
@@ -56,7 +61,8 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
                        "the iterations of loop " + f->iter.name() + " commute");
     Stmt twice = ForNode::make(Sym("repeat"), int_const(0, si), int_const(2, si), f->body,
                                LoopMode::Seq, si);
-    rw::require_proved(op, c, checker::loop_body_idempotent(context_of(c.body()[0]), twice),
+    rw::require_proved(op, c,
+                       checker::loop_body_idempotent(checker::Context::at(c.body()[0]), twice),
                        "running one iteration of loop " + f->iter.name() +
                            " twice is the same as running it once");
 

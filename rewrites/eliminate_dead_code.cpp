@@ -11,8 +11,9 @@
 // statements move up a level; the removed code's cursors become invalid.
 #include "checker/queries.h"
 #include "core/printer.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
-#include "rewrites/stmts_internal.h"
 
 namespace exocpp {
 
@@ -22,7 +23,7 @@ Proc eliminate_dead_code(const Proc& p, const CursorLike& stmt) {
     Cursor c = rw::resolve_stmt(op, p, stmt);
     const Loc& l = c.loc();
     Stmt s = c.stmt();
-    checker::Context ctx = rw::context_at(p, l.block, l.lo);
+    checker::Context ctx = checker::Context::at(p, l.block, l.lo);
     const bool only_stmt = c.list().size() == 1;
     auto remove = [&]() -> Proc {
       Block with;

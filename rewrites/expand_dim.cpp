@@ -8,32 +8,20 @@
 #include "checker/context.h"
 #include "checker/queries.h"
 #include "core/printer.h"
-#include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/shared_steps.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 
 namespace {
 const char* kOp = "expand_dim";
 }  // namespace
-
-namespace rw {
-// The allocation statement named by `alloc` (arguments refused), for the reshaping operations.
-Cursor resolve_alloc_stmt(const std::string& op, const Proc& p, const CursorLike& alloc) {
-  Cursor a = resolve_alloc(op, p, alloc);
-  if (a.is_arg())
-    fail(op, a, "'" + a.name() + "' is an argument; only allocations can be reshaped");
-  return a;
-}
-// An index expression given as a string, parsed at the allocation.
-Expr parse_index_at(const std::string& op, const Cursor& a, const std::string& text,
-                    const std::string& what) {
-  Expr e = parse_at(a, text);
-  if (!e.type().is_scalar() || !is_indexable(e.type().base))
-    fail(op, a, what + " '" + text + "' is not an integer expression");
-  return e;
-}
-}  // namespace rw
 
 namespace rw {
 Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, const Expr& dim,
@@ -50,10 +38,11 @@ Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, cons
     fail(op, a,
          "the code takes a stride of '" + a.name() + "', which a new last dimension would change");
   checker::Context ctx = checker::Context::at(p, a.stmt());
-  require_proved(op, a, checker::always_true(ctx, BinOpNode::make(BinOpKind::Gt, dim, zero())),
+  require_proved(op, a,
+                 checker::always_true(ctx, BinOpNode::make(BinOpKind::Gt, dim, int_const(0))),
                  "the new dimension's size '" + to_string(dim) + "' is positive");
   require_proved(
-      op, a, checker::always_in_range(ctx, idx, zero(), dim),
+      op, a, checker::always_in_range(ctx, idx, int_const(0), dim),
       "the indexing expression '" + to_string(idx) + "' is in [0, " + to_string(dim) + ")");
 
   require_unchanged(op, a, ctx, idx, rest,
@@ -87,8 +76,8 @@ Proc expand_dim(const Proc& p, const CursorLike& alloc, const std::string& alloc
                 const std::string& indexing_expr) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
-    Expr dim = rw::parse_index_at(kOp, a, alloc_dim, "the new dimension's size");
-    Expr idx = rw::parse_index_at(kOp, a, indexing_expr, "the indexing expression");
+    Expr dim = rw::parse_index_expr(kOp, a, alloc_dim, "the new dimension's size");
+    Expr idx = rw::parse_index_expr(kOp, a, indexing_expr, "the indexing expression");
     rw::require_size_expr(kOp, a, dim, "the new dimension's size");
     return rw::expand_dim_with(kOp, p, a, dim, idx, /*append=*/false);
   });

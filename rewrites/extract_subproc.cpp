@@ -23,7 +23,12 @@
 #include "core/ir_visit.h"
 #include "core/simplify.h"
 #include "core/typecheck.h"
-#include "rewrites/loops_util.h"
+#include "core/uses.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/subprocs.h"
 
 namespace exocpp {
@@ -108,7 +113,7 @@ Env env_at(const Proc& p, const BlockPath& path, int index) {
     const Stmt& s = (*list)[static_cast<size_t>(step.index)];
     if (const ForNode* f = s.as<ForNode>()) {
       env.vars.push_back({f->iter, Type(ScalarKind::Index), "", f->iter});
-      Expr it = rw::loops::index_var(f->iter, f->srcinfo);
+      Expr it = rw::index_var(f->iter, f->srcinfo);
       env.facts.push_back(BinOpNode::make(BinOpKind::Le, f->lo, it, f->srcinfo));
       env.facts.push_back(BinOpNode::make(BinOpKind::Lt, it, f->hi, f->srcinfo));
       list = &f->body;
@@ -189,7 +194,7 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
     const Block& list = c.list();
     Block body(list.begin() + lo, list.begin() + hi);
     Block rest(list.begin() + hi, list.end());
-    std::vector<std::string> escaping = rw::loops::bindings_used_after(body, rest);
+    std::vector<std::string> escaping = rw::bindings_used_after(body, rest);
     if (!escaping.empty())
       rw::fail(kOp, c,
                "the block defines '" + escaping[0] +

@@ -17,12 +17,14 @@
 // Forwarding: statements before the gap stay in the first copy, those after it move to the
 // second; the split statement maps to the first copy; the gap maps to the gap between copies.
 #include "checker/queries.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 namespace {
 const char* kOp = "fission";
@@ -69,7 +71,7 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
       b = IfNode::make(i->cond, {PassNode::make(i->srcinfo)}, post, i->srcinfo);
     }
   }
-  checker::Context sctx = context_of(sc);
+  checker::Context sctx = checker::Context::at(sc);
   if (const ForNode* f = s.as<ForNode>()) {
     rw::require_unchanged(kOp, sc, sctx, f->lo, {a},
                           "the lower bound '" + sc.lo().to_string() + "' of the second copy");

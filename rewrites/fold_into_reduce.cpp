@@ -10,9 +10,10 @@
 // right-hand side become invalid.
 #include "checker/queries.h"
 #include "core/printer.h"
-#include "rewrites/precision_util.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/precision.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
-#include "rewrites/stmts_internal.h"
 
 namespace exocpp {
 
@@ -37,7 +38,7 @@ Proc fold_into_reduce(const Proc& p, const CursorLike& assign) {
                "'" + to_string(a->rhs) + "' is rounded to " + to_string(t) +
                    " before it is stored into '" + a->name.name() + "' (" + to_string(a->type) +
                    "); a reduction would not round it");
-    checker::Context ctx = rw::context_at(p, l.block, l.lo);
+    checker::Context ctx = checker::Context::at(p, l.block, l.lo);
     rw::require_same_location(op, c, ctx, a->idx, rd->idx,
                               "the addition reads the location '" + c.to_string() + "' writes");
 

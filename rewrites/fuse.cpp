@@ -18,12 +18,16 @@
 // Forwarding: cursors into stmt2's branches move to the end of stmt1's; stmt2 itself becomes
 // invalid; later statements shift up by one.
 #include "checker/queries.h"
+#include "core/ir_visit.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 namespace {
 const char* kOp = "fuse";
@@ -64,12 +68,12 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
     int n1 = 0, o1 = 0;
     if (loops) {
       const ForNode *f1 = s1.as<ForNode>(), *f2 = s2.as<ForNode>();
-      checker::Context ctx = context_of(c1);
+      checker::Context ctx = checker::Context::at(c1);
       rw::require_unchanged(kOp, c2, ctx, f2->lo, {s1},
                             "the lower bound '" + c2.lo().to_string() + "' of the second loop");
       rw::require_unchanged(kOp, c2, ctx, f2->hi, {s1},
                             "the upper bound '" + c2.hi().to_string() + "' of the second loop");
-      rw::require_proved(kOp, c2, checker::can_fuse(context_of(c1), s1, s2),
+      rw::require_proved(kOp, c2, checker::can_fuse(checker::Context::at(c1), s1, s2),
                          "loops " + f1->iter.name() + " and " + f2->iter.name() + " can be fused");
       Block body = f1->body;
       for (const Stmt& s : substitute(f2->body, {{f2->iter, index_var(f1->iter, f2->srcinfo)}}))
@@ -85,7 +89,7 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
         rw::fail(kOp, c2,
                  "the conditions differ: '" + c1.cond().to_string() + "' and '" +
                      c2.cond().to_string() + "'");
-      rw::require_unchanged(kOp, c2, context_of(c1), i2->cond, {s1},
+      rw::require_unchanged(kOp, c2, checker::Context::at(c1), i2->cond, {s1},
                             "the condition '" + c2.cond().to_string() + "' of the second if");
       Block body = i1->body, orelse = i1->orelse;
       body.insert(body.end(), i2->body.begin(), i2->body.end());

@@ -10,15 +10,18 @@
 // fields; a call counts as writing every buffer it is passed and every config field), so that
 // e has the same value wherever x was read. Precision: x holds e rounded or wrapped to x's type,
 // so e may stand for x only when that store keeps e's value (rw::store_keeps_value,
-// rewrites/precision_util.h: `t: i8; t = x[i] * 2` wraps, `x[i] * 2` does not), and the result
+// rewrites/internal/precision.h: `t: i8; t = x[i] * 2` wraps, `x[i] * 2` does not), and the result
 // must type-check (e's precision where x's was used). Forwarding: the assignment's cursors become
 // invalid; the statements after it shift up.
 #include "core/ir_visit.h"
 #include "core/printer.h"
-#include "rewrites/config_util.h"
-#include "rewrites/precision_util.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/precision.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
-#include "rewrites/stmts_internal.h"
 
 namespace exocpp {
 

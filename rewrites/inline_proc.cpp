@@ -15,14 +15,18 @@
 // that the callee's body (run at the call) writes nothing a control argument, or a bound or
 // index of a buffer argument, reads (checker::value_unchanged_by).
 //
-// Also CallSubst (rewrites/subprocs_internal.h), the argument substitution call_eqv shares.
+// Also CallSubst (rewrites/internal/call_subst.h), the argument substitution call_eqv shares.
 #include <set>
 
 #include "core/printer.h"
 #include "core/simplify.h"
-#include "rewrites/buffer_util.h"
+#include "rewrites/internal/call_subst.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/subprocs.h"
-#include "rewrites/subprocs_internal.h"
 
 namespace exocpp {
 
@@ -56,7 +60,8 @@ std::vector<Expr> CallSubst::indices(const Sym& name, const std::vector<Expr>& i
   std::vector<Expr> out;
   if (const WindowExprNode* w = it->second.as<WindowExprNode>()) {
     size_t k = 0;
-    for (const WAccess& a : w->idx) out.push_back(a.is_interval ? add(a.lo, idx.at(k++)) : a.lo);
+    for (const WAccess& a : w->idx)
+      out.push_back(a.is_interval ? simplified_add(a.lo, idx.at(k++)) : a.lo);
     return out;
   }
   if (const ReadNode* r = it->second.as<ReadNode>())
@@ -108,8 +113,9 @@ Expr CallSubst::mutate_WindowExpr(const WindowExprNode* n, const Expr& e) {
         continue;
       }
       const WAccess& u = acc.at(k++);
-      out.push_back(u.is_interval ? WAccess::interval(add(a.lo, u.lo), add(a.lo, u.hi))
-                                  : WAccess::point(add(a.lo, u.lo)));
+      out.push_back(u.is_interval
+                        ? WAccess::interval(simplified_add(a.lo, u.lo), simplified_add(a.lo, u.hi))
+                        : WAccess::point(simplified_add(a.lo, u.lo)));
     }
     acc = std::move(out);
   } else if (auto it = actual_.find(n->name); it != actual_.end()) {

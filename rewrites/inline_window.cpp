@@ -12,8 +12,11 @@
 #include "checker/context.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
-#include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 
@@ -32,7 +35,7 @@ class WindowInliner : public IRMutator {
     std::vector<Expr> out;
     size_t k = 0;
     for (const WAccess& a : def_.idx)
-      out.push_back(a.is_interval ? rw::add(a.lo, idx.at(k++)) : a.lo);
+      out.push_back(a.is_interval ? rw::simplified_add(a.lo, idx.at(k++)) : a.lo);
     return out;
   }
   Expr mutate_Read(const ReadNode* n, const Expr& e) override {
@@ -54,8 +57,9 @@ class WindowInliner : public IRMutator {
         continue;
       }
       const WAccess& u = wn->idx.at(k++);
-      out.push_back(u.is_interval ? WAccess::interval(rw::add(a.lo, u.lo), rw::add(a.lo, u.hi))
-                                  : WAccess::point(rw::add(a.lo, u.lo)));
+      out.push_back(u.is_interval ? WAccess::interval(rw::simplified_add(a.lo, u.lo),
+                                                      rw::simplified_add(a.lo, u.hi))
+                                  : WAccess::point(rw::simplified_add(a.lo, u.lo)));
     }
     return WindowExprNode::make(def_.name, wn->type.base, std::move(out), wn->srcinfo);
   }

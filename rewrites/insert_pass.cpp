@@ -10,7 +10,11 @@
 // how an instruction without an effect on values (a prefetch) enters a schedule: replace
 // cannot introduce it, since there is no body to unify with.
 #include "checker/frontend_checks.h"
-#include "rewrites/config_util.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
 
 namespace exocpp {

@@ -14,12 +14,15 @@
 // Forwarding: loop1 and its body stay; loop2 and everything in it become invalid.
 #include "checker/queries.h"
 #include "core/printer.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2) {
   const char* op = "join_loops";
@@ -32,12 +35,13 @@ Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2)
     if (to_string(renamed) != to_string(f1->body))
       rw::fail(op, c2,
                "the bodies of loops " + f1->iter.name() + " and " + f2->iter.name() + " differ");
-    rw::require_proved(op, c2,
-                       checker::always_true(context_of(c1), mk_cmp(BinOpKind::Eq, f1->hi, f2->lo)),
-                       "the first loop ends ('" + c1.hi().to_string() +
-                           "') where the second begins ('" + c2.lo().to_string() + "')");
+    rw::require_proved(
+        op, c2,
+        checker::always_true(checker::Context::at(c1), mk_cmp(BinOpKind::Eq, f1->hi, f2->lo)),
+        "the first loop ends ('" + c1.hi().to_string() + "') where the second begins ('" +
+            c2.lo().to_string() + "')");
     if (f1->mode != f2->mode) rw::fail(op, c2, "the loops differ in mode (seq and par)");
-    checker::Context ctx = context_of(c1);
+    checker::Context ctx = checker::Context::at(c1);
     rw::require_unchanged(op, c2, ctx, f2->lo, {c1.stmt()},
                           "the lower bound '" + c2.lo().to_string() + "' of the second loop");
     rw::require_unchanged(op, c2, ctx, f2->hi, {c1.stmt()},

@@ -7,12 +7,14 @@
 // Both operators must be the same, `+` or `*`. Legal on control values (integers); float data
 // values are treated as mathematical reals, as in Exo; integer data values (i8 .. i32) regroup
 // exactly (32-bit wrap-around arithmetic) when every operand is integer arithmetic
-// (rw::is_integer_arith, precision_util.h): a float operand would be truncated at another point.
-// Forwarding: cursors to a, b and c follow them; the old inner `b + c` is gone.
+// (rw::is_integer_arith, internal/precision.h): a float operand would be truncated at another
+// point. Forwarding: cursors to a, b and c follow them; the old inner `b + c` is gone.
 #include "core/printer.h"
-#include "rewrites/precision_util.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/precision.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
-#include "rewrites/stmts_internal.h"
 
 namespace exocpp {
 

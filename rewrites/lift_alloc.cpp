@@ -14,8 +14,11 @@
 #include "checker/context.h"
 #include "checker/queries.h"
 #include "core/printer.h"
-#include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 
@@ -63,13 +66,13 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
       // The allocation now runs even where the loop or if would not run its body (a loop of
       // no iterations): an extent that is negative there would fail where the input runs.
       for (const Expr& d : alloc_stmt.as<AllocNode>()->type.shape)
-        rw::require_proved(kOp, Cursor(cur, loc),
-                           checker::always_true(checker::Context::at(cur, encl),
-                                                BinOpNode::make(BinOpKind::Le, rw::zero(), d)),
-                           "the extent '" + to_string(d) + "' of '" + name +
-                               "' is not negative before the enclosing " +
-                               (encl.is<ForNode>() ? "loop" : "if") +
-                               ", which may not run its body");
+        rw::require_proved(
+            kOp, Cursor(cur, loc),
+            checker::always_true(checker::Context::at(cur, encl),
+                                 BinOpNode::make(BinOpKind::Le, rw::int_const(0), d)),
+            "the extent '" + to_string(d) + "' of '" + name +
+                "' is not negative before the enclosing " + (encl.is<ForNode>() ? "loop" : "if") +
+                ", which may not run its body");
       Block removed = replace_stmts(cur.body(), loc.block, loc.lo, loc.lo + 1, {});
       Block inserted = replace_stmts(removed, parent, pi, pi, {alloc_stmt});
       cur = derive_proc(cur, inserted, rw::fwd_move_stmt(loc.block, loc.lo, parent, pi));

@@ -18,9 +18,12 @@
 
 #include "core/ir_visit.h"
 #include "core/printer.h"
-#include "rewrites/precision_util.h"
+#include "core/uses.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/precision.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
-#include "rewrites/stmts_internal.h"
 
 namespace exocpp {
 
@@ -188,7 +191,7 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
             op, c[1],
             "'" + init->name.name() + "' is also accessed through the window '" + w.name() + "'");
     rw::Access body = rw::accesses(loop->body, roots);
-    // Precision (precision_util.h): in an integer accumulator c * sum(y) = sum(c * y) holds
+    // Precision (internal/precision.h): in an integer accumulator c * sum(y) = sum(c * y) holds
     // modulo 2^bits only when c and every y are integer values (a float operand would be
     // truncated at another point); float accumulators are treated as reals, as in Exo.
     if (!is_float(init->type)) {

@@ -28,12 +28,17 @@
 #include <algorithm>
 
 #include "checker/queries.h"
+#include "core/uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/shared_steps.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 namespace {
 const char* kOp = "lift_scope";
@@ -75,7 +80,7 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
         rw::fail(kOp, ic,
                  "the condition '" + ic.cond().to_string() + "' depends on the loop variable " +
                      f->iter.name());
-      rw::require_unchanged(kOp, ic, context_of(oc), i->cond, {outer},
+      rw::require_unchanged(kOp, ic, checker::Context::at(oc), i->cond, {outer},
                             "the condition '" + ic.cond().to_string() +
                                 "', evaluated once instead of in every iteration,");
       Stmt a = ForNode::make(f->iter, f->lo, f->hi, i->body, f->mode, osi);
@@ -91,7 +96,7 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
       const IfNode* o = outer.as<IfNode>();
       if (!o->orelse.empty())
         rw::fail(kOp, oc, "cannot lift a loop out of an if that has an else branch");
-      rw::require_unchanged(kOp, ic, context_of(oc), o->cond, {inner},
+      rw::require_unchanged(kOp, ic, checker::Context::at(oc), o->cond, {inner},
                             "the condition '" + oc.cond().to_string() +
                                 "', evaluated in every iteration of the loop,");
       lifted = ForNode::make(f->iter, f->lo, f->hi, {IfNode::make(o->cond, f->body, {}, osi)},

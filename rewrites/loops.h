@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "rewrites/common.h"
+#include "rewrites/target.h"
 
 namespace exocpp {
 

@@ -12,6 +12,7 @@
 // to the proc it was made from (call_eqv may swap one for the other).
 #include "core/printer.h"
 #include "core/typecheck.h"
+#include "rewrites/internal/operation.h"
 #include "rewrites/subprocs.h"
 
 namespace exocpp {

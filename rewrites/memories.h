@@ -7,7 +7,7 @@
 
 #include "core/ir.h"
 #include "core/memory.h"
-#include "rewrites/common.h"
+#include "rewrites/target.h"
 
 namespace exocpp {
 

@@ -9,7 +9,7 @@
 //
 // The target is a block of two assignments/reductions to the same buffer (or the first of
 // them). The indices must be provably equal (checker::always_true under the context), and `c`
-// must not read the buffer `a` (it would see the first write). Precision (precision_util.h):
+// must not read the buffer `a` (it would see the first write). Precision (internal/precision.h):
 // the first write stores b rounded or wrapped to a's type, the merged one does not; the merge
 // needs that store to keep b (or, in an integer buffer, b and c to be integer arithmetic, whose
 // sums wrap alike), and the merged statement must type-check. Forwarding: the block maps to
@@ -18,10 +18,12 @@
 
 #include "checker/queries.h"
 #include "core/printer.h"
-#include "rewrites/config_util.h"
-#include "rewrites/precision_util.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/precision.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
-#include "rewrites/stmts_internal.h"
 
 namespace exocpp {
 
@@ -68,7 +70,7 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
 
     // 2. Legality: one location, and c does not see the first write.
     const Loc& l = c.loc();
-    checker::Context ctx = rw::context_at(p, l.block, l.lo);
+    checker::Context ctx = checker::Context::at(p, l.block, l.lo);
     rw::require_same_location(op, c, ctx, *w1->idx, *w2->idx,
                               "the two statements write the same location");
     auto roots = rw::window_roots(p);

@@ -11,12 +11,16 @@
 // checker's proof that no two merged iterations conflict (require_parallel).
 // Forwarding: the body stays at the same depth below the new loop (one level up).
 #include "core/simplify.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string& new_iter_name) {
   const char* op = "mult_loops";
@@ -50,7 +54,7 @@ Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string
     // A par outer loop over a seq inner one: the merged par loop also runs the inner loop's
     // iterations in any order. (Both par: every pair of merged iterations was already apart.)
     if (inner->mode == LoopMode::Seq)
-      rw::require_parallel(op, c, context_of(c), s, "the merged loop " + new_iter_name);
+      rw::require_parallel(op, c, checker::Context::at(c), s, "the merged loop " + new_iter_name);
 
     // 3. Forwarding: the inner loop's body moves up one level; the inner loop disappears.
     BlockPath path = c.loc().block;

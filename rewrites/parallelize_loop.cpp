@@ -11,8 +11,9 @@
 // is left as it is. Nothing moves.
 #include "checker/queries.h"
 #include "core/typecheck.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
-#include "rewrites/stmts_internal.h"
 
 namespace exocpp {
 
@@ -31,7 +32,7 @@ Proc parallelize_loop(const Proc& p, const CursorLike& loop) {
                "loop '" + f->iter.name() + "' allocates " + sh->what +
                    " in static storage, which all its parallel iterations would share "
                    "(a data race); allocate it in DRAM or DRAM_STACK first (set_memory)");
-    checker::Context ctx = rw::context_at(p, l.block, l.lo);
+    checker::Context ctx = checker::Context::at(p, l.block, l.lo);
     rw::require_proved(op, c, checker::loop_is_parallelizable(ctx, c.stmt()),
                        "the iterations of loop '" + f->iter.name() + "' are independent");
 

@@ -5,6 +5,8 @@
 //   def f(...): s   -->   def new_name(...): s
 //
 // Nothing inside the proc moves, so every cursor forwards to itself.
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
 #include "rewrites/stmts.h"
 
 namespace exocpp {

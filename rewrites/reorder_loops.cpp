@@ -16,12 +16,16 @@
 
 #include "checker/queries.h"
 #include "core/printer.h"
+#include "core/uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/shared_steps.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 namespace {
 const char* kOp = "reorder_loops";
@@ -69,7 +73,7 @@ Cursor resolve_nest(const Proc& p, const CursorLike& target) {
 }
 }  // namespace
 
-namespace rw::loops {
+namespace rw {
 
 Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
   // 1. Checks.
@@ -85,7 +89,7 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
     rw::fail(op, c.body()[0],
              "the bounds of loop " + inner->iter.name() + " depend on " + outer->iter.name() +
                  ", so the loops cannot be interchanged");
-  checker::Context ctx = context_of(c);
+  checker::Context ctx = checker::Context::at(c);
   for (const Expr& b : {outer->lo, outer->hi, inner->lo, inner->hi})
     rw::require_unchanged(op, c, ctx, b, {c.stmt()}, "the loop bound '" + to_string(b) + "'");
   rw::require_proved(
@@ -123,7 +127,7 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
   return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {new_outer}), fwd);
 }
 
-}  // namespace rw::loops
+}  // namespace rw
 
 Proc reorder_loops(const Proc& p, const CursorLike& nested_loops) {
   return rw::run_op(kOp,

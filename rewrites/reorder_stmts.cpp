@@ -9,8 +9,9 @@
 // writes is read or written by the other (reductions into one location commute), and s2 does
 // not use a buffer or window s1 defines. Forwarding: the two statements trade places.
 #include "checker/queries.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
-#include "rewrites/stmts_internal.h"
 
 namespace exocpp {
 
@@ -37,7 +38,7 @@ Proc reorder_stmts(const Proc& p, const CursorLike& block) {
     Stmt s1 = c[0].stmt(), s2 = c[1].stmt();
 
     // 2. Legality.
-    checker::Context ctx = rw::context_at(p, l.block, l.lo);
+    checker::Context ctx = checker::Context::at(p, l.block, l.lo);
     rw::require_proved(op, c, checker::stmts_commute(ctx, s1, s2), "the two statements commute");
 
     // 3. The rewrite.

@@ -18,9 +18,12 @@
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/simplify.h"
-#include "rewrites/loops_util.h"
-#include "rewrites/stmts_internal.h"
-#include "rewrites/unify.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
+#include "rewrites/internal/unify.h"
 
 namespace exocpp {
 
@@ -96,7 +99,7 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
     const Expr& v = sol.args[i];
     if (a.type.is_scalar() && a.type.base == ScalarKind::Size)
       rw::require_proved(
-          kOp, blk, checker::always_true(ctx, cmp(BinOpKind::Gt, v, rw::loops::int_const(0))),
+          kOp, blk, checker::always_true(ctx, cmp(BinOpKind::Gt, v, rw::int_const(0))),
           "the size argument '" + a.name.name() + "' = `" + to_string(v) + "` is positive");
     const WindowExprNode* w = v.as<WindowExprNode>();
     if (!w) continue;
@@ -104,7 +107,7 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
     if (!bt || bt->rank() != static_cast<int>(w->idx.size())) continue;
     for (size_t d = 0; d < w->idx.size(); ++d) {
       if (!w->idx[d].is_interval) continue;
-      Expr inside = cmp(BinOpKind::And, cmp(BinOpKind::Le, rw::loops::int_const(0), w->idx[d].lo),
+      Expr inside = cmp(BinOpKind::And, cmp(BinOpKind::Le, rw::int_const(0), w->idx[d].lo),
                         cmp(BinOpKind::Le, w->idx[d].hi, bt->shape[d]));
       rw::require_proved(kOp, blk, checker::always_true(ctx, inside),
                          "the window `" + to_string(v) + "` passed for '" + a.name.name() +

@@ -18,7 +18,7 @@
 #pragma once
 
 #include "core/ir.h"
-#include "rewrites/common.h"
+#include "rewrites/target.h"
 
 namespace exocpp {
 

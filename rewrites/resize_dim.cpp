@@ -11,8 +11,13 @@
 #include "checker/queries.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
-#include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 
@@ -34,7 +39,7 @@ std::vector<Expr> dim_indices(const Stmt& s, const Sym& buf, int dim) {
       if (n->name == buf) {
         const WAccess& a = n->idx.at(dim);
         out.push_back(a.lo);
-        if (a.is_interval) out.push_back(rw::sub(a.hi, ConstNode::make_int(1)));
+        if (a.is_interval) out.push_back(rw::simplified_sub(a.hi, ConstNode::make_int(1)));
       }
       IRVisitor::visit_WindowExpr(n, e);
     }
@@ -70,8 +75,8 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
       rw::fail(kOp, a,
                "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() + "' has " +
                    std::to_string(an->type.rank()) + " dimensions");
-    Expr sz = rw::parse_index_at(kOp, a, size, "the size");
-    Expr off = rw::parse_index_at(kOp, a, offset, "the offset");
+    Expr sz = rw::parse_index_expr(kOp, a, size, "the size");
+    Expr off = rw::parse_index_expr(kOp, a, offset, "the offset");
     rw::require_size_expr(kOp, a, sz, "the new size");
     const BlockPath path = a.loc().block;
     const int ai = a.loc().lo;
@@ -85,13 +90,13 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
       rw::fail(kOp, a,
                "the code takes a stride of '" + a.name() + "', which resizing would change");
     checker::Context actx = checker::Context::at(p, a.stmt());
-    rw::require_proved(kOp, a,
-                       checker::always_true(actx, BinOpNode::make(BinOpKind::Gt, sz, rw::zero())),
-                       "the new size '" + to_string(sz) + "' is positive");
+    rw::require_proved(
+        kOp, a, checker::always_true(actx, BinOpNode::make(BinOpKind::Gt, sz, rw::int_const(0))),
+        "the new size '" + to_string(sz) + "' is positive");
     rw::require_unchanged(
         kOp, a, actx, off, rest,
         "the offset '" + to_string(off) + "', evaluated at every access of '" + a.name() + "',");
-    Expr end = rw::add(off, sz);
+    Expr end = rw::simplified_add(off, sz);
     for (const Stmt& s : uses.stmts) {
       checker::Context ctx = checker::Context::at(p, s);
       for (const Expr& e : dim_indices(s, an->name, dim_idx))
@@ -107,13 +112,14 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
     rw::AccessMap m;
     m.buf = an->name;
     m.idx = [&off, dim_idx](std::vector<Expr> i) {
-      i[dim_idx] = rw::sub(i[dim_idx], off);
+      i[dim_idx] = rw::simplified_sub(i[dim_idx], off);
       return i;
     };
     m.window = [&off, dim_idx](std::vector<WAccess> w) {
       WAccess& x = w[dim_idx];
-      x = x.is_interval ? WAccess::interval(rw::sub(x.lo, off), rw::sub(x.hi, off))
-                        : WAccess::point(rw::sub(x.lo, off));
+      x = x.is_interval
+              ? WAccess::interval(rw::simplified_sub(x.lo, off), rw::simplified_sub(x.hi, off))
+              : WAccess::point(rw::simplified_sub(x.lo, off));
       return w;
     };
     Block out{new_alloc};

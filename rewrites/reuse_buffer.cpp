@@ -6,9 +6,14 @@
 // holds a value: in y's own list nothing after y's first use (an assignment to y, which may
 // still read x) uses x; when y is nested deeper, nothing after y's allocation (nor any loop or
 // if around it, inside x's scope) uses x.
+#include "core/ir_visit.h"
 #include "core/printer.h"
-#include "rewrites/buffer_util.h"
+#include "core/uses.h"
 #include "rewrites/buffers.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 

@@ -11,8 +11,11 @@
 // checker models and are refused. Forwarding: cursors inside e become invalid.
 #include "checker/queries.h"
 #include "core/printer.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
-#include "rewrites/stmts_internal.h"
 
 namespace exocpp {
 
@@ -43,7 +46,7 @@ Proc rewrite_expr(const Proc& p, const CursorLike& expr, const std::string& new_
                    "argument), whose equality the checker decides, can be rewritten");
 
     // 2. Legality: e == new_expr everywhere the statement runs.
-    checker::Context ctx = rw::context_at(p, l.block, l.lo);
+    checker::Context ctx = checker::Context::at(p, l.block, l.lo);
     Expr eq = BinOpNode::make(BinOpKind::Eq, old_e, new_e, old_e.srcinfo());
     rw::require_proved(op, c, checker::always_true(ctx, eq),
                        "'" + c.to_string() + "' == '" + to_string(new_e) + "'");

@@ -10,7 +10,9 @@
 // the usual order is stage_mem, set_memory, then replace those loops by instructions. Plain
 // code left touching such a buffer is refused where it stands: by codegen (a CodegenError
 // naming the access) and by typecheck() of the finished proc.
-#include "rewrites/config_util.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/memories.h"
 
 namespace exocpp {

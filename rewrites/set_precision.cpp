@@ -15,7 +15,9 @@
 #include <set>
 
 #include "core/ir_visit.h"
-#include "rewrites/config_util.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/memories.h"
 
 namespace exocpp {

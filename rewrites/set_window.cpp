@@ -13,7 +13,9 @@
 #include "checker/queries.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
-#include "rewrites/config_util.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/memories.h"
 
 namespace exocpp {

@@ -11,28 +11,34 @@
 #include "checker/queries.h"
 #include "core/printer.h"
 #include "core/simplify.h"
+#include "core/uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 Proc shift_loop(const Proc& p, const CursorLike& loop, const std::string& new_lo) {
   const char* op = "shift_loop";
   return rw::run_op(op, [&]() -> Proc {
     Cursor c = rw::resolve_loop(op, p, loop);
     const ForNode* f = rw::as_loop(op, c);
-    Expr lo2 = simplify_expr(parse_in_scope(op, c, new_lo, "index"));
+    Expr lo2 = simplify_expr(parse_index_expr(op, c, new_lo, "the new lower bound"));
     rw::require_proved(
-        op, c, checker::always_true(context_of(c), mk_cmp(BinOpKind::Ge, lo2, int_const(0))),
+        op, c,
+        checker::always_true(checker::Context::at(c), mk_cmp(BinOpKind::Ge, lo2, int_const(0))),
         "the new lower bound '" + new_lo + "' is non-negative");
 
     const SrcInfo& si = f->srcinfo;
     Expr delta = simplify_expr(mk_sub(f->lo, lo2));
     if (mentions(f->body, f->iter))
       rw::require_unchanged(
-          op, c, context_of(c), delta, {c.stmt()},
+          op, c, checker::Context::at(c), delta, {c.stmt()},
           "the offset '" + to_string(delta) + "', evaluated by the body in every iteration,");
     Expr hi2 = simplify_expr(mk_add(lo2, mk_sub(f->hi, f->lo)));
     Expr shifted = simplify_expr(mk_add(index_var(f->iter, si), mk_sub(f->lo, lo2)));

@@ -9,6 +9,7 @@
 // top-level expression holding it was left unchanged, and becomes invalid otherwise.
 #include "core/simplify.h"
 
+#include "rewrites/internal/operation.h"
 #include "rewrites/stmts.h"
 
 namespace exocpp {

@@ -12,8 +12,12 @@
 #include "checker/context.h"
 #include "checker/queries.h"
 #include "core/printer.h"
-#include "rewrites/buffer_util.h"
+#include "core/uses.h"
 #include "rewrites/buffers.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 

@@ -12,13 +12,16 @@
 // would be out of scope there (each copy lives inside a branch): refused.
 // Forwarding: the block maps to its first copy (cursors inside it follow into that copy);
 // statements after it shift.
-#include "rewrites/buffer_util.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 Proc specialize(const Proc& p, const CursorLike& block, const std::vector<std::string>& conds) {
   const char* op = "specialize";
@@ -26,7 +29,7 @@ Proc specialize(const Proc& p, const CursorLike& block, const std::vector<std::s
     Cursor c = rw::resolve_block(op, p, block);
     if (conds.empty()) rw::fail(op, c, "expected at least one condition");
     std::vector<Expr> cs;
-    for (const std::string& t : conds) cs.push_back(parse_in_scope(op, c[0], t, "bool"));
+    for (const std::string& t : conds) cs.push_back(parse_condition(op, c[0], t, "the condition"));
 
     Block b = c.stmts();
     const Block& list = c.list();

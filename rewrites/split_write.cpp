@@ -7,14 +7,16 @@
 //   a += b + c   -->   a += b ; a += c
 //
 // `c` must not read the buffer `a` (after the split it would see the first write). Precision
-// (precision_util.h): the first write now rounds or wraps b to a's type; that must keep what
+// (internal/precision.h): the first write now rounds or wraps b to a's type; that must keep what
 // `b + c` stores (b survives the store, or a is an integer buffer and b, c integer arithmetic).
 // Forwarding: a block holding the statement grows by one; cursors to the statement and inside
 // it become invalid.
 #include "core/printer.h"
-#include "rewrites/precision_util.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/precision.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
-#include "rewrites/stmts_internal.h"
 
 namespace exocpp {
 

@@ -23,8 +23,14 @@
 #include "checker/queries.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
-#include "rewrites/buffer_util.h"
 #include "rewrites/buffers.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 
@@ -55,7 +61,7 @@ Expr as_window(const Cursor& at, const Expr& e, const std::string& text, Type& b
   if (!found || !buf_type.is_data())
     rw::fail(kOp, at, "'" + name.name() + "' in '" + text + "' is not a data buffer");
   if (const ReadNode* r = e.as<ReadNode>(); r && r->idx.empty() && buf_type.is_tensor_or_window())
-    for (const Expr& d : buf_type.shape) idx.push_back(WAccess::interval(rw::zero(), d));
+    for (const Expr& d : buf_type.shape) idx.push_back(WAccess::interval(rw::int_const(0), d));
   if (static_cast<int>(idx.size()) != buf_type.rank())
     rw::fail(kOp, at,
              "the window '" + text + "' has " + std::to_string(idx.size()) + " indices but '" +
@@ -119,7 +125,7 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     const Block stmts = blk.stmts();
     const BlockPath path = blk.loc().block;
     const int lo = blk.loc().lo, hi = blk.loc().hi;
-    Expr parsed = rw::parse_at(blk, win_expr, /*allow_window=*/true);
+    Expr parsed = rw::parse_user_expr(blk, win_expr, /*allow_window=*/true);
     Type buf_type;
     Expr win_e = as_window(blk, parsed, win_expr, buf_type);
     const WindowExprNode& win = *win_e.as<WindowExprNode>();
@@ -173,16 +179,17 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     // loop of no iterations, an untaken branch), so it must not read outside x.
     for (size_t d = 0; d < win.idx.size(); ++d) {
       const WAccess& a = win.idx[d];
-      Expr hi_d = a.is_interval ? a.hi : rw::add(a.lo, ConstNode::make_int(1));
+      Expr hi_d = a.is_interval ? a.hi : rw::simplified_add(a.lo, ConstNode::make_int(1));
       guard_lo[d] =
-          !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, rw::zero(), a.lo)).proved();
+          !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, rw::int_const(0), a.lo))
+               .proved();
       guard_hi[d] =
           !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, hi_d, buf_type.shape[d]))
                .proved();
     }
     for (const WAccess& a : win.idx)
       if (a.is_interval)
-        rw::require_size_expr(kOp, blk, rw::sub(a.hi, a.lo), "the window's extent");
+        rw::require_size_expr(kOp, blk, rw::simplified_sub(a.hi, a.lo), "the window's extent");
     // The load is needed unless the block first overwrites the whole (one-element) window.
     bool all_points = std::none_of(win.idx.begin(), win.idx.end(),
                                    [](const WAccess& a) { return a.is_interval; });
@@ -203,7 +210,7 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     std::vector<Expr> los;  // per interval dimension
     for (const WAccess& a : win.idx)
       if (a.is_interval) {
-        shape.push_back(rw::sub(a.hi, a.lo));
+        shape.push_back(rw::simplified_sub(a.hi, a.lo));
         los.push_back(a.lo);
       }
     SrcInfo src = stmts.front().srcinfo();
@@ -216,7 +223,7 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     m.idx = [&win](const std::vector<Expr>& idx) {
       std::vector<Expr> out;
       for (size_t d = 0; d < idx.size(); ++d)
-        if (win.idx[d].is_interval) out.push_back(rw::sub(idx[d], win.idx[d].lo));
+        if (win.idx[d].is_interval) out.push_back(rw::simplified_sub(idx[d], win.idx[d].lo));
       return out;
     };
     m.window = [&win](const std::vector<WAccess>& idx) {
@@ -224,9 +231,9 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
       for (size_t d = 0; d < idx.size(); ++d) {
         if (!win.idx[d].is_interval) continue;
         const Expr& off = win.idx[d].lo;
-        out.push_back(idx[d].is_interval
-                          ? WAccess::interval(rw::sub(idx[d].lo, off), rw::sub(idx[d].hi, off))
-                          : WAccess::point(rw::sub(idx[d].lo, off)));
+        out.push_back(idx[d].is_interval ? WAccess::interval(rw::simplified_sub(idx[d].lo, off),
+                                                             rw::simplified_sub(idx[d].hi, off))
+                                         : WAccess::point(rw::simplified_sub(idx[d].lo, off)));
       }
       return out;
     };
@@ -243,16 +250,17 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
       if (!win.idx[d].is_interval) {
         const Expr& at = win.idx[d].lo;
         buf_idx.push_back(at);
-        if (guard_lo[d]) guards.push_back(BinOpNode::make(BinOpKind::Le, rw::zero(), at, src));
+        if (guard_lo[d])
+          guards.push_back(BinOpNode::make(BinOpKind::Le, rw::int_const(0), at, src));
         if (guard_hi[d])
           guards.push_back(BinOpNode::make(BinOpKind::Lt, at, buf_type.shape[d], src));
         continue;
       }
       Expr it = ReadNode::make(iters[k], {}, Type(ScalarKind::Index), src);
       new_idx.push_back(it);
-      Expr at = rw::add(win.idx[d].lo, it);
+      Expr at = rw::simplified_add(win.idx[d].lo, it);
       buf_idx.push_back(at);
-      if (guard_lo[d]) guards.push_back(BinOpNode::make(BinOpKind::Le, rw::zero(), at, src));
+      if (guard_lo[d]) guards.push_back(BinOpNode::make(BinOpKind::Le, rw::int_const(0), at, src));
       if (guard_hi[d]) guards.push_back(BinOpNode::make(BinOpKind::Lt, at, buf_type.shape[d], src));
       ++k;
     }
@@ -264,7 +272,7 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
         inner = IfNode::make(cond, {inner}, {}, src);
       }
       for (size_t k = iters.size(); k-- > 0;)
-        inner = ForNode::make(iters[k], rw::zero(), shape[k], {inner}, LoopMode::Seq, src);
+        inner = ForNode::make(iters[k], rw::int_const(0), shape[k], {inner}, LoopMode::Seq, src);
       return inner;
     };
     Expr new_read = ReadNode::make(new_sym, new_idx, Type(elem), src);

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/ir.h"
-#include "rewrites/common.h"
+#include "rewrites/target.h"
 
 namespace exocpp {
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "core/ir.h"
-#include "rewrites/common.h"
+#include "rewrites/target.h"
 
 namespace exocpp {
 

@@ -9,12 +9,15 @@
 // Each copy binds fresh names. A loop that runs zero times disappears (leaving `pass` when it
 // was the only statement of its block).
 // Forwarding: cursors after the loop shift; cursors to the loop or into its body become invalid.
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
-#include "rewrites/loops_util.h"
 
 namespace exocpp {
 
-using namespace rw::loops;
+using namespace rw;
 
 namespace {
 constexpr int64_t kMaxUnroll = 4096;  // statements the unrolled copies may hold

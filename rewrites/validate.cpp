@@ -14,6 +14,7 @@
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/test_inputs.h"
+#include "rewrites/internal/operation.h"
 
 namespace exocpp {
 namespace {

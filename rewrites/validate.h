@@ -65,27 +65,4 @@ ValidationStats validation_stats();
 std::string validate_step(const std::string& op, const Proc& before, const Proc& after,
                           uint64_t seed);
 
-namespace rw {
-
-// The frame rw::run_op opens around an operation (rewrites/common.h). The outermost frame on a
-// thread, when validation is on, records the procs the operation derives (derive_proc) and, on
-// success, validates the result against the operation's input (the first ancestor of the
-// result that the operation did not make), throwing InternalError on a difference.
-class ValidationFrame {
- public:
-  ValidationFrame();
-  ~ValidationFrame();
-  ValidationFrame(const ValidationFrame&) = delete;
-  ValidationFrame& operator=(const ValidationFrame&) = delete;
-  void check(const std::string& op, const Proc& result);
-  template <class T>
-  void check(const std::string&, const T&) {}  // results other than a Proc are not validated
-
- private:
-  bool active_ = false;
-  std::vector<Proc> log_;
-  std::vector<Proc>* saved_log_ = nullptr;
-};
-
-}  // namespace rw
 }  // namespace exocpp

@@ -9,8 +9,11 @@
 // rhs there, or nothing after the gap reads it before a write replaces it. The result must
 // type-check (config writes may not depend on loop variables).
 #include "core/printer.h"
-#include "rewrites/config_util.h"
 #include "rewrites/configs.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/scope.h"
+#include "rewrites/internal/targets.h"
 
 namespace exocpp {
 

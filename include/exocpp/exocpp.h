@@ -1,7 +1,9 @@
-// The public API of exocpp: everything a schedule script or a hardware library may use.
+// The public API of exocpp: everything a schedule script or a hardware library may use, and
+// nothing else (the checker's queries, the rewrites' shared internals in rewrites/internal/ and
+// the code generator's pieces are not part of it; tests and tools include them directly).
 #pragma once
 
-#include "checker/checker.h"
+#include "checker/frontend_checks.h"
 #include "core/cursor.h"
 #include "core/errors.h"
 #include "core/externs.h"
@@ -15,7 +17,6 @@
 #include "core/typecheck.h"
 #include "driver/driver.h"
 #include "rewrites/buffers.h"
-#include "rewrites/common.h"
 #include "rewrites/composites.h"
 #include "rewrites/configs.h"
 #include "rewrites/loops.h"
@@ -23,3 +24,5 @@
 #include "rewrites/replace.h"
 #include "rewrites/stmts.h"
 #include "rewrites/subprocs.h"
+#include "rewrites/target.h"
+#include "rewrites/validate.h"

@@ -2,6 +2,8 @@
 #include <exocpp/exocpp.h>
 #include <gtest/gtest.h>
 
+#include "checker/checker.h"
+
 using namespace exocpp;
 using namespace exocpp::checker;
 

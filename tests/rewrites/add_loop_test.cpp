@@ -41,7 +41,7 @@ TEST(AddLoop, RefusesABoundThatMayNotBePositive) {
 TEST(AddLoop, RefusesABoundThatIsNotAnInteger) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { add_loop(p, p.body_cursor()[0], "i", "N > 1"); }, "add_loop",
-                 "expected an integer");
+                 "must be an integer (index) expression, but it has type bool");
 }
 
 TEST(AddLoop, RefusesAnUnknownName) {

@@ -43,7 +43,7 @@ TEST(CutLoop, RefusesACutBeforeTheStart) {
 TEST(CutLoop, RefusesACondition) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { cut_loop(p, p.body_cursor()[0], "N < 3"); }, "cut_loop",
-                 "expected an integer");
+                 "must be an integer (index) expression, but it has type bool");
 }
 
 TEST(CutLoop, RefusesTheLoopsOwnVariable) {

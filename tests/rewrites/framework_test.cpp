@@ -1,6 +1,8 @@
 // The shared scheduling framework: target resolution and the operation wrapper.
 #include "rewrite_test_util.h"
-#include "rewrites/common.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
 
 using namespace exocpp;

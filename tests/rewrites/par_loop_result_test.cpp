@@ -114,10 +114,10 @@ TEST(ParLoopResult, ReorderLoopsMovesAnIndependentParLoopOutside) {
   expect_equivalent(p, q);
 }
 
-// Any operation that rebuilds a par loop re-proves it (rewrites/common.h, require_well_formed):
-// here stage_mem copies the whole buffer in and out in every iteration, so the iterations, each
-// apart before, now all write every element. Found by the soak (the emitted C, run by OpenMP,
-// disagreed with the interpreter).
+// Any operation that rebuilds a par loop re-proves it (rewrites/internal/operation.h,
+// require_well_formed): here stage_mem copies the whole buffer in and out in every iteration, so
+// the iterations, each apart before, now all write every element. Found by the soak (the emitted C,
+// run by OpenMP, disagreed with the interpreter).
 TEST(ParLoopResult, StageMemRefusesStagingAWholeBufferInsideAParLoop) {
   Proc p = parse_proc(R"(def f(N: size, A: f32[N + 8] @ DRAM):
     for i in par(0, N):

@@ -36,7 +36,7 @@ TEST(ShiftLoop, RefusesAPossiblyNegativeBound) {
 TEST(ShiftLoop, RefusesACondition) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { shift_loop(p, p.body_cursor()[0], "N == 1"); }, "shift_loop",
-                 "expected an integer");
+                 "must be an integer (index) expression, but it has type bool");
 }
 
 TEST(ShiftLoop, ForwardsInPlace) {

@@ -36,7 +36,7 @@ TEST(Specialize, RefusesNoConditions) {
 TEST(Specialize, RefusesANonBooleanCondition) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { specialize(p, p.body_cursor()[0], {"N + 1"}); }, "specialize",
-                 "expected a condition");
+                 "must be a condition, but it has type size");
 }
 
 TEST(Specialize, ForwardsTheBlockToTheFirstCopy) {

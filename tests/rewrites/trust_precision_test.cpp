@@ -1,6 +1,6 @@
 // Issue 11, class 3: rewrites that bind, inline, split, merge or regroup data expressions keep
 // integer values exactly (the interpreter's promotion to 32-bit int and wrap at the store) and
-// never round a value to a narrower precision (rewrites/precision_util.h).
+// never round a value to a narrower precision (rewrites/internal/precision.h).
 #include <gtest/gtest.h>
 
 #include "rewrite_test_util.h"

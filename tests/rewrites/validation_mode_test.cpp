@@ -3,6 +3,7 @@
 #include "core/ir_visit.h"
 #include "rewrite_test_util.h"
 #include "rewrites/configs.h"
+#include "rewrites/internal/operation.h"
 #include "rewrites/loops.h"
 #include "rewrites/memories.h"
 #include "rewrites/stmts.h"

@@ -13,9 +13,12 @@
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/simplify.h"
-#include "rewrites/buffer_util.h"
-#include "rewrites/loops_util.h"
-#include "rewrites/unify.h"
+#include "core/uses.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/unify.h"
 
 namespace exocpp::rw::unify {
 
@@ -27,8 +30,8 @@ bool provably_equal(const checker::Context& ctx, const Expr& a, const Expr& b) {
   // Booleans come only from boolean arguments, which are solved by the caller's expression.
   if (a.type().base == ScalarKind::Bool || b.type().base == ScalarKind::Bool)
     return expr_equal(simplify_expr(a), simplify_expr(b));
-  Expr d = simplify_expr(loops::mk_sub(a, b));
-  if (auto c = loops::const_int(d)) return *c == 0;
+  Expr d = simplify_expr(rw::mk_sub(a, b));
+  if (auto c = rw::const_int(d)) return *c == 0;
   return checker::always_true(ctx,
                               BinOpNode::make(BinOpKind::Eq, simplify_expr(a), simplify_expr(b)))
       .proved();
@@ -70,7 +73,7 @@ class Solver {
     return "the argument '" + arg.name() + "' of '" + callee_.name() + "'";
   }
 
-  Expr with_solved(const Expr& e) const { return simplify_expr(loops::substitute(e, solved_)); }
+  Expr with_solved(const Expr& e) const { return simplify_expr(rw::substitute(e, solved_)); }
   std::vector<Sym> unknowns_in(const Expr& e) const {
     std::vector<Sym> out;
     for (const Sym& u : unknown_)
@@ -81,15 +84,15 @@ class Solver {
   // `d == 0` with `u` its only unknown: u's value when d is linear in u with coefficient +-1.
   std::optional<Expr> isolate(const Expr& d, const Sym& u) const {
     auto at = [&](int64_t v) {
-      loops::SymMap m{{u, loops::int_const(v)}};
-      return simplify_expr(loops::substitute(d, m));
+      rw::SymMap m{{u, rw::int_const(v)}};
+      return simplify_expr(rw::substitute(d, m));
     };
     Expr d0 = at(0), d1 = at(1), d2 = at(2);
-    auto c1 = loops::const_int(simplify_expr(loops::mk_sub(d1, d0)));
-    auto c2 = loops::const_int(simplify_expr(loops::mk_sub(d2, d1)));
+    auto c1 = rw::const_int(simplify_expr(rw::mk_sub(d1, d0)));
+    auto c2 = rw::const_int(simplify_expr(rw::mk_sub(d2, d1)));
     if (!c1 || !c2 || *c1 != *c2 || (*c1 != 1 && *c1 != -1)) return std::nullopt;
     // Not linear after all (u*u, u/2, ...)? verify_equations() then refuses the solution.
-    return simplify_expr(*c1 == 1 ? loops::mk_sub(loops::int_const(0), d0) : d0);
+    return simplify_expr(*c1 == 1 ? rw::mk_sub(rw::int_const(0), d0) : d0);
   }
 
   // One pass over `eqs`, solving each equation with one unknown; true when one was solved.
@@ -105,7 +108,7 @@ class Solver {
       if (const ReadNode* r = c.as<ReadNode>(); r && r->name == u && r->idx.empty()) {
         v = eq.caller;  // the argument itself (booleans, plain indices)
       } else if (c.type().base != ScalarKind::Bool) {
-        v = isolate(simplify_expr(loops::mk_sub(c, eq.caller)), u);
+        v = isolate(simplify_expr(rw::mk_sub(c, eq.caller)), u);
       }
       if (!v || (fixed && mentions_any(simplify_expr(*v), inner_))) continue;
       solved_[u] = *v;
@@ -239,7 +242,7 @@ class Solver {
   Expr at_start(const Expr& e) const {
     Expr v = e;
     for (size_t n = 0; n <= inner_.size() && mentions_any(v, inner_); ++n)
-      v = simplify_expr(loops::substitute(v, inner_lo_));
+      v = simplify_expr(rw::substitute(v, inner_lo_));
     return v;
   }
 
@@ -274,7 +277,7 @@ class Solver {
       size_t k = static_cast<size_t>(pos - dims.begin());
       // Callee indices may mention control arguments solved above (`i - 3 + m` with m := 3):
       // the window is in the caller's terms, so substitute their values.
-      Expr off = at_start(loops::mk_sub(f0, with_solved(first.callee_idx[k])));
+      Expr off = at_start(rw::mk_sub(f0, with_solved(first.callee_idx[k])));
       if (mentions_any(off, inner_)) {
         why = "`" + first.site.caller + "` cannot equal `" + first.site.callee +
               "` for any window of '" + first.caller_buf.name() + "': the offset `" +
@@ -283,7 +286,7 @@ class Solver {
         return std::nullopt;
       }
       for (const BufAccess* x : accs) {
-        Expr want = simplify_expr(loops::mk_add(off, with_solved(x->callee_idx[k])));
+        Expr want = simplify_expr(rw::mk_add(off, with_solved(x->callee_idx[k])));
         if (!provably_equal(ctx_, x->caller_idx[static_cast<size_t>(d)], want)) {
           why = "`" + x->site.caller + "` cannot equal `" + x->site.callee +
                 "` for any window of '" + first.caller_buf.name() + "': in dimension " +
@@ -294,7 +297,7 @@ class Solver {
         }
       }
       Expr ext = with_solved(a.type.shape[k]);
-      idx.push_back(WAccess::interval(off, simplify_expr(loops::mk_add(off, ext))));
+      idx.push_back(WAccess::interval(off, simplify_expr(rw::mk_add(off, ext))));
     }
     return idx;
   }
@@ -357,7 +360,7 @@ class Solver {
       // A tensor parameter takes a whole tensor of the same shape.
       bool whole = !bt.window && bt.rank() == r;
       for (size_t d = 0; whole && d < idx->size(); ++d)
-        whole = provably_equal(ctx_, (*idx)[d].lo, loops::int_const(0)) &&
+        whole = provably_equal(ctx_, (*idx)[d].lo, rw::int_const(0)) &&
                 provably_equal(ctx_, (*idx)[d].hi, bt.shape[d]);
       if (whole) return ReadNode::make(first.caller_buf, {}, bt, first.site.where);
       // A part of the buffer may stand for a tensor parameter (a plain pointer) when dense.
@@ -379,9 +382,9 @@ class Solver {
   const Problem& pb_;
   SrcInfo loc_;
   std::vector<Sym> inner_;
-  loops::SymMap inner_lo_;
+  rw::SymMap inner_lo_;
   std::vector<Sym> unknown_;
-  loops::SymMap solved_;
+  rw::SymMap solved_;
   Solution sol_;
 };
 

@@ -1,5 +1,5 @@
-// When a rewrite keeps data values (see precision_util.h): value sets of data expressions.
-#include "rewrites/precision_util.h"
+// When a rewrite keeps data values (see internal/precision.h): value sets of data expressions.
+#include "rewrites/internal/precision.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,8 +6,10 @@
 
 #include "core/printer.h"
 #include "core/simplify.h"
-#include "rewrites/loops_util.h"
-#include "rewrites/unify.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/unify.h"
 
 namespace exocpp::rw::unify {
 
@@ -88,7 +90,7 @@ class Matcher {
       if (a->name == s) return a;
     return nullptr;
   }
-  Expr subst(const Expr& e) const { return simplify_expr(loops::substitute(e, iters_)); }
+  Expr subst(const Expr& e) const { return simplify_expr(rw::substitute(e, iters_)); }
 
   void stmt(const Stmt& ce, const Stmt& ke) {
     if (ce.kind() != ke.kind()) differ(ce, ke, "expected " + with_article(stmt_word(ce.kind())));
@@ -166,28 +168,28 @@ class Matcher {
     const ForNode* c = ce.as<ForNode>();
     const ForNode* k = ke.as<ForNode>();
     Expr c_lo = subst(c->lo);
-    Expr c_ext = simplify_expr(loops::mk_sub(subst(c->hi), c_lo));
-    Expr k_ext = simplify_expr(loops::mk_sub(k->hi, k->lo));
+    Expr c_ext = simplify_expr(rw::mk_sub(subst(c->hi), c_lo));
+    Expr k_ext = simplify_expr(rw::mk_sub(k->hi, k->lo));
     std::vector<const ForNode*> nest{k};
-    Expr linear = simplify_expr(loops::mk_sub(loops::index_var(k->iter), k->lo));
-    if (auto want = loops::const_int(c_ext), have = loops::const_int(k_ext);
+    Expr linear = simplify_expr(rw::mk_sub(rw::index_var(k->iter), k->lo));
+    if (auto want = rw::const_int(c_ext), have = rw::const_int(k_ext);
         want && have && *have < *want) {
       int64_t prod = *have;
       Expr lin = linear;
       std::vector<const ForNode*> n = nest;
       while (prod < *want && n.back()->body.size() == 1 && n.back()->body[0].is<ForNode>()) {
         const ForNode* in = n.back()->body[0].as<ForNode>();
-        auto e = loops::const_int(simplify_expr(loops::mk_sub(in->hi, in->lo)));
+        auto e = rw::const_int(simplify_expr(rw::mk_sub(in->hi, in->lo)));
         if (!e || *e <= 0) break;
-        lin = loops::mk_add(loops::mk_mul(lin, loops::int_const(*e)),
-                            loops::mk_sub(loops::index_var(in->iter), in->lo));
+        lin = rw::mk_add(rw::mk_mul(lin, rw::int_const(*e)),
+                         rw::mk_sub(rw::index_var(in->iter), in->lo));
         prod *= *e;
         n.push_back(in);
       }
       if (prod == *want && n.size() > 1) {
         nest = n;
         linear = simplify_expr(lin);
-        k_ext = loops::int_const(prod);
+        k_ext = rw::int_const(prod);
       }
     }
     // Loop modes: a `par` loop of the callee claims its iterations are independent (codegen runs
@@ -211,7 +213,7 @@ class Matcher {
                 Site{ke.srcinfo(), "the trip count " + to_string(k_ext) + " of `" + kline + "`",
                      "the trip count " + to_string(c_ext) + " of `" + first_line(ce) + "`"}});
     for (const ForNode* l : nest) pb_.inner_loops.push_back(l);
-    iters_[c->iter] = simplify_expr(loops::mk_add(linear, c_lo));
+    iters_[c->iter] = simplify_expr(rw::mk_add(linear, c_lo));
     block(c->body, nest.back()->body, innermost.srcinfo(),
           "the body of `" + first_line(innermost) + "`");
   }
@@ -366,10 +368,10 @@ class Matcher {
                  to_string(ce.as<BinOpNode>()->op) + ")");
     for (const Expr& e : {cl, cr, kl, kr})
       if (!is_number(e.type())) differ(ce, ke, "only comparisons of index expressions are unified");
-    if (cop == BinOpKind::Le) cr = loops::mk_add(cr, loops::int_const(1));
-    if (kop == BinOpKind::Le) kr = loops::mk_add(kr, loops::int_const(1));
+    if (cop == BinOpKind::Le) cr = rw::mk_add(cr, rw::int_const(1));
+    if (kop == BinOpKind::Le) kr = rw::mk_add(kr, rw::int_const(1));
     pb_.eqs.push_back(
-        IndexEq{subst(loops::mk_sub(cl, cr)), simplify_expr(loops::mk_sub(kl, kr)),
+        IndexEq{subst(rw::mk_sub(cl, cr)), simplify_expr(rw::mk_sub(kl, kr)),
                 Site{ke.srcinfo().known() ? ke.srcinfo() : cur_,
                      "the condition `" + to_string(ke) + "`", "`" + to_string(ce) + "`"}});
   }
@@ -377,7 +379,7 @@ class Matcher {
   const Proc& callee_;
   Problem& pb_;
   std::vector<const FnArg*> args_;
-  loops::SymMap iters_;
+  rw::SymMap iters_;
   SrcInfo cur_;
 };
 

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "core/ir.h"
-#include "rewrites/common.h"
 
 namespace exocpp::rw {
 

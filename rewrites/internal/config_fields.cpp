@@ -1,9 +1,10 @@
-// Private helpers of the config-state and memory operations (see config_util.h).
-#include "rewrites/config_util.h"
+// Private helpers of the config-state and memory operations (see config_fields.h).
+#include "rewrites/internal/config_fields.h"
 
 #include "checker/queries_config.h"
 #include "core/printer.h"
 #include "core/typecheck.h"
+#include "rewrites/internal/operation.h"
 
 namespace exocpp::rw {
 

@@ -1,0 +1,206 @@
+// Building a rewrite's new code and its forwarding (rewrites/internal/edit.h).
+#include "rewrites/internal/edit.h"
+
+#include "core/ir_visit.h"
+#include "core/simplify.h"
+
+namespace exocpp::rw {
+
+namespace {
+
+class Substituter : public IRMutator {
+ public:
+  explicit Substituter(const SymMap& env) : env_(env) {}
+
+ protected:
+  Expr mutate_Read(const ReadNode* n, const Expr& e) override {
+    if (n->idx.empty()) {
+      auto it = env_.find(n->name);
+      if (it != env_.end()) return it->second;
+      return e;
+    }
+    std::vector<Expr> idx = mutate(n->idx);
+    if (same_nodes(idx, n->idx)) return e;
+    for (Expr& x : idx) x = simplify_expr(x);
+    return ReadNode::make(n->name, std::move(idx), n->type, n->srcinfo);
+  }
+
+ private:
+  const SymMap& env_;
+};
+
+class Renamer : public IRMutator {
+ public:
+  std::unordered_map<Sym, Sym, SymHash> map;
+
+ protected:
+  Sym rn(const Sym& s) const {
+    auto it = map.find(s);
+    return it == map.end() ? s : it->second;
+  }
+  Expr mutate_Read(const ReadNode* n, const Expr&) override {
+    return ReadNode::make(rn(n->name), mutate(n->idx), n->type, n->srcinfo);
+  }
+  Expr mutate_WindowExpr(const WindowExprNode* n, const Expr&) override {
+    std::vector<WAccess> idx;
+    for (const WAccess& w : n->idx)
+      idx.push_back(w.is_interval ? WAccess::interval(mutate(w.lo), mutate(w.hi))
+                                  : WAccess::point(mutate(w.lo)));
+    return WindowExprNode::make(rn(n->name), n->type.base, std::move(idx), n->srcinfo);
+  }
+  Expr mutate_StrideExpr(const StrideExprNode* n, const Expr&) override {
+    return StrideExprNode::make(rn(n->name), n->dim, n->srcinfo);
+  }
+  Stmt mutate_Assign(const AssignNode* n, const Stmt&) override {
+    return AssignNode::make(rn(n->name), n->type, mutate(n->idx), mutate(n->rhs), n->srcinfo);
+  }
+  Stmt mutate_Reduce(const ReduceNode* n, const Stmt&) override {
+    return ReduceNode::make(rn(n->name), n->type, mutate(n->idx), mutate(n->rhs), n->srcinfo);
+  }
+  Stmt mutate_For(const ForNode* n, const Stmt&) override {
+    Sym it = n->iter.copy();
+    map[n->iter] = it;
+    Expr lo = mutate(n->lo), hi = mutate(n->hi);
+    return ForNode::make(it, lo, hi, mutate(n->body), n->mode, n->srcinfo);
+  }
+  Stmt mutate_Alloc(const AllocNode* n, const Stmt&) override {
+    Type t = mutate_type(n->type);
+    Sym s = n->name.copy();
+    map[n->name] = s;
+    return AllocNode::make(s, std::move(t), n->mem, n->srcinfo);
+  }
+  Stmt mutate_WindowStmt(const WindowStmtNode* n, const Stmt&) override {
+    Expr r = mutate(n->rhs);
+    Sym s = n->name.copy();
+    map[n->name] = s;
+    return WindowStmtNode::make(s, std::move(r), n->srcinfo);
+  }
+};
+
+}  // namespace
+
+Block substitute(const Block& b, const SymMap& env) {
+  Substituter s(env);
+  Block out = s.mutate(b);
+  return same_nodes(out, b) ? b : simplify_block(out);
+}
+Expr substitute(const Expr& e, const SymMap& env) {
+  Substituter s(env);
+  Expr out = s.mutate(e);
+  return out.same_as(e) ? e : simplify_expr(out);
+}
+
+Block alpha_rename(const Block& b) {
+  Renamer r;
+  return r.mutate(b);
+}
+
+namespace {
+
+std::vector<Expr> simplified(std::vector<Expr> v) {
+  for (Expr& e : v) e = simplify_expr(e);
+  return v;
+}
+
+class AccessMutator : public IRMutator {
+ public:
+  explicit AccessMutator(const AccessMap& m) : m_(m) {}
+
+ protected:
+  const Sym& name() const { return m_.new_name.valid() ? m_.new_name : m_.buf; }
+  std::vector<Expr> idx(const std::vector<Expr>& i) const {
+    return m_.idx ? simplified(m_.idx(i)) : i;
+  }
+
+  Expr mutate_Read(const ReadNode* n, const Expr& e) override {
+    Expr r = IRMutator::mutate_Read(n, e);
+    const ReadNode* rn = r.as<ReadNode>();
+    if (rn->name != m_.buf) return r;
+    if (rn->idx.empty() && rn->type.is_tensor_or_window())
+      return ReadNode::make(name(), {}, rn->type, rn->srcinfo);
+    return ReadNode::make(name(), idx(rn->idx), rn->type, rn->srcinfo);
+  }
+  Expr mutate_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+    Expr r = IRMutator::mutate_WindowExpr(n, e);
+    const WindowExprNode* wn = r.as<WindowExprNode>();
+    if (wn->name != m_.buf) return r;
+    std::vector<WAccess> w = m_.window ? m_.window(wn->idx) : wn->idx;
+    for (WAccess& a : w) {
+      a.lo = simplify_expr(a.lo);
+      if (a.is_interval) a.hi = simplify_expr(a.hi);
+    }
+    return WindowExprNode::make(name(), wn->type.base, std::move(w), wn->srcinfo);
+  }
+  Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
+    if (n->name != m_.buf) return e;
+    if (m_.stride) return m_.stride(n);
+    return StrideExprNode::make(name(), n->dim, n->srcinfo);
+  }
+  Stmt mutate_Assign(const AssignNode* n, const Stmt& s) override {
+    Stmt r = IRMutator::mutate_Assign(n, s);
+    const AssignNode* a = r.as<AssignNode>();
+    if (a->name != m_.buf) return r;
+    return AssignNode::make(name(), a->type, idx(a->idx), a->rhs, a->srcinfo);
+  }
+  Stmt mutate_Reduce(const ReduceNode* n, const Stmt& s) override {
+    Stmt r = IRMutator::mutate_Reduce(n, s);
+    const ReduceNode* a = r.as<ReduceNode>();
+    if (a->name != m_.buf) return r;
+    return ReduceNode::make(name(), a->type, idx(a->idx), a->rhs, a->srcinfo);
+  }
+
+ private:
+  const AccessMap& m_;
+};
+
+}  // namespace
+
+Block map_accesses(const Block& b, const AccessMap& m) {
+  AccessMutator mut(m);
+  return mut.mutate(b);
+}
+Stmt map_accesses(const Stmt& s, const AccessMap& m) {
+  AccessMutator mut(m);
+  return mut.mutate(s);
+}
+
+// ---- forwarding ---------------------------------------------------------------------------------
+
+ForwardFn fwd_move_stmt(BlockPath from, int from_idx, BlockPath to, int to_idx) {
+  ForwardFn rest =
+      fwd_compose(fwd_replace(from, from_idx, from_idx + 1, 0), fwd_replace(to, to_idx, to_idx, 1));
+  return [from, from_idx, to, to_idx, rest](const Loc& l) -> Loc {
+    bool is_block = l.kind == CursorKind::Block || l.kind == CursorKind::Gap;
+    if (!is_block && loc_within_stmt(l, from, from_idx))
+      return loc_reroot(l, from, from_idx, to, to_idx);
+    if (l.kind == CursorKind::Block && l.block.size() > from.size() &&
+        loc_within_stmt(l, from, from_idx))
+      return loc_reroot(l, from, from_idx, to, to_idx);
+    return rest(l);
+  };
+}
+
+ForwardFn fwd_expr_edit(const Loc& at) {
+  return [at](const Loc& l) -> Loc {
+    if (l.kind != CursorKind::Expr || l.block != at.block || l.lo != at.lo) return l;
+    if (l.expr.size() <= at.expr.size()) return l;
+    for (size_t i = 0; i < at.expr.size(); ++i)
+      if (l.expr[i] != at.expr[i]) return l;
+    return Loc::invalid();
+  };
+}
+
+Proc replace_expr_in_proc(const Proc& p, const Cursor& at, const Expr& with, ForwardFn fwd) {
+  const Loc& l = at.loc();
+  Stmt s = stmt_at(p.body(), l.block, l.lo);
+  Stmt ns = replace_expr(s, l.expr, with);
+  return derive_proc(p, replace_stmts(p.body(), l.block, l.lo, l.lo + 1, {ns}), std::move(fwd));
+}
+
+BlockPath child_path(const Cursor& c, BlockField field) {
+  BlockPath p = c.loc().block;
+  p.push_back({c.loc().lo, field});
+  return p;
+}
+
+}  // namespace exocpp::rw

@@ -1,0 +1,169 @@
+// The operation frame (rewrites/internal/operation.h).
+#include "rewrites/internal/operation.h"
+
+#include <set>
+
+#include "checker/queries.h"
+#include "core/ir_visit.h"
+#include "core/printer.h"
+#include "rewrites/internal/config_fields.h"
+
+namespace exocpp::rw {
+
+void fail(const std::string& op, const Cursor& where, const std::string& reason,
+          const std::string& counterexample) {
+  throw SchedulingError(op, where.is_valid() ? where.srcinfo() : SrcInfo{}, reason, counterexample);
+}
+
+void fail(const std::string& op, const SrcInfo& where, const std::string& reason,
+          const std::string& counterexample) {
+  throw SchedulingError(op, where, reason, counterexample);
+}
+
+void rethrow_with_op(const std::string& op, const Error& e) {
+  throw SchedulingError(op, e.loc(), e.reason(), e.counterexample());
+}
+
+void require_unchanged(const std::string& op, const Cursor& where, const checker::Context& ctx,
+                       const Expr& e, const Block& code, const std::string& what) {
+  require_proved(
+      op, where, checker::value_unchanged_by(ctx, e, code),
+      what +
+          " has the same value where the rewritten proc evaluates it (nothing in between writes "
+          "what it reads)");
+}
+
+void require_parallel(const std::string& op, const Cursor& where, const checker::Context& ctx,
+                      const Stmt& loop, const std::string& what) {
+  const ForNode* f = loop.as<ForNode>();
+  if (f == nullptr || f->mode == LoopMode::Seq) return;
+  require_proved(op, where, checker::loop_is_parallelizable(ctx, loop),
+                 "the iterations of " + what +
+                     ", a par loop, are independent (no two of them touch one location where "
+                     "one writes it)");
+}
+
+void require_proved(const std::string& op, const Cursor& where, const checker::Answer& a,
+                    const std::string& what) {
+  if (a.proved()) return;
+  SrcInfo loc = where.is_valid() ? where.srcinfo() : SrcInfo{};
+  if (a.refuted())
+    throw SchedulingError(op, loc,
+                          "requires that " + what + ", but " +
+                              (a.reason.empty() ? std::string("the checker refuted it") : a.reason),
+                          a.counterexample);
+  throw SchedulingError(
+      op, loc, "could not prove that " + what + (a.reason.empty() ? "" : " (" + a.reason + ")"));
+}
+
+const ForNode* as_loop(const std::string& op, const Cursor& c) {
+  if (!c.is_stmt() || c.stmt().kind() != StmtKind::For)
+    fail(op, c,
+         "expected a loop, found " +
+             (c.is_stmt() ? "'" + c.to_string() + "'" : std::string("a ") + to_string(c.kind())));
+  return c.stmt().as<ForNode>();
+}
+
+void check_int_arg(const std::string& op, const Cursor& where, const std::string& what,
+                   int64_t value, int64_t lo, int64_t hi) {
+  if (value >= lo && value <= hi) return;
+  fail(op, where,
+       what + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+           std::to_string(value));
+}
+
+namespace {
+
+// Every par loop statement node of a block, by identity.
+void collect_par_loops(const Block& b, std::set<const StmtNode*>& out) {
+  for (const Stmt& s : b) {
+    if (const ForNode* f = s.as<ForNode>()) {
+      if (f->mode != LoopMode::Seq) out.insert(s.get());
+      collect_par_loops(f->body, out);
+    } else if (const IfNode* i = s.as<IfNode>()) {
+      collect_par_loops(i->body, out);
+      collect_par_loops(i->orelse, out);
+    }
+  }
+}
+
+// Proves every par loop of `result` that is not a par loop node of its input `before` (one the
+// operation made, or whose body it changed): iterations of a par loop run in any order, so a
+// rewrite inside one (a staged buffer copied whole, a fused body) may make them conflict even
+// when each step is legal for a sequential loop.
+void require_new_par_loops_parallel(const std::string& op, const Proc& result,
+                                    const std::set<const StmtNode*>& before, const Block& b,
+                                    BlockPath& path) {
+  for (size_t k = 0; k < b.size(); ++k) {
+    const Stmt& s = b[k];
+    const int idx = static_cast<int>(k);
+    if (const ForNode* f = s.as<ForNode>()) {
+      if (f->mode != LoopMode::Seq && before.count(s.get()) == 0) {
+        Loc l{CursorKind::Stmt, path, idx, idx + 1, {}};
+        require_parallel(op, Cursor(result, l), checker::Context::at(result, path, idx), s,
+                         "loop " + f->iter.name());
+      }
+      path.push_back({idx, BlockField::Body});
+      require_new_par_loops_parallel(op, result, before, f->body, path);
+      path.pop_back();
+    } else if (const IfNode* i = s.as<IfNode>()) {
+      path.push_back({idx, BlockField::Body});
+      require_new_par_loops_parallel(op, result, before, i->body, path);
+      path.back().field = BlockField::Orelse;
+      require_new_par_loops_parallel(op, result, before, i->orelse, path);
+      path.pop_back();
+    }
+  }
+}
+
+}  // namespace
+
+void require_well_formed(const std::string& op, const Proc& result) {
+  if (!result.defined()) return;
+  typecheck_candidate(op, *result.get(), "the rewritten proc would not be valid");
+  Proc input = result.parent();
+  if (!input.defined()) return;
+  std::set<const StmtNode*> before;
+  collect_par_loops(input.body(), before);
+  BlockPath path;
+  require_new_par_loops_parallel(op, result, before, result.body(), path);
+}
+void require_same_location(const std::string& op, const Cursor& where, const checker::Context& ctx,
+                           const std::vector<Expr>& a, const std::vector<Expr>& b,
+                           const std::string& what) {
+  if (a.size() != b.size())
+    fail(op, where, "requires that " + what + ", but the index counts differ");
+  Expr all;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (expr_equal(a[i], b[i])) continue;
+    Expr eq = BinOpNode::make(BinOpKind::Eq, a[i], b[i], a[i].srcinfo());
+    all = all.defined() ? BinOpNode::make(BinOpKind::And, all, eq, a[i].srcinfo()) : eq;
+  }
+  if (!all.defined()) return;
+  require_proved(op, where, checker::always_true(ctx, all), what);
+}
+
+void require_size_expr(const std::string& op, const Cursor& where, const Expr& e,
+                       const std::string& what) {
+  struct V : IRVisitor {
+    const Proc* p;
+    std::string bad;
+    void visit_Read(const ReadNode* n, const Expr& x) override {
+      bool arg = false;
+      for (const FnArg& a : p->args()) arg = arg || (a.name == n->name && a.type.is_control());
+      if (!arg && bad.empty()) bad = n->name.name();
+      IRVisitor::visit_Read(n, x);
+    }
+    void visit_ReadConfig(const ReadConfigNode* n, const Expr&) override {
+      if (bad.empty()) bad = n->config->name + "." + n->field;
+    }
+  } v;
+  v.p = &where.proc();
+  v.visit(e);
+  if (!v.bad.empty())
+    fail(op, where,
+         what + " '" + to_string(e) +
+             "' must be built from size arguments and constants, but it uses '" + v.bad + "'");
+}
+
+}  // namespace exocpp::rw

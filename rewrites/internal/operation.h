@@ -1,0 +1,124 @@
+// The frame of every scheduling operation (rewrites/<op>.cpp): errors that name the operation,
+// checker answers turned into refusals, the wrapper run_op, and the checks every result passes.
+//
+// Each operation lives in its own file under rewrites/ and is laid out the same way: its doc
+// comment shows the rewrite rule; it resolves its arguments (rewrites/internal/targets.h), runs
+// every check (no IR is built until all pass), then builds the new proc and its forwarding
+// function with derive_proc (core/cursor.h), so p.forward(c) works for every operation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checker/answer.h"
+#include "checker/context.h"
+#include "core/cursor.h"
+#include "core/errors.h"
+#include "core/ir.h"
+#include "rewrites/validate.h"
+
+namespace exocpp::rw {
+
+// The frame run_op opens around an operation. The outermost frame on a
+// thread, when validation is on, records the procs the operation derives (derive_proc) and, on
+// success, validates the result against the operation's input (the first ancestor of the
+// result that the operation did not make), throwing InternalError on a difference.
+class ValidationFrame {
+ public:
+  ValidationFrame();
+  ~ValidationFrame();
+  ValidationFrame(const ValidationFrame&) = delete;
+  ValidationFrame& operator=(const ValidationFrame&) = delete;
+  void check(const std::string& op, const Proc& result);
+  template <class T>
+  void check(const std::string&, const T&) {}  // results other than a Proc are not validated
+
+ private:
+  bool active_ = false;
+  std::vector<Proc> log_;
+  std::vector<Proc>* saved_log_ = nullptr;
+};
+
+// Throws SchedulingError(op, location of `where`, reason, counterexample).
+[[noreturn]] void fail(const std::string& op, const Cursor& where, const std::string& reason,
+                       const std::string& counterexample = "");
+[[noreturn]] void fail(const std::string& op, const SrcInfo& where, const std::string& reason,
+                       const std::string& counterexample = "");
+
+// Throws SchedulingError unless `a` is proved: `what` says what had to hold ("the loop
+// carries no dependence"); refutations carry the checker's counterexample, unknowns its reason.
+void require_proved(const std::string& op, const Cursor& where, const checker::Answer& a,
+                    const std::string& what);
+
+// For an operation that moves or duplicates expression `e` (valid at `ctx`) so that it is
+// evaluated again while or after `code` runs: throws SchedulingError unless `code` writes
+// nothing `e` reads (checker::value_unchanged_by). `what` names e's role ("the bound `N` of
+// loop i, re-read by the guard").
+void require_unchanged(const std::string& op, const Cursor& where, const checker::Context& ctx,
+                       const Expr& e, const Block& code, const std::string& what);
+
+// For an operation whose result runs as one `par` loop iterations that the input did not
+// already run in parallel with each other (fused, joined, merged or interchanged loops): throws
+// SchedulingError unless the checker proves that no two iterations of `loop` conflict, reductions
+// included (checker::loop_is_parallelizable); a `seq` loop passes. `ctx` is the context of the
+// place the loop stands at; `what` names it ("the fused loop i").
+void require_parallel(const std::string& op, const Cursor& where, const checker::Context& ctx,
+                      const Stmt& loop, const std::string& what);
+
+// Proves that two index lists name the same location in `ctx` (syntactically equal ones need
+// no proof); throws SchedulingError(op) saying `what` does not hold otherwise.
+void require_same_location(const std::string& op, const Cursor& where, const checker::Context& ctx,
+                           const std::vector<Expr>& a, const std::vector<Expr>& b,
+                           const std::string& what);
+
+// Refuses a buffer extent that is not built from the proc's arguments and constants (the type
+// checker's rule for shapes): `what` names it in the message.
+void require_size_expr(const std::string& op, const Cursor& where, const Expr& e,
+                       const std::string& what);
+
+// Runs `body` (the operation) so that any exocpp::Error escaping it names `op`: an error that
+// already names an operation passes through; others are rethrown as SchedulingError(op, ...)
+// keeping their location, reason and counterexample. In validation mode (rewrites/validate.h)
+// the outermost operation's result is checked against its input in the interpreter.
+template <class F>
+auto run_op(const std::string& op, F&& body) -> decltype(body());
+[[noreturn]] void rethrow_with_op(const std::string& op, const Error& e);
+
+// The loop statement of a loop cursor (throws SchedulingError naming `op` otherwise).
+const ForNode* as_loop(const std::string& op, const Cursor& c);
+
+// The largest integer an operation accepts as a divisor, factor or stride: sizes and indices
+// are int_fast32_t in emitted C, and the IR holds constants exactly only up to 2^53.
+inline constexpr int64_t kMaxIntArg = 2147483647;
+// Throws SchedulingError naming `op` unless lo <= value <= hi; `what` names the argument
+// ("the divisor").
+void check_int_arg(const std::string& op, const Cursor& where, const std::string& what,
+                   int64_t value, int64_t lo, int64_t hi = kMaxIntArg);
+
+// Every accepted rewrite returns a proc the front end accepts: names in scope, well-typed
+// expressions, config writes invariant in loops; and every par loop the operation made or
+// changed (a par loop node not in the result's parent) is proved parallel (require_parallel):
+// a rewrite legal for a sequential loop may make the iterations of a par loop conflict. A result
+// the type checker would refuse (an allocation moved away from a use, a config write put under a
+// loop or a guard) is refused as the operation's own error, at the node at fault. Run by run_op on
+// every Proc result; other results (a pair of procs) are checked by their operation.
+void require_well_formed(const std::string& op, const Proc& result);
+template <class T>
+void require_well_formed(const std::string&, const T&) {}
+
+template <class F>
+auto run_op(const std::string& op, F&& body) -> decltype(body()) {
+  ValidationFrame frame;
+  try {
+    auto result = body();
+    require_well_formed(op, result);
+    frame.check(op, result);
+    return result;
+  } catch (const Error& e) {
+    if (!e.op().empty()) throw;
+    rethrow_with_op(op, e);
+  }
+}
+
+}  // namespace exocpp::rw
