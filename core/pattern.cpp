@@ -3,8 +3,6 @@
 // (core/pattern_parse.cpp) matches, following Exo's matcher (exo/frontend/pattern_match.py).
 #include "core/pattern.h"
 
-#include <regex>
-
 #include "core/externs.h"
 #include "core/pattern_internal.h"
 
@@ -308,14 +306,6 @@ Cursor find_in(const Cursor& scope, const std::string& text) {
                             scope_name(scope));
 }
 
-// "name" or "name #n" -> {name, " #n"}; nullopt for anything else.
-std::optional<std::pair<std::string, std::string>> name_and_count(const std::string& text) {
-  static const std::regex re(R"(^\s*([A-Za-z_][A-Za-z_0-9]*)\s*(#\s*[0-9]+)?\s*$)");
-  std::smatch m;
-  if (!std::regex_match(text, m, re)) return std::nullopt;
-  return std::make_pair(m[1].str(), m[2].matched ? " " + m[2].str() : std::string());
-}
-
 }  // namespace
 
 std::vector<Cursor> find_all(const Proc& p, const std::string& pattern) {
@@ -328,19 +318,11 @@ Cursor find(const Proc& p, const std::string& pattern) { return find_in(proc_bod
 Cursor find(const Cursor& scope, const std::string& pattern) { return find_in(scope, pattern); }
 
 Cursor find_loop(const Proc& p, const std::string& pattern) {
-  if (auto nc = name_and_count(pattern))
-    return find(p, "for " + nc->first + " in _: _" + nc->second);
-  return find(p, pattern);
+  return find_target(p, pattern, TargetKind::Loop);
 }
 
 Cursor find_alloc_or_arg(const Proc& p, const std::string& name) {
-  auto nc = name_and_count(name);
-  if (!nc) return find(p, name);
-  if (nc->second.empty()) {
-    for (const Cursor& a : proc_args(p))
-      if (a.arg().name.name() == nc->first) return a;
-  }
-  return find(p, nc->first + ": _" + nc->second);
+  return find_target(p, name, TargetKind::Alloc);
 }
 
 Cursor Proc::find(const std::string& pattern) const { return exocpp::find(*this, pattern); }

@@ -8,8 +8,6 @@
 // rewrites/loops.h; until they are built this file compiles to nothing.
 #include "rewrites/composites.h"
 
-#include <sstream>
-
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
@@ -18,34 +16,6 @@
 namespace exocpp {
 
 namespace {
-
-// The outer loop of "i j": a loop over i whose only statement is a loop over j.
-Cursor find_loop_pair(const std::string& op, const Proc& p, const std::string& pattern) {
-  std::istringstream in(pattern);
-  std::string outer, inner, extra;
-  in >> outer >> inner >> extra;
-  if (outer.empty() || inner.empty() || !extra.empty())
-    rw::fail(op, p->srcinfo, "expected a loop pair 'i j', got '" + pattern + "'");
-  std::vector<Cursor> todo{p.body_cursor()};
-  while (!todo.empty()) {
-    Cursor blk = todo.back();
-    todo.pop_back();
-    for (int k = blk.size() - 1; k >= 0; --k) {
-      Cursor s = blk[k];
-      Stmt st = s.stmt();
-      if (auto f = st.as<ForNode>()) {
-        if (f->iter.name() == outer && f->body.size() == 1 && f->body[0].is<ForNode>() &&
-            f->body[0].as<ForNode>()->iter.name() == inner)
-          return s;
-      }
-      if (st.is<ForNode>() || st.is<IfNode>()) todo.push_back(s.body());
-      if (st.is<IfNode>() && s.orelse().is_valid()) todo.push_back(s.orelse());
-    }
-  }
-  rw::fail(op, p->srcinfo,
-           "no loop over '" + outer + "' whose only statement is a loop over '" + inner +
-               "' in proc '" + p.name() + "'");
-}
 
 Cursor at(const Proc& p, const Loc& l) { return Cursor(p, l); }
 
@@ -58,13 +28,7 @@ Proc tile2d(const Proc& p, const CursorLike& loop_pair, const std::vector<int64_
     if (tile_sizes.size() != 2) rw::fail(op, p->srcinfo, "expected two tile sizes {ti, tj}");
     if (new_names.size() != 4)
       rw::fail(op, p->srcinfo, "expected four new loop names {io, jo, ii, ji}");
-    Cursor outer = loop_pair.is_pattern() ? find_loop_pair(op, p, loop_pair.pattern())
-                                          : rw::resolve_loop(op, p, loop_pair);
-    const ForNode* f = rw::as_loop(op, outer);
-    if (f->body.size() != 1 || !f->body[0].is<ForNode>())
-      rw::fail(
-          op, outer,
-          "the loop over '" + f->iter.name() + "' must hold exactly one statement, the inner loop");
+    Cursor outer = rw::resolve_loop_nest(op, p, loop_pair);
     const Loc outer_loc = outer.loc();
     DivideLoopOptions div{.tail = opts.perfect ? Tail::Cut : Tail::Guard, .perfect = opts.perfect};
 

@@ -49,7 +49,7 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
   const std::string op = "merge_writes";
   return rw::run_op(op, [&]() -> Proc {
     // 1. The two writes.
-    Cursor c = rw::resolve(op, p, block);
+    Cursor c = rw::resolve_block(op, p, block);
     if (c.is_block() && c.size() == 1) c = c[0];
     if (c.is_stmt()) {
       if (!c.next().is_valid())

@@ -26,11 +26,8 @@ Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string
   const char* op = "mult_loops";
   return rw::run_op(op, [&]() -> Proc {
     // 1. Checks.
-    Cursor c = rw::resolve_loop(op, p, nested_loops);
-    const ForNode* outer = rw::as_loop(op, c);
-    if (outer->body.size() != 1 || !outer->body[0].is<ForNode>())
-      rw::fail(op, c,
-               "expected loop " + outer->iter.name() + " to hold exactly one statement, a loop");
+    Cursor c = rw::resolve_loop_nest(op, p, nested_loops);
+    const ForNode* outer = c.stmt().as<ForNode>();  // a loop whose body is one loop
     const ForNode* inner = outer->body[0].as<ForNode>();
     if (const_int(outer->lo) != 0 || const_int(inner->lo) != 0)
       rw::fail(op, c,

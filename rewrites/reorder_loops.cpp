@@ -12,8 +12,6 @@
 // all of i's, so the checker proves no two of them conflict (require_parallel).
 // Forwarding: cursors follow the loops they name (a cursor to loop i, or to its bounds, points
 // to loop i, now inner); the body stays where it was.
-#include <regex>
-
 #include "checker/queries.h"
 #include "core/printer.h"
 #include "core/uses.h"
@@ -30,47 +28,6 @@ using namespace rw;
 namespace {
 const char* kOp = "reorder_loops";
 
-// Pre-order search for "loop `outer` whose only statement is loop `inner`".
-void find_nests(const Proc& p, const Block& list, BlockPath path, const std::string& outer,
-                const std::string& inner, std::vector<Cursor>& out) {
-  for (int k = 0; k < static_cast<int>(list.size()); ++k) {
-    const Stmt& s = list[k];
-    if (const ForNode* f = s.as<ForNode>()) {
-      if (f->iter.name() == outer && f->body.size() == 1 && f->body[0].is<ForNode>() &&
-          f->body[0].as<ForNode>()->iter.name() == inner)
-        out.push_back(Cursor(p, Loc{CursorKind::Stmt, path, k, k + 1, {}}));
-    }
-    auto down = [&](const Block& b, BlockField field) {
-      BlockPath sub = path;
-      sub.push_back({k, field});
-      find_nests(p, b, sub, outer, inner, out);
-    };
-    if (const ForNode* f = s.as<ForNode>()) down(f->body, BlockField::Body);
-    if (const IfNode* n = s.as<IfNode>()) {
-      down(n->body, BlockField::Body);
-      down(n->orelse, BlockField::Orelse);
-    }
-  }
-}
-
-Cursor resolve_nest(const Proc& p, const CursorLike& target) {
-  if (target.is_pattern()) {
-    static const std::regex pair(R"(^\s*([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*(?:#\s*(\d+))?\s*$)");
-    std::smatch m;
-    const std::string& pat = target.pattern();
-    if (std::regex_match(pat, m, pair)) {
-      std::vector<Cursor> all;
-      find_nests(p, p.body(), {}, m[1].str(), m[2].str(), all);
-      size_t n = m[3].matched ? std::stoul(m[3].str()) : 0;
-      if (n >= all.size())
-        rw::fail(kOp, p->srcinfo,
-                 "no loop " + m[1].str() + " whose only statement is a loop " + m[2].str() +
-                     " matches '" + pat + "' in proc '" + p.name() + "'");
-      return all[n];
-    }
-  }
-  return rw::resolve_loop(kOp, p, target);
-}
 }  // namespace
 
 namespace rw {
@@ -130,8 +87,8 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
 }  // namespace rw
 
 Proc reorder_loops(const Proc& p, const CursorLike& nested_loops) {
-  return rw::run_op(kOp,
-                    [&]() -> Proc { return reorder_at(kOp, p, resolve_nest(p, nested_loops)); });
+  return rw::run_op(
+      kOp, [&]() -> Proc { return reorder_at(kOp, p, resolve_loop_nest(kOp, p, nested_loops)); });
 }
 
 }  // namespace exocpp

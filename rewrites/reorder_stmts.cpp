@@ -19,7 +19,7 @@ Proc reorder_stmts(const Proc& p, const CursorLike& block) {
   const std::string op = "reorder_stmts";
   return rw::run_op(op, [&]() -> Proc {
     // 1. The two statements.
-    Cursor c = rw::resolve(op, p, block);
+    Cursor c = rw::resolve_block(op, p, block);
     if (c.is_block() && c.size() == 1) c = c[0];
     if (c.is_stmt()) {
       Cursor nx = c.next();

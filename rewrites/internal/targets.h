@@ -1,31 +1,46 @@
-// Resolving an operation's target (a CursorLike) in the proc it acts on: patterns are matched
-// (core/pattern.h), cursors from an ancestor proc are forwarded, and a target of the wrong kind
-// is refused naming the operation.
+// Resolving an operation's target (a CursorLike) in the proc it acts on, through core's one
+// resolver (core/pattern.h, find_target / as_target): patterns use the same shorthand grammar
+// and pre-order for every operation, cursors from an ancestor proc are forwarded, and a target
+// of the wrong kind is refused naming the operation, the kind expected and what was found.
 #pragma once
 
 #include <string>
 
 #include "core/cursor.h"
 #include "core/ir.h"
+#include "core/pattern.h"
 #include "rewrites/target.h"
 
 namespace exocpp::rw {
 
-// Resolves `target` in `p`: a pattern by find(), a cursor by forwarding it into `p`. Throws
-// SchedulingError when nothing matches or the cursor is invalid in `p`.
-Cursor resolve(const std::string& op, const Proc& p, const CursorLike& target);
-// The same, requiring a statement cursor (a one-statement block is accepted).
-Cursor resolve_stmt(const std::string& op, const Proc& p, const CursorLike& target);
-// A loop: patterns may use the "i" / "i #n" shorthand of find_loop.
-Cursor resolve_loop(const std::string& op, const Proc& p, const CursorLike& target);
-// A block (a statement cursor becomes a one-statement block).
-Cursor resolve_block(const std::string& op, const Proc& p, const CursorLike& target);
-// A gap (a statement cursor means the gap after it, as Exo's fission does).
-Cursor resolve_gap(const std::string& op, const Proc& p, const CursorLike& target);
-// An allocation (or argument) named by a name, "x: _" pattern or cursor.
-Cursor resolve_alloc(const std::string& op, const Proc& p, const CursorLike& target);
-// An expression.
-Cursor resolve_expr(const std::string& op, const Proc& p, const CursorLike& target);
+// Resolves `target` in `p` as a target of `kind`. Throws SchedulingError(op) when nothing
+// matches, the cursor is invalid in `p`, or the target is of another kind.
+Cursor resolve(const std::string& op, const Proc& p, const CursorLike& target,
+               TargetKind kind = TargetKind::Any);
+
+// Shorthands of resolve(op, p, target, kind) for the kinds operations take.
+inline Cursor resolve_stmt(const std::string& op, const Proc& p, const CursorLike& t) {
+  return resolve(op, p, t, TargetKind::Stmt);
+}
+inline Cursor resolve_loop(const std::string& op, const Proc& p, const CursorLike& t) {
+  return resolve(op, p, t, TargetKind::Loop);
+}
+inline Cursor resolve_loop_nest(const std::string& op, const Proc& p, const CursorLike& t) {
+  return resolve(op, p, t, TargetKind::LoopNest);
+}
+inline Cursor resolve_block(const std::string& op, const Proc& p, const CursorLike& t) {
+  return resolve(op, p, t, TargetKind::Block);
+}
+inline Cursor resolve_gap(const std::string& op, const Proc& p, const CursorLike& t) {
+  return resolve(op, p, t, TargetKind::Gap);
+}
+inline Cursor resolve_alloc(const std::string& op, const Proc& p, const CursorLike& t) {
+  return resolve(op, p, t, TargetKind::Alloc);
+}
+inline Cursor resolve_expr(const std::string& op, const Proc& p, const CursorLike& t) {
+  return resolve(op, p, t, TargetKind::Expr);
+}
+
 // An allocation statement (an argument is refused: only allocations can be reshaped).
 Cursor resolve_alloc_stmt(const std::string& op, const Proc& p, const CursorLike& alloc);
 

@@ -52,7 +52,7 @@ TEST(Tile2d, RefusesAMissingLoopPair) {
       [&] {
         tile2d(p, "j i", {4, 8}, {"io", "jo", "ii", "ji"});
       },
-      "tile2d", "no loop over 'j'");
+      "tile2d", "no loop over j whose only statement is a loop over i");
 }
 
 TEST(Tile2d, RefusesTheWrongNumberOfNames) {

@@ -39,7 +39,7 @@ TEST(MultLoops, RefusesALoopHoldingMore) {
             A[i, j] = 1.0
 )");
   expect_refused([&] { mult_loops(p, p.body_cursor()[0], "k"); }, "mult_loops",
-                 "exactly one statement");
+                 "is not one loop: it holds 2 statements");
 }
 
 TEST(MultLoops, RefusesANonZeroStart) {

@@ -45,7 +45,7 @@ TEST(ReorderLoops, NamePairWithMatchIndex) {
 TEST(ReorderLoops, RefusesWhenTheNamePairMatchesNothing) {
   Proc p = parse_proc(kGemm);
   expect_refused([&] { reorder_loops(p, "j i"); }, "reorder_loops",
-                 "no loop j whose only statement is a loop i");
+                 "no loop over j whose only statement is a loop over i");
 }
 
 TEST(ReorderLoops, RefusesALoopWithMoreThanTheNestedLoop) {
@@ -56,7 +56,7 @@ TEST(ReorderLoops, RefusesALoopWithMoreThanTheNestedLoop) {
             A[i, j] = x
 )");
   expect_refused([&] { reorder_loops(p, p.body_cursor()[0]); }, "reorder_loops",
-                 "to hold exactly one statement, a loop");
+                 "is not one loop: it holds 2 statements");
 }
 
 TEST(ReorderLoops, RefusesBoundsThatDependOnTheOuterLoop) {
