@@ -295,6 +295,29 @@ class Walker {
     out_.accesses.push_back(std::move(a));
   }
 
+  void add_window_corners(const Env& env, const WindowExprNode* w, const SrcInfo& where, int top) {
+    View v = view_of_window(env, w);
+    std::vector<Expr> first, last;
+    for (const WAccess& d : v.dims) {
+      first.push_back(d.lo);
+      last.push_back(d.is_interval ? BinOpNode::make(BinOpKind::Sub, d.hi, ConstNode::make_int(1),
+                                                     d.hi.srcinfo())
+                                   : d.lo);
+    }
+    for (std::vector<Expr>* idx : {&first, &last}) {
+      Access a;
+      a.kind = AccessKind::Read;
+      a.buffer = v.root;
+      a.idx = std::move(*idx);
+      a.loops = loops_;
+      a.guards = guards_;
+      a.srcinfo = where;
+      a.top = top;
+      a.through_call = call_depth_ > 0;
+      out_.window_corners.push_back(std::move(a));
+    }
+  }
+
   void add_config(AccessKind k, const Config& cfg, const std::string& field, const SrcInfo& where,
                   int top) {
     Access a;
@@ -337,6 +360,7 @@ class Walker {
         // A window reads no data, but its bounds are evaluated here (config reads).
         const WindowExprNode* w = e.as<WindowExprNode>();
         use(w->name);
+        add_window_corners(env, w, where, top);
         for (const WAccess& a : w->idx) {
           reads(a.lo, env, where, top);
           if (a.is_interval) reads(a.hi, env, where, top);

@@ -54,6 +54,12 @@ struct Effects {
   std::vector<Sym> allocs;   // buffers allocated by the analysed code itself
   std::vector<Sym> windows;  // window names the analysed code defines
   std::vector<Sym> used;     // every buffer/window name the analysed code mentions
+  // Every window the analysed code forms (window statements, window arguments of calls), as
+  // two Read records at its first and its last element in root coordinates (a point dimension
+  // gives its point to both): code that renumbers a buffer's elements (stage_mem) must keep
+  // whole windows in range, not only the elements accessed through them. An empty window's
+  // corners are conservative: they ask for one element past its end.
+  std::vector<Access> window_corners;
   bool allocates(const Sym& s) const;
   bool defines(const Sym& s) const;  // allocates or defines the window
   bool uses(const Sym& s) const;

@@ -84,10 +84,16 @@ Answer window_covers(const Context& ctx, const Expr& window, const Block& code) 
       lo.push_back(enc.num(d.lo));
       hi.push_back(d.is_interval ? enc.num(d.hi) : enc.num(d.lo) + 1);
     }
+    // Elements accessed, and the first and last elements of every window formed (the whole
+    // window is renumbered, not only what is accessed through it).
+    std::vector<const Access*> all;
+    for (const Access& a : eff.accesses) all.push_back(&a);
+    for (const Access& a : eff.window_corners) all.push_back(&a);
+    const size_t n_accesses = eff.accesses.size();
     std::vector<std::pair<size_t, Encoder::Enc>> outside;
     z3::expr any = enc.ctx().bool_val(false);
-    for (size_t k = 0; k < eff.accesses.size(); ++k) {
-      const Access& a = eff.accesses[k];
+    for (size_t k = 0; k < all.size(); ++k) {
+      const Access& a = *all[k];
       if (a.is_config() || a.buffer != rw.buffer) continue;
       Encoder::Enc e = enc.access(a, "c" + std::to_string(k));
       z3::expr inside = enc.ctx().bool_val(true);
@@ -106,7 +112,7 @@ Answer window_covers(const Context& ctx, const Expr& window, const Block& code) 
       for (size_t d = 0; d < e.idx.size() && d < lo.size(); ++d)
         inside = inside && lo[d] <= e.idx[d] && e.idx[d] < hi[d];
       if (!m->eval(e.when && !inside, true).is_true()) continue;
-      const Access& a = eff.accesses[k];
+      const Access& a = *all[k];
       std::vector<std::string> idx, win;
       for (const z3::expr& i : e.idx) idx.push_back(model_value(*m, i));
       for (size_t d = 0; d < lo.size(); ++d)
@@ -116,9 +122,10 @@ Answer window_covers(const Context& ctx, const Expr& window, const Block& code) 
       std::string inner;
       for (size_t t = 0; t < e.iters.size(); ++t)
         inner += (t ? ", " : "") + a.loops[t].iter.name() + " = " + model_value(*m, e.iters[t]);
-      cex = "the block " + std::string(to_string(a.kind)) + " " + cex +
-            (inner.empty() ? "" : " (" + inner + ")") + at_line(a.srcinfo) + ", outside " +
-            rw.buffer.name() + "[";
+      std::string what =
+          k < n_accesses ? std::string(to_string(a.kind)) : "forms a window reaching";
+      cex = "the block " + what + " " + cex + (inner.empty() ? "" : " (" + inner + ")") +
+            at_line(a.srcinfo) + ", outside " + rw.buffer.name() + "[";
       for (size_t d = 0; d < win.size(); ++d) cex += (d ? ", " : "") + win[d];
       cex += "]";
       std::string vals = context_values(enc, *m);

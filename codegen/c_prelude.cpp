@@ -68,15 +68,26 @@ const std::vector<Helper>& helpers() {
       {"exo_neg_i32",
        {"exo_i32_of"},
        "static inline int32_t exo_neg_i32(int32_t a) { return exo_i32_of(0u - (uint32_t)a); }\n"},
+      {"exo_abs_u32",
+       {},
+       "// |a| as an unsigned magnitude (2^31 for INT32_MIN). `/` and `%` divide magnitudes so\n"
+       "// that no compiler can rewrite (-a) / b as -(a / b), which is wrong for a = INT32_MIN\n"
+       "// (GCC 12 does, even with -fwrapv).\n"
+       "static inline uint32_t exo_abs_u32(int32_t a) { return a < 0 ? 0u - (uint32_t)a : "
+       "(uint32_t)a; }\n"},
       {"exo_div_i32",
-       {"exo_neg_i32"},
+       {"exo_i32_of", "exo_abs_u32"},
        "static inline int32_t exo_div_i32(int32_t a, int32_t b) {\n"
-       "    return b == 0 ? 0 : b == -1 ? exo_neg_i32(a) : a / b;\n"
+       "    if (b == 0) return 0;\n"
+       "    uint32_t q = exo_abs_u32(a) / exo_abs_u32(b);\n"
+       "    return exo_i32_of((a < 0) != (b < 0) ? 0u - q : q);\n"
        "}\n"},
       {"exo_mod_i32",
-       {},
+       {"exo_i32_of", "exo_abs_u32"},
        "static inline int32_t exo_mod_i32(int32_t a, int32_t b) {\n"
-       "    return b == 0 || b == -1 ? 0 : a % b;\n"
+       "    if (b == 0) return 0;\n"
+       "    uint32_t r = exo_abs_u32(a) % exo_abs_u32(b);\n"
+       "    return exo_i32_of(a < 0 ? 0u - r : r);\n"
        "}\n"},
   };
   return h;

@@ -18,6 +18,9 @@
 // load (before the block), by every rewritten access (inside it) and by the store (after it):
 // the checker proves the block writes nothing they read (checker::value_unchanged_by).
 #include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
 
 #include "checker/context.h"
 #include "checker/queries.h"
@@ -91,28 +94,40 @@ void check_block_windows(const Cursor& at, const Block& b, const Expr& win_e) {
                  to_string(win_e) + "' fixes to a point");
 }
 
-// A window statement before the block that aliases `buf` and that the block uses: its accesses
-// would bypass the staged copy.
-std::string aliasing_window(const Proc& p, const Block& b, const Sym& buf) {
+// Another name in the block for memory `buf` shares, whose accesses would bypass the staged
+// copy: a window of `buf` defined before the block (the block's own windows of `buf` are
+// rewritten with it), or, when `buf` is itself a window, its root buffer or any other window of
+// that root that is not a window of `buf`. Returns {name, true when it is a window of buf}.
+std::optional<std::pair<Sym, bool>> bypassing_alias(const Proc& p, const Block& b, const Sym& buf) {
   struct V : IRVisitor {
-    std::vector<Sym> aliases;
+    std::map<Sym, Sym> source;  // window name -> the name it is a window of
     void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
-      const Sym& root = n->rhs.as<WindowExprNode>()->name;
-      if (std::find(aliases.begin(), aliases.end(), root) != aliases.end())
-        aliases.push_back(n->name);
+      source[n->name] = n->rhs.as<WindowExprNode>()->name;
       IRVisitor::visit_WindowStmt(n, s);
     }
   } v;
-  v.aliases.push_back(buf);
   v.visit(p.body());
-  for (size_t k = 1; k < v.aliases.size(); ++k) {
-    bool defined_inside = false;
-    for (const Stmt& s : b)
-      if (const WindowStmtNode* w = s.as<WindowStmtNode>(); w && w->name == v.aliases[k])
-        defined_inside = true;
-    if (!defined_inside && rw::buffer_uses(b, v.aliases[k]).any()) return v.aliases[k].name();
+  auto chain = [&](Sym s) {  // s, the name it is a window of, ..., its root buffer
+    std::vector<Sym> out{s};
+    for (auto it = v.source.find(s); it != v.source.end(); it = v.source.find(it->second))
+      out.push_back(it->second);
+    return out;
+  };
+  const Sym root = chain(buf).back();
+  std::set<Sym> defined_inside;
+  for (const Stmt& s : b)
+    if (const WindowStmtNode* w = s.as<WindowStmtNode>()) defined_inside.insert(w->name);
+  std::vector<Sym> names{root};
+  for (const auto& [name, src] : v.source) names.push_back(name);
+  for (const Sym& name : names) {
+    if (name == buf || !rw::buffer_uses(b, name).any()) continue;
+    std::vector<Sym> c = chain(name);
+    if (c.back() != root) continue;
+    bool of_buf = std::find(c.begin(), c.end(), buf) != c.end();
+    if (of_buf && defined_inside.count(name)) continue;
+    return std::make_pair(name, of_buf);
   }
-  return "";
+  return std::nullopt;
 }
 
 }  // namespace
@@ -135,10 +150,16 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
 
     // 2. Checks.
     rw::BufferUses uses = rw::buffer_uses(stmts, buf);
-    if (std::string w = aliasing_window(p, stmts, buf); !w.empty())
+    if (auto alias = bypassing_alias(p, stmts, buf)) {
+      const std::string other = alias->first.name();
+      if (alias->second)
+        rw::fail(kOp, blk,
+                 "the block accesses '" + buf.name() + "' through the window '" + other +
+                     "' defined before it; inline_window it first");
       rw::fail(kOp, blk,
-               "the block accesses '" + buf.name() + "' through the window '" + w +
-                   "' defined before it; inline_window it first");
+               "the block also accesses '" + other + "', which shares memory with the window '" +
+                   buf.name() + "': those accesses would bypass the staged copy");
+    }
     // A window of the buffer defined in the block and used after it would outlive the staging.
     for (const Stmt& s : stmts)
       if (const WindowStmtNode* w = s.as<WindowStmtNode>(); w && rw::buffer_uses(s, buf).any())

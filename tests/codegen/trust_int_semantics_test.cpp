@@ -268,6 +268,30 @@ TEST(TrustIntSemantics, ReductionsAcrossPrecisionsRoundOnce) {
   }
 }
 
+// GCC 12 rewrites (-x) / c as -(x / c), which differs for x = INT32_MIN, where
+// -x wraps to x: the interpreter's (x * -1) / 3 + x / 3 is 2 * (x / 3), not 0. The emitted
+// division divides unsigned magnitudes, which no compiler can rewrite that way.
+TEST(TrustIntSemantics, DivisionOfANegatedValueAtInt32MinMatchesUnderEveryCompiler) {
+  Proc p = proc_of(
+      "def f(n: size, x: i32[n] @ DRAM, y: i32[n] @ DRAM, z: i32[n] @ DRAM):\n"
+      "    for i in seq(0, n):\n"
+      "        y[i] = x[i] * -1 / 3 + x[i] / 3\n"
+      "        z[i] = -x[i] / 7 + x[i] / 7\n",
+      "f");
+  std::vector<double> xs = {kMin32, kMin32 + 1, -7, 7, kMax32};
+  auto n = static_cast<int64_t>(xs.size());
+  for (const std::string cc : {"gcc", "clang"})
+    for (const std::string opt : {"-O1", "-O2", "-O3"}) {
+      CompileOptions o{cc, {opt}};
+      EXPECT_EQ(run_both(p,
+                         {n, Buffer::from_values(ScalarKind::I32, {n}, xs),
+                          Buffer(ScalarKind::I32, {n}, 0), Buffer(ScalarKind::I32, {n}, 0)},
+                         o),
+                "")
+          << cc << " " << opt;
+    }
+}
+
 // gcc with -ffp-contract=fast (its default in GNU modes) and an FMA target would fuse
 // `x * y + z` into one rounding; the emitted C forbids contraction.
 TEST(TrustFloatSemantics, MultiplyAddIsNotContractedUnderFpContractFast) {

@@ -146,6 +146,40 @@ TEST(StageMem, RefusesAccessesThroughAWindowDefinedBeforeTheBlock) {
                  "stage_mem", "through the window 'w'");
 }
 
+// The whole window a statement of the block forms is renumbered into the staged buffer, not
+// only the elements accessed through it (found by the soak).
+TEST(StageMem, RefusesAWindowStatementReachingOutsideTheStagedWindow) {
+  Proc p = parse_proc(R"(def f(X: i8[8] @ DRAM):
+    w = X[2:6]
+    w[0] = X[1]
+)");
+  expect_refused([&] { stage_mem(p, p.body_cursor(), "X[1:3]", "t"); }, "stage_mem",
+                 "the block forms a window reaching X[5]");
+}
+
+TEST(StageMem, StagesAWindowStatementInsideTheStagedWindow) {
+  Proc p = parse_proc(R"(def f(X: i8[8] @ DRAM):
+    w = X[2:6]
+    w[0] = X[1]
+)");
+  Proc q = stage_mem(p, p.body_cursor(), "X[1:6]", "t");
+  expect_equivalent(p, q);
+}
+
+// Staging a window w while the block also writes w's root buffer directly: the store of the
+// staged copy would overwrite the direct write (found by the soak).
+TEST(StageMem, RefusesAWindowWhoseRootTheBlockAlsoAccesses) {
+  Proc p = parse_proc(R"(def f(N: size, Z: i32[N + 8] @ DRAM):
+    for i in seq(0, N):
+        w = Z[i:i + 4]
+        w[1] = w[0]
+        Z[i] += w[3]
+)");
+  Cursor body = p.body_cursor()[0].body();
+  expect_refused([&] { stage_mem(p, body[1].as_block().expand(0, 1), "w", "t"); }, "stage_mem",
+                 "the block also accesses 'Z', which shares memory with the window 'w'");
+}
+
 TEST(StageMem, StagesAWindowPassedToACallInsideTheBlock) {
   Module m = parse_module(R"(def fill(x: [f32][8] @ DRAM):
     for k in seq(0, 8):
