@@ -56,4 +56,20 @@ Error::Error(std::string kind, std::string op, SrcInfo loc, std::string reason,
       reason_(std::move(reason)),
       counterexample_(std::move(counterexample)) {}
 
+const char* to_string(ErrorCode c) {
+  switch (c) {
+    case ErrorCode::NotFound:
+      return "not found";
+    case ErrorCode::BadArgument:
+      return "bad argument";
+    case ErrorCode::NotProved:
+      return "not proved";
+    case ErrorCode::Unknown:
+      return "unknown";
+    case ErrorCode::Unsupported:
+      return "unsupported";
+  }
+  return "unknown";
+}
+
 }  // namespace exocpp

@@ -44,11 +44,37 @@ class TypeError : public Error {
       : Error("type error", std::move(op), std::move(loc), std::move(reason)) {}
 };
 
+// What kind of refusal a SchedulingError is. Programs decide on the code and the reason id,
+// never on the message text (replace_all skips a block whose replacement is NotProved, never
+// one that is Unknown).
+enum class ErrorCode {
+  NotFound,     // the target does not exist: no match, a count past the matches, a removed cursor
+  BadArgument,  // a malformed argument: a target of the wrong kind, a bad name, number or
+                // expression string, an undefined proc
+  NotProved,    // a condition the rewrite needs does not hold: the checker refuted it (with a
+                // counterexample), or the code is not of the form the rule requires
+  Unknown,      // the checker could not decide a condition (solver time-out, outside its logic)
+  Unsupported,  // a legal request exocpp does not implement
+};
+const char* to_string(ErrorCode c);  // "not found", "bad argument", ...
+
 class SchedulingError : public Error {
  public:
-  SchedulingError(std::string op, SrcInfo loc, std::string reason, std::string counterexample = "")
+  // `reason_id` is a stable name of the reason ("target.wrong_kind", "checker.refuted"), empty
+  // where an operation has not named it.
+  SchedulingError(std::string op, SrcInfo loc, std::string reason, std::string counterexample = "",
+                  ErrorCode code = ErrorCode::NotProved, std::string reason_id = "")
       : Error("scheduling error", std::move(op), std::move(loc), std::move(reason),
-              std::move(counterexample)) {}
+              std::move(counterexample)),
+        code_(code),
+        reason_id_(std::move(reason_id)) {}
+
+  ErrorCode code() const { return code_; }
+  const std::string& reason_id() const { return reason_id_; }
+
+ private:
+  ErrorCode code_;
+  std::string reason_id_;
 };
 
 class CodegenError : public Error {

@@ -297,13 +297,15 @@ Cursor find_in(const Cursor& scope, const std::string& text) {
           : scope.srcinfo();
   if (!pat.match_no)
     throw SchedulingError("find", where,
-                          "no match for pattern '" + pat.text + "' in " + scope_name(scope));
+                          "no match for pattern '" + pat.text + "' in " + scope_name(scope), "",
+                          ErrorCode::NotFound, "target.no_match");
   size_t n = search(scope, pat, /*ignore_match_no=*/true).size();
   throw SchedulingError("find", where,
                         "pattern '" + text + "' asks for match #" + std::to_string(*pat.match_no) +
                             " (counting from 0), but '" + pat.text + "' has only " +
                             std::to_string(n) + " match" + (n == 1 ? "" : "es") + " in " +
-                            scope_name(scope));
+                            scope_name(scope),
+                        "", ErrorCode::NotFound, "target.count");
 }
 
 }  // namespace

@@ -84,7 +84,8 @@ std::string describe_found(const Cursor& c) {
                              const std::string& op, const std::string& why = "") {
   throw SchedulingError(op, c.is_arg() ? c.proc()->srcinfo : c.srcinfo(),
                         std::string("expected ") + describe(kind) + ", but " + described + " is " +
-                            describe_found(c) + why);
+                            describe_found(c) + why,
+                        "", ErrorCode::BadArgument, "target.wrong_kind");
 }
 
 bool is_loop(const Cursor& c) { return c.is_stmt() && c.stmt().is<ForNode>(); }
@@ -107,13 +108,15 @@ Cursor find_nest(const Proc& p, const std::string& text, const Shorthand& s,
   std::string what = "loop over " + s.names[0] + " whose only statement is a loop over " +
                      s.names[1] + " in proc '" + p.name() + "'";
   if (!s.count)
-    throw SchedulingError(op, p->srcinfo, "no " + what + " (pattern " + quoted(text) + ")");
+    throw SchedulingError(op, p->srcinfo, "no " + what + " (pattern " + quoted(text) + ")", "",
+                          ErrorCode::NotFound, "target.no_match");
   throw SchedulingError(
       op, p->srcinfo,
       "pattern " + quoted(text) + " asks for match #" + std::to_string(n) +
           " (counting from 0), but there " +
           (nests.size() == 1 ? "is only 1 " : "are only " + std::to_string(nests.size()) + " ") +
-          what);
+          what,
+      "", ErrorCode::NotFound, "target.count");
 }
 
 }  // namespace
@@ -166,7 +169,8 @@ Cursor as_target(const Cursor& found, TargetKind kind, const std::string& descri
                 " (" + described + ") is not one loop" +
                 (f->body.size() == 1
                      ? ""
-                     : ": it holds " + std::to_string(f->body.size()) + " statements"));
+                     : ": it holds " + std::to_string(f->body.size()) + " statements"),
+            "", ErrorCode::BadArgument, "target.wrong_kind");
       }
       return c;
     case TargetKind::Block:
@@ -198,7 +202,8 @@ Cursor find_target(const Proc& p, const std::string& pattern, TargetKind kind,
     if (kind != TargetKind::LoopNest)
       throw SchedulingError(op, p->srcinfo,
                             std::string("expected ") + describe(kind) + ", but " + quoted(pattern) +
-                                " names a nest of two loops");
+                                " names a nest of two loops",
+                            "", ErrorCode::BadArgument, "target.wrong_kind");
     return find_nest(p, pattern, *s, op);
   }
   std::string resolved = pattern;
@@ -229,7 +234,7 @@ Cursor find_target(const Proc& p, const std::string& pattern, TargetKind kind,
   } catch (const SchedulingError& e) {
     std::string reason = e.reason();
     if (resolved != pattern) reason += " (" + quoted(pattern) + " names " + describe(kind) + ")";
-    throw SchedulingError(op, e.loc(), reason);
+    throw SchedulingError(op, e.loc(), reason, "", e.code(), e.reason_id());
   }
   return as_target(c, kind, quoted(pattern), op);
 }

@@ -18,7 +18,7 @@ Proc autofission(const Proc& p, const CursorLike& gap, const AutofissionOptions&
   return rw::run_op(op, [&]() -> Proc {
     Cursor g = rw::resolve_gap(op, p, gap);
     if (opts.n_lifts < 1)
-      rw::fail(op, g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+      rw::fail_argument(op, g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     // Split level by level, remembering the two copies each level makes.
     Proc q = p;
     std::vector<Cursor> copies;
@@ -27,7 +27,7 @@ Proc autofission(const Proc& p, const CursorLike& gap, const AutofissionOptions&
       try {
         q = fission(q, cur);
       } catch (const SchedulingError& e) {
-        throw SchedulingError(op, e.loc(), e.reason(), e.counterexample());
+        throw SchedulingError(op, e.loc(), e.reason(), e.counterexample(), e.code(), e.reason_id());
       }
       BlockPath path(cur.loc().block.begin(), cur.loc().block.end() - 1);
       int at = cur.loc().block.back().index;
@@ -40,8 +40,9 @@ Proc autofission(const Proc& p, const CursorLike& gap, const AutofissionOptions&
       if (!now.is_valid() || !now.is_stmt() || !now.stmt().is<ForNode>()) continue;
       try {
         q = remove_loop(q, now);
-      } catch (const SchedulingError&) {
-        // The copy still needs its loop.
+      } catch (const SchedulingError& e) {
+        // The copy still needs its loop (a refuted condition); a time-out is not a "no".
+        if (e.code() != ErrorCode::NotProved) throw;
       }
     }
     return q;

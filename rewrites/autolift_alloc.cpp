@@ -26,14 +26,16 @@ Proc autolift_alloc(const Proc& p, const CursorLike& alloc, const AutoliftAllocO
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
     if (opts.n_lifts < 1)
-      rw::fail(kOp, a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+      rw::fail_argument(kOp, a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     if (opts.mode != "row" && opts.mode != "col")
-      rw::fail(kOp, a, "mode must be \"row\" or \"col\", got \"" + opts.mode + "\"");
-    if (opts.size < 0) rw::fail(kOp, a, "size must be positive, got " + std::to_string(opts.size));
+      rw::fail_argument(kOp, a, "mode must be \"row\" or \"col\", got \"" + opts.mode + "\"");
+    if (opts.size < 0)
+      rw::fail_argument(kOp, a, "size must be positive, got " + std::to_string(opts.size));
     if (static_cast<int>(a.loc().block.size()) < opts.n_lifts)
-      rw::fail(kOp, a,
-               "cannot lift '" + a.name() + "' " + std::to_string(opts.n_lifts) + " times: only " +
-                   std::to_string(a.loc().block.size()) + " loops or ifs enclose it");
+      rw::fail_argument(kOp, a,
+                        "cannot lift '" + a.name() + "' " + std::to_string(opts.n_lifts) +
+                            " times: only " + std::to_string(a.loc().block.size()) +
+                            " loops or ifs enclose it");
     Proc cur = p;
     Cursor c = a;
     // Each step reuses expand_dim / lift_alloc; their refusals are reported as this operation's.
@@ -61,7 +63,7 @@ Proc autolift_alloc(const Proc& p, const CursorLike& alloc, const AutoliftAllocO
         c = cur.forward(c);
       }
     } catch (const SchedulingError& e) {
-      throw SchedulingError(kOp, e.loc(), e.reason(), e.counterexample());
+      throw SchedulingError(kOp, e.loc(), e.reason(), e.counterexample(), e.code(), e.reason_id());
     }
     return cur;
   });

@@ -25,9 +25,10 @@ Proc tile2d(const Proc& p, const CursorLike& loop_pair, const std::vector<int64_
             const std::vector<std::string>& new_names, const Tile2dOptions& opts) {
   const std::string op = "tile2d";
   return rw::run_op(op, [&]() -> Proc {
-    if (tile_sizes.size() != 2) rw::fail(op, p->srcinfo, "expected two tile sizes {ti, tj}");
+    if (tile_sizes.size() != 2)
+      rw::fail_argument(op, p->srcinfo, "expected two tile sizes {ti, tj}");
     if (new_names.size() != 4)
-      rw::fail(op, p->srcinfo, "expected four new loop names {io, jo, ii, ji}");
+      rw::fail_argument(op, p->srcinfo, "expected four new loop names {io, jo, ii, ji}");
     Cursor outer = rw::resolve_loop_nest(op, p, loop_pair);
     const Loc outer_loc = outer.loc();
     DivideLoopOptions div{.tail = opts.perfect ? Tail::Cut : Tail::Guard, .perfect = opts.perfect};

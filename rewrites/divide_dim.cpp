@@ -68,11 +68,11 @@ Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotien
     Cursor a = rw::resolve_alloc_stmt(op, p, alloc);
     const AllocNode* an = a.stmt().as<AllocNode>();
     if (dim_idx < 0 || dim_idx >= an->type.rank())
-      rw::fail(op, a,
-               "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() + "' has " +
-                   std::to_string(an->type.rank()) + " dimensions");
+      rw::fail_argument(op, a,
+                        "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() +
+                            "' has " + std::to_string(an->type.rank()) + " dimensions");
     if (quotient <= 0)
-      rw::fail(op, a, "the quotient must be positive, got " + std::to_string(quotient));
+      rw::fail_argument(op, a, "the quotient must be positive, got " + std::to_string(quotient));
     const Block& list = a.list();
     const int ai = a.loc().lo;
     Block rest(list.begin() + ai + 1, list.end());
@@ -127,7 +127,7 @@ Proc mult_dim(const Proc& p, const CursorLike& alloc, int hi_dim_idx, int lo_dim
         rw::fail(op, a,
                  "dimension " + std::to_string(d) + " does not exist: '" + a.name() + "' has " +
                      std::to_string(rank) + " dimensions");
-    if (hi_dim_idx == lo_dim_idx) rw::fail(op, a, "the two dimensions must differ");
+    if (hi_dim_idx == lo_dim_idx) rw::fail_argument(op, a, "the two dimensions must differ");
     const ConstNode* c = an->type.shape[lo_dim_idx].as<ConstNode>();
     if (!c || !c->is_int())
       rw::fail(op, a,

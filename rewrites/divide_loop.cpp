@@ -40,10 +40,12 @@ struct Names {
 
 Names check_names(const Proc& p, const Cursor& c, const std::vector<std::string>& new_iters) {
   if (new_iters.size() != 2)
-    rw::fail(kOp, c,
-             "expected two new loop names (outer, inner), got " + std::to_string(new_iters.size()));
+    rw::fail_argument(
+        kOp, c,
+        "expected two new loop names (outer, inner), got " + std::to_string(new_iters.size()));
   if (new_iters[0] == new_iters[1])
-    rw::fail(kOp, c, "the two new loop names must differ, both are '" + new_iters[0] + "'");
+    rw::fail_argument(kOp, c,
+                      "the two new loop names must differ, both are '" + new_iters[0] + "'");
   return {rw::fresh_name(kOp, p, new_iters[0], c), rw::fresh_name(kOp, p, new_iters[1], c)};
 }
 }  // namespace
@@ -54,9 +56,6 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
     // 1. Arguments and checks.
     Cursor c = rw::resolve_loop(kOp, p, loop);
     const ForNode* f = rw::as_loop(kOp, c);
-    if (div_const <= 1)
-      rw::fail(kOp, c,
-               "the divisor must be an integer greater than 1, got " + std::to_string(div_const));
     rw::check_int_arg(kOp, c, "the divisor", div_const, 2);
     Names names = check_names(p, c, new_iters);
     if (const_int(f->lo) != 0)

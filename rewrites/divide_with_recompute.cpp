@@ -42,9 +42,10 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
                "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
                    c.lo().to_string() + "'");
     if (outer_stride <= 0)
-      rw::fail(op, c, "the outer stride must be positive, got " + std::to_string(outer_stride));
+      rw::fail_argument(op, c,
+                        "the outer stride must be positive, got " + std::to_string(outer_stride));
     if (new_iters.size() != 2 || new_iters[0] == new_iters[1])
-      rw::fail(op, c, "expected two distinct new loop names (outer, inner)");
+      rw::fail_argument(op, c, "expected two distinct new loop names (outer, inner)");
     Sym io = rw::fresh_name(op, p, new_iters[0], c), ii = rw::fresh_name(op, p, new_iters[1], c);
     Expr ohi = simplify_expr(parse_index_expr(op, c, outer_hi, "the outer bound"));
     rw::check_int_arg(op, c, "the outer stride", outer_stride, 1);

@@ -123,7 +123,7 @@ Proc fission(const Proc& p, const CursorLike& gap, const FissionOptions& opts) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor g = rw::resolve_gap(kOp, p, gap);
     if (opts.n_lifts < 1)
-      rw::fail(kOp, g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+      rw::fail_argument(kOp, g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     Proc q = p;
     for (int level = 0; level < opts.n_lifts; ++level) std::tie(q, g) = fission_once(q, g, level);
     return q;

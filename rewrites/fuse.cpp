@@ -61,9 +61,9 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
     Stmt s1 = c1.stmt(), s2 = c2.stmt();
     bool loops = s1.is<ForNode>() && s2.is<ForNode>(), ifs = s1.is<IfNode>() && s2.is<IfNode>();
     if (!loops && !ifs)
-      rw::fail(kOp, c1,
-               "expected two loops or two ifs, got '" + c1.to_string() + "' and '" +
-                   c2.to_string() + "'");
+      rw::fail_argument(kOp, c1,
+                        "expected two loops or two ifs, got '" + c1.to_string() + "' and '" +
+                            c2.to_string() + "'");
     Stmt fused;
     int n1 = 0, o1 = 0;
     if (loops) {

@@ -50,9 +50,9 @@ Proc insert_noop_call(const Proc& p, const CursorLike& gap, const Proc& subproc,
                    "that computes enters by replace)");
     rw::check_callee_name(op, p, subproc, g);
     if (args.size() != subproc.args().size())
-      rw::fail(op, g,
-               "'" + subproc.name() + "' takes " + std::to_string(subproc.args().size()) +
-                   " arguments, but " + std::to_string(args.size()) + " were given");
+      rw::fail_argument(op, g,
+                        "'" + subproc.name() + "' takes " + std::to_string(subproc.args().size()) +
+                            " arguments, but " + std::to_string(args.size()) + " were given");
     // The arguments, read where the call will stand.
     const std::vector<ScopeVar> scope = rw::scope_at(p, g.loc().block, g.loc().lo);
     std::vector<Expr> actual;

@@ -31,13 +31,14 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
     Cursor a = rw::resolve_alloc(kOp, p, alloc);
     if (a.is_arg()) rw::fail(kOp, a, "'" + a.name() + "' is an argument, not an allocation");
     if (opts.n_lifts < 1)
-      rw::fail(kOp, a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+      rw::fail_argument(kOp, a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     const Stmt alloc_stmt = a.stmt();
     const std::string name = a.name();
     if (static_cast<int>(a.loc().block.size()) < opts.n_lifts)
-      rw::fail(kOp, a,
-               "cannot lift '" + name + "' " + std::to_string(opts.n_lifts) + " times: only " +
-                   std::to_string(a.loc().block.size()) + " loops or ifs enclose it");
+      rw::fail_argument(kOp, a,
+                        "cannot lift '" + name + "' " + std::to_string(opts.n_lifts) +
+                            " times: only " + std::to_string(a.loc().block.size()) +
+                            " loops or ifs enclose it");
     // One lift at a time; each is checked before it is built, and a refusal discards the
     // earlier steps (the caller's proc is never changed).
     Proc cur = p;

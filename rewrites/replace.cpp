@@ -149,7 +149,8 @@ Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const Replace
     sol = rw::unify::solve(p, inner, sub, pb, stmts.front().srcinfo());
   } catch (const rw::unify::Mismatch& m) {
     std::string head = "the block does not unify with the body of '" + sub.name() + "'";
-    rw::fail(kOp, opts.quiet ? blk.srcinfo() : m.where, opts.quiet ? head : head + ": " + m.reason);
+    rw::fail(ErrorCode::NotProved, "replace.no_unify", kOp, opts.quiet ? blk.srcinfo() : m.where,
+             opts.quiet ? head : head + ": " + m.reason);
   }
 
   // 2. Checks on the solved call.
@@ -191,14 +192,14 @@ Proc replace(const Proc& p, const CursorLike& block, const Proc& subproc,
              const ReplaceOptions& opts) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor blk = rw::resolve_block(kOp, p, block);
-    if (!subproc.defined()) rw::fail(kOp, blk, "the subproc is undefined");
+    if (!subproc.defined()) rw::fail_argument(kOp, blk, "the subproc is undefined");
     return replace_at(p, blk, subproc, opts);
   });
 }
 
 Proc replace_all(const Proc& p, const Proc& subproc) {
   return rw::run_op("replace_all", [&]() -> Proc {
-    if (!subproc.defined()) rw::fail("replace_all", SrcInfo{}, "the subproc is undefined");
+    if (!subproc.defined()) rw::fail_argument("replace_all", SrcInfo{}, "the subproc is undefined");
     const int n = static_cast<int>(subproc.body().size());
     std::vector<Cursor> starts;
     collect(p, p.body(), {}, starts);
@@ -211,8 +212,10 @@ Proc replace_all(const Proc& p, const Proc& subproc) {
       l.hi = l.lo + n;
       try {
         cur = replace_at(cur, Cursor(cur, l), subproc, {.quiet = true});
-      } catch (const SchedulingError&) {
-        // This block does not unify (or its call would be illegal): leave it.
+      } catch (const SchedulingError& e) {
+        // This block does not unify (or its call would be illegal): leave it. A condition the
+        // checker could not decide, or a bad argument, is not a "no": it propagates.
+        if (e.code() != ErrorCode::NotProved) throw;
       }
     }
     return cur;

@@ -70,11 +70,13 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
     const AllocNode* an = a.stmt().as<AllocNode>();
-    if (opts.fold) rw::fail(kOp, a, "fold = true (circular buffers) is not supported yet");
+    if (opts.fold)
+      rw::fail(ErrorCode::Unsupported, "resize_dim.fold", kOp, a,
+               "fold = true (circular buffers) is not supported yet");
     if (dim_idx < 0 || dim_idx >= an->type.rank())
-      rw::fail(kOp, a,
-               "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() + "' has " +
-                   std::to_string(an->type.rank()) + " dimensions");
+      rw::fail_argument(kOp, a,
+                        "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() +
+                            "' has " + std::to_string(an->type.rank()) + " dimensions");
     Expr sz = rw::parse_index_expr(kOp, a, size, "the size");
     Expr off = rw::parse_index_expr(kOp, a, offset, "the offset");
     rw::require_size_expr(kOp, a, sz, "the new size");

@@ -105,9 +105,9 @@ Proc unroll_buffer(const Proc& p, const CursorLike& alloc, int dimension) {
     const AllocNode* an = a.stmt().as<AllocNode>();
     if (an->type.rank() == 0) rw::fail(kOp, a, "cannot unroll the scalar '" + a.name() + "'");
     if (dimension < 0 || dimension >= an->type.rank())
-      rw::fail(kOp, a,
-               "dimension " + std::to_string(dimension) + " does not exist: '" + a.name() +
-                   "' has " + std::to_string(an->type.rank()) + " dimensions");
+      rw::fail_argument(kOp, a,
+                        "dimension " + std::to_string(dimension) + " does not exist: '" + a.name() +
+                            "' has " + std::to_string(an->type.rank()) + " dimensions");
     const ConstNode* n = an->type.shape[dimension].as<ConstNode>();
     if (!n || !n->is_int())
       rw::fail(kOp, a,

@@ -93,8 +93,8 @@ void check_new_name(const std::string& op, const Proc& p, const std::string& nam
                     const Cursor& where, const std::string& what) {
   auto refuse = [&](const std::string& why) {
     std::string msg = quoted_name(name) + " is not a valid " + what + ": " + why;
-    if (where.is_valid()) fail(op, where, msg);
-    fail(op, p->srcinfo, msg);
+    if (where.is_valid()) fail(ErrorCode::BadArgument, "arg.name", op, where, msg);
+    fail(ErrorCode::BadArgument, "arg.name", op, p->srcinfo, msg);
   };
   if (std::string why = name_syntax_problem(name); !why.empty()) refuse(why);
   Referenced refs = referenced(p);
@@ -106,7 +106,8 @@ void check_new_name(const std::string& op, const Proc& p, const std::string& nam
 void check_new_proc_name(const std::string& op, const Proc& p, const std::string& name,
                          const SrcInfo& where, bool other_than_self) {
   auto refuse = [&](const std::string& why) {
-    fail(op, where, quoted_name(name) + " is not a valid proc name: " + why);
+    fail(ErrorCode::BadArgument, "arg.name", op, where,
+         quoted_name(name) + " is not a valid proc name: " + why);
   };
   if (std::string why = name_syntax_problem(name); !why.empty()) refuse(why);
   if (other_than_self && name == p.name())
@@ -120,7 +121,8 @@ void check_new_proc_name(const std::string& op, const Proc& p, const std::string
 void check_callee_name(const std::string& op, const Proc& p, const Proc& callee,
                        const Cursor& where) {
   auto refuse = [&](const std::string& why) {
-    fail(op, where, "proc '" + p.name() + "' cannot call '" + callee.name() + "': " + why);
+    fail(ErrorCode::BadArgument, "arg.name", op, where,
+         "proc '" + p.name() + "' cannot call '" + callee.name() + "': " + why);
   };
   if (callee.name() == p.name()) refuse("it has the same name as the caller (rename one of them)");
   for (const ProcNode* q : referenced(callee).procs)
@@ -134,7 +136,7 @@ Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, co
   // a name visible at `where` nor be shadowed by one bound in the new name's scope, which is at
   // most the rest of the statement list from `where` on.
   auto clash = [&] {
-    fail(op, where,
+    fail(ErrorCode::BadArgument, "arg.name", op, where,
          "the name '" + name + "' is already used in proc '" + p.name() +
              "' where it would be visible");
   };

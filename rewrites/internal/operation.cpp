@@ -1,6 +1,7 @@
 // The operation frame (rewrites/internal/operation.h).
 #include "rewrites/internal/operation.h"
 
+#include <exception>
 #include <set>
 
 #include "checker/queries.h"
@@ -20,8 +21,31 @@ void fail(const std::string& op, const SrcInfo& where, const std::string& reason
   throw SchedulingError(op, where, reason, counterexample);
 }
 
+void fail(ErrorCode code, const std::string& reason_id, const std::string& op, const Cursor& where,
+          const std::string& reason) {
+  throw SchedulingError(op, where.is_valid() ? where.srcinfo() : SrcInfo{}, reason, "", code,
+                        reason_id);
+}
+
+void fail(ErrorCode code, const std::string& reason_id, const std::string& op, const SrcInfo& where,
+          const std::string& reason) {
+  throw SchedulingError(op, where, reason, "", code, reason_id);
+}
+
+void fail_argument(const std::string& op, const Cursor& where, const std::string& reason) {
+  fail(ErrorCode::BadArgument, "arg.invalid", op, where, reason);
+}
+
+void fail_argument(const std::string& op, const SrcInfo& where, const std::string& reason) {
+  fail(ErrorCode::BadArgument, "arg.invalid", op, where, reason);
+}
+
 void rethrow_with_op(const std::string& op, const Error& e) {
-  throw SchedulingError(op, e.loc(), e.reason(), e.counterexample());
+  if (const auto* s = dynamic_cast<const SchedulingError*>(&e))
+    throw SchedulingError(op, e.loc(), e.reason(), e.counterexample(), s->code(), s->reason_id());
+  // Called while `e` is being handled: the new error nests it.
+  std::throw_with_nested(SchedulingError(op, e.loc(), e.reason(), e.counterexample(),
+                                         ErrorCode::BadArgument, "arg.parse_or_type"));
 }
 
 void require_unchanged(const std::string& op, const Cursor& where, const checker::Context& ctx,
@@ -30,7 +54,8 @@ void require_unchanged(const std::string& op, const Cursor& where, const checker
       op, where, checker::value_unchanged_by(ctx, e, code),
       what +
           " has the same value where the rewritten proc evaluates it (nothing in between writes "
-          "what it reads)");
+          "what it reads)",
+      "checker.value_changed");
 }
 
 void require_parallel(const std::string& op, const Cursor& where, const checker::Context& ctx,
@@ -40,25 +65,27 @@ void require_parallel(const std::string& op, const Cursor& where, const checker:
   require_proved(op, where, checker::loop_is_parallelizable(ctx, loop),
                  "the iterations of " + what +
                      ", a par loop, are independent (no two of them touch one location where "
-                     "one writes it)");
+                     "one writes it)",
+                 "checker.par_conflict");
 }
 
 void require_proved(const std::string& op, const Cursor& where, const checker::Answer& a,
-                    const std::string& what) {
+                    const std::string& what, const std::string& reason_id) {
   if (a.proved()) return;
   SrcInfo loc = where.is_valid() ? where.srcinfo() : SrcInfo{};
   if (a.refuted())
     throw SchedulingError(op, loc,
                           "requires that " + what + ", but " +
                               (a.reason.empty() ? std::string("the checker refuted it") : a.reason),
-                          a.counterexample);
+                          a.counterexample, ErrorCode::NotProved, reason_id);
   throw SchedulingError(
-      op, loc, "could not prove that " + what + (a.reason.empty() ? "" : " (" + a.reason + ")"));
+      op, loc, "could not prove that " + what + (a.reason.empty() ? "" : " (" + a.reason + ")"), "",
+      ErrorCode::Unknown, "checker.unknown");
 }
 
 const ForNode* as_loop(const std::string& op, const Cursor& c) {
   if (!c.is_stmt() || c.stmt().kind() != StmtKind::For)
-    fail(op, c,
+    fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
          "expected a loop, found " +
              (c.is_stmt() ? "'" + c.to_string() + "'" : std::string("a ") + to_string(c.kind())));
   return c.stmt().as<ForNode>();
@@ -67,7 +94,7 @@ const ForNode* as_loop(const std::string& op, const Cursor& c) {
 void check_int_arg(const std::string& op, const Cursor& where, const std::string& what,
                    int64_t value, int64_t lo, int64_t hi) {
   if (value >= lo && value <= hi) return;
-  fail(op, where,
+  fail(ErrorCode::BadArgument, "arg.range", op, where,
        what + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
            std::to_string(value));
 }

@@ -40,16 +40,28 @@ class ValidationFrame {
   std::vector<Proc>* saved_log_ = nullptr;
 };
 
-// Throws SchedulingError(op, location of `where`, reason, counterexample).
+// Throws SchedulingError(op, location of `where`, reason, counterexample) with code NotProved:
+// a condition of the rewrite does not hold in the code as it is.
 [[noreturn]] void fail(const std::string& op, const Cursor& where, const std::string& reason,
                        const std::string& counterexample = "");
 [[noreturn]] void fail(const std::string& op, const SrcInfo& where, const std::string& reason,
                        const std::string& counterexample = "");
+// The same with another code and a stable reason id (core/errors.h ErrorCode).
+[[noreturn]] void fail(ErrorCode code, const std::string& reason_id, const std::string& op,
+                       const Cursor& where, const std::string& reason);
+[[noreturn]] void fail(ErrorCode code, const std::string& reason_id, const std::string& op,
+                       const SrcInfo& where, const std::string& reason);
+// A malformed argument (code BadArgument): a bad number, name or string, an undefined proc.
+[[noreturn]] void fail_argument(const std::string& op, const Cursor& where,
+                                const std::string& reason);
+[[noreturn]] void fail_argument(const std::string& op, const SrcInfo& where,
+                                const std::string& reason);
 
 // Throws SchedulingError unless `a` is proved: `what` says what had to hold ("the loop
-// carries no dependence"); refutations carry the checker's counterexample, unknowns its reason.
+// carries no dependence"); a refutation is NotProved with the checker's counterexample and
+// `reason_id`, an unknown is Unknown ("checker.unknown") with the checker's reason.
 void require_proved(const std::string& op, const Cursor& where, const checker::Answer& a,
-                    const std::string& what);
+                    const std::string& what, const std::string& reason_id = "checker.refuted");
 
 // For an operation that moves or duplicates expression `e` (valid at `ctx`) so that it is
 // evaluated again while or after `code` runs: throws SchedulingError unless `code` writes
@@ -78,9 +90,11 @@ void require_size_expr(const std::string& op, const Cursor& where, const Expr& e
                        const std::string& what);
 
 // Runs `body` (the operation) so that any exocpp::Error escaping it names `op`: an error that
-// already names an operation passes through; others are rethrown as SchedulingError(op, ...)
-// keeping their location, reason and counterexample. In validation mode (rewrites/validate.h)
-// the outermost operation's result is checked against its input in the interpreter.
+// already names an operation passes through; others (a TypeError, ParseError) are rethrown as
+// SchedulingError(op, ...) with code BadArgument, keeping their location, reason and
+// counterexample, and nesting the original (std::rethrow_if_nested gives it back). In
+// validation mode (rewrites/validate.h) the outermost operation's result is checked against its
+// input in the interpreter.
 template <class F>
 auto run_op(const std::string& op, F&& body) -> decltype(body());
 [[noreturn]] void rethrow_with_op(const std::string& op, const Error& e);

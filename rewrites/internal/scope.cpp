@@ -65,7 +65,7 @@ Expr parse_typed(const std::string& op, const Cursor& where, const std::string& 
   const Type& t = e.type();
   bool ok = t.is_scalar() && (condition ? t.base == ScalarKind::Bool : is_indexable(t.base));
   if (!ok)
-    fail(op, where,
+    fail(ErrorCode::BadArgument, "arg.expression", op, where,
          what + " '" + text + "' must be " +
              (condition ? "a condition" : "an integer (index) expression") + ", but it has type " +
              to_string(t));

@@ -11,10 +11,10 @@ Cursor resolve(const std::string& op, const Proc& p, const CursorLike& target, T
   try {
     c = p.forward(target.cursor());
   } catch (const InvalidCursorError& e) {
-    fail(op, p->srcinfo, e.reason());
+    fail(ErrorCode::NotFound, "target.removed", op, p->srcinfo, e.reason());
   }
   if (!c.is_valid())
-    fail(op, p->srcinfo,
+    fail(ErrorCode::NotFound, "target.removed", op, p->srcinfo,
          "the cursor's target no longer exists in proc '" + p.name() + "' (a rewrite removed it)");
   return as_target(c, kind, target.describe(), op);
 }
@@ -22,7 +22,8 @@ Cursor resolve(const std::string& op, const Proc& p, const CursorLike& target, T
 Cursor resolve_alloc_stmt(const std::string& op, const Proc& p, const CursorLike& alloc) {
   Cursor a = resolve_alloc(op, p, alloc);
   if (a.is_arg())
-    fail(op, a, "'" + a.name() + "' is an argument; only allocations can be reshaped");
+    fail(ErrorCode::BadArgument, "target.wrong_kind", op, a,
+         "'" + a.name() + "' is an argument; only allocations can be reshaped");
   return a;
 }
 

@@ -95,7 +95,7 @@ TEST(DivideLoop, RefusesADivisorBelowTwo) {
       [&] {
         divide_loop(p, loop0(p), 1, {"io", "ii"});
       },
-      "divide_loop", "greater than 1, got 1");
+      "divide_loop", "the divisor must be between 2 and 2147483647, got 1");
 }
 
 TEST(DivideLoop, RefusesANameInUse) {

@@ -1,0 +1,140 @@
+// Typed refusals (core/errors.h ErrorCode): each kind of refusal carries its code and a stable
+// reason id, so programs decide on them rather than on message text; an error from the front
+// end is nested in the operation's SchedulingError.
+#include "rewrite_test_util.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kLoop = R"(def f(N: size, x: f32[N] @ DRAM):
+    for i in seq(0, N):
+        x[i] = 1.0
+)";
+
+// The SchedulingError `f` throws (a test failure when it throws none).
+template <class F>
+SchedulingError refusal(F&& f) {
+  try {
+    f();
+  } catch (const SchedulingError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "expected a SchedulingError";
+  return SchedulingError("", {}, "");
+}
+
+TEST(ErrorCodes, NoMatchIsNotFound) {
+  Proc p = parse_proc(kLoop);
+  SchedulingError e = refusal([&] { divide_loop(p, "j", 4, {"jo", "ji"}); });
+  EXPECT_EQ(e.code(), ErrorCode::NotFound);
+  EXPECT_EQ(e.reason_id(), "target.no_match");
+  EXPECT_EQ(e.op(), "divide_loop");
+}
+
+TEST(ErrorCodes, ACountPastTheMatchesIsNotFound) {
+  Proc p = parse_proc(kLoop);
+  SchedulingError e = refusal([&] { divide_loop(p, "i #1", 4, {"io", "ii"}); });
+  EXPECT_EQ(e.code(), ErrorCode::NotFound);
+  EXPECT_EQ(e.reason_id(), "target.count");
+}
+
+TEST(ErrorCodes, ACursorWhoseTargetWasRemovedIsNotFound) {
+  Proc p = parse_proc(R"(def f(x: f32[4] @ DRAM):
+    pass
+    x[0] = 1.0
+)");
+  Cursor gone = p.find("pass");
+  Proc q = delete_pass(p);
+  SchedulingError e = refusal([&] { insert_pass(q, gone); });
+  EXPECT_EQ(e.code(), ErrorCode::NotFound);
+  EXPECT_EQ(e.reason_id(), "target.removed");
+}
+
+TEST(ErrorCodes, ATargetOfTheWrongKindIsABadArgument) {
+  Proc p = parse_proc(kLoop);
+  SchedulingError e = refusal([&] { unroll_loop(p, "x[_] = _"); });
+  EXPECT_EQ(e.code(), ErrorCode::BadArgument);
+  EXPECT_EQ(e.reason_id(), "target.wrong_kind");
+}
+
+TEST(ErrorCodes, AFactorOutOfRangeIsABadArgument) {
+  Proc p = parse_proc(kLoop);
+  SchedulingError e = refusal([&] { divide_loop(p, "i", 0, {"io", "ii"}); });
+  EXPECT_EQ(e.code(), ErrorCode::BadArgument);
+  EXPECT_EQ(e.reason_id(), "arg.range");
+}
+
+TEST(ErrorCodes, AnInvalidNewNameIsABadArgument) {
+  Proc p = parse_proc(kLoop);
+  SchedulingError e = refusal([&] { divide_loop(p, "i", 4, {"for", "ii"}); });
+  EXPECT_EQ(e.code(), ErrorCode::BadArgument);
+  EXPECT_EQ(e.reason_id(), "arg.name");
+}
+
+TEST(ErrorCodes, AnExpressionOfTheWrongTypeIsABadArgument) {
+  Proc p = parse_proc(kLoop);
+  SchedulingError e = refusal([&] { cut_loop(p, "i", "N > 2"); });
+  EXPECT_EQ(e.code(), ErrorCode::BadArgument);
+  EXPECT_EQ(e.reason_id(), "arg.expression");
+}
+
+TEST(ErrorCodes, AMalformedExpressionNestsTheParseError) {
+  Proc p = parse_proc(kLoop);
+  bool nested_parse_error = false;
+  try {
+    cut_loop(p, "i", "N +* 2");
+    ADD_FAILURE() << "expected a refusal";
+  } catch (const SchedulingError& e) {  // by reference: a copy would lose the nesting
+    EXPECT_EQ(e.code(), ErrorCode::BadArgument);
+    EXPECT_EQ(e.op(), "cut_loop");
+    try {
+      std::rethrow_if_nested(e);
+    } catch (const ParseError&) {
+      nested_parse_error = true;
+    }
+  }
+  EXPECT_TRUE(nested_parse_error);
+}
+
+TEST(ErrorCodes, ARefutedConditionIsNotProvedWithACounterexample) {
+  Proc p = parse_proc(kLoop);
+  SchedulingError e = refusal([&] { divide_loop(p, "i", 4, {"io", "ii"}, {.perfect = true}); });
+  EXPECT_EQ(e.code(), ErrorCode::NotProved);
+  EXPECT_EQ(e.reason_id(), "checker.refuted");
+  EXPECT_FALSE(e.counterexample().empty());
+}
+
+TEST(ErrorCodes, AnUndecidedConditionIsUnknown) {
+  Proc p = parse_proc(R"(config Cfg:
+    k: index
+
+def f(x: f32[8] @ DRAM, y: f32[8] @ DRAM):
+    x[Cfg.k] = 1.0
+    y[0] = x[0]
+)");
+  SchedulingError e = refusal([&] { reorder_stmts(p, p.body_cursor()); });
+  EXPECT_EQ(e.code(), ErrorCode::Unknown);
+  EXPECT_EQ(e.reason_id(), "checker.unknown");
+}
+
+TEST(ErrorCodes, AnUnimplementedOptionIsUnsupported) {
+  Proc p = parse_proc(R"(def f(x: f32[8] @ DRAM):
+    t: f32[8] @ DRAM
+    for i in seq(0, 8):
+        t[i] = x[i]
+        x[i] = t[i]
+)");
+  SchedulingError e = refusal([&] { resize_dim(p, "t", 0, "1", "0", {.fold = true}); });
+  EXPECT_EQ(e.code(), ErrorCode::Unsupported);
+}
+
+TEST(ErrorCodes, EveryCodeHasAName) {
+  for (ErrorCode c : {ErrorCode::NotFound, ErrorCode::BadArgument, ErrorCode::NotProved,
+                      ErrorCode::Unknown, ErrorCode::Unsupported})
+    EXPECT_FALSE(std::string(to_string(c)).empty());
+  EXPECT_STREQ(to_string(ErrorCode::NotProved), "not proved");
+}
+
+}  // namespace
