@@ -618,6 +618,23 @@ std::vector<Cursor> Cursor::args() const {
   return out;
 }
 
+std::string Cursor::current_line() const {
+  if (!is_valid()) return "";
+  switch (kind()) {
+    case CursorKind::Expr:
+      return exocpp::to_string(expr());
+    case CursorKind::Stmt:
+    case CursorKind::Block: {
+      Block ss = stmts();
+      if (ss.empty()) return "";
+      std::string t = exocpp::to_string(ss.front(), 0);
+      return t.substr(0, t.find('\n'));
+    }
+    default:
+      return "";
+  }
+}
+
 std::string Cursor::to_string() const {
   if (!is_valid()) return "<invalid cursor>";
   switch (kind()) {

@@ -77,6 +77,10 @@ class Cursor {
 
   // The target printed in surface syntax (a statement's first line for compound statements).
   std::string to_string() const;
+  // The first printed line of the target as the proc is now: a statement's first line
+  // (`for yo in seq(0, H / 8):`), an expression's text; empty for gaps, arguments and invalid
+  // cursors. Errors quote it when the code no longer reads as its source line.
+  std::string current_line() const;
 
  private:
   void require(CursorKind k, const char* what) const;

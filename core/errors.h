@@ -17,19 +17,23 @@ namespace exocpp {
 //   counterexample: N = 5
 class Error : public std::runtime_error {
  public:
+  // `current` is the target as the proc being rewritten prints it now (a scheduling error's
+  // statement after earlier rewrites); when it differs from the source line at `loc`, the report
+  // quotes it, with the source line as where it was written.
   Error(std::string kind, std::string op, SrcInfo loc, std::string reason,
-        std::string counterexample = "");
+        std::string counterexample = "", std::string current = "");
 
   const std::string& kind() const { return kind_; }  // "parse error", "type error", ...
   const std::string& op() const { return op_; }      // operation name, may be empty
   const SrcInfo& loc() const { return loc_; }
   const std::string& reason() const { return reason_; }
   const std::string& counterexample() const { return counterexample_; }
+  const std::string& current() const { return current_; }
 
  private:
   std::string kind_, op_;
   SrcInfo loc_;
-  std::string reason_, counterexample_;
+  std::string reason_, counterexample_, current_;
 };
 
 class ParseError : public Error {
@@ -63,9 +67,10 @@ class SchedulingError : public Error {
   // `reason_id` is a stable name of the reason ("target.wrong_kind", "checker.refuted"), empty
   // where an operation has not named it.
   SchedulingError(std::string op, SrcInfo loc, std::string reason, std::string counterexample = "",
-                  ErrorCode code = ErrorCode::NotProved, std::string reason_id = "")
+                  ErrorCode code = ErrorCode::NotProved, std::string reason_id = "",
+                  std::string current = "")
       : Error("scheduling error", std::move(op), std::move(loc), std::move(reason),
-              std::move(counterexample)),
+              std::move(counterexample), std::move(current)),
         code_(code),
         reason_id_(std::move(reason_id)) {}
 

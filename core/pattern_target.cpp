@@ -85,7 +85,7 @@ std::string describe_found(const Cursor& c) {
   throw SchedulingError(op, c.is_arg() ? c.proc()->srcinfo : c.srcinfo(),
                         std::string("expected ") + describe(kind) + ", but " + described + " is " +
                             describe_found(c) + why,
-                        "", ErrorCode::BadArgument, "target.wrong_kind");
+                        "", ErrorCode::BadArgument, "target.wrong_kind", c.current_line());
 }
 
 bool is_loop(const Cursor& c) { return c.is_stmt() && c.stmt().is<ForNode>(); }

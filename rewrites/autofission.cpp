@@ -27,7 +27,8 @@ Proc autofission(const Proc& p, const CursorLike& gap, const AutofissionOptions&
       try {
         q = fission(q, cur);
       } catch (const SchedulingError& e) {
-        throw SchedulingError(op, e.loc(), e.reason(), e.counterexample(), e.code(), e.reason_id());
+        throw SchedulingError(op, e.loc(), e.reason(), e.counterexample(), e.code(), e.reason_id(),
+                              e.current());
       }
       BlockPath path(cur.loc().block.begin(), cur.loc().block.end() - 1);
       int at = cur.loc().block.back().index;

@@ -63,7 +63,8 @@ Proc autolift_alloc(const Proc& p, const CursorLike& alloc, const AutoliftAllocO
         c = cur.forward(c);
       }
     } catch (const SchedulingError& e) {
-      throw SchedulingError(kOp, e.loc(), e.reason(), e.counterexample(), e.code(), e.reason_id());
+      throw SchedulingError(kOp, e.loc(), e.reason(), e.counterexample(), e.code(), e.reason_id(),
+                            e.current());
     }
     return cur;
   });

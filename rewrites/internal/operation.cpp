@@ -13,7 +13,8 @@ namespace exocpp::rw {
 
 void fail(const std::string& op, const Cursor& where, const std::string& reason,
           const std::string& counterexample) {
-  throw SchedulingError(op, where.is_valid() ? where.srcinfo() : SrcInfo{}, reason, counterexample);
+  throw SchedulingError(op, where.is_valid() ? where.srcinfo() : SrcInfo{}, reason, counterexample,
+                        ErrorCode::NotProved, "", where.current_line());
 }
 
 void fail(const std::string& op, const SrcInfo& where, const std::string& reason,
@@ -24,7 +25,7 @@ void fail(const std::string& op, const SrcInfo& where, const std::string& reason
 void fail(ErrorCode code, const std::string& reason_id, const std::string& op, const Cursor& where,
           const std::string& reason) {
   throw SchedulingError(op, where.is_valid() ? where.srcinfo() : SrcInfo{}, reason, "", code,
-                        reason_id);
+                        reason_id, where.current_line());
 }
 
 void fail(ErrorCode code, const std::string& reason_id, const std::string& op, const SrcInfo& where,
@@ -42,7 +43,8 @@ void fail_argument(const std::string& op, const SrcInfo& where, const std::strin
 
 void rethrow_with_op(const std::string& op, const Error& e) {
   if (const auto* s = dynamic_cast<const SchedulingError*>(&e))
-    throw SchedulingError(op, e.loc(), e.reason(), e.counterexample(), s->code(), s->reason_id());
+    throw SchedulingError(op, e.loc(), e.reason(), e.counterexample(), s->code(), s->reason_id(),
+                          e.current());
   // Called while `e` is being handled: the new error nests it.
   std::throw_with_nested(SchedulingError(op, e.loc(), e.reason(), e.counterexample(),
                                          ErrorCode::BadArgument, "arg.parse_or_type"));
@@ -77,10 +79,10 @@ void require_proved(const std::string& op, const Cursor& where, const checker::A
     throw SchedulingError(op, loc,
                           "requires that " + what + ", but " +
                               (a.reason.empty() ? std::string("the checker refuted it") : a.reason),
-                          a.counterexample, ErrorCode::NotProved, reason_id);
+                          a.counterexample, ErrorCode::NotProved, reason_id, where.current_line());
   throw SchedulingError(
       op, loc, "could not prove that " + what + (a.reason.empty() ? "" : " (" + a.reason + ")"), "",
-      ErrorCode::Unknown, "checker.unknown");
+      ErrorCode::Unknown, "checker.unknown", where.current_line());
 }
 
 const ForNode* as_loop(const std::string& op, const Cursor& c) {

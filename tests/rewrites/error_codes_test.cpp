@@ -138,3 +138,25 @@ TEST(ErrorCodes, EveryCodeHasAName) {
 }
 
 }  // namespace
+
+// A refusal on a statement an earlier rewrite rebuilt quotes the statement as it reads now and
+// says where it was written, so the caret never points at source text that no longer exists.
+TEST(ErrorMessages, ARefusalQuotesTheCurrentCodeOfARewrittenStatement) {
+  Proc p = parse_proc(kLoop);
+  Proc q = divide_loop(p, "i", 4, {"io", "ii"});
+  SchedulingError e = refusal([&] { unroll_loop(q, "io"); });
+  std::string msg = e.what();
+  EXPECT_EQ(e.current(), "for io in seq(0, (N + 3) / 4):") << msg;
+  EXPECT_NE(msg.find("    for io in seq("), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(written at"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("as `for i in seq(0, N):`"), std::string::npos) << msg;
+}
+
+// A refusal on a statement as it was written keeps the plain source excerpt.
+TEST(ErrorMessages, ARefusalOnUnchangedCodeQuotesTheSourceLine) {
+  Proc p = parse_proc(kLoop);
+  SchedulingError e = refusal([&] { unroll_loop(p, "i"); });
+  std::string msg = e.what();
+  EXPECT_NE(msg.find("for i in seq(0, N):"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("(written at"), std::string::npos) << msg;
+}
