@@ -345,6 +345,41 @@ const char* to_string(LoopMode m) { return m == LoopMode::Seq ? "seq" : "par"; }
 
 // ---- procs -------------------------------------------------------------------------------------
 
+std::shared_ptr<const ProcNode> ProcNode::make(std::string name, std::vector<FnArg> args,
+                                               std::vector<Expr> preds, Block body,
+                                               std::optional<InstrInfo> instr, SrcInfo s) {
+  ProcNode n;
+  n.name = std::move(name);
+  n.args = std::move(args);
+  n.preds = std::move(preds);
+  n.body = std::move(body);
+  n.instr = std::move(instr);
+  n.srcinfo = std::move(s);
+  return make(std::move(n));
+}
+
+std::shared_ptr<const ProcNode> ProcNode::make(ProcNode fields) {
+  EXOCPP_ASSERT(!fields.name.empty(), "a proc without a name");
+  for (size_t i = 0; i < fields.args.size(); ++i) {
+    const FnArg& a = fields.args[i];
+    EXOCPP_ASSERT(a.name.valid(), "proc '" + fields.name + "': an argument without a name");
+    EXOCPP_ASSERT(a.type.base != ScalarKind::Error,
+                  "proc '" + fields.name + "': argument '" + a.name.name() + "' without a type");
+    EXOCPP_ASSERT(a.type.is_data() != a.mem.empty(),
+                  "proc '" + fields.name + "': argument '" + a.name.name() +
+                      "' has a memory exactly when it holds data");
+    for (size_t j = 0; j < i; ++j)
+      EXOCPP_ASSERT(fields.args[j].name != a.name,
+                    "proc '" + fields.name + "': argument '" + a.name.name() + "' bound twice");
+  }
+  for (const Expr& e : fields.preds)
+    EXOCPP_ASSERT(e.defined() && e.type().base == ScalarKind::Bool,
+                  "proc '" + fields.name + "': an assert condition that is not a boolean");
+  for (const Stmt& st : fields.body)
+    EXOCPP_ASSERT(st.defined(), "proc '" + fields.name + "': an undefined statement");
+  return std::make_shared<const ProcNode>(std::move(fields));
+}
+
 Proc::Proc(std::shared_ptr<const ProcNode> n, const Proc& parent, ForwardFn fwd)
     : node_(std::move(n)),
       history_(std::make_shared<History>(History{parent.node_, parent.history_, std::move(fwd)})) {

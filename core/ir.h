@@ -492,6 +492,18 @@ struct InstrInfo {
 uint64_t fresh_eqv_class();
 
 struct ProcNode {
+  // A new proc node (a fresh equivalence class), after checking what every proc holds: a
+  // name; each argument named, typed and named once; each assert condition defined and boolean;
+  // every statement of the body defined; a data argument with a memory, a control argument
+  // without one. A broken invariant is an internal error (EXOCPP_ASSERT), never a user error.
+  static std::shared_ptr<const ProcNode> make(std::string name, std::vector<FnArg> args,
+                                              std::vector<Expr> preds, Block body,
+                                              std::optional<InstrInfo> instr = std::nullopt,
+                                              SrcInfo s = {});
+  // The node `fields` describes, after the same checks: how a rewrite that copied a node and
+  // changed some of its fields (keeping its equivalence class) finishes it.
+  static std::shared_ptr<const ProcNode> make(ProcNode fields);
+
   std::string name;
   std::vector<FnArg> args;
   std::vector<Expr> preds;  // assert conditions, in order

@@ -16,17 +16,10 @@ namespace exocpp {
 
 namespace {
 
-// Expression locations below `at` child 0 and child 1 trade places.
-ForwardFn fwd_swap_operands(const Loc& at) {
-  return [at](const Loc& l) -> Loc {
-    if (l.kind != CursorKind::Expr || l.block != at.block || l.lo != at.lo) return l;
-    if (l.expr.size() <= at.expr.size()) return l;
-    for (size_t i = 0; i < at.expr.size(); ++i)
-      if (l.expr[i] != at.expr[i]) return l;
-    Loc out = l;
-    out.expr[at.expr.size()] = 1 - l.expr[at.expr.size()];
-    return out;
-  };
+// The subexpressions below the two operands trade places.
+std::optional<std::vector<int>> operands_swapped(std::vector<int> below) {
+  below[0] = 1 - below[0];
+  return below;
 }
 
 }  // namespace
@@ -52,7 +45,7 @@ Proc commute_expr(const Proc& p, const std::vector<CursorLike>& exprs) {
       Cursor c = cur.forward(t);
       const BinOpNode* b = c.expr().as<BinOpNode>();
       Expr swapped = BinOpNode::make(b->op, b->rhs, b->lhs, c.expr().srcinfo());
-      cur = rw::replace_expr_in_proc(cur, c, swapped, fwd_swap_operands(c.loc()));
+      cur = rw::Edit(cur).expr(c.loc(), swapped, operands_swapped).done();
     }
     return cur;
   });

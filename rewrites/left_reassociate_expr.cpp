@@ -20,33 +20,22 @@ namespace exocpp {
 
 namespace {
 
-ForwardFn fwd_reassociate(const Loc& at) {
-  const size_t n = at.expr.size();
-  return [at, n](const Loc& l) -> Loc {
-    if (l.kind != CursorKind::Expr || l.block != at.block || l.lo != at.lo) return l;
-    if (l.expr.size() <= n) return l;
-    for (size_t i = 0; i < n; ++i)
-      if (l.expr[i] != at.expr[i]) return l;
-    std::vector<int> head(l.expr.begin(), l.expr.begin() + static_cast<long>(n));
-    std::vector<int> rest(l.expr.begin() + static_cast<long>(n), l.expr.end());
-    std::vector<int> mapped;
-    if (rest[0] == 0) {
-      mapped = {0, 0};  // a
-      mapped.insert(mapped.end(), rest.begin() + 1, rest.end());
-    } else if (rest.size() == 1) {
-      return Loc::invalid();  // b + c no longer exists
-    } else if (rest[1] == 0) {
-      mapped = {0, 1};  // b
-      mapped.insert(mapped.end(), rest.begin() + 2, rest.end());
-    } else {
-      mapped = {1};  // c
-      mapped.insert(mapped.end(), rest.begin() + 2, rest.end());
-    }
-    Loc out = l;
-    out.expr = head;
-    out.expr.insert(out.expr.end(), mapped.begin(), mapped.end());
-    return out;
-  };
+// Where a subexpression of `a + (b + c)`, given by its child steps, is in `(a + b) + c`.
+std::optional<std::vector<int>> moves_of_reassociation(const std::vector<int>& rest) {
+  std::vector<int> mapped;
+  if (rest[0] == 0) {
+    mapped = {0, 0};  // a
+    mapped.insert(mapped.end(), rest.begin() + 1, rest.end());
+  } else if (rest.size() == 1) {
+    return std::nullopt;  // b + c no longer exists
+  } else if (rest[1] == 0) {
+    mapped = {0, 1};  // b
+    mapped.insert(mapped.end(), rest.begin() + 2, rest.end());
+  } else {
+    mapped = {1};  // c
+    mapped.insert(mapped.end(), rest.begin() + 2, rest.end());
+  }
+  return mapped;
 }
 
 }  // namespace
@@ -67,15 +56,14 @@ Proc left_reassociate_expr(const Proc& p, const CursorLike& expr) {
                    ", so there is nothing to regroup");
     Expr left = BinOpNode::make(b->op, b->lhs, r->lhs, b->lhs.srcinfo());
     Expr out = BinOpNode::make(b->op, left, r->rhs, c.expr().srcinfo());
-    return rw::replace_expr_in_proc(p, c, out, fwd_reassociate(c.loc()));
     if (is_data(c.expr().type().base) && !is_float(c.expr().type().base) &&
         !(rw::is_integer_arith(b->lhs) && rw::is_integer_arith(r->lhs) &&
           rw::is_integer_arith(r->rhs)))
       rw::fail(op, c,
                "'" + c.to_string() + "' is " + to_string(c.expr().type().base) +
                    " arithmetic with an operand that is not an integer value; regrouping would "
-                   "truncate at "
-                   "another point");
+                   "round it at another point");
+    return rw::Edit(p).expr(c.loc(), out, moves_of_reassociation).done();
   });
 }
 

@@ -52,7 +52,7 @@ Proc rewrite_expr(const Proc& p, const CursorLike& expr, const std::string& new_
                        "'" + c.to_string() + "' == '" + to_string(new_e) + "'");
 
     // 3. The rewrite.
-    return rw::replace_expr_in_proc(p, c, new_e, rw::fwd_expr_edit(l));
+    return rw::Edit(p).expr(l, new_e).done();
   });
 }
 

@@ -180,22 +180,129 @@ ForwardFn fwd_move_stmt(BlockPath from, int from_idx, BlockPath to, int to_idx) 
   };
 }
 
-ForwardFn fwd_expr_edit(const Loc& at) {
-  return [at](const Loc& l) -> Loc {
-    if (l.kind != CursorKind::Expr || l.block != at.block || l.lo != at.lo) return l;
-    if (l.expr.size() <= at.expr.size()) return l;
-    for (size_t i = 0; i < at.expr.size(); ++i)
-      if (l.expr[i] != at.expr[i]) return l;
-    return Loc::invalid();
-  };
+// ---- Edit ------------------------------------------------------------------------------------
+
+namespace {
+const Block& field_list(const Stmt& s, BlockField field) {
+  if (const ForNode* f = s.as<ForNode>()) {
+    EXOCPP_ASSERT(field == BlockField::Body, "a loop has no else branch");
+    return f->body;
+  }
+  const IfNode* i = s.as<IfNode>();
+  EXOCPP_ASSERT(i != nullptr, "only a loop or an if holds statements");
+  return field == BlockField::Body ? i->body : i->orelse;
 }
 
-Proc replace_expr_in_proc(const Proc& p, const Cursor& at, const Expr& with, ForwardFn fwd) {
-  const Loc& l = at.loc();
-  Stmt s = stmt_at(p.body(), l.block, l.lo);
-  Stmt ns = replace_expr(s, l.expr, with);
-  return derive_proc(p, replace_stmts(p.body(), l.block, l.lo, l.lo + 1, {ns}), std::move(fwd));
+int list_size(const Block& body, const BlockPath& path) {
+  if (path.empty()) return static_cast<int>(body.size());
+  BlockPath parent(path.begin(), path.end() - 1);
+  return static_cast<int>(
+      field_list(stmt_at(body, parent, path.back().index), path.back().field).size());
 }
+
+Block slice(const Block& body, const BlockPath& path, int lo, int hi) {
+  Block out;
+  for (int k = lo; k < hi; ++k) out.push_back(stmt_at(body, path, k));
+  return out;
+}
+}  // namespace
+
+Edit::Edit(const Proc& p) : from_(p), node_(*p.get()), fwd_(fwd_identity()) {}
+
+Edit& Edit::replace(const BlockPath& path, int lo, int hi, Block with, ForwardFn inside) {
+  EXOCPP_ASSERT(0 <= lo && lo <= hi && hi <= list_size(node_.body, path),
+                "Edit::replace: a range outside its list");
+  const int n = static_cast<int>(with.size());
+  node_.body = replace_stmts(node_.body, path, lo, hi, with);
+  fwd_ = fwd_compose(fwd_, fwd_replace(path, lo, hi, n, std::move(inside)));
+  return *this;
+}
+
+Edit& Edit::rewrite(const BlockPath& path, int lo, int hi, Block with) {
+  EXOCPP_ASSERT(static_cast<int>(with.size()) == hi - lo,
+                "Edit::rewrite: statements rewritten in place keep their count");
+  EXOCPP_ASSERT(0 <= lo && hi <= list_size(node_.body, path),
+                "Edit::rewrite: a range outside its list");
+  node_.body = replace_stmts(node_.body, path, lo, hi, with);
+  return *this;
+}
+
+Edit& Edit::insert(const BlockPath& path, int at, Block with) {
+  return replace(path, at, at, std::move(with));
+}
+
+Edit& Edit::remove(const BlockPath& path, int lo, int hi) { return replace(path, lo, hi, {}); }
+
+Edit& Edit::wrap(const BlockPath& path, int lo, int hi,
+                 const std::function<Stmt(const Block&)>& wrapper, BlockField field) {
+  EXOCPP_ASSERT(0 <= lo && lo < hi && hi <= list_size(node_.body, path),
+                "Edit::wrap: a range outside its list");
+  Stmt w = wrapper(slice(node_.body, path, lo, hi));
+  EXOCPP_ASSERT(static_cast<int>(field_list(w, field).size()) == hi - lo,
+                "Edit::wrap: the wrapper must hold exactly the wrapped statements");
+  node_.body = replace_stmts(node_.body, path, lo, hi, {w});
+  fwd_ = fwd_compose(fwd_, fwd_wrap(path, lo, hi, field));
+  return *this;
+}
+
+Edit& Edit::unwrap(const BlockPath& path, int at, BlockField field) {
+  Block inner = field_list(stmt_at(node_.body, path, at), field);
+  const int n = static_cast<int>(inner.size());
+  node_.body = replace_stmts(node_.body, path, at, at + 1, inner);
+  fwd_ = fwd_compose(fwd_, fwd_unwrap(path, at, n, field));
+  return *this;
+}
+
+Edit& Edit::move(const BlockPath& from, int from_idx, const BlockPath& to, int to_idx) {
+  Stmt s = stmt_at(node_.body, from, from_idx);
+  node_.body = replace_stmts(node_.body, from, from_idx, from_idx + 1, {});
+  EXOCPP_ASSERT(0 <= to_idx && to_idx <= list_size(node_.body, to),
+                "Edit::move: a destination outside its list");
+  node_.body = replace_stmts(node_.body, to, to_idx, to_idx, {s});
+  fwd_ = fwd_compose(fwd_, fwd_move_stmt(from, from_idx, to, to_idx));
+  return *this;
+}
+
+Edit& Edit::swap(const BlockPath& path, int lo, int hi, int hi2) {
+  EXOCPP_ASSERT(0 <= lo && lo < hi && hi < hi2 && hi2 <= list_size(node_.body, path),
+                "Edit::swap: ranges outside their list");
+  Block swapped = slice(node_.body, path, hi, hi2);
+  for (const Stmt& s : slice(node_.body, path, lo, hi)) swapped.push_back(s);
+  node_.body = replace_stmts(node_.body, path, lo, hi2, swapped);
+  fwd_ = fwd_compose(fwd_, fwd_swap(path, lo, hi, hi2));
+  return *this;
+}
+
+Edit& Edit::expr(const Loc& at, const Expr& with, ExprMoves inside) {
+  EXOCPP_ASSERT(at.kind == CursorKind::Expr, "Edit::expr needs an expression location");
+  Stmt s = stmt_at(node_.body, at.block, at.lo);
+  node_.body =
+      replace_stmts(node_.body, at.block, at.lo, at.lo + 1, {replace_expr(s, at.expr, with)});
+  const size_t n = at.expr.size();
+  ForwardFn moved = [at, n, inside = std::move(inside)](const Loc& l) -> Loc {
+    if (l.kind != CursorKind::Expr || l.block != at.block || l.lo != at.lo) return l;
+    if (l.expr.size() <= n || !std::equal(at.expr.begin(), at.expr.end(), l.expr.begin())) return l;
+    if (!inside) return Loc::invalid();
+    std::optional<std::vector<int>> below =
+        inside(std::vector<int>(l.expr.begin() + static_cast<long>(n), l.expr.end()));
+    if (!below) return Loc::invalid();
+    Loc out = l;
+    out.expr.resize(n);
+    out.expr.insert(out.expr.end(), below->begin(), below->end());
+    return out;
+  };
+  fwd_ = fwd_compose(fwd_, std::move(moved));
+  return *this;
+}
+
+Edit& Edit::rewrite_body(Block with) {
+  node_.body = std::move(with);
+  return *this;
+}
+
+Proc Edit::candidate() const { return Proc(ProcNode::make(node_)); }
+
+Proc Edit::done() const { return derive_proc(from_, ProcNode::make(node_), fwd_); }
 
 BlockPath child_path(const Cursor& c, BlockField field) {
   BlockPath p = c.loc().block;
