@@ -308,9 +308,9 @@ Proc derive_proc(const Proc& parent, std::shared_ptr<const ProcNode> node, Forwa
 }
 
 Proc derive_proc(const Proc& parent, Block new_body, ForwardFn fwd) {
-  auto n = std::make_shared<ProcNode>(*parent.get());
-  n->body = std::move(new_body);
-  return logged(Proc(std::move(n), parent, std::move(fwd)));
+  ProcNode n = *parent.get();
+  n.body = std::move(new_body);
+  return logged(Proc(ProcNode::make(std::move(n)), parent, std::move(fwd)));
 }
 
 // ---- cursors ---------------------------------------------------------------------------------

@@ -373,8 +373,7 @@ std::shared_ptr<const ProcNode> ProcNode::make(ProcNode fields) {
                     "proc '" + fields.name + "': argument '" + a.name.name() + "' bound twice");
   }
   for (const Expr& e : fields.preds)
-    EXOCPP_ASSERT(e.defined() && e.type().base == ScalarKind::Bool,
-                  "proc '" + fields.name + "': an assert condition that is not a boolean");
+    EXOCPP_ASSERT(e.defined(), "proc '" + fields.name + "': an undefined assert condition");
   for (const Stmt& st : fields.body)
     EXOCPP_ASSERT(st.defined(), "proc '" + fields.name + "': an undefined statement");
   return std::make_shared<const ProcNode>(std::move(fields));

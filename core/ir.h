@@ -493,9 +493,10 @@ uint64_t fresh_eqv_class();
 
 struct ProcNode {
   // A new proc node (a fresh equivalence class), after checking what every proc holds: a
-  // name; each argument named, typed and named once; each assert condition defined and boolean;
-  // every statement of the body defined; a data argument with a memory, a control argument
-  // without one. A broken invariant is an internal error (EXOCPP_ASSERT), never a user error.
+  // name; each argument named, typed and named once; each assert condition and statement
+  // defined; a data argument with a memory, a control argument without one. A broken invariant
+  // is an internal error (EXOCPP_ASSERT), never a user error. (Whether the asserts are boolean
+  // is the type checker's to say, with a located message.)
   static std::shared_ptr<const ProcNode> make(std::string name, std::vector<FnArg> args,
                                               std::vector<Expr> preds, Block body,
                                               std::optional<InstrInfo> instr = std::nullopt,

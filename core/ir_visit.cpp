@@ -208,11 +208,11 @@ Proc IRMutator::mutate_proc(const Proc& p) {
   std::vector<Expr> preds = mutate(p.preds());
   Block body = mutate(p.body());
   if (!changed && same_nodes(preds, p.preds()) && same_nodes(body, p.body())) return p;
-  auto n = std::make_shared<ProcNode>(*p.get());
-  n->args = std::move(args);
-  n->preds = std::move(preds);
-  n->body = std::move(body);
-  return Proc(std::move(n));
+  ProcNode n = *p.get();
+  n.args = std::move(args);
+  n.preds = std::move(preds);
+  n.body = std::move(body);
+  return Proc(ProcNode::make(std::move(n)));
 }
 
 Expr IRMutator::mutate_Read(const ReadNode* n, const Expr& e) {

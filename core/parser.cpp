@@ -263,7 +263,7 @@ void Parser::parse_proc(std::optional<InstrInfo> instr) {
     if (std::string why = instr_template_problem(*proc, proc->instr->c_instr); !why.empty())
       fail(toks_[static_cast<size_t>(instr_tok_)],
            "@instr template of '" + proc->name + "': " + why);
-  Proc p(std::move(proc));
+  Proc p(ProcNode::make(std::move(*proc)));
   if (opts_.typecheck) typecheck(p);
   module_.procs.push_back(std::move(p));
 }

@@ -9,6 +9,7 @@
 // must equal running it once (checker::loop_body_idempotent on the new loop).
 // Forwarding: cursors into the block move into the new loop (and its guard).
 #include "checker/queries.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
@@ -40,25 +41,22 @@ Proc add_loop(const Proc& p, const CursorLike& block, const std::string& iter_na
       rw::require_proved(op, first, checker::loop_body_idempotent(ctx, candidate),
                          "running the block more than once is the same as running it once");
 
-    // 2. The loop (with its guard).
-    Stmt loop = candidate;
-    if (opts.guard)
-      loop =
-          ForNode::make(iter, int_const(0, si), hi,
-                        {IfNode::make(mk_cmp(BinOpKind::Eq, index_var(iter, si), int_const(0, si)),
-                                      body, {}, si)},
-                        LoopMode::Seq, si);
-
-    // 3. Forwarding.
+    // 2. The block moves into the new loop (and under its guard, `iter == 0`).
     const BlockPath& path = c.loc().block;
-    int lo = c.loc().lo, n = c.loc().hi - lo;
-    ForwardFn fwd = fwd_wrap(path, lo, c.loc().hi);
+    const int lo = c.loc().lo, n = c.loc().hi - lo;
+    rw::Edit edit(p);
+    edit.wrap(path, lo, c.loc().hi, [&](const Block& b) {
+      return ForNode::make(iter, int_const(0, si), hi, b, LoopMode::Seq, si);
+    });
     if (opts.guard) {
       BlockPath inner = path;
       inner.push_back({lo, BlockField::Body});
-      fwd = fwd_compose(fwd, fwd_wrap(inner, 0, n));
+      edit.wrap(inner, 0, n, [&](const Block& b) {
+        return IfNode::make(mk_cmp(BinOpKind::Eq, index_var(iter, si), int_const(0, si)), b, {},
+                            si);
+      });
     }
-    return derive_proc(p, replace_stmts(p.body(), path, lo, c.loc().hi, {loop}), fwd);
+    return edit.done();
   });
 }
 

@@ -16,6 +16,7 @@
 #include "rewrites/configs.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 
@@ -49,14 +50,12 @@ Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config,
 
     Stmt write = WriteConfigNode::make(config, field, e, s.srcinfo());
     Stmt bound = replace_expr(s, c.loc().expr, ReadConfigNode::make(config, field, e.srcinfo()));
-    Block body = replace_stmts(p.body(), path, k, k + 1, {write, bound});
-    ProcNode candidate = *p.get();
-    candidate.body = body;
-    rw::typecheck_candidate(kOp, candidate, "the bound proc is ill-typed");
+    rw::Edit edit(p);
+    edit.insert(path, k, {write}).rewrite(path, k + 1, k + 2, {bound});
+    rw::typecheck_candidate(kOp, edit.node(), "the bound proc is ill-typed");
     // A write seen only by the caller (the final config state): recorded for call_eqv.
-    if (final_only) rw::record_final_config(candidate, config, field);
-    return derive_proc(p, std::make_shared<const ProcNode>(std::move(candidate)),
-                       fwd_replace(path, k, k, 1));
+    if (final_only) rw::record_final_config(edit.node(), config, field);
+    return edit.done();
   });
 }
 

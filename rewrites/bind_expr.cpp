@@ -25,6 +25,7 @@
 #include "rewrites/buffers.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/precision.h"
@@ -100,22 +101,18 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
       int j = c.loc().lo - k0;
       stmts[j] = replace_expr(stmts[j], c.loc().expr, rd);
     }
-    Block out{alloc, assign};
-    out.insert(out.end(), stmts.begin(), stmts.end());
-    Block body = replace_stmts(p.body(), path, k0, k_last + 1, out);
+    // The two new statements go before k0; the statements using `b` are rewritten in place.
+    rw::Edit edit(p);
+    edit.insert(path, k0, {alloc, assign}).rewrite(path, k0 + 2, k_last + 3, stmts);
     if (t.base != e.type().base) {
-      ProcNode candidate = *p.get();
-      candidate.body = body;
-      rw::typecheck_candidate(kOp, candidate,
+      rw::typecheck_candidate(kOp, edit.node(),
                               "'" + to_string(e) + "' of type " + to_string(e.type().base) +
                                   " needs a " + to_string(t.base) +
                                   " buffer to keep its value, but a " + to_string(t.base) +
                                   " value does not fit where it is used",
                               &src);
     }
-    // Two statements are inserted before k0; everything else stays in place.
-    ForwardFn fwd = fwd_replace(path, k0, k0, 2);
-    return derive_proc(p, std::move(body), fwd);
+    return edit.done();
   });
 }
 

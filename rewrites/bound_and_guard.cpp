@@ -37,18 +37,19 @@ Proc bound_and_guard(const Proc& p, const CursorLike& loop, const std::string& b
         op, c, checker::always_true(checker::Context::at(c), mk_cmp(BinOpKind::Le, f->hi, c_bound)),
         "the upper bound '" + c.hi().to_string() + "' is at most '" + bound + "'");
 
-    Stmt guard = IfNode::make(mk_cmp(BinOpKind::Lt, index_var(f->iter, f->srcinfo), f->hi), f->body,
-                              {}, f->srcinfo);
-    Stmt bounded = ForNode::make(f->iter, f->lo, c_bound, {guard}, f->mode, f->srcinfo);
+    // The body moves under the guard `i < hi`; the loop runs to the new bound.
     const BlockPath& path = c.loc().block;
-    int at = c.loc().lo;
-    BlockPath body_path = child_path(c);
-    ForwardFn inside = fwd_wrap(body_path, 0, static_cast<int>(f->body.size()));
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {bounded}),
-                       fwd_replace(path, at, at + 1, 1, [inside, path, at](const Loc& l) -> Loc {
-                         if (l.kind == CursorKind::Stmt && l.block == path && l.lo == at) return l;
-                         return inside(l);
-                       }));
+    const int at = c.loc().lo;
+    rw::Edit edit(p);
+    edit.wrap(child_path(c), 0, static_cast<int>(f->body.size()), [&](const Block& b) {
+      return IfNode::make(mk_cmp(BinOpKind::Lt, index_var(f->iter, f->srcinfo), f->hi), b, {},
+                          f->srcinfo);
+    });
+    const Block guarded = stmt_at(edit.body(), path, at).as<ForNode>()->body;
+    return edit
+        .rewrite(path, at, at + 1,
+                 {ForNode::make(f->iter, f->lo, c_bound, guarded, f->mode, f->srcinfo)})
+        .done();
   });
 }
 

@@ -25,6 +25,7 @@
 #include "core/simplify.h"
 #include "rewrites/internal/call_subst.h"
 #include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
@@ -108,8 +109,8 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
     Stmt swapped = CallNode::make(eqv_proc.ptr(), cn->args, cn->srcinfo);
     const BlockPath path = c.loc().block;
     const int ci = c.loc().lo;
-    ProcNode node = *p.get();
-    node.body = replace_stmts(p.body(), path, ci, ci + 1, {swapped});
+    rw::Edit edit(p);
+    edit.rewrite(path, ci, ci + 1, {swapped});
 
     // The config fields whose final value f and g may disagree on: unread after the call.
     std::vector<std::pair<Config, std::string>> differ = f.eqv_configs;
@@ -125,17 +126,16 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
                      "read it after the "
                      "call: " +
                      (a.counterexample.empty() ? a.reason : a.counterexample));
-      if (escapes) rw::record_final_config(node, cfg, field);
+      if (escapes) rw::record_final_config(edit.node(), cfg, field);
     }
 
     // The call passes written buffers apart from the other buffer arguments.
-    Proc candidate(std::make_shared<const ProcNode>(node));
     try {
-      checker::check_call(candidate, path, ci);
+      checker::check_call(edit.candidate(), path, ci);
     } catch (const checker::CheckError& e) {
       rw::fail(kOp, c, e.reason(), e.counterexample());
     }
-    return derive_proc(p, std::make_shared<const ProcNode>(std::move(node)), fwd_identity());
+    return edit.done();
   });
 }
 

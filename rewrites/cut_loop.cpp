@@ -53,8 +53,7 @@ Proc cut_loop(const Proc& p, const CursorLike& loop, const std::string& cut_poin
     // 3. Forwarding.
     const BlockPath& path = c.loc().block;
     int at = c.loc().lo;
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {first, second}),
-                       fwd_replace(path, at, at + 1, 2, fwd_identity()));
+    return rw::Edit(p).replace(path, at, at + 1, {first, second}, fwd_identity()).done();
   });
 }
 

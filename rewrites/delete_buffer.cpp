@@ -3,6 +3,7 @@
 //   buf : T ; s        -->        s          (s does not mention buf)
 #include "rewrites/buffers.h"
 #include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 
@@ -32,8 +33,7 @@ Proc delete_buffer(const Proc& p, const CursorLike& alloc) {
                     .to_string() +
                 "'");
     }
-    Block out = replace_stmts(p.body(), path, ai, ai + 1, {});
-    return derive_proc(p, out, fwd_replace(path, ai, ai + 1, 0));
+    return rw::Edit(p).remove(path, ai, ai + 1).done();
   });
 }
 

@@ -15,6 +15,7 @@
 #include "core/printer.h"
 #include "rewrites/configs.h"
 #include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 
@@ -33,16 +34,13 @@ Proc delete_config(const Proc& p, const CursorLike& write_stmt) {
                "expected a config write (Cfg.field = e), but " + c.to_string() + " is not one");
     const BlockPath& path = c.loc().block;
     const int k = c.loc().lo;
-    Block body = replace_stmts(p.body(), path, k, k + 1, {});
-    Proc candidate = derive_proc(p, std::move(body), fwd_replace(path, k, k + 1, 0));
+    rw::Edit edit(p);
+    edit.remove(path, k, k + 1);
+    const Proc candidate = edit.candidate();
     if (rw::require_invisible_write(kOp, c, p, path, k, k + 1, w->config, w->field, w->rhs,
-                                    &candidate)) {
-      ProcNode node = *candidate.get();
-      rw::record_final_config(node, w->config, w->field);
-      return derive_proc(p, std::make_shared<const ProcNode>(std::move(node)),
-                         fwd_replace(path, k, k + 1, 0));
-    }
-    return candidate;
+                                    &candidate))
+      rw::record_final_config(edit.node(), w->config, w->field);
+    return edit.done();
   });
 }
 

@@ -7,9 +7,10 @@
 // A loop whose body was only `pass` does nothing and is removed with it; so is an if whose
 // branches were only `pass`. A list that must not be empty (the proc body, the body of an if
 // with an else branch) keeps a single `pass`. Forwarding: the removed statements' cursors become
-// invalid, the others shift (the edits are recorded one by one, last statement first).
+// invalid, the others shift.
 #include <optional>
 
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/stmts.h"
 
@@ -17,80 +18,56 @@ namespace exocpp {
 
 namespace {
 
-class PassDeleter {
- public:
-  std::vector<ForwardFn> edits;
+// Whether `s` does nothing at all: a pass, or a loop or if whose statements all do nothing.
+bool dead(const Stmt& s);
+bool all_dead(const Block& b) {
+  for (const Stmt& s : b)
+    if (!dead(s)) return false;
+  return true;
+}
+bool dead(const Stmt& s) {
+  if (s.is<PassNode>()) return true;
+  if (const ForNode* f = s.as<ForNode>()) return all_dead(f->body);
+  if (const IfNode* n = s.as<IfNode>()) return all_dead(n->body) && all_dead(n->orelse);
+  return false;
+}
 
-  // The list with its dead statements removed (possibly empty).
-  Block run(const Block& b, const BlockPath& path) {
-    Block out(b.begin(), b.end());
-    for (int i = static_cast<int>(b.size()) - 1; i >= 0; --i) {
-      const Stmt& s = b[static_cast<size_t>(i)];
-      std::optional<Stmt> keep = rebuild(s, path, i);
-      if (!keep) {
-        edits.push_back(fwd_replace(path, i, i + 1, 0));
-        out.erase(out.begin() + i);
-      } else {
-        out[static_cast<size_t>(i)] = *keep;
-      }
+BlockPath child(const BlockPath& path, int i, BlockField f) {
+  BlockPath c = path;
+  c.push_back({i, f});
+  return c;
+}
+
+// Removes the dead statements of `b`, which sits in list `path` from index `offset` on, last
+// first so that the indices of the earlier ones stay valid. A statement that is not dead
+// keeps at least one statement in each list that must not be empty.
+void delete_dead(rw::Edit& edit, const BlockPath& path, const Block& b, int offset = 0) {
+  for (int i = static_cast<int>(b.size()) - 1; i >= 0; --i) {
+    const Stmt& s = b[static_cast<size_t>(i)];
+    const int at = offset + i;
+    if (dead(s)) {
+      edit.remove(path, at, at + 1);
+    } else if (const ForNode* f = s.as<ForNode>()) {
+      delete_dead(edit, child(path, at, BlockField::Body), f->body);
+    } else if (const IfNode* n = s.as<IfNode>()) {
+      delete_dead(edit, child(path, at, BlockField::Orelse), n->orelse);
+      // A dead body beside a live else branch keeps one pass.
+      const bool keep_pass = all_dead(n->body);
+      if (keep_pass)
+        edit.insert(child(path, at, BlockField::Body), 0, {PassNode::make(s.srcinfo())});
+      delete_dead(edit, child(path, at, BlockField::Body), n->body, keep_pass ? 1 : 0);
     }
-    return out;
   }
-
- private:
-  // The statement with its bodies cleaned, or nullopt when it does nothing at all.
-  std::optional<Stmt> rebuild(const Stmt& s, const BlockPath& path, int i) {
-    switch (s.kind()) {
-      case StmtKind::Pass:
-        return std::nullopt;
-      case StmtKind::For: {
-        auto f = s.as<ForNode>();
-        Block body = run(f->body, child(path, i, BlockField::Body));
-        if (body.empty()) return std::nullopt;
-        return ForNode::make(f->iter, f->lo, f->hi, std::move(body), f->mode, s.srcinfo());
-      }
-      case StmtKind::If: {
-        auto n = s.as<IfNode>();
-        Block orelse = run(n->orelse, child(path, i, BlockField::Orelse));
-        Block body = run(n->body, child(path, i, BlockField::Body));
-        if (body.empty() && orelse.empty()) return std::nullopt;
-        if (body.empty()) {
-          body.push_back(PassNode::make(s.srcinfo()));
-          edits.push_back(fwd_replace(child(path, i, BlockField::Body), 0, 0, 1));
-        }
-        return IfNode::make(n->cond, std::move(body), std::move(orelse), s.srcinfo());
-      }
-      case StmtKind::Assign:
-      case StmtKind::Reduce:
-      case StmtKind::WriteConfig:
-      case StmtKind::Alloc:
-      case StmtKind::Call:
-      case StmtKind::WindowStmt:
-        return s;
-    }
-    return s;
-  }
-
-  static BlockPath child(const BlockPath& path, int i, BlockField f) {
-    BlockPath c = path;
-    c.push_back({i, f});
-    return c;
-  }
-};
+}
 
 }  // namespace
 
 Proc delete_pass(const Proc& p) {
   return rw::run_op("delete_pass", [&]() -> Proc {
-    PassDeleter d;
-    Block body = d.run(p.body(), {});
-    if (body.empty()) {
-      body.push_back(PassNode::make(p->srcinfo));
-      d.edits.push_back(fwd_replace({}, 0, 0, 1));
-    }
-    ForwardFn fwd = fwd_identity();
-    for (ForwardFn& e : d.edits) fwd = fwd_compose(fwd, std::move(e));
-    return derive_proc(p, std::move(body), fwd);
+    rw::Edit edit(p);
+    delete_dead(edit, {}, p.body());
+    if (edit.body().empty()) edit.insert({}, 0, {PassNode::make(p->srcinfo)});
+    return edit.done();
   });
 }
 

@@ -110,9 +110,7 @@ Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotien
     Block out{new_alloc};
     Block mapped = rw::map_accesses(rest, m);
     out.insert(out.end(), mapped.begin(), mapped.end());
-    return derive_proc(
-        p, replace_stmts(p.body(), a.loc().block, ai, static_cast<int>(list.size()), out),
-        fwd_identity());
+    return rw::Edit(p).rewrite(a.loc().block, ai, static_cast<int>(list.size()), out).done();
   });
 }
 
@@ -159,9 +157,7 @@ Proc mult_dim(const Proc& p, const CursorLike& alloc, int hi_dim_idx, int lo_dim
     Block out{new_alloc};
     Block mapped = rw::map_accesses(rest, m);
     out.insert(out.end(), mapped.begin(), mapped.end());
-    return derive_proc(
-        p, replace_stmts(p.body(), a.loc().block, ai, static_cast<int>(list.size()), out),
-        fwd_identity());
+    return rw::Edit(p).rewrite(a.loc().block, ai, static_cast<int>(list.size()), out).done();
   });
 }
 

@@ -87,12 +87,27 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
                         : mk_div(mk_add(N, int_const(div_const - 1, si)), q);
     Expr idx =
         simplify_expr(mk_add(mk_mul(q, index_var(names.outer, si)), index_var(names.inner, si)));
-    Block body = substitute(f->body, {{f->iter, idx}});
-    bool guard = !opts.perfect && opts.tail == Tail::Guard;
-    if (guard) body = {IfNode::make(mk_cmp(BinOpKind::Lt, idx, N), body, {}, si)};
-    Stmt inner = ForNode::make(names.inner, int_const(0, si), q, body, f->mode, si);
-    Stmt outer = ForNode::make(names.outer, f->lo, simplify_expr(outer_hi), {inner}, f->mode, si);
-    Block out{outer};
+    const bool guard = !opts.perfect && opts.tail == Tail::Guard;
+    // The body, rewritten for the new index, moves into the inner loop (and under its guard);
+    // the loop becomes the outer one.
+    const BlockPath& path = c.loc().block;
+    const int at = c.loc().lo, n = static_cast<int>(f->body.size());
+    const BlockPath body_path = child_path(c);
+    rw::Edit edit(p);
+    edit.rewrite(body_path, 0, n, substitute(f->body, {{f->iter, idx}}))
+        .wrap(body_path, 0, n, [&](const Block& b) {
+          return ForNode::make(names.inner, int_const(0, si), q, b, f->mode, si);
+        });
+    if (guard) {
+      BlockPath inner_path = body_path;
+      inner_path.push_back({0, BlockField::Body});
+      edit.wrap(inner_path, 0, n, [&](const Block& b) {
+        return IfNode::make(mk_cmp(BinOpKind::Lt, idx, N), b, {}, si);
+      });
+    }
+    const Block inner = stmt_at(edit.body(), path, at).as<ForNode>()->body;
+    edit.rewrite(path, at, at + 1,
+                 {ForNode::make(names.outer, f->lo, simplify_expr(outer_hi), inner, f->mode, si)});
     if (!opts.perfect && opts.tail != Tail::Guard) {
       Sym tail_i = names.inner.copy();
       Expr tail_idx = simplify_expr(mk_add(mk_mul(q, mk_div(N, q)), index_var(tail_i, si)));
@@ -102,21 +117,9 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
                         alpha_rename(substitute(f->body, {{f->iter, tail_idx}})), f->mode, si);
       if (opts.tail == Tail::CutAndGuard)
         tail = IfNode::make(mk_cmp(BinOpKind::Gt, n_tail, int_const(0, si)), {tail}, {}, si);
-      out.push_back(tail);
+      edit.insert(path, at + 1, {tail});
     }
-
-    // 3. Forwarding: the body moves into the inner loop (and its guard); a tail is inserted.
-    const BlockPath& path = c.loc().block;
-    int at = c.loc().lo, n = static_cast<int>(f->body.size());
-    BlockPath body_path = child_path(c);
-    ForwardFn fwd = fwd_wrap(body_path, 0, n);
-    if (guard) {
-      BlockPath inner_path = body_path;
-      inner_path.push_back({0, BlockField::Body});
-      fwd = fwd_compose(fwd, fwd_wrap(inner_path, 0, n));
-    }
-    if (out.size() == 2) fwd = fwd_compose(fwd, fwd_replace(path, at + 1, at + 1, 1));
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, out), fwd);
+    return edit.done();
   });
 }
 

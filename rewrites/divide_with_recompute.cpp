@@ -72,17 +72,19 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
         op, c, ctx, inner_hi, {c.stmt()},
         "the inner bound '" + to_string(inner_hi) + "', evaluated in every outer iteration,");
 
-    // 2. The overlapping chunks.
+    // 2. The overlapping chunks: the body, rewritten for the new index, moves into the inner
+    // loop, and the loop becomes the outer one.
     Expr idx = simplify_expr(mk_add(mk_mul(stride, index_var(io, si)), index_var(ii, si)));
-    Stmt inner = ForNode::make(ii, int_const(0, si), inner_hi,
-                               substitute(f->body, {{f->iter, idx}}), LoopMode::Seq, si);
-    Stmt outer = ForNode::make(io, f->lo, ohi, {inner}, f->mode, si);
-
-    // 3. Forwarding.
     const BlockPath& path = c.loc().block;
-    int at = c.loc().lo;
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {outer}),
-                       fwd_wrap(child_path(c), 0, static_cast<int>(f->body.size())));
+    const int at = c.loc().lo, n = static_cast<int>(f->body.size());
+    rw::Edit edit(p);
+    edit.rewrite(child_path(c), 0, n, substitute(f->body, {{f->iter, idx}}))
+        .wrap(child_path(c), 0, n, [&](const Block& b) {
+          return ForNode::make(ii, int_const(0, si), inner_hi, b, LoopMode::Seq, si);
+        });
+    const Block chunk = stmt_at(edit.body(), path, at).as<ForNode>()->body;
+    return edit.rewrite(path, at, at + 1, {ForNode::make(io, f->lo, ohi, chunk, f->mode, si)})
+        .done();
   });
 }
 

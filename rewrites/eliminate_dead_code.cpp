@@ -11,6 +11,7 @@
 // statements move up a level; the removed code's cursors become invalid.
 #include "checker/queries.h"
 #include "core/printer.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
@@ -28,28 +29,20 @@ Proc eliminate_dead_code(const Proc& p, const CursorLike& stmt) {
     auto remove = [&]() -> Proc {
       Block with;
       if (only_stmt) with.push_back(PassNode::make(s.srcinfo()));
-      Block body = replace_stmts(p.body(), l.block, l.lo, l.lo + 1, with);
-      return derive_proc(p, std::move(body),
-                         fwd_replace(l.block, l.lo, l.lo + 1, static_cast<int>(with.size())));
+      return rw::Edit(p).replace(l.block, l.lo, l.lo + 1, with).done();
     };
 
     if (const IfNode* n = s.as<IfNode>()) {
       checker::Answer yes = checker::always_true(ctx, n->cond);
       if (yes.proved()) {
-        Block body = replace_stmts(p.body(), l.block, l.lo, l.lo + 1, n->body);
-        return derive_proc(
-            p, std::move(body),
-            fwd_unwrap(l.block, l.lo, static_cast<int>(n->body.size()), BlockField::Body));
+        return rw::Edit(p).unwrap(l.block, l.lo, BlockField::Body).done();
       }
       Expr never =
           BinOpNode::make(BinOpKind::Eq, n->cond, ConstNode::make_bool(false), n->cond.srcinfo());
       checker::Answer no = checker::always_true(ctx, never);
       if (no.proved()) {
         if (n->orelse.empty()) return remove();
-        Block body = replace_stmts(p.body(), l.block, l.lo, l.lo + 1, n->orelse);
-        return derive_proc(
-            p, std::move(body),
-            fwd_unwrap(l.block, l.lo, static_cast<int>(n->orelse.size()), BlockField::Orelse));
+        return rw::Edit(p).unwrap(l.block, l.lo, BlockField::Orelse).done();
       }
       std::string why = yes.unknown()  ? " (" + yes.reason + ")"
                         : no.unknown() ? " (" + no.reason + ")"

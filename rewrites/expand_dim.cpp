@@ -67,8 +67,7 @@ Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, cons
   Block out{new_alloc};
   Block mapped = map_accesses(rest, m);
   out.insert(out.end(), mapped.begin(), mapped.end());
-  return derive_proc(p, replace_stmts(p.body(), path, ai, static_cast<int>(list.size()), out),
-                     fwd_identity());
+  return rw::Edit(p).rewrite(path, ai, static_cast<int>(list.size()), out).done();
 }
 }  // namespace rw
 

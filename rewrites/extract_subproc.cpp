@@ -25,6 +25,7 @@
 #include "core/typecheck.h"
 #include "core/uses.h"
 #include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
@@ -258,20 +259,14 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
     }
 
     // 3. Build the subproc and the call; both are type-checked.
-    auto sub = std::make_shared<ProcNode>();
-    sub->name = subproc_name;
-    sub->args = std::move(args);
-    sub->preds = std::move(preds);
-    sub->body = body;
-    sub->srcinfo = c.srcinfo();
-    Proc subproc(std::move(sub));
+    Proc subproc(ProcNode::make(subproc_name, std::move(args), std::move(preds), body, std::nullopt,
+                                c.srcinfo()));
     // Without the plain-access rule for instruction-only memories, as every rewrite checks its
     // result (TypecheckOptions): the block may be a copy loop into a register buffer that a
     // later replace turns into an instruction call (Exo's test_extract_subproc5).
     typecheck(subproc, {.memory_access = false});
     Stmt call = CallNode::make(subproc.ptr(), std::move(call_args), c.srcinfo());
-    Proc out =
-        derive_proc(p, replace_stmts(p.body(), path, lo, hi, {call}), fwd_replace(path, lo, hi, 1));
+    Proc out = rw::Edit(p).replace(path, lo, hi, {call}).done();
     typecheck(out, {.memory_access = false});
     return Extracted{out, subproc};
   });

@@ -18,6 +18,7 @@
 // second; the split statement maps to the first copy; the gap maps to the gap between copies.
 #include "checker/queries.h"
 #include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
@@ -113,8 +114,7 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
     }
     return out;
   };
-  Proc q = derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {a, b}),
-                       fwd_replace(path, at, at + 1, 2, inside));
+  Proc q = rw::Edit(p).replace(path, at, at + 1, {a, b}, inside).done();
   return {q, Cursor(q, Loc{CursorKind::Gap, path, at + 1, at + 1, {}})};
 }
 }  // namespace

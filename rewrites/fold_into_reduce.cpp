@@ -10,6 +10,7 @@
 // right-hand side become invalid.
 #include "checker/queries.h"
 #include "core/printer.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/precision.h"
 #include "rewrites/internal/targets.h"
@@ -58,7 +59,7 @@ Proc fold_into_reduce(const Proc& p, const CursorLike& assign) {
       }
       return Loc::invalid();
     };
-    return derive_proc(p, replace_stmts(p.body(), l.block, l.lo, l.lo + 1, {red}), fwd);
+    return rw::Edit(p).replace(l.block, l.lo, l.lo + 1, {red}, fwd).done();
   });
 }
 

@@ -110,8 +110,7 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
       BlockField field = l.block[path.size()].field;
       return move_into_first(l, path, at, field, field == BlockField::Body ? n1 : o1);
     };
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 2, {fused}),
-                       fwd_replace(path, at, at + 2, 1, inside));
+    return rw::Edit(p).replace(path, at, at + 2, {fused}, inside).done();
   });
 }
 

@@ -95,16 +95,16 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
     // 3. The rewrite: drop the assignment, substitute e for x after it.
     ReplaceReads sub(a->name, a->rhs);
     Block new_rest = sub.mutate(rest);
-    Block body = replace_stmts(p.body(), l.block, l.lo, static_cast<int>(list.size()), new_rest);
+    rw::Edit edit(p);
+    edit.remove(l.block, l.lo, l.lo + 1)
+        .rewrite(l.block, l.lo, l.lo + static_cast<int>(new_rest.size()), new_rest);
     if (a->rhs.type().base != alloc->type.base) {
-      ProcNode candidate = *p.get();
-      candidate.body = body;
       const SrcInfo at = c.stmt().srcinfo();
       rw::typecheck_candidate(
-          op, candidate, "'" + to_string(a->rhs) + "' cannot stand for '" + a->name.name() + "'",
+          op, edit.node(), "'" + to_string(a->rhs) + "' cannot stand for '" + a->name.name() + "'",
           &at);
     }
-    return derive_proc(p, std::move(body), fwd_replace(l.block, l.lo, l.lo + 1, 0));
+    return edit.done();
   });
 }
 

@@ -21,6 +21,7 @@
 #include "core/printer.h"
 #include "core/simplify.h"
 #include "rewrites/internal/call_subst.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
@@ -292,8 +293,7 @@ Proc inline_proc(const Proc& p, const CursorLike& call) {
       if (l.kind != CursorKind::Stmt || l.block != path || l.lo != ci) return Loc::invalid();
       return Loc{CursorKind::Block, path, ci, ci + n, {}};
     };
-    return derive_proc(p, replace_stmts(p.body(), path, ci, ci + 1, body),
-                       fwd_replace(path, ci, ci + 1, n, inside));
+    return rw::Edit(p).replace(path, ci, ci + 1, body, inside).done();
   });
 }
 

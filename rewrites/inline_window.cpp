@@ -14,6 +14,7 @@
 #include "core/printer.h"
 #include "rewrites/buffers.h"
 #include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
@@ -108,10 +109,11 @@ Proc inline_window(const Proc& p, const CursorLike& window_stmt) {
                               ws->name.name() + " instead of once,");
     WindowInliner inl(ws->name, *ws->rhs.as<WindowExprNode>(), ws->rhs);
     Block new_rest = inl.mutate(rest);
-    // The window statement disappears; the statements after it move up in place.
-    ForwardFn fwd = fwd_replace(path, wi, wi + 1, 0);
-    return derive_proc(
-        p, replace_stmts(p.body(), path, wi, static_cast<int>(list.size()), new_rest), fwd);
+    // The window statement disappears; the statements after it move up, rewritten in place.
+    return rw::Edit(p)
+        .remove(path, wi, wi + 1)
+        .rewrite(path, wi, wi + static_cast<int>(new_rest.size()), new_rest)
+        .done();
   });
 }
 

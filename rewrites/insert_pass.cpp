@@ -11,6 +11,7 @@
 // cannot introduce it, since there is no body to unify with.
 #include "checker/frontend_checks.h"
 #include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/scope.h"
@@ -23,8 +24,7 @@ namespace {
 
 Proc insert_stmt(const Proc& p, const Cursor& g, const Stmt& s) {
   const Loc& l = g.loc();
-  Block body = replace_stmts(p.body(), l.block, l.lo, l.lo, {s});
-  return derive_proc(p, std::move(body), fwd_replace(l.block, l.lo, l.lo, 1));
+  return rw::Edit(p).insert(l.block, l.lo, {s}).done();
 }
 
 bool body_is_pass(const Proc& f) { return f.body().size() == 1 && f.body().front().is<PassNode>(); }

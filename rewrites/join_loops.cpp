@@ -63,8 +63,7 @@ Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2)
         return l;
       return Loc::invalid();
     };
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 2, {s}),
-                       fwd_replace(path, at, at + 2, 1, inside));
+    return rw::Edit(p).replace(path, at, at + 2, {s}, inside).done();
   });
 }
 

@@ -74,9 +74,7 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
             "the extent '" + to_string(d) + "' of '" + name +
                 "' is not negative before the enclosing " + (encl.is<ForNode>() ? "loop" : "if") +
                 ", which may not run its body");
-      Block removed = replace_stmts(cur.body(), loc.block, loc.lo, loc.lo + 1, {});
-      Block inserted = replace_stmts(removed, parent, pi, pi, {alloc_stmt});
-      cur = derive_proc(cur, inserted, rw::fwd_move_stmt(loc.block, loc.lo, parent, pi));
+      cur = rw::Edit(cur).move(loc.block, loc.lo, parent, pi).done();
       loc = Loc{CursorKind::Stmt, parent, pi, pi + 1, {}};
     }
     return cur;

@@ -20,6 +20,7 @@
 #include "core/printer.h"
 #include "core/uses.h"
 #include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/precision.h"
 #include "rewrites/internal/targets.h"
@@ -221,8 +222,8 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
     Expr scaled = BinOpNode::make(BinOpKind::Mul, factor, read_x, factor.srcinfo());
     Stmt scale = AssignNode::make(init->name, init->type, init->idx, scaled, loop->srcinfo);
     const Loc& l = c.loc();
-    Block body_out = replace_stmts(p.body(), l.block, l.lo + 1, l.lo + 2, {new_loop, scale});
-    // Statements keep their places; a new one follows the loop; factor cursors become invalid.
+    // Statements keep their places; a new one follows the loop; expression cursors inside the
+    // loop's rewritten statements become invalid.
     BlockPath loop_path = l.block;
     loop_path.push_back({l.lo + 1, BlockField::Body});
     ForwardFn inside_loop = [loop_path](const Loc& x) -> Loc {
@@ -231,8 +232,10 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
         return Loc::invalid();  // possibly inside a rewritten right-hand side
       return x;
     };
-    ForwardFn fwd = fwd_compose(inside_loop, fwd_replace(l.block, l.lo + 2, l.lo + 2, 1));
-    return derive_proc(p, std::move(body_out), fwd);
+    return rw::Edit(p)
+        .remap(l.block, l.lo + 1, l.lo + 2, {new_loop}, inside_loop)
+        .insert(l.block, l.lo + 2, {scale})
+        .done();
   });
 }
 

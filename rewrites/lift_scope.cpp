@@ -152,7 +152,7 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
       out.block[ipath.size()].field = field;
       return out;
     };
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {lifted}), fwd);
+    return rw::Edit(p).remap(path, at, at + 1, {lifted}, fwd).done();
   });
 }
 

@@ -12,6 +12,7 @@
 // to the proc it was made from (call_eqv may swap one for the other).
 #include "core/printer.h"
 #include "core/typecheck.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/subprocs.h"
 
@@ -33,9 +34,9 @@ void check_template(const Proc& p, const std::string& c_instr) {
 Proc make_instr(const Proc& p, const std::string& c_instr, const std::string& c_global) {
   return rw::run_op(kOp, [&]() -> Proc {
     check_template(p, c_instr);
-    auto node = std::make_shared<ProcNode>(*p.get());
-    node->instr = InstrInfo{c_instr, c_global};
-    return derive_proc(p, std::shared_ptr<const ProcNode>(std::move(node)), fwd_identity());
+    rw::Edit edit(p);
+    edit.node().instr = InstrInfo{c_instr, c_global};
+    return edit.done();
   });
 }
 

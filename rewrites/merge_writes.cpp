@@ -20,6 +20,7 @@
 #include "core/printer.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/precision.h"
 #include "rewrites/internal/targets.h"
@@ -101,14 +102,13 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
       merged = w1->reduce ? ReduceNode::make(w1->name, w1->type, *w1->idx, sum, s1.srcinfo())
                           : AssignNode::make(w1->name, w1->type, *w1->idx, sum, s1.srcinfo());
     }
-    Block body = replace_stmts(p.body(), l.block, l.lo, l.lo + 2, {merged});
+    rw::Edit edit(p);
+    edit.replace(l.block, l.lo, l.lo + 2, {merged});
     if (w2->reduce) {
-      ProcNode candidate = *p.get();
-      candidate.body = body;
       const SrcInfo at = s1.srcinfo();
-      rw::typecheck_candidate(op, candidate, "the merged statement is ill-typed", &at);
+      rw::typecheck_candidate(op, edit.node(), "the merged statement is ill-typed", &at);
     }
-    return derive_proc(p, std::move(body), fwd_replace(l.block, l.lo, l.lo + 2, 1));
+    return edit.done();
   });
 }
 

@@ -53,12 +53,11 @@ Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string
     if (inner->mode == LoopMode::Seq)
       rw::require_parallel(op, c, checker::Context::at(c), s, "the merged loop " + new_iter_name);
 
-    // 3. Forwarding: the inner loop's body moves up one level; the inner loop disappears.
-    BlockPath path = c.loc().block;
-    int at = c.loc().lo;
-    BlockPath outer_body = child_path(c);
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {s}),
-                       fwd_unwrap(outer_body, 0, static_cast<int>(inner->body.size())));
+    // 3. The inner loop's body moves up one level (the inner loop disappears), and the outer
+    // loop becomes the merged one.
+    const BlockPath& path = c.loc().block;
+    const int at = c.loc().lo;
+    return rw::Edit(p).unwrap(child_path(c), 0).rewrite(path, at, at + 1, {s}).done();
   });
 }
 

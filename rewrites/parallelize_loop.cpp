@@ -11,6 +11,7 @@
 // is left as it is. Nothing moves.
 #include "checker/queries.h"
 #include "core/typecheck.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
@@ -23,7 +24,7 @@ Proc parallelize_loop(const Proc& p, const CursorLike& loop) {
     Cursor c = rw::resolve_loop(op, p, loop);
     const ForNode* f = rw::as_loop(op, c);
     const Loc& l = c.loc();
-    if (f->mode == LoopMode::Par) return derive_proc(p, p.body(), fwd_identity());
+    if (f->mode == LoopMode::Par) return rw::Edit(p).done();
 
     // Each iteration's allocations are private to it in the interpreter, but one with static
     // storage is one array for all threads (core's shared_alloc_in, which codegen asks too).
@@ -37,7 +38,7 @@ Proc parallelize_loop(const Proc& p, const CursorLike& loop) {
                        "the iterations of loop '" + f->iter.name() + "' are independent");
 
     Stmt par = ForNode::make(f->iter, f->lo, f->hi, f->body, LoopMode::Par, c.stmt().srcinfo());
-    return derive_proc(p, replace_stmts(p.body(), l.block, l.lo, l.lo + 1, {par}), fwd_identity());
+    return rw::Edit(p).rewrite(l.block, l.lo, l.lo + 1, {par}).done();
   });
 }
 

@@ -93,8 +93,7 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
     Block out{new_alloc};
     Block mapped = rw::map_accesses(rest, m);
     out.insert(out.end(), mapped.begin(), mapped.end());
-    return derive_proc(p, replace_stmts(p.body(), path, ai, static_cast<int>(list.size()), out),
-                       fwd_identity());
+    return rw::Edit(p).rewrite(path, ai, static_cast<int>(list.size()), out).done();
   });
 }
 

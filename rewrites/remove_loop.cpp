@@ -7,6 +7,7 @@
 // the loop runs at least once (always_true(lo < hi)) - otherwise removing it would run s.
 // Forwarding: cursors into the body move up one level; the loop itself becomes invalid.
 #include "checker/queries.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
@@ -28,8 +29,7 @@ Proc remove_loop(const Proc& p, const CursorLike& loop) {
                        "loop " + f->iter.name() + " runs at least once");
     const BlockPath& path = c.loc().block;
     int at = c.loc().lo;
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, f->body),
-                       fwd_unwrap(path, at, static_cast<int>(f->body.size())));
+    return rw::Edit(p).unwrap(path, at).done();
   });
 }
 

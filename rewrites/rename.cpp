@@ -5,6 +5,7 @@
 //   def f(...): s   -->   def new_name(...): s
 //
 // Nothing inside the proc moves, so every cursor forwards to itself.
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/stmts.h"
@@ -14,9 +15,9 @@ namespace exocpp {
 Proc rename(const Proc& p, const std::string& name) {
   return rw::run_op("rename", [&]() -> Proc {
     rw::check_new_proc_name("rename", p, name, p->srcinfo, /*other_than_self=*/false);
-    auto node = std::make_shared<ProcNode>(*p.get());
-    node->name = name;
-    return derive_proc(p, std::shared_ptr<const ProcNode>(std::move(node)), fwd_identity());
+    rw::Edit edit(p);
+    edit.node().name = name;
+    return edit.done();
   });
 }
 

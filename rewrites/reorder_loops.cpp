@@ -81,7 +81,7 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
     }
     return out;
   };
-  return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {new_outer}), fwd);
+  return rw::Edit(p).remap(path, at, at + 1, {new_outer}, fwd).done();
 }
 
 }  // namespace rw

@@ -9,6 +9,7 @@
 // writes is read or written by the other (reductions into one location commute), and s2 does
 // not use a buffer or window s1 defines. Forwarding: the two statements trade places.
 #include "checker/queries.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
@@ -42,8 +43,7 @@ Proc reorder_stmts(const Proc& p, const CursorLike& block) {
     rw::require_proved(op, c, checker::stmts_commute(ctx, s1, s2), "the two statements commute");
 
     // 3. The rewrite.
-    Block body = replace_stmts(p.body(), l.block, l.lo, l.lo + 2, {s2, s1});
-    return derive_proc(p, std::move(body), fwd_swap(l.block, l.lo, l.lo + 1, l.lo + 2));
+    return rw::Edit(p).swap(l.block, l.lo, l.lo + 1, l.lo + 2).done();
   });
 }
 

@@ -19,6 +19,7 @@
 #include "core/printer.h"
 #include "core/simplify.h"
 #include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
@@ -160,8 +161,7 @@ Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const Replace
 
   // 3. The call in place of the block.
   Stmt call = CallNode::make(sub.ptr(), sol.args, stmts.front().srcinfo());
-  Block body = replace_stmts(p.body(), path, lo, hi, {call});
-  return derive_proc(p, std::move(body), fwd_replace(path, lo, hi, 1));
+  return rw::Edit(p).replace(path, lo, hi, {call}).done();
 }
 
 // Every statement of `b` (list `path`), outermost first, in program order.

@@ -127,8 +127,7 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
     Block out{new_alloc};
     Block mapped = rw::map_accesses(rest, m);
     out.insert(out.end(), mapped.begin(), mapped.end());
-    return derive_proc(p, replace_stmts(p.body(), path, ai, static_cast<int>(list.size()), out),
-                       fwd_identity());
+    return rw::Edit(p).rewrite(path, ai, static_cast<int>(list.size()), out).done();
   });
 }
 

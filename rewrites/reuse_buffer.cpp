@@ -101,8 +101,11 @@ Proc reuse_buffer(const Proc& p, const CursorLike& buf, const CursorLike& replac
     m.buf = y->name;
     m.new_name = x->name;
     Block mapped = rw::map_accesses(rest, m);
-    return derive_proc(p, replace_stmts(p.body(), py, yi, static_cast<int>(ylist.size()), mapped),
-                       fwd_replace(py, yi, yi + 1, 0));
+    // y's allocation disappears; the statements after it move up, rewritten in place.
+    return rw::Edit(p)
+        .remove(py, yi, yi + 1)
+        .rewrite(py, yi, yi + static_cast<int>(mapped.size()), mapped)
+        .done();
   });
 }
 

@@ -11,6 +11,7 @@
 // code left touching such a buffer is refused where it stands: by codegen (a CodegenError
 // naming the access) and by typecheck() of the finished proc.
 #include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/memories.h"
@@ -31,11 +32,10 @@ Proc apply(const Proc& p, const CursorLike& target, const std::string& mem) {
   if (c.is_arg() && !c.arg().type.is_data())
     rw::fail(kOp, c,
              "'" + c.name() + "' is a control argument; only data buffers live in a memory");
-  ProcNode candidate = rw::with_declaration(c, [&](Type&, std::string& m) { m = mem; });
-  rw::typecheck_candidate(kOp, candidate, "'" + c.name() + "' cannot live in " + mem);
-  if (c.is_arg())
-    return derive_proc(p, std::make_shared<const ProcNode>(std::move(candidate)), fwd_identity());
-  return derive_proc(p, std::move(candidate.body), fwd_identity());
+  rw::Edit edit(p);
+  edit.declaration(c, [&](Type&, std::string& m) { m = mem; });
+  rw::typecheck_candidate(kOp, edit.node(), "'" + c.name() + "' cannot live in " + mem);
+  return edit.done();
 }
 }  // namespace
 

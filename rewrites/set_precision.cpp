@@ -16,6 +16,7 @@
 
 #include "core/ir_visit.h"
 #include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/memories.h"
@@ -78,16 +79,17 @@ Proc set_precision(const Proc& p, const CursorLike& alloc_or_arg, const std::str
     if (c.is_arg() && !c.arg().type.is_data())
       rw::fail(kOp, c,
                "'" + c.name() + "' is a control argument; only data buffers have a precision");
-    ProcNode candidate = rw::with_declaration(c, [&](Type& t, std::string&) { t.base = *k; });
+    rw::Edit edit(p);
+    edit.declaration(c, [&](Type& t, std::string&) { t.base = *k; });
     Sym buf = c.is_arg() ? c.arg().name : c.stmt().as<AllocNode>()->name;
-    candidate.body = Retype(buf, *k).mutate(candidate.body);
-    rw::typecheck_candidate(kOp, candidate, "'" + c.name() + "' cannot become " + type);
+    edit.rewrite_body(Retype(buf, *k).mutate(edit.body()));
+    rw::typecheck_candidate(kOp, edit.node(), "'" + c.name() + "' cannot become " + type);
     const ScalarKind old = c.is_arg() ? c.arg().type.base : c.stmt().as<AllocNode>()->type.base;
     if (old != *k) {
-      candidate.eqv_class = fresh_eqv_class();
-      candidate.eqv_configs.clear();
+      edit.node().eqv_class = fresh_eqv_class();
+      edit.node().eqv_configs.clear();
     }
-    return derive_proc(p, std::make_shared<const ProcNode>(std::move(candidate)), fwd_identity());
+    return edit.done();
   });
 }
 

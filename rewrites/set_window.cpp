@@ -14,6 +14,7 @@
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/memories.h"
@@ -84,12 +85,13 @@ Proc set_window(const Proc& p, const CursorLike& arg, bool is_window) {
                                "' holds for the dense strides of a tensor '" + c.name() + "'");
       }
     }
-    ProcNode candidate =
-        rw::with_declaration(c, [&](Type& ty, std::string&) { ty.window = is_window; });
-    candidate.body = RetypeWhole(a.name, t).mutate(candidate.body);
+    rw::Edit edit(p);
+    edit.declaration(c, [&](Type& ty, std::string&) { ty.window = is_window; });
+    edit.rewrite_body(RetypeWhole(a.name, t).mutate(edit.body()));
     rw::typecheck_candidate(
-        kOp, candidate, "'" + c.name() + "' cannot become a " + (is_window ? "window" : "tensor"));
-    return derive_proc(p, std::make_shared<const ProcNode>(std::move(candidate)), fwd_identity());
+        kOp, edit.node(),
+        "'" + c.name() + "' cannot become a " + (is_window ? "window" : "tensor"));
+    return edit.done();
   });
 }
 

@@ -46,7 +46,7 @@ Proc shift_loop(const Proc& p, const CursorLike& loop, const std::string& new_lo
         ForNode::make(f->iter, lo2, hi2, substitute(f->body, {{f->iter, shifted}}), f->mode, si);
     const BlockPath& path = c.loc().block;
     int at = c.loc().lo;
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, {s}), fwd_identity());
+    return rw::Edit(p).rewrite(path, at, at + 1, {s}).done();
   });
 }
 

@@ -9,6 +9,7 @@
 // top-level expression holding it was left unchanged, and becomes invalid otherwise.
 #include "core/simplify.h"
 
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/stmts.h"
 
@@ -28,7 +29,7 @@ Proc simplify(const Proc& p) {
       if (l.expr.size() == 1 || ca[k].same_as(cb[k])) return l;
       return Loc::invalid();
     };
-    return derive_proc(p, std::move(new_body), fwd);
+    return rw::Edit(p).remap({}, 0, static_cast<int>(old_body.size()), new_body, fwd).done();
   });
 }
 

@@ -51,11 +51,12 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
                     .to_string() +
                 "'");
 
-    Block body;
     BlockPath inner = path;
     inner.push_back({ai, BlockField::Body});
-    ForwardFn fwd = rw::fwd_move_stmt(path, ai, inner, 0);
-    Stmt sunk;
+    // The allocation moves to the front of the scope's body; an else branch that uses the
+    // buffer gets its own allocation (a fresh name) at its front.
+    rw::Edit edit(p);
+    edit.move(path, ai, inner, 0);
     if (const ForNode* f = scope.as<ForNode>()) {
       if (mentions(f->lo, an->name) || mentions(f->hi, an->name))
         rw::fail(kOp, a, "the bounds of loop '" + f->iter.name() + "' use '" + a.name() + "'");
@@ -63,9 +64,7 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
         rw::require_unchanged(kOp, a, checker::Context::at(p, path, ai), d, {scope},
                               "the extent '" + to_string(d) + "' of '" + a.name() +
                                   "', evaluated in every iteration,");
-      Block b{alloc_stmt};
-      b.insert(b.end(), f->body.begin(), f->body.end());
-      sunk = ForNode::make(f->iter, f->lo, f->hi, b, f->mode, f->srcinfo);
+      const Stmt sunk = stmt_at(edit.body(), path, ai);
       checker::Answer ans =
           checker::can_lift_alloc(checker::Context::at(p, scope), sunk, alloc_stmt);
       rw::require_proved(kOp, a, ans,
@@ -75,24 +74,19 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
       const IfNode* i = scope.as<IfNode>();
       if (mentions(i->cond, an->name))
         rw::fail(kOp, a, "the condition of the if uses '" + a.name() + "'");
-      Block b{alloc_stmt};
-      b.insert(b.end(), i->body.begin(), i->body.end());
-      Block e = i->orelse;
+      const Block& e = i->orelse;
       if (rw::buffer_uses(e, an->name).any()) {
         Sym copy = an->name.copy();
         rw::AccessMap m;
         m.buf = an->name;
         m.new_name = copy;
-        e = rw::map_accesses(e, m);
-        e.insert(e.begin(), AllocNode::make(copy, an->type, an->mem, an->srcinfo));
         BlockPath other = path;
         other.push_back({ai, BlockField::Orelse});
-        fwd = fwd_compose(fwd, fwd_replace(other, 0, 0, 1));
+        edit.rewrite(other, 0, static_cast<int>(e.size()), rw::map_accesses(e, m))
+            .insert(other, 0, {AllocNode::make(copy, an->type, an->mem, an->srcinfo)});
       }
-      sunk = IfNode::make(i->cond, b, e, i->srcinfo);
     }
-    Block out = replace_stmts(p.body(), path, ai, ai + 2, {sunk});
-    return derive_proc(p, out, fwd);
+    return edit.done();
   });
 }
 

@@ -47,14 +47,18 @@ Proc specialize(const Proc& p, const CursorLike& block, const std::vector<std::s
                      "of the `if`. Include those uses in the block "
                      "(or move the declaration out of it first)");
     }
+    // The block becomes the first branch of the chain of ifs; the others hold fresh copies.
     const SrcInfo& si = b.front().srcinfo();
-    Block chain = alpha_rename(b);
-    for (size_t k = cs.size(); k-- > 0;)
-      chain = {IfNode::make(cs[k], k == 0 ? b : alpha_rename(b), chain, si)};
-
     const BlockPath& path = c.loc().block;
-    int lo = c.loc().lo, hi = c.loc().hi;
-    return derive_proc(p, replace_stmts(p.body(), path, lo, hi, chain), fwd_wrap(path, lo, hi));
+    return rw::Edit(p)
+        .wrap(path, c.loc().lo, c.loc().hi,
+              [&](const Block& block) {
+                Block chain = alpha_rename(block);
+                for (size_t k = cs.size(); k-- > 1;)
+                  chain = {IfNode::make(cs[k], alpha_rename(block), chain, si)};
+                return IfNode::make(cs[0], block, chain, si);
+              })
+        .done();
   });
 }
 

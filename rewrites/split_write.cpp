@@ -13,6 +13,7 @@
 // it become invalid.
 #include "core/printer.h"
 #include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/precision.h"
 #include "rewrites/internal/targets.h"
@@ -55,8 +56,7 @@ Proc split_write(const Proc& p, const CursorLike& stmt) {
                    : ReduceNode::make(name, type, idx, sum->lhs, s.srcinfo());
     Stmt second = ReduceNode::make(name, type, idx, sum->rhs, s.srcinfo());
     const Loc& l = c.loc();
-    Block body = replace_stmts(p.body(), l.block, l.lo, l.lo + 1, {first, second});
-    return derive_proc(p, std::move(body), fwd_replace(l.block, l.lo, l.lo + 1, 2));
+    return rw::Edit(p).replace(l.block, l.lo, l.lo + 1, {first, second}).done();
   });
 }
 

@@ -320,8 +320,7 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     ForwardFn inside = [path, lo, pre](const Loc& l) {
       return loc_reroot(l, path, lo, path, lo + pre);
     };
-    ForwardFn fwd = fwd_replace(path, lo, hi, static_cast<int>(out.size()), inside);
-    return derive_proc(p, replace_stmts(p.body(), path, lo, hi, out), fwd);
+    return rw::Edit(p).replace(path, lo, hi, out, inside).done();
   });
 }
 

@@ -12,6 +12,7 @@
 #include "core/printer.h"
 #include "rewrites/buffers.h"
 #include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
@@ -143,15 +144,17 @@ Proc unroll_buffer(const Proc& p, const CursorLike& alloc, int dimension) {
     std::vector<Expr> shape = an->type.shape;
     shape.erase(shape.begin() + dimension);
     Type t = shape.empty() ? Type(an->type.base) : Type(an->type.base, shape);
-    Block out;
-    for (const auto& [k, s] : syms) out.push_back(AllocNode::make(s, t, an->mem, an->srcinfo));
+    Block allocs;
+    for (const auto& [k, s] : syms) allocs.push_back(AllocNode::make(s, t, an->mem, an->srcinfo));
     Unroller u(an->name, dimension, syms);
     Block mapped = u.mutate(rest);
-    out.insert(out.end(), mapped.begin(), mapped.end());
-    const int n_allocs = static_cast<int>(syms.size());
-    ForwardFn fwd = fwd_replace(a.loc().block, ai, ai + 1, n_allocs);
-    return derive_proc(
-        p, replace_stmts(p.body(), a.loc().block, ai, static_cast<int>(list.size()), out), fwd);
+    // The allocation becomes one per index; the statements after it are rewritten in place.
+    const int n_allocs = static_cast<int>(allocs.size());
+    return rw::Edit(p)
+        .replace(a.loc().block, ai, ai + 1, allocs)
+        .rewrite(a.loc().block, ai + n_allocs, ai + n_allocs + static_cast<int>(mapped.size()),
+                 mapped)
+        .done();
   });
 }
 

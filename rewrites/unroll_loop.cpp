@@ -47,8 +47,7 @@ Proc unroll_loop(const Proc& p, const CursorLike& loop) {
     const BlockPath& path = c.loc().block;
     int at = c.loc().lo;
     if (out.empty() && c.list().size() == 1) out.push_back(PassNode::make(f->srcinfo));
-    return derive_proc(p, replace_stmts(p.body(), path, at, at + 1, out),
-                       fwd_replace(path, at, at + 1, static_cast<int>(out.size())));
+    return rw::Edit(p).replace(path, at, at + 1, out).done();
   });
 }
 

@@ -11,6 +11,7 @@
 #include "core/printer.h"
 #include "rewrites/configs.h"
 #include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/scope.h"
 #include "rewrites/internal/targets.h"
@@ -35,14 +36,12 @@ Proc write_config(const Proc& p, const CursorLike& gap, const Config& config,
     const bool final_only = rw::require_invisible_write(kOp, g, p, path, k, k, config, field, e);
 
     Stmt write = WriteConfigNode::make(config, field, e, g.srcinfo());
-    Block body = replace_stmts(p.body(), path, k, k, {write});
-    ProcNode candidate = *p.get();
-    candidate.body = body;
-    rw::typecheck_candidate(kOp, candidate, "the new write is ill-typed");
+    rw::Edit edit(p);
+    edit.insert(path, k, {write});
+    rw::typecheck_candidate(kOp, edit.node(), "the new write is ill-typed");
     // A write seen only by the caller (the final config state): recorded for call_eqv.
-    if (final_only) rw::record_final_config(candidate, config, field);
-    return derive_proc(p, std::make_shared<const ProcNode>(std::move(candidate)),
-                       fwd_replace(path, k, k, 1));
+    if (final_only) rw::record_final_config(edit.node(), config, field);
+    return edit.done();
   });
 }
 

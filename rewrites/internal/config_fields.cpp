@@ -4,6 +4,7 @@
 #include "checker/queries_config.h"
 #include "core/printer.h"
 #include "core/typecheck.h"
+#include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 
 namespace exocpp::rw {
@@ -67,28 +68,10 @@ void typecheck_candidate(const std::string& op, const ProcNode& candidate, const
   try {
     // Mid-schedule, plain code may still touch a buffer already moved to a register memory
     // (its copy loops are replaced by instructions next); codegen enforces that rule.
-    typecheck(Proc(std::make_shared<const ProcNode>(candidate)), {.memory_access = false});
+    typecheck(Proc(ProcNode::make(candidate)), {.memory_access = false});
   } catch (const TypeError& e) {
     fail(op, at ? *at : e.loc(), why + ": " + e.reason());
   }
-}
-
-ProcNode with_declaration(const Cursor& decl,
-                          const std::function<void(Type&, std::string&)>& edit) {
-  ProcNode node = *decl.proc().get();
-  if (decl.is_arg()) {
-    FnArg& a = node.args[static_cast<size_t>(decl.loc().lo)];
-    edit(a.type, a.mem);
-    return node;
-  }
-  const AllocNode* a = decl.stmt().as<AllocNode>();
-  Type t = a->type;
-  std::string mem = a->mem;
-  edit(t, mem);
-  const Loc& l = decl.loc();
-  node.body = replace_stmts(node.body, l.block, l.lo, l.lo + 1,
-                            {AllocNode::make(a->name, t, mem, a->srcinfo)});
-  return node;
 }
 
 }  // namespace exocpp::rw

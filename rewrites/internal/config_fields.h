@@ -40,8 +40,4 @@ void record_final_config(ProcNode& node, const Config& cfg, const std::string& f
 void typecheck_candidate(const std::string& op, const ProcNode& candidate, const std::string& why,
                          const SrcInfo* at = nullptr);
 
-// A copy of the proc of `decl` (an allocation or argument cursor) whose declared type and
-// memory are changed by `edit` in place; nothing else changes.
-ProcNode with_declaration(const Cursor& decl, const std::function<void(Type&, std::string&)>& edit);
-
 }  // namespace exocpp::rw

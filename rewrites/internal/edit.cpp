@@ -296,7 +296,30 @@ Edit& Edit::expr(const Loc& at, const Expr& with, ExprMoves inside) {
 }
 
 Edit& Edit::rewrite_body(Block with) {
-  node_.body = std::move(with);
+  return rewrite({}, 0, static_cast<int>(node_.body.size()), std::move(with));
+}
+
+Edit& Edit::declaration(const Cursor& decl,
+                        const std::function<void(Type&, std::string&)>& change) {
+  if (decl.is_arg()) {
+    FnArg& a = node_.args[static_cast<size_t>(decl.loc().lo)];
+    change(a.type, a.mem);
+    return *this;
+  }
+  const AllocNode* a = decl.stmt().as<AllocNode>();
+  EXOCPP_ASSERT(a != nullptr, "Edit::declaration needs an allocation or an argument");
+  Type t = a->type;
+  std::string mem = a->mem;
+  change(t, mem);
+  const Loc& l = decl.loc();
+  return rewrite(l.block, l.lo, l.lo + 1, {AllocNode::make(a->name, t, mem, a->srcinfo)});
+}
+
+Edit& Edit::remap(const BlockPath& path, int lo, int hi, Block with, ForwardFn fwd) {
+  EXOCPP_ASSERT(0 <= lo && lo <= hi && hi <= list_size(node_.body, path),
+                "Edit::remap: a range outside its list");
+  node_.body = replace_stmts(node_.body, path, lo, hi, with);
+  fwd_ = fwd_compose(fwd_, std::move(fwd));
   return *this;
 }
 

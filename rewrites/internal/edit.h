@@ -60,8 +60,8 @@ class Edit {
   // Statements [lo, hi) become the `field` list of the statement `wrapper` builds from them
   // (a new loop or if around them; the list may be a rewritten copy of the same length):
   // everything inside moves one level down.
-  Edit& wrap(const BlockPath& path, int lo, int hi, const std::function<Stmt(const Block&)>& wrapper,
-             BlockField field = BlockField::Body);
+  Edit& wrap(const BlockPath& path, int lo, int hi,
+             const std::function<Stmt(const Block&)>& wrapper, BlockField field = BlockField::Body);
   // The statement at `at` is replaced by its own `field` list, spliced in place.
   Edit& unwrap(const BlockPath& path, int at, BlockField field = BlockField::Body);
   // Statement `from_idx` of list `from` moved to position `to_idx` of list `to` (`to` and
@@ -74,8 +74,15 @@ class Edit {
   // through `inside` to its steps below `at` in `with` (nullopt: gone); by default all are gone.
   using ExprMoves = std::function<std::optional<std::vector<int>>(const std::vector<int>&)>;
   Edit& expr(const Loc& at, const Expr& with, ExprMoves inside = nullptr);
-  // A change of the whole body that moves no location (a rewrite of expressions in place).
+  // The whole body rewritten in place (types or accesses changed): every statement stays
+  // where it is, so no location moves.
   Edit& rewrite_body(Block with);
+  // The declaration `decl` (an allocation or argument cursor of the input) with its type and
+  // memory changed by `change`; nothing else changes.
+  Edit& declaration(const Cursor& decl, const std::function<void(Type&, std::string&)>& change);
+  // Statements [lo, hi) become `with` in an arrangement no verb above describes (loops trading
+  // places, branches regrouped); `fwd` maps every location of the proc.
+  Edit& remap(const BlockPath& path, int lo, int hi, Block with, ForwardFn fwd);
 
   const Block& body() const { return node_.body; }
   // The header fields; do not assign `body` here (use the verbs).
