@@ -33,7 +33,7 @@ Proc add_loop(const Proc& p, const CursorLike& block, const std::string& iter_na
     checker::Context ctx = checker::Context::at(first);
     rw::require_proved(op, first,
                        checker::always_true(ctx, mk_cmp(BinOpKind::Gt, hi, int_const(0))),
-                       "the new loop's bound '" + hi_expr + "' is positive");
+                       [&] { return "the new loop's bound '" + hi_expr + "' is positive"; });
     const SrcInfo& si = first.stmt().srcinfo();
     Block body = c.stmts();
     Stmt candidate = ForNode::make(iter, int_const(0, si), hi, body, LoopMode::Seq, si);

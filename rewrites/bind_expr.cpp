@@ -89,9 +89,10 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
       Block between(list.begin() + k0, list.begin() + k_last);
       checker::Answer ans =
           checker::stmts_commute(checker::Context::at(p, between), between, Block{alloc, assign});
-      rw::require_proved(kOp, cs.back(), ans,
-                         "the statements between the binding and the last occurrence leave '" +
-                             to_string(e) + "' unchanged");
+      rw::require_proved(kOp, cs.back(), ans, [&] {
+        return "the statements between the binding and the last occurrence leave '" + to_string(e) +
+               "' unchanged";
+      });
     }
 
     // Build: alloc + assignment before statement k0; occurrences replaced by reads of b.

@@ -30,12 +30,13 @@ Proc bound_and_guard(const Proc& p, const CursorLike& loop, const std::string& b
     Cursor c = rw::resolve_loop(op, p, loop);
     const ForNode* f = rw::as_loop(op, c);
     Expr c_bound = simplify_expr(parse_index_expr(op, c, bound, "the bound"));
-    rw::require_unchanged(
-        op, c, checker::Context::at(c), f->hi, {c.stmt()},
-        "the upper bound '" + c.hi().to_string() + "', evaluated by the guard in every iteration,");
+    rw::require_unchanged(op, c, checker::Context::at(c), f->hi, {c.stmt()}, [&] {
+      return "the upper bound '" + c.hi().to_string() +
+             "', evaluated by the guard in every iteration,";
+    });
     rw::require_proved(
         op, c, checker::always_true(checker::Context::at(c), mk_cmp(BinOpKind::Le, f->hi, c_bound)),
-        "the upper bound '" + c.hi().to_string() + "' is at most '" + bound + "'");
+        [&] { return "the upper bound '" + c.hi().to_string() + "' is at most '" + bound + "'"; });
 
     // The body moves under the guard `i < hi`; the loop runs to the new bound.
     const BlockPath& path = c.loc().block;

@@ -74,9 +74,10 @@ void check_asserts(const Cursor& c, const CallNode& call, const ProcNode& f, con
     for (const Expr& k : known) old = old || expr_equal(k, at_call);
     if (old) continue;
     checker::Context ctx = checker::Context::at(c.proc(), c.loc().block, c.loc().lo);
-    rw::require_proved(kOp, c, checker::always_true(ctx, at_call),
-                       "the assert '" + to_string(e) + "' of '" + g.name +
-                           "' holds at the call (as '" + to_string(at_call) + "')");
+    rw::require_proved(kOp, c, checker::always_true(ctx, at_call), [&] {
+      return "the assert '" + to_string(e) + "' of '" + g.name + "' holds at the call (as '" +
+             to_string(at_call) + "')";
+    });
   }
 }
 

@@ -31,17 +31,20 @@ Proc cut_loop(const Proc& p, const CursorLike& loop, const std::string& cut_poin
     const ForNode* f = rw::as_loop(op, c);
     Expr cut = simplify_expr(parse_index_expr(op, c, cut_point, "the cut point"));
     checker::Context ctx = checker::Context::at(c);
-    rw::require_unchanged(op, c, ctx, cut, {c.stmt()},
-                          "the cut point '" + cut_point + "', evaluated after the first loop,");
-    rw::require_unchanged(
-        op, c, ctx, f->hi, {c.stmt()},
-        "the upper bound '" + c.hi().to_string() + "', evaluated after the first loop,");
-    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f->lo, cut)),
-                       "the cut point '" + cut_point + "' is at least the lower bound '" +
-                           c.lo().to_string() + "'");
-    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, cut, f->hi)),
-                       "the cut point '" + cut_point + "' is at most the upper bound '" +
-                           c.hi().to_string() + "'");
+    rw::require_unchanged(op, c, ctx, cut, {c.stmt()}, [&] {
+      return "the cut point '" + cut_point + "', evaluated after the first loop,";
+    });
+    rw::require_unchanged(op, c, ctx, f->hi, {c.stmt()}, [&] {
+      return "the upper bound '" + c.hi().to_string() + "', evaluated after the first loop,";
+    });
+    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f->lo, cut)), [&] {
+      return "the cut point '" + cut_point + "' is at least the lower bound '" +
+             c.lo().to_string() + "'";
+    });
+    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, cut, f->hi)), [&] {
+      return "the cut point '" + cut_point + "' is at most the upper bound '" + c.hi().to_string() +
+             "'";
+    });
 
     // 2. The two loops; the second binds fresh names.
     Stmt first = ForNode::make(f->iter, f->lo, cut, f->body, f->mode, f->srcinfo);

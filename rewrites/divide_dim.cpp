@@ -79,8 +79,9 @@ Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotien
     check_element_uses(op, a, rest, an->name, {dim_idx}, "dividing a dimension");
     const Expr& n = an->type.shape[dim_idx];
     rw::require_proved(
-        op, a, checker::always_divisible(checker::Context::at(p, a.stmt()), n, quotient),
-        "the dimension '" + to_string(n) + "' is divisible by " + std::to_string(quotient));
+        op, a, checker::always_divisible(checker::Context::at(p, a.stmt()), n, quotient), [&] {
+          return "the dimension '" + to_string(n) + "' is divisible by " + std::to_string(quotient);
+        });
 
     const ConstNode* nc = n.as<ConstNode>();
     Expr hi = nc && nc->is_int() ? int_e(nc->int_val() / quotient)

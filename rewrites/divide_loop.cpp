@@ -64,19 +64,22 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
                    c.lo().to_string() + "' (shift_loop can move it)");
     checker::Context ctx = checker::Context::at(c);
     if (opts.perfect) {
-      rw::require_proved(
-          kOp, c, checker::always_divisible(ctx, f->hi, div_const),
-          "the bound '" + c.hi().to_string() + "' is divisible by " + std::to_string(div_const));
+      rw::require_proved(kOp, c, checker::always_divisible(ctx, f->hi, div_const), [&] {
+        return "the bound '" + c.hi().to_string() + "' is divisible by " +
+               std::to_string(div_const);
+      });
     } else {
-      rw::require_unchanged(kOp, c, ctx, f->hi, {c.stmt()},
-                            "the bound '" + c.hi().to_string() + "', evaluated again by the " +
-                                (opts.tail == Tail::Guard ? "guard" : "tail loop") + ",");
+      rw::require_unchanged(kOp, c, ctx, f->hi, {c.stmt()}, [&] {
+        return "the bound '" + c.hi().to_string() + "', evaluated again by the " +
+               (opts.tail == Tail::Guard ? "guard" : "tail loop") + ",";
+      });
       if (opts.tail != Tail::Guard)
-        rw::require_proved(kOp, c,
-                           checker::always_true(ctx, mk_cmp(BinOpKind::Ge, f->hi, int_const(0))),
-                           "the bound '" + c.hi().to_string() + "' is not negative (a tail of (" +
-                               c.hi().to_string() + ") % " + std::to_string(div_const) +
-                               " iterations would run otherwise)");
+        rw::require_proved(
+            kOp, c, checker::always_true(ctx, mk_cmp(BinOpKind::Ge, f->hi, int_const(0))), [&] {
+              return "the bound '" + c.hi().to_string() + "' is not negative (a tail of (" +
+                     c.hi().to_string() + ") % " + std::to_string(div_const) +
+                     " iterations would run otherwise)";
+            });
     }
 
     // 2. The new loops.

@@ -54,23 +54,25 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
     Expr covered = simplify_expr(mk_mul(ohi, stride));
     checker::Context ctx = checker::Context::at(c);
     rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Gt, ohi, int_const(0))),
-                       "the outer bound '" + outer_hi + "' is positive");
+                       [&] { return "the outer bound '" + outer_hi + "' is positive"; });
     rw::require_proved(
-        op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, covered, f->hi)),
-        "outer_hi * outer_stride is at most the loop's bound '" + c.hi().to_string() + "'");
+        op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, covered, f->hi)), [&] {
+          return "outer_hi * outer_stride is at most the loop's bound '" + c.hi().to_string() + "'";
+        });
     rw::require_proved(op, c, checker::loop_iterations_commute(ctx, c.stmt()),
-                       "the iterations of loop " + f->iter.name() + " commute");
+                       [&] { return "the iterations of loop " + f->iter.name() + " commute"; });
     Stmt twice = ForNode::make(Sym("repeat"), int_const(0, si), int_const(2, si), f->body,
                                LoopMode::Seq, si);
-    rw::require_proved(op, c,
-                       checker::loop_body_idempotent(checker::Context::at(c.body()[0]), twice),
-                       "running one iteration of loop " + f->iter.name() +
-                           " twice is the same as running it once");
+    rw::require_proved(
+        op, c, checker::loop_body_idempotent(checker::Context::at(c.body()[0]), twice), [&] {
+          return "running one iteration of loop " + f->iter.name() +
+                 " twice is the same as running it once";
+        });
 
     Expr inner_hi = simplify_expr(mk_add(stride, mk_sub(f->hi, covered)));
-    rw::require_unchanged(
-        op, c, ctx, inner_hi, {c.stmt()},
-        "the inner bound '" + to_string(inner_hi) + "', evaluated in every outer iteration,");
+    rw::require_unchanged(op, c, ctx, inner_hi, {c.stmt()}, [&] {
+      return "the inner bound '" + to_string(inner_hi) + "', evaluated in every outer iteration,";
+    });
 
     // 2. The overlapping chunks: the body, rewritten for the new index, moves into the inner
     // loop, and the loop becomes the outer one.

@@ -53,9 +53,9 @@ Proc eliminate_dead_code(const Proc& p, const CursorLike& stmt) {
     }
     if (const ForNode* f = s.as<ForNode>()) {
       Expr empty = BinOpNode::make(BinOpKind::Le, f->hi, f->lo, s.srcinfo());
-      rw::require_proved(
-          op, c, checker::always_true(ctx, empty),
-          "the loop over '" + f->iter.name() + "' never runs (" + to_string(empty) + ")");
+      rw::require_proved(op, c, checker::always_true(ctx, empty), [&] {
+        return "the loop over '" + f->iter.name() + "' never runs (" + to_string(empty) + ")";
+      });
       return remove();
     }
     rw::fail(op, c, "expected an if or a loop, but '" + c.to_string() + "' is neither");

@@ -40,14 +40,15 @@ Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, cons
   checker::Context ctx = checker::Context::at(p, a.stmt());
   require_proved(op, a,
                  checker::always_true(ctx, BinOpNode::make(BinOpKind::Gt, dim, int_const(0))),
-                 "the new dimension's size '" + to_string(dim) + "' is positive");
-  require_proved(
-      op, a, checker::always_in_range(ctx, idx, int_const(0), dim),
-      "the indexing expression '" + to_string(idx) + "' is in [0, " + to_string(dim) + ")");
+                 [&] { return "the new dimension's size '" + to_string(dim) + "' is positive"; });
+  require_proved(op, a, checker::always_in_range(ctx, idx, int_const(0), dim), [&] {
+    return "the indexing expression '" + to_string(idx) + "' is in [0, " + to_string(dim) + ")";
+  });
 
-  require_unchanged(op, a, ctx, idx, rest,
-                    "the indexing expression '" + to_string(idx) +
-                        "', evaluated at every access of '" + a.name() + "',");
+  require_unchanged(op, a, ctx, idx, rest, [&] {
+    return "the indexing expression '" + to_string(idx) + "', evaluated at every access of '" +
+           a.name() + "',";
+  });
   std::vector<Expr> shape = an->type.shape;
   shape.insert(append ? shape.end() : shape.begin(), dim);
   Stmt new_alloc = AllocNode::make(an->name, Type(an->type.base, shape), an->mem, an->srcinfo);

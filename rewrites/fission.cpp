@@ -74,15 +74,19 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
   }
   checker::Context sctx = checker::Context::at(sc);
   if (const ForNode* f = s.as<ForNode>()) {
-    rw::require_unchanged(kOp, sc, sctx, f->lo, {a},
-                          "the lower bound '" + sc.lo().to_string() + "' of the second copy");
-    rw::require_unchanged(kOp, sc, sctx, f->hi, {a},
-                          "the upper bound '" + sc.hi().to_string() + "' of the second copy");
-    rw::require_proved(kOp, sc, checker::can_fission(sctx, s, static_cast<size_t>(k)),
-                       "splitting loop " + f->iter.name() + " keeps every dependence");
+    rw::require_unchanged(kOp, sc, sctx, f->lo, {a}, [&] {
+      return "the lower bound '" + sc.lo().to_string() + "' of the second copy";
+    });
+    rw::require_unchanged(kOp, sc, sctx, f->hi, {a}, [&] {
+      return "the upper bound '" + sc.hi().to_string() + "' of the second copy";
+    });
+    rw::require_proved(kOp, sc, checker::can_fission(sctx, s, static_cast<size_t>(k)), [&] {
+      return "splitting loop " + f->iter.name() + " keeps every dependence";
+    });
   } else {
-    rw::require_unchanged(kOp, sc, sctx, s.as<IfNode>()->cond, {a},
-                          "the condition '" + sc.cond().to_string() + "' of the second copy");
+    rw::require_unchanged(kOp, sc, sctx, s.as<IfNode>()->cond, {a}, [&] {
+      return "the condition '" + sc.cond().to_string() + "' of the second copy";
+    });
   }
 
   // 3. Forwarding.

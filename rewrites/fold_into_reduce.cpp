@@ -40,8 +40,9 @@ Proc fold_into_reduce(const Proc& p, const CursorLike& assign) {
                    " before it is stored into '" + a->name.name() + "' (" + to_string(a->type) +
                    "); a reduction would not round it");
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);
-    rw::require_same_location(op, c, ctx, a->idx, rd->idx,
-                              "the addition reads the location '" + c.to_string() + "' writes");
+    rw::require_same_location(op, c, ctx, a->idx, rd->idx, [&] {
+      return "the addition reads the location '" + c.to_string() + "' writes";
+    });
 
     Stmt red = ReduceNode::make(a->name, a->type, a->idx, sum->rhs, c.stmt().srcinfo());
     const int rhs_child = static_cast<int>(a->idx.size());

@@ -69,12 +69,15 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
     if (loops) {
       const ForNode *f1 = s1.as<ForNode>(), *f2 = s2.as<ForNode>();
       checker::Context ctx = checker::Context::at(c1);
-      rw::require_unchanged(kOp, c2, ctx, f2->lo, {s1},
-                            "the lower bound '" + c2.lo().to_string() + "' of the second loop");
-      rw::require_unchanged(kOp, c2, ctx, f2->hi, {s1},
-                            "the upper bound '" + c2.hi().to_string() + "' of the second loop");
-      rw::require_proved(kOp, c2, checker::can_fuse(checker::Context::at(c1), s1, s2),
-                         "loops " + f1->iter.name() + " and " + f2->iter.name() + " can be fused");
+      rw::require_unchanged(kOp, c2, ctx, f2->lo, {s1}, [&] {
+        return "the lower bound '" + c2.lo().to_string() + "' of the second loop";
+      });
+      rw::require_unchanged(kOp, c2, ctx, f2->hi, {s1}, [&] {
+        return "the upper bound '" + c2.hi().to_string() + "' of the second loop";
+      });
+      rw::require_proved(kOp, c2, checker::can_fuse(checker::Context::at(c1), s1, s2), [&] {
+        return "loops " + f1->iter.name() + " and " + f2->iter.name() + " can be fused";
+      });
       Block body = f1->body;
       for (const Stmt& s : substitute(f2->body, {{f2->iter, index_var(f1->iter, f2->srcinfo)}}))
         body.push_back(s);
@@ -82,15 +85,17 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
       fused = ForNode::make(f1->iter, f1->lo, f1->hi, body, f1->mode, f1->srcinfo);
       // A par loop now also runs the second loop's body: its iterations run in any order, so
       // every pair of them (not only the later-first pairs can_fuse proves) must not conflict.
-      rw::require_parallel(kOp, c1, ctx, fused, "the fused loop " + f1->iter.name());
+      rw::require_parallel(kOp, c1, ctx, fused,
+                           [&] { return "the fused loop " + f1->iter.name(); });
     } else {
       const IfNode *i1 = s1.as<IfNode>(), *i2 = s2.as<IfNode>();
       if (!expr_equal(i1->cond, i2->cond))
         rw::fail(kOp, c2,
                  "the conditions differ: '" + c1.cond().to_string() + "' and '" +
                      c2.cond().to_string() + "'");
-      rw::require_unchanged(kOp, c2, checker::Context::at(c1), i2->cond, {s1},
-                            "the condition '" + c2.cond().to_string() + "' of the second if");
+      rw::require_unchanged(kOp, c2, checker::Context::at(c1), i2->cond, {s1}, [&] {
+        return "the condition '" + c2.cond().to_string() + "' of the second if";
+      });
       Block body = i1->body, orelse = i1->orelse;
       body.insert(body.end(), i2->body.begin(), i2->body.end());
       orelse.insert(orelse.end(), i2->orelse.begin(), i2->orelse.end());

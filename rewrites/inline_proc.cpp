@@ -273,13 +273,14 @@ Proc inline_proc(const Proc& p, const CursorLike& call) {
       std::string what =
           "the argument `" + to_string(a) + "` for '" + callee.args[i].name.name() + "'";
       if (callee.args[i].type.is_control() || a.is<WindowExprNode>()) {
-        rw::require_unchanged(kOp, c, ctx, a, {c.stmt()},
-                              what + ", evaluated at every use in the inlined body,");
+        rw::require_unchanged(kOp, c, ctx, a, {c.stmt()}, [&] {
+          return what + ", evaluated at every use in the inlined body,";
+        });
       } else if (const ReadNode* r = a.as<ReadNode>()) {
         for (const Expr& x : r->idx)
-          rw::require_unchanged(
-              kOp, c, ctx, x, {c.stmt()},
-              "the index `" + to_string(x) + "` of " + what + ", evaluated at every use,");
+          rw::require_unchanged(kOp, c, ctx, x, {c.stmt()}, [&] {
+            return "the index `" + to_string(x) + "` of " + what + ", evaluated at every use,";
+          });
       }
     }
     rw::CallSubst subst(callee, cn->args, fresh_binders(c, callee.body));

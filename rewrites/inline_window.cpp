@@ -104,9 +104,10 @@ Proc inline_window(const Proc& p, const CursorLike& window_stmt) {
     const int wi = c.loc().lo;
     const Block& list = c.list();
     Block rest(list.begin() + wi + 1, list.end());
-    rw::require_unchanged(kOp, c, checker::Context::at(p, path, wi), ws->rhs, rest,
-                          "the window `" + to_string(ws->rhs) + "`, evaluated at every use of " +
-                              ws->name.name() + " instead of once,");
+    rw::require_unchanged(kOp, c, checker::Context::at(p, path, wi), ws->rhs, rest, [&] {
+      return "the window `" + to_string(ws->rhs) + "`, evaluated at every use of " +
+             ws->name.name() + " instead of once,";
+    });
     WindowInliner inl(ws->name, *ws->rhs.as<WindowExprNode>(), ws->rhs);
     Block new_rest = inl.mutate(rest);
     // The window statement disappears; the statements after it move up, rewritten in place.

@@ -37,25 +37,32 @@ Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2)
                "the bodies of loops " + f1->iter.name() + " and " + f2->iter.name() + " differ");
     rw::require_proved(
         op, c2,
-        checker::always_true(checker::Context::at(c1), mk_cmp(BinOpKind::Eq, f1->hi, f2->lo)),
-        "the first loop ends ('" + c1.hi().to_string() + "') where the second begins ('" +
-            c2.lo().to_string() + "')");
+        checker::always_true(checker::Context::at(c1), mk_cmp(BinOpKind::Eq, f1->hi, f2->lo)), [&] {
+          return "the first loop ends ('" + c1.hi().to_string() + "') where the second begins ('" +
+                 c2.lo().to_string() + "')";
+        });
     if (f1->mode != f2->mode) rw::fail(op, c2, "the loops differ in mode (seq and par)");
     checker::Context ctx = checker::Context::at(c1);
-    rw::require_unchanged(op, c2, ctx, f2->lo, {c1.stmt()},
-                          "the lower bound '" + c2.lo().to_string() + "' of the second loop");
-    rw::require_unchanged(op, c2, ctx, f2->hi, {c1.stmt()},
-                          "the upper bound '" + c2.hi().to_string() + "' of the second loop");
+    rw::require_unchanged(op, c2, ctx, f2->lo, {c1.stmt()}, [&] {
+      return "the lower bound '" + c2.lo().to_string() + "' of the second loop";
+    });
+    rw::require_unchanged(op, c2, ctx, f2->hi, {c1.stmt()}, [&] {
+      return "the upper bound '" + c2.hi().to_string() + "' of the second loop";
+    });
     rw::require_proved(op, c1, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f1->lo, f1->hi)),
-                       "the first loop's range is not negative ('" + c1.lo().to_string() +
-                           "' <= '" + c1.hi().to_string() + "')");
+                       [&] {
+                         return "the first loop's range is not negative ('" + c1.lo().to_string() +
+                                "' <= '" + c1.hi().to_string() + "')";
+                       });
     rw::require_proved(op, c2, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f2->lo, f2->hi)),
-                       "the second loop's range is not negative ('" + c2.lo().to_string() +
-                           "' <= '" + c2.hi().to_string() + "')");
+                       [&] {
+                         return "the second loop's range is not negative ('" + c2.lo().to_string() +
+                                "' <= '" + c2.hi().to_string() + "')";
+                       });
     Stmt s = ForNode::make(f1->iter, f1->lo, f2->hi, f1->body, f1->mode, f1->srcinfo);
     // Two par loops ran one after the other; joined, an iteration of the first may run after one
     // of the second.
-    rw::require_parallel(op, c1, ctx, s, "the joined loop " + f1->iter.name());
+    rw::require_parallel(op, c1, ctx, s, [&] { return "the joined loop " + f1->iter.name(); });
     BlockPath path = c1.loc().block;
     int at = c1.loc().lo;
     ForwardFn inside = [path, at](const Loc& l) -> Loc {

@@ -53,16 +53,19 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
                  "cannot lift '" + name + "' out of the par loop '" + f->iter.name() +
                      "': its parallel iterations would share one buffer");
       for (const Expr& d : alloc_stmt.as<AllocNode>()->type.shape)
-        rw::require_unchanged(kOp, Cursor(cur, loc), checker::Context::at(cur, encl), d, {encl},
-                              "the extent '" + to_string(d) + "' of '" + name +
-                                  "', evaluated before the enclosing " +
-                                  (encl.is<ForNode>() ? "loop" : "if") + " instead of inside it,");
+        rw::require_unchanged(
+            kOp, Cursor(cur, loc), checker::Context::at(cur, encl), d, {encl}, [&] {
+              return "the extent '" + to_string(d) + "' of '" + name +
+                     "', evaluated before the enclosing " + (encl.is<ForNode>() ? "loop" : "if") +
+                     " instead of inside it,";
+            });
       if (encl.is<ForNode>()) {
         checker::Answer ans =
             checker::can_lift_alloc(checker::Context::at(cur, encl), encl, alloc_stmt);
-        rw::require_proved(kOp, Cursor(cur, loc), ans,
-                           "one '" + name + "' can serve every iteration of loop '" +
-                               encl.as<ForNode>()->iter.name() + "'");
+        rw::require_proved(kOp, Cursor(cur, loc), ans, [&] {
+          return "one '" + name + "' can serve every iteration of loop '" +
+                 encl.as<ForNode>()->iter.name() + "'";
+        });
       }
       // The allocation now runs even where the loop or if would not run its body (a loop of
       // no iterations): an extent that is negative there would fail where the input runs.
@@ -71,9 +74,11 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
             kOp, Cursor(cur, loc),
             checker::always_true(checker::Context::at(cur, encl),
                                  BinOpNode::make(BinOpKind::Le, rw::int_const(0), d)),
-            "the extent '" + to_string(d) + "' of '" + name +
-                "' is not negative before the enclosing " + (encl.is<ForNode>() ? "loop" : "if") +
-                ", which may not run its body");
+            [&] {
+              return "the extent '" + to_string(d) + "' of '" + name +
+                     "' is not negative before the enclosing " +
+                     (encl.is<ForNode>() ? "loop" : "if") + ", which may not run its body";
+            });
       cur = rw::Edit(cur).move(loc.block, loc.lo, parent, pi).done();
       loc = Loc{CursorKind::Stmt, parent, pi, pi + 1, {}};
     }

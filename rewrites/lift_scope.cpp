@@ -80,9 +80,10 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
         rw::fail(kOp, ic,
                  "the condition '" + ic.cond().to_string() + "' depends on the loop variable " +
                      f->iter.name());
-      rw::require_unchanged(kOp, ic, checker::Context::at(oc), i->cond, {outer},
-                            "the condition '" + ic.cond().to_string() +
-                                "', evaluated once instead of in every iteration,");
+      rw::require_unchanged(kOp, ic, checker::Context::at(oc), i->cond, {outer}, [&] {
+        return "the condition '" + ic.cond().to_string() +
+               "', evaluated once instead of in every iteration,";
+      });
       Stmt a = ForNode::make(f->iter, f->lo, f->hi, i->body, f->mode, osi);
       Block b;
       if (!i->orelse.empty()) {
@@ -96,9 +97,10 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
       const IfNode* o = outer.as<IfNode>();
       if (!o->orelse.empty())
         rw::fail(kOp, oc, "cannot lift a loop out of an if that has an else branch");
-      rw::require_unchanged(kOp, ic, checker::Context::at(oc), o->cond, {inner},
-                            "the condition '" + oc.cond().to_string() +
-                                "', evaluated in every iteration of the loop,");
+      rw::require_unchanged(kOp, ic, checker::Context::at(oc), o->cond, {inner}, [&] {
+        return "the condition '" + oc.cond().to_string() +
+               "', evaluated in every iteration of the loop,";
+      });
       lifted = ForNode::make(f->iter, f->lo, f->hi, {IfNode::make(o->cond, f->body, {}, osi)},
                              f->mode, f->srcinfo);
     } else {

@@ -51,7 +51,8 @@ Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string
     // A par outer loop over a seq inner one: the merged par loop also runs the inner loop's
     // iterations in any order. (Both par: every pair of merged iterations was already apart.)
     if (inner->mode == LoopMode::Seq)
-      rw::require_parallel(op, c, checker::Context::at(c), s, "the merged loop " + new_iter_name);
+      rw::require_parallel(op, c, checker::Context::at(c), s,
+                           [&] { return "the merged loop " + new_iter_name; });
 
     // 3. The inner loop's body moves up one level (the inner loop disappears), and the outer
     // loop becomes the merged one.

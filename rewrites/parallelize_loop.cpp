@@ -34,8 +34,9 @@ Proc parallelize_loop(const Proc& p, const CursorLike& loop) {
                    " in static storage, which all its parallel iterations would share "
                    "(a data race); allocate it in DRAM or DRAM_STACK first (set_memory)");
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);
-    rw::require_proved(op, c, checker::loop_is_parallelizable(ctx, c.stmt()),
-                       "the iterations of loop '" + f->iter.name() + "' are independent");
+    rw::require_proved(op, c, checker::loop_is_parallelizable(ctx, c.stmt()), [&] {
+      return "the iterations of loop '" + f->iter.name() + "' are independent";
+    });
 
     Stmt par = ForNode::make(f->iter, f->lo, f->hi, f->body, LoopMode::Par, c.stmt().srcinfo());
     return rw::Edit(p).rewrite(l.block, l.lo, l.lo + 1, {par}).done();

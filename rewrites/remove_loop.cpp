@@ -24,9 +24,9 @@ Proc remove_loop(const Proc& p, const CursorLike& loop) {
     const ForNode* f = rw::as_loop(op, c);
     checker::Context ctx = checker::Context::at(c);
     rw::require_proved(op, c, checker::loop_body_idempotent(ctx, c.stmt()),
-                       "the body of loop " + f->iter.name() + " is idempotent");
+                       [&] { return "the body of loop " + f->iter.name() + " is idempotent"; });
     rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Lt, f->lo, f->hi)),
-                       "loop " + f->iter.name() + " runs at least once");
+                       [&] { return "loop " + f->iter.name() + " runs at least once"; });
     const BlockPath& path = c.loc().block;
     int at = c.loc().lo;
     return rw::Edit(p).unwrap(path, at).done();

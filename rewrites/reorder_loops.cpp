@@ -48,10 +48,11 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
                  ", so the loops cannot be interchanged");
   checker::Context ctx = checker::Context::at(c);
   for (const Expr& b : {outer->lo, outer->hi, inner->lo, inner->hi})
-    rw::require_unchanged(op, c, ctx, b, {c.stmt()}, "the loop bound '" + to_string(b) + "'");
-  rw::require_proved(
-      op, c, checker::loops_can_interchange(ctx, c.stmt()),
-      "interchanging loops " + outer->iter.name() + " and " + inner->iter.name() + " is safe");
+    rw::require_unchanged(op, c, ctx, b, {c.stmt()},
+                          [&] { return "the loop bound '" + to_string(b) + "'"; });
+  rw::require_proved(op, c, checker::loops_can_interchange(ctx, c.stmt()), [&] {
+    return "interchanging loops " + outer->iter.name() + " and " + inner->iter.name() + " is safe";
+  });
 
   // 2. The interchanged nest.
   Stmt new_inner =
@@ -60,7 +61,8 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
       ForNode::make(inner->iter, inner->lo, inner->hi, {new_inner}, inner->mode, inner->srcinfo);
   // A par inner loop's iterations were apart for one outer iteration at a time; as the outer
   // loop they run in any order together with every iteration of the old outer loop.
-  rw::require_parallel(op, c, ctx, new_outer, "loop " + inner->iter.name() + " (now outside)");
+  rw::require_parallel(op, c, ctx, new_outer,
+                       [&] { return "loop " + inner->iter.name() + " (now outside)"; });
 
   // 3. Forwarding: the two loop statements (and their bound expressions) trade places.
   BlockPath path = c.loc().block;

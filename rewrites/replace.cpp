@@ -100,8 +100,9 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
     const Expr& v = sol.args[i];
     if (a.type.is_scalar() && a.type.base == ScalarKind::Size)
       rw::require_proved(
-          kOp, blk, checker::always_true(ctx, cmp(BinOpKind::Gt, v, rw::int_const(0))),
-          "the size argument '" + a.name.name() + "' = `" + to_string(v) + "` is positive");
+          kOp, blk, checker::always_true(ctx, cmp(BinOpKind::Gt, v, rw::int_const(0))), [&] {
+            return "the size argument '" + a.name.name() + "' = `" + to_string(v) + "` is positive";
+          });
     const WindowExprNode* w = v.as<WindowExprNode>();
     if (!w) continue;
     const Type* bt = ctx.type_of(w->name);
@@ -110,10 +111,10 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
       if (!w->idx[d].is_interval) continue;
       Expr inside = cmp(BinOpKind::And, cmp(BinOpKind::Le, rw::int_const(0), w->idx[d].lo),
                         cmp(BinOpKind::Le, w->idx[d].hi, bt->shape[d]));
-      rw::require_proved(kOp, blk, checker::always_true(ctx, inside),
-                         "the window `" + to_string(v) + "` passed for '" + a.name.name() +
-                             "' lies inside '" + w->name.name() + "' (dimension " +
-                             std::to_string(d) + ")");
+      rw::require_proved(kOp, blk, checker::always_true(ctx, inside), [&] {
+        return "the window `" + to_string(v) + "` passed for '" + a.name.name() +
+               "' lies inside '" + w->name.name() + "' (dimension " + std::to_string(d) + ")";
+      });
     }
   }
   (void)p;
@@ -122,9 +123,10 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
     Expr here = simplify_expr(inst.mutate(pred));
     // A config read means the value the field holds at the block (the checker models none).
     Expr known = checker::with_config_values(p, blk.loc().block, blk.loc().lo, here);
-    rw::require_proved(kOp, blk, checker::always_true(ctx, known),
-                       "the assert `" + to_string(pred) + "` of '" + sub.name() +
-                           "' holds at the call (as `" + to_string(here) + "`)");
+    rw::require_proved(kOp, blk, checker::always_true(ctx, known), [&] {
+      return "the assert `" + to_string(pred) + "` of '" + sub.name() +
+             "' holds at the call (as `" + to_string(here) + "`)";
+    });
   }
 }
 

@@ -94,18 +94,19 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
     checker::Context actx = checker::Context::at(p, a.stmt());
     rw::require_proved(
         kOp, a, checker::always_true(actx, BinOpNode::make(BinOpKind::Gt, sz, rw::int_const(0))),
-        "the new size '" + to_string(sz) + "' is positive");
-    rw::require_unchanged(
-        kOp, a, actx, off, rest,
-        "the offset '" + to_string(off) + "', evaluated at every access of '" + a.name() + "',");
+        [&] { return "the new size '" + to_string(sz) + "' is positive"; });
+    rw::require_unchanged(kOp, a, actx, off, rest, [&] {
+      return "the offset '" + to_string(off) + "', evaluated at every access of '" + a.name() +
+             "',";
+    });
     Expr end = rw::simplified_add(off, sz);
     for (const Stmt& s : uses.stmts) {
       checker::Context ctx = checker::Context::at(p, s);
       for (const Expr& e : dim_indices(s, an->name, dim_idx))
-        rw::require_proved(kOp, a, checker::always_in_range(ctx, e, off, end),
-                           "every access of '" + a.name() + "' in dimension " +
-                               std::to_string(dim_idx) + " lies in [" + to_string(off) + ", " +
-                               to_string(end) + ")");
+        rw::require_proved(kOp, a, checker::always_in_range(ctx, e, off, end), [&] {
+          return "every access of '" + a.name() + "' in dimension " + std::to_string(dim_idx) +
+                 " lies in [" + to_string(off) + ", " + to_string(end) + ")";
+        });
     }
 
     std::vector<Expr> shape = an->type.shape;

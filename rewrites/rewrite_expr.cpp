@@ -49,7 +49,7 @@ Proc rewrite_expr(const Proc& p, const CursorLike& expr, const std::string& new_
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);
     Expr eq = BinOpNode::make(BinOpKind::Eq, old_e, new_e, old_e.srcinfo());
     rw::require_proved(op, c, checker::always_true(ctx, eq),
-                       "'" + c.to_string() + "' == '" + to_string(new_e) + "'");
+                       [&] { return "'" + c.to_string() + "' == '" + to_string(new_e) + "'"; });
 
     // 3. The rewrite.
     return rw::Edit(p).expr(l, new_e).done();

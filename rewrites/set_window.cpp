@@ -80,9 +80,10 @@ Proc set_window(const Proc& p, const CursorLike& arg, bool is_window) {
         DenseStrides dense(a.name, t);
         Expr q = dense.mutate(pred);
         if (!dense.hit) continue;
-        rw::require_proved(kOp, c, checker::always_true(checker::Context::top(p), q),
-                           "the assert '" + to_string(pred) +
-                               "' holds for the dense strides of a tensor '" + c.name() + "'");
+        rw::require_proved(kOp, c, checker::always_true(checker::Context::top(p), q), [&] {
+          return "the assert '" + to_string(pred) + "' holds for the dense strides of a tensor '" +
+                 c.name() + "'";
+        });
       }
     }
     rw::Edit edit(p);

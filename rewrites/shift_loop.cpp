@@ -32,14 +32,14 @@ Proc shift_loop(const Proc& p, const CursorLike& loop, const std::string& new_lo
     rw::require_proved(
         op, c,
         checker::always_true(checker::Context::at(c), mk_cmp(BinOpKind::Ge, lo2, int_const(0))),
-        "the new lower bound '" + new_lo + "' is non-negative");
+        [&] { return "the new lower bound '" + new_lo + "' is non-negative"; });
 
     const SrcInfo& si = f->srcinfo;
     Expr delta = simplify_expr(mk_sub(f->lo, lo2));
     if (mentions(f->body, f->iter))
-      rw::require_unchanged(
-          op, c, checker::Context::at(c), delta, {c.stmt()},
-          "the offset '" + to_string(delta) + "', evaluated by the body in every iteration,");
+      rw::require_unchanged(op, c, checker::Context::at(c), delta, {c.stmt()}, [&] {
+        return "the offset '" + to_string(delta) + "', evaluated by the body in every iteration,";
+      });
     Expr hi2 = simplify_expr(mk_add(lo2, mk_sub(f->hi, f->lo)));
     Expr shifted = simplify_expr(mk_add(index_var(f->iter, si), mk_sub(f->lo, lo2)));
     Stmt s =

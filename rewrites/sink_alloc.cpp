@@ -61,15 +61,17 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
       if (mentions(f->lo, an->name) || mentions(f->hi, an->name))
         rw::fail(kOp, a, "the bounds of loop '" + f->iter.name() + "' use '" + a.name() + "'");
       for (const Expr& d : an->type.shape)
-        rw::require_unchanged(kOp, a, checker::Context::at(p, path, ai), d, {scope},
-                              "the extent '" + to_string(d) + "' of '" + a.name() +
-                                  "', evaluated in every iteration,");
+        rw::require_unchanged(kOp, a, checker::Context::at(p, path, ai), d, {scope}, [&] {
+          return "the extent '" + to_string(d) + "' of '" + a.name() +
+                 "', evaluated in every iteration,";
+        });
       const Stmt sunk = stmt_at(edit.body(), path, ai);
       checker::Answer ans =
           checker::can_lift_alloc(checker::Context::at(p, scope), sunk, alloc_stmt);
-      rw::require_proved(kOp, a, ans,
-                         "no iteration of loop '" + f->iter.name() + "' reads a value of '" +
-                             a.name() + "' written by an earlier one");
+      rw::require_proved(kOp, a, ans, [&] {
+        return "no iteration of loop '" + f->iter.name() + "' reads a value of '" + a.name() +
+               "' written by an earlier one";
+      });
     } else {
       const IfNode* i = scope.as<IfNode>();
       if (mentions(i->cond, an->name))

@@ -186,14 +186,17 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     for (const WAccess& a : win.idx)
       if (a.is_interval)
         rw::require_proved(
-            kOp, blk, checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, a.lo, a.hi)),
-            "the window '" + to_string(win_e) + "' is not empty (lo <= hi in every dimension)");
-    rw::require_proved(kOp, blk, checker::window_covers(ctx, win_e, stmts),
-                       "the window '" + to_string(win_e) + "' covers every access of '" +
-                           buf.name() + "' in the block");
-    rw::require_unchanged(
-        kOp, blk, ctx, win_e, stmts,
-        "the window '" + to_string(win_e) + "', evaluated before, inside and after the block,");
+            kOp, blk, checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, a.lo, a.hi)), [&] {
+              return "the window '" + to_string(win_e) +
+                     "' is not empty (lo <= hi in every dimension)";
+            });
+    rw::require_proved(kOp, blk, checker::window_covers(ctx, win_e, stmts), [&] {
+      return "the window '" + to_string(win_e) + "' covers every access of '" + buf.name() +
+             "' in the block";
+    });
+    rw::require_unchanged(kOp, blk, ctx, win_e, stmts, [&] {
+      return "the window '" + to_string(win_e) + "', evaluated before, inside and after the block,";
+    });
     // Which dimensions need guards in the load and store (the window may reach outside).
     std::vector<bool> guard_lo(win.idx.size(), false), guard_hi(win.idx.size(), false);
     // A point index is guarded too: the load runs even where the block's accesses do not (a

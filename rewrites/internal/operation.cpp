@@ -51,37 +51,43 @@ void rethrow_with_op(const std::string& op, const Error& e) {
 }
 
 void require_unchanged(const std::string& op, const Cursor& where, const checker::Context& ctx,
-                       const Expr& e, const Block& code, const std::string& what) {
+                       const Expr& e, const Block& code, const Message& what) {
   require_proved(
       op, where, checker::value_unchanged_by(ctx, e, code),
-      what +
-          " has the same value where the rewritten proc evaluates it (nothing in between writes "
-          "what it reads)",
+      [&] {
+        return what.str() +
+               " has the same value where the rewritten proc evaluates it (nothing in between "
+               "writes what it reads)";
+      },
       "checker.value_changed");
 }
 
 void require_parallel(const std::string& op, const Cursor& where, const checker::Context& ctx,
-                      const Stmt& loop, const std::string& what) {
+                      const Stmt& loop, const Message& what) {
   const ForNode* f = loop.as<ForNode>();
   if (f == nullptr || f->mode == LoopMode::Seq) return;
-  require_proved(op, where, checker::loop_is_parallelizable(ctx, loop),
-                 "the iterations of " + what +
-                     ", a par loop, are independent (no two of them touch one location where "
-                     "one writes it)",
-                 "checker.par_conflict");
+  require_proved(
+      op, where, checker::loop_is_parallelizable(ctx, loop),
+      [&] {
+        return "the iterations of " + what.str() +
+               ", a par loop, are independent (no two of them touch one location "
+               "where one writes it)";
+      },
+      "checker.par_conflict");
 }
 
 void require_proved(const std::string& op, const Cursor& where, const checker::Answer& a,
-                    const std::string& what, const std::string& reason_id) {
+                    const Message& what, const std::string& reason_id) {
   if (a.proved()) return;
   SrcInfo loc = where.is_valid() ? where.srcinfo() : SrcInfo{};
   if (a.refuted())
     throw SchedulingError(op, loc,
-                          "requires that " + what + ", but " +
+                          "requires that " + what.str() + ", but " +
                               (a.reason.empty() ? std::string("the checker refuted it") : a.reason),
                           a.counterexample, ErrorCode::NotProved, reason_id, where.current_line());
   throw SchedulingError(
-      op, loc, "could not prove that " + what + (a.reason.empty() ? "" : " (" + a.reason + ")"), "",
+      op, loc,
+      "could not prove that " + what.str() + (a.reason.empty() ? "" : " (" + a.reason + ")"), "",
       ErrorCode::Unknown, "checker.unknown", where.current_line());
 }
 
@@ -130,7 +136,7 @@ void require_new_par_loops_parallel(const std::string& op, const Proc& result,
       if (f->mode != LoopMode::Seq && before.count(s.get()) == 0) {
         Loc l{CursorKind::Stmt, path, idx, idx + 1, {}};
         require_parallel(op, Cursor(result, l), checker::Context::at(result, path, idx), s,
-                         "loop " + f->iter.name());
+                         [&] { return "loop " + f->iter.name(); });
       }
       path.push_back({idx, BlockField::Body});
       require_new_par_loops_parallel(op, result, before, f->body, path);
@@ -159,9 +165,9 @@ void require_well_formed(const std::string& op, const Proc& result) {
 }
 void require_same_location(const std::string& op, const Cursor& where, const checker::Context& ctx,
                            const std::vector<Expr>& a, const std::vector<Expr>& b,
-                           const std::string& what) {
+                           const Message& what) {
   if (a.size() != b.size())
-    fail(op, where, "requires that " + what + ", but the index counts differ");
+    fail(op, where, "requires that " + what.str() + ", but the index counts differ");
   Expr all;
   for (size_t i = 0; i < a.size(); ++i) {
     if (expr_equal(a[i], b[i])) continue;

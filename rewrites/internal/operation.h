@@ -3,12 +3,15 @@
 //
 // Each operation lives in its own file under rewrites/ and is laid out the same way: its doc
 // comment shows the rewrite rule; it resolves its arguments (rewrites/internal/targets.h), runs
-// every check (no IR is built until all pass), then builds the new proc and its forwarding
-// function with derive_proc (core/cursor.h), so p.forward(c) works for every operation.
+// every check (no IR is built until all pass), then describes its change to an rw::Edit
+// (rewrites/internal/edit.h), which makes the new proc and its forwarding, so p.forward(c)
+// works for every operation.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "checker/answer.h"
@@ -57,18 +60,34 @@ class ValidationFrame {
 [[noreturn]] void fail_argument(const std::string& op, const SrcInfo& where,
                                 const std::string& reason);
 
+// The text of a refusal, built only when the refusal is thrown: a string, or a function that
+// makes one (`[&] { return "'" + to_string(e) + "' is positive"; }`), so that a check that passes
+// prints no IR.
+class Message {
+ public:
+  Message(const char* s) : fixed_(s) {}
+  Message(std::string s) : fixed_(std::move(s)) {}
+  template <class F, class = std::enable_if_t<std::is_invocable_r_v<std::string, const F&>>>
+  Message(F f) : make_(std::move(f)) {}
+  std::string str() const { return make_ ? make_() : fixed_; }
+
+ private:
+  std::string fixed_;
+  std::function<std::string()> make_;
+};
+
 // Throws SchedulingError unless `a` is proved: `what` says what had to hold ("the loop
 // carries no dependence"); a refutation is NotProved with the checker's counterexample and
 // `reason_id`, an unknown is Unknown ("checker.unknown") with the checker's reason.
 void require_proved(const std::string& op, const Cursor& where, const checker::Answer& a,
-                    const std::string& what, const std::string& reason_id = "checker.refuted");
+                    const Message& what, const std::string& reason_id = "checker.refuted");
 
 // For an operation that moves or duplicates expression `e` (valid at `ctx`) so that it is
 // evaluated again while or after `code` runs: throws SchedulingError unless `code` writes
 // nothing `e` reads (checker::value_unchanged_by). `what` names e's role ("the bound `N` of
 // loop i, re-read by the guard").
 void require_unchanged(const std::string& op, const Cursor& where, const checker::Context& ctx,
-                       const Expr& e, const Block& code, const std::string& what);
+                       const Expr& e, const Block& code, const Message& what);
 
 // For an operation whose result runs as one `par` loop iterations that the input did not
 // already run in parallel with each other (fused, joined, merged or interchanged loops): throws
@@ -76,13 +95,13 @@ void require_unchanged(const std::string& op, const Cursor& where, const checker
 // included (checker::loop_is_parallelizable); a `seq` loop passes. `ctx` is the context of the
 // place the loop stands at; `what` names it ("the fused loop i").
 void require_parallel(const std::string& op, const Cursor& where, const checker::Context& ctx,
-                      const Stmt& loop, const std::string& what);
+                      const Stmt& loop, const Message& what);
 
 // Proves that two index lists name the same location in `ctx` (syntactically equal ones need
 // no proof); throws SchedulingError(op) saying `what` does not hold otherwise.
 void require_same_location(const std::string& op, const Cursor& where, const checker::Context& ctx,
                            const std::vector<Expr>& a, const std::vector<Expr>& b,
-                           const std::string& what);
+                           const Message& what);
 
 // Refuses a buffer extent that is not built from the proc's arguments and constants (the type
 // checker's rule for shapes): `what` names it in the message.

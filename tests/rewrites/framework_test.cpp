@@ -76,3 +76,24 @@ TEST(RewriteFramework, FreshNameRefusesANameBoundLaterInTheSameList) {
 }
 
 }  // namespace
+
+namespace {
+
+// A refusal's text is built only when the check fails: a passing check prints no IR.
+TEST(RewriteFramework, AMessageIsBuiltOnlyWhenTheCheckFails) {
+  Proc p = parse_proc(kSrc);
+  Cursor loop = p.body_cursor()[0];
+  int built = 0;
+  auto what = [&] {
+    ++built;
+    return std::string("N is positive");
+  };
+  rw::require_proved("op", loop, checker::Answer::proof(), what);
+  EXPECT_EQ(built, 0);
+  EXPECT_THROW(
+      rw::require_proved("op", loop, checker::Answer::refutation("N may be 0", "N = 0"), what),
+      SchedulingError);
+  EXPECT_EQ(built, 1);
+}
+
+}  // namespace
