@@ -45,9 +45,16 @@ void rethrow_with_op(const std::string& op, const Error& e) {
   if (const auto* s = dynamic_cast<const SchedulingError*>(&e))
     throw SchedulingError(op, e.loc(), e.reason(), e.counterexample(), s->code(), s->reason_id(),
                           e.current());
+  // The argument was at fault: a user string the front end refused, a misused cursor, an
+  // undefined proc.
+  const char* id = dynamic_cast<const ParseError*>(&e) || dynamic_cast<const TypeError*>(&e)
+                       ? "arg.parse_or_type"
+                   : dynamic_cast<const InvalidCursorError*>(&e) ? "arg.cursor"
+                   : dynamic_cast<const UndefinedProcError*>(&e) ? "arg.undefined_proc"
+                                                                 : "arg.invalid";
   // Called while `e` is being handled: the new error nests it.
-  std::throw_with_nested(SchedulingError(op, e.loc(), e.reason(), e.counterexample(),
-                                         ErrorCode::BadArgument, "arg.parse_or_type"));
+  std::throw_with_nested(
+      SchedulingError(op, e.loc(), e.reason(), e.counterexample(), ErrorCode::BadArgument, id));
 }
 
 void require_unchanged(const std::string& op, const Cursor& where, const checker::Context& ctx,

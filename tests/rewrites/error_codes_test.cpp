@@ -160,3 +160,13 @@ TEST(ErrorMessages, ARefusalOnUnchangedCodeQuotesTheSourceLine) {
   EXPECT_NE(msg.find("for i in seq(0, N):"), std::string::npos) << msg;
   EXPECT_EQ(msg.find("(written at"), std::string::npos) << msg;
 }
+
+namespace {
+
+TEST(ErrorCodes, AnUndefinedProcIsABadArgumentWithItsOwnReason) {
+  SchedulingError e = refusal([&] { divide_loop(Proc(), "i", 4, {"io", "ii"}); });
+  EXPECT_EQ(e.code(), ErrorCode::BadArgument);
+  EXPECT_EQ(e.reason_id(), "arg.undefined_proc");
+}
+
+}  // namespace
