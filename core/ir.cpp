@@ -82,6 +82,24 @@ std::optional<ScalarKind> scalar_kind_from_string(const std::string& s) {
   return std::nullopt;
 }
 
+bool is_int_precision(ScalarKind k) {
+  return k == ScalarKind::I8 || k == ScalarKind::UI8 || k == ScalarKind::UI16 ||
+         k == ScalarKind::I32;
+}
+
+std::pair<int64_t, int64_t> int_precision_limits(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::I8:
+      return {-128, 127};
+    case ScalarKind::UI8:
+      return {0, 255};
+    case ScalarKind::UI16:
+      return {0, 65535};
+    default:
+      return {INT32_MIN, INT32_MAX};
+  }
+}
+
 bool is_data(ScalarKind k) {
   switch (k) {
     case ScalarKind::R:

@@ -37,6 +37,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/errors.h"
@@ -126,10 +127,14 @@ enum class ScalarKind : uint8_t {
 };
 const char* to_string(ScalarKind k);  // surface spelling: "f32", "size", "R", ...
 std::optional<ScalarKind> scalar_kind_from_string(const std::string& s);
-bool is_data(ScalarKind k);       // R, f16, ..., i32
-bool is_control(ScalarKind k);    // bool, int, index, size, stride
-bool is_indexable(ScalarKind k);  // int, index, size: usable in index arithmetic
-bool is_float(ScalarKind k);      // R, f16, f32, f64
+bool is_data(ScalarKind k);           // R, f16, ..., i32
+bool is_control(ScalarKind k);        // bool, int, index, size, stride
+bool is_indexable(ScalarKind k);      // int, index, size: usable in index arithmetic
+bool is_float(ScalarKind k);          // R, f16, f32, f64
+bool is_int_precision(ScalarKind k);  // i8, ui8, ui16, i32
+// The smallest and largest value of integer precision `k` (i8: -128 and 127, ...); i32's for a
+// kind that is not an integer precision (control values and integer arithmetic are 32-bit).
+std::pair<int64_t, int64_t> int_precision_limits(ScalarKind k);
 
 class Expr;
 

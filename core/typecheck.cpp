@@ -323,27 +323,6 @@ const ExprNode* int32_overflow_in(const Expr& e) {
   return nullptr;
 }
 
-void integer_range(ScalarKind k, double& lo, double& hi) {
-  switch (k) {
-    case ScalarKind::I8:
-      lo = -128;
-      hi = 127;
-      return;
-    case ScalarKind::UI8:
-      lo = 0;
-      hi = 255;
-      return;
-    case ScalarKind::UI16:
-      lo = 0;
-      hi = 65535;
-      return;
-    default:
-      lo = -2147483648.0;
-      hi = 2147483647.0;
-      return;
-  }
-}
-
 }  // namespace
 
 // A literal takes the precision it meets: a store's target (`whole`: the literal is the whole
@@ -378,8 +357,8 @@ void Checker::check_literals(const Expr& e, ScalarKind ctx, bool whole) {
       if (const ExprNode* n = int32_overflow_in(e))
         fail(n->srcinfo, "this part of the literal expression `" + to_string(e) +
                              "` does not fit 32-bit int, in which C computes it");
-    double lo = 0, hi = 0;
-    integer_range(whole ? k : ScalarKind::I32, lo, hi);
+    const auto [lo_i, hi_i] = int_precision_limits(whole ? k : ScalarKind::I32);
+    const double lo = static_cast<double>(lo_i), hi = static_cast<double>(hi_i);
     if (*v < lo || *v > hi)
       fail(e.srcinfo(), lit + " does not fit " +
                             (whole ? std::string("precision ") + to_string(k)

@@ -108,10 +108,7 @@ Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotien
       w.insert(w.begin() + dim_idx + 1, WAccess::point(r));
       return w;
     };
-    Block out{new_alloc};
-    Block mapped = rw::map_accesses(rest, m);
-    out.insert(out.end(), mapped.begin(), mapped.end());
-    return rw::Edit(p).rewrite(a.loc().block, ai, static_cast<int>(list.size()), out).done();
+    return rw::Edit(p).redeclare(a.loc().block, ai, new_alloc, m).done();
   });
 }
 
@@ -155,10 +152,7 @@ Proc mult_dim(const Proc& p, const CursorLike& alloc, int hi_dim_idx, int lo_dim
       w.erase(w.begin() + lo_dim_idx);
       return w;
     };
-    Block out{new_alloc};
-    Block mapped = rw::map_accesses(rest, m);
-    out.insert(out.end(), mapped.begin(), mapped.end());
-    return rw::Edit(p).rewrite(a.loc().block, ai, static_cast<int>(list.size()), out).done();
+    return rw::Edit(p).redeclare(a.loc().block, ai, new_alloc, m).done();
   });
 }
 

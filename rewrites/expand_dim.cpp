@@ -65,10 +65,7 @@ Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, cons
   m.stride = [](const StrideExprNode* n) {
     return StrideExprNode::make(n->name, n->dim + 1, n->srcinfo);
   };
-  Block out{new_alloc};
-  Block mapped = map_accesses(rest, m);
-  out.insert(out.end(), mapped.begin(), mapped.end());
-  return rw::Edit(p).rewrite(path, ai, static_cast<int>(list.size()), out).done();
+  return rw::Edit(p).redeclare(path, ai, new_alloc, m).done();
 }
 }  // namespace rw
 

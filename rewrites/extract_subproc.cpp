@@ -131,58 +131,6 @@ Env env_at(const Proc& p, const BlockPath& path, int index) {
   return env;
 }
 
-// Every symbol code mentions (variables read, buffers accessed, windowed or strided); `pure`
-// turns false when an expression reads a buffer element or a config (not a fact over sizes).
-struct Mentions : IRVisitor {
-  std::set<Sym> syms;
-  bool pure = true;
-  void visit_Read(const ReadNode* n, const Expr& e) override {
-    syms.insert(n->name);
-    if (!n->idx.empty() || !n->type.is_control()) pure = false;
-    IRVisitor::visit_Read(n, e);
-  }
-  void visit_ReadConfig(const ReadConfigNode* n, const Expr& e) override {
-    pure = false;
-    IRVisitor::visit_ReadConfig(n, e);
-  }
-  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-    syms.insert(n->name);
-    IRVisitor::visit_WindowExpr(n, e);
-  }
-  void visit_StrideExpr(const StrideExprNode* n, const Expr& e) override {
-    syms.insert(n->name);
-    IRVisitor::visit_StrideExpr(n, e);
-  }
-  void visit_Assign(const AssignNode* n, const Stmt& s) override {
-    syms.insert(n->name);
-    IRVisitor::visit_Assign(n, s);
-  }
-  void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
-    syms.insert(n->name);
-    IRVisitor::visit_Reduce(n, s);
-  }
-};
-
-// The buffers code writes: assigned, reduced into, or passed to a call (which may write it).
-struct Writes : IRVisitor {
-  std::set<Sym> syms;
-  void visit_Assign(const AssignNode* n, const Stmt& s) override {
-    syms.insert(n->name);
-    IRVisitor::visit_Assign(n, s);
-  }
-  void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
-    syms.insert(n->name);
-    IRVisitor::visit_Reduce(n, s);
-  }
-  void visit_Call(const CallNode* n, const Stmt& s) override {
-    for (const Expr& a : n->args) {
-      if (const WindowExprNode* w = a.as<WindowExprNode>()) syms.insert(w->name);
-      if (const ReadNode* r = a.as<ReadNode>(); r && !r->type.is_control()) syms.insert(r->name);
-    }
-    IRVisitor::visit_Call(n, s);
-  }
-};
-
 }  // namespace
 
 Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::string& subproc_name,
@@ -204,17 +152,19 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
 
     // 1. The variables the block uses, closed under the variables of their shapes.
     Env env = env_at(p, path, lo);
-    Mentions used;
-    used.visit(body);
+    const Uses body_uses = uses_of(body);
+    std::set<Sym> used = body_uses.read;
+    used.insert(body_uses.written.begin(), body_uses.written.end());
     for (size_t k = env.vars.size(); k-- > 0;)
-      if (used.syms.count(env.vars[k].sym)) used.visit_type(env.vars[k].type);
+      if (used.count(env.vars[k].sym))
+        for (const Sym& s : uses_of(env.vars[k].type).read) used.insert(s);
     std::vector<FnArg> args;
     std::vector<Expr> call_args;
     std::map<std::string, Sym> by_name;
     std::set<Sym> arg_syms;
     std::vector<Bound> passed;
     for (const Bound& b : env.vars) {
-      if (!used.syms.count(b.sym)) continue;
+      if (!used.count(b.sym)) continue;
       auto [it, fresh] = by_name.emplace(b.sym.name(), b.sym);
       if (!fresh && it->second != b.sym)
         rw::fail(kOp, c,
@@ -229,11 +179,11 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
 
     // The checker takes distinct buffer arguments never to alias: two arguments viewing one
     // buffer (a window and its buffer, two windows of it) are refused when the block writes it.
-    Writes writes;
-    writes.visit(body);
+    // Written: assigned or reduced into by the block, or passed to a call that may write it.
     std::set<Sym> written_roots;
     for (const Bound& b : passed)
-      if (writes.syms.count(b.sym)) written_roots.insert(b.root);
+      if (body_uses.written.count(b.sym) || body_uses.passed.count(b.sym))
+        written_roots.insert(b.root);
     for (size_t a = 0; a < passed.size(); ++a)
       for (size_t b = a + 1; b < passed.size(); ++b) {
         const Sym& root = passed[a].root;
@@ -250,10 +200,10 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
     std::vector<Expr> preds;
     if (opts.include_asserts) {
       for (const Expr& f : env.facts) {
-        Mentions m;
-        m.visit(f);
-        bool over_args = m.pure;
-        for (const Sym& s : m.syms) over_args = over_args && arg_syms.count(s);
+        // A fact over control arguments alone (no buffer element, no config) becomes an assert.
+        const Uses m = uses_of(f);
+        bool over_args = !m.reads_data;
+        for (const Sym& s : m.read) over_args = over_args && arg_syms.count(s);
         if (over_args) preds.push_back(f);
       }
     }

@@ -80,25 +80,6 @@ class XAccesses : public IRVisitor {
   Sym x_;
 };
 
-class SymsUsed : public IRVisitor {
- public:
-  std::set<Sym> used;
-
- protected:
-  void visit_Read(const ReadNode* n, const Expr& e) override {
-    used.insert(n->name);
-    IRVisitor::visit_Read(n, e);
-  }
-  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-    used.insert(n->name);
-    IRVisitor::visit_WindowExpr(n, e);
-  }
-  void visit_StrideExpr(const StrideExprNode* n, const Expr& e) override {
-    used.insert(n->name);
-    IRVisitor::visit_StrideExpr(n, e);
-  }
-};
-
 // Drops the factor from every reduction into x.
 class DropFactor : public IRMutator {
  public:
@@ -173,16 +154,15 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
         rw::fail(op, r->srcinfo,
                  "the reductions into '" + init->name.name() + "' are scaled by different factors");
     }
-    SymsUsed used;
-    used.visit(factor);
-    for (const ReduceNode* r : acc.reductions) used.visit(r->rhs.as<BinOpNode>()->rhs);
-    if (used.used.count(init->name))
+    const std::set<Sym> in_factor = uses_of(factor).read;
+    std::set<Sym> used = in_factor;
+    for (const ReduceNode* r : acc.reductions)
+      for (const Sym& s : uses_of(r->rhs.as<BinOpNode>()->rhs).read) used.insert(s);
+    if (used.count(init->name))
       rw::fail(
           op, c[1],
           "a reduction into '" + init->name.name() + "' reads '" + init->name.name() + "' itself");
-    SymsUsed in_factor;
-    in_factor.visit(factor);
-    for (const Sym& s : in_factor.used)
+    for (const Sym& s : in_factor)
       if (acc.bound.count(s))
         rw::fail(op, c[1], "the factor mentions '" + s.name() + "', which changes inside the loop");
     auto roots = rw::window_roots(p);

@@ -90,10 +90,7 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
       for (int k : perm) out.push_back(w[k]);
       return out;
     };
-    Block out{new_alloc};
-    Block mapped = rw::map_accesses(rest, m);
-    out.insert(out.end(), mapped.begin(), mapped.end());
-    return rw::Edit(p).rewrite(path, ai, static_cast<int>(list.size()), out).done();
+    return rw::Edit(p).redeclare(path, ai, new_alloc, m).done();
   });
 }
 

@@ -125,10 +125,7 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
               : WAccess::point(rw::simplified_sub(x.lo, off));
       return w;
     };
-    Block out{new_alloc};
-    Block mapped = rw::map_accesses(rest, m);
-    out.insert(out.end(), mapped.begin(), mapped.end());
-    return rw::Edit(p).rewrite(path, ai, static_cast<int>(list.size()), out).done();
+    return rw::Edit(p).redeclare(path, ai, new_alloc, m).done();
   });
 }
 

@@ -91,30 +91,11 @@ struct Rng {
   }
 };
 
-bool integer_kind(ScalarKind k) {
-  return k == ScalarKind::I8 || k == ScalarKind::UI8 || k == ScalarKind::UI16 ||
-         k == ScalarKind::I32;
-}
-
-std::pair<int64_t, int64_t> limits(ScalarKind k) {
-  switch (k) {
-    case ScalarKind::I8:
-      return {-128, 127};
-    case ScalarKind::UI8:
-      return {0, 255};
-    case ScalarKind::UI16:
-      return {0, 65535};
-    default:
-      return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
-  }
-}
-
-// Integer buffers filled with values at and near the type's limits (and a few small ones).
 void fill_near_limits(std::vector<ArgValue>& args, Rng& rng) {
   for (ArgValue& v : args) {
     Buffer* b = std::get_if<Buffer>(&v);
-    if (!b || !integer_kind(b->kind())) continue;
-    auto [lo, hi] = limits(b->kind());
+    if (!b || !is_int_precision(b->kind())) continue;
+    auto [lo, hi] = int_precision_limits(b->kind());
     for (int64_t i = 0; i < b->num_elements(); ++i) {
       int64_t x = 0;
       switch (rng.next() % 4) {

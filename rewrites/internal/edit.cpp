@@ -315,6 +315,15 @@ Edit& Edit::declaration(const Cursor& decl,
   return rewrite(l.block, l.lo, l.lo + 1, {AllocNode::make(a->name, t, mem, a->srcinfo)});
 }
 
+Edit& Edit::redeclare(const BlockPath& path, int at, const Stmt& new_alloc, const AccessMap& m) {
+  EXOCPP_ASSERT(stmt_at(node_.body, path, at).is<AllocNode>() && new_alloc.is<AllocNode>(),
+                "Edit::redeclare needs an allocation");
+  const int n = list_size(node_.body, path);
+  Block out{new_alloc};
+  for (const Stmt& s : map_accesses(slice(node_.body, path, at + 1, n), m)) out.push_back(s);
+  return rewrite(path, at, n, out);
+}
+
 Edit& Edit::remap(const BlockPath& path, int lo, int hi, Block with, ForwardFn fwd) {
   EXOCPP_ASSERT(0 <= lo && lo <= hi && hi <= list_size(node_.body, path),
                 "Edit::remap: a range outside its list");

@@ -80,6 +80,10 @@ class Edit {
   // The declaration `decl` (an allocation or argument cursor of the input) with its type and
   // memory changed by `change`; nothing else changes.
   Edit& declaration(const Cursor& decl, const std::function<void(Type&, std::string&)>& change);
+  // The allocation at statement `at` of list `path` becomes `new_alloc` and every access of its
+  // buffer in the statements after it is rewritten by `m` (a buffer's shape or layout changed):
+  // all in place, so no location moves.
+  Edit& redeclare(const BlockPath& path, int at, const Stmt& new_alloc, const AccessMap& m);
   // Statements [lo, hi) become `with` in an arrangement no verb above describes (loops trading
   // places, branches regrouped); `fwd` maps every location of the proc.
   Edit& remap(const BlockPath& path, int lo, int hi, Block with, ForwardFn fwd);

@@ -10,26 +10,13 @@ namespace exocpp::rw {
 
 namespace {
 
-bool is_int_kind(ScalarKind k) {
-  return k == ScalarKind::I8 || k == ScalarKind::UI8 || k == ScalarKind::UI16 ||
-         k == ScalarKind::I32;
-}
-
 struct Range {
   double lo, hi;
 };
 
 Range range_of(ScalarKind k) {
-  switch (k) {
-    case ScalarKind::I8:
-      return {-128, 127};
-    case ScalarKind::UI8:
-      return {0, 255};
-    case ScalarKind::UI16:
-      return {0, 65535};
-    default:
-      return {-2147483648.0, 2147483647.0};
-  }
+  const auto [lo, hi] = int_precision_limits(k);
+  return {static_cast<double>(lo), static_cast<double>(hi)};
 }
 
 const Range kI32 = range_of(ScalarKind::I32);
@@ -50,7 +37,7 @@ std::optional<Range> int_range(const Expr& e) {
     }
     return std::nullopt;
   }
-  if (!is_int_kind(t)) {
+  if (!is_int_precision(t)) {
     // A float literal meeting an integer operator: integral literals stay as they are.
     if (const ConstNode* c = e.as<ConstNode>(); c && std::trunc(c->val) == c->val)
       return Range{c->val, c->val};
@@ -120,7 +107,7 @@ bool float_includes(ScalarKind to, ScalarKind from) {
 
 // An integer range exactly representable in precision `to`.
 bool range_fits(const Range& r, ScalarKind to) {
-  if (is_int_kind(to)) return within(r, range_of(to));
+  if (is_int_precision(to)) return within(r, range_of(to));
   double m = std::max(std::fabs(r.lo), std::fabs(r.hi));
   switch (to) {
     case ScalarKind::F16:
@@ -146,14 +133,14 @@ bool store_keeps_value(const Expr& e, ScalarKind to) {
   ScalarKind t = e.type().base;
   const Expr* core = &e;
   while (const USubNode* u = core->as<USubNode>()) core = &u->arg;
-  if (core->as<ConstNode>() && !is_int_kind(t)) {
+  if (core->as<ConstNode>() && !is_int_precision(t)) {
     double v = core->as<ConstNode>()->val;
     if (!is_data(t)) return range_fits(Range{v, v}, to);  // an integer literal
     // A float literal: non-integral ones are kept only by float buffers.
     return literal_exact_everywhere(v) &&
            (is_float(to) || (std::trunc(v) == v && range_fits(Range{v, v}, to)));
   }
-  if (is_int_kind(t) || !is_data(t)) {
+  if (is_int_precision(t) || !is_data(t)) {
     auto r = int_range(e);
     return r && range_fits(*r, to);
   }
@@ -168,7 +155,7 @@ std::optional<ScalarKind> precision_keeping(const Expr& e) {
 }
 
 bool includes_precision(ScalarKind to, ScalarKind from) {
-  if (is_int_kind(to) && is_int_kind(from)) return within(range_of(from), range_of(to));
+  if (is_int_precision(to) && is_int_precision(from)) return within(range_of(from), range_of(to));
   if (is_float(to) && is_float(from)) return float_includes(to, from);
   return false;
 }
@@ -177,7 +164,7 @@ bool is_integer_arith(const Expr& e) {
   ScalarKind t = e.type().base;
   if (!is_data(t)) return int_range(e).has_value();
   if (const ConstNode* c = e.as<ConstNode>()) return std::trunc(c->val) == c->val;
-  if (!is_int_kind(t)) return false;
+  if (!is_int_precision(t)) return false;
   switch (e.kind()) {
     case ExprKind::USub:
       return is_integer_arith(e.as<USubNode>()->arg);
@@ -198,7 +185,7 @@ bool is_integer_arith(const Expr& e) {
 }
 
 bool partial_store_keeps_value(const Expr& a, const Expr& b, ScalarKind to) {
-  if (is_int_kind(to)) {
+  if (is_int_precision(to)) {
     if (is_integer_arith(a) && is_integer_arith(b)) return true;
     return store_keeps_value(a, to) && is_integer_arith(b);
   }

@@ -943,25 +943,8 @@ std::vector<Failure> compile_and_compare(const std::vector<std::pair<uint64_t, P
         Rng r(seed + 7);
         for (ArgValue& v : args)
           if (Buffer* b = std::get_if<Buffer>(&v)) {
-            int64_t lo = 0, hi = 0;
-            switch (b->kind()) {
-              case ScalarKind::I8:
-                lo = -128;
-                hi = 127;
-                break;
-              case ScalarKind::UI8:
-                hi = 255;
-                break;
-              case ScalarKind::UI16:
-                hi = 65535;
-                break;
-              case ScalarKind::I32:
-                lo = INT32_MIN;
-                hi = INT32_MAX;
-                break;
-              default:
-                continue;
-            }
+            if (!is_int_precision(b->kind())) continue;
+            const auto [lo, hi] = int_precision_limits(b->kind());
             for (int64_t i = 0; i < b->num_elements(); ++i)
               b->set_flat(
                   i, static_cast<double>(chance(r, 50) ? hi - pick(r, 0, 2) : lo + pick(r, 0, 2)));
