@@ -1,4 +1,4 @@
-// replace and replace_all: a block of the caller becomes a call to a subproc (usually an
+// replace: a block of the caller becomes a call to a subproc (usually an
 // @instr hardware instruction) whose body it unifies with (see rewrites/replace.h for the rule,
 // rewrites/unify.h for the unifier).
 //
@@ -23,6 +23,7 @@
 #include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
+#include "rewrites/internal/shared_steps.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/internal/unify.h"
 
@@ -130,6 +131,10 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
   }
 }
 
+}  // namespace
+
+namespace rw {
+
 Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const ReplaceOptions& opts) {
   const Block stmts = blk.stmts();
   const BlockPath path = blk.loc().block;
@@ -166,61 +171,14 @@ Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const Replace
   return rw::Edit(p).replace(path, lo, hi, {call}).done();
 }
 
-// Every statement of `b` (list `path`), outermost first, in program order.
-void collect(const Proc& p, const Block& b, const BlockPath& path, std::vector<Cursor>& out) {
-  for (size_t i = 0; i < b.size(); ++i) {
-    Loc l;
-    l.kind = CursorKind::Stmt;
-    l.block = path;
-    l.lo = static_cast<int>(i);
-    l.hi = l.lo + 1;
-    out.emplace_back(p, l);
-    BlockPath sub = path;
-    if (const ForNode* f = b[i].as<ForNode>()) {
-      sub.push_back({static_cast<int>(i), BlockField::Body});
-      collect(p, f->body, sub, out);
-    } else if (const IfNode* n = b[i].as<IfNode>()) {
-      sub.push_back({static_cast<int>(i), BlockField::Body});
-      collect(p, n->body, sub, out);
-      sub.back().field = BlockField::Orelse;
-      collect(p, n->orelse, sub, out);
-    }
-  }
-}
-
-}  // namespace
+}  // namespace rw
 
 Proc replace(const Proc& p, const CursorLike& block, const Proc& subproc,
              const ReplaceOptions& opts) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor blk = rw::resolve_block(kOp, p, block);
     if (!subproc.defined()) rw::fail_argument(kOp, blk, "the subproc is undefined");
-    return replace_at(p, blk, subproc, opts);
-  });
-}
-
-Proc replace_all(const Proc& p, const Proc& subproc) {
-  return rw::run_op("replace_all", [&]() -> Proc {
-    if (!subproc.defined()) rw::fail_argument("replace_all", SrcInfo{}, "the subproc is undefined");
-    const int n = static_cast<int>(subproc.body().size());
-    std::vector<Cursor> starts;
-    collect(p, p.body(), {}, starts);
-    Proc cur = p;
-    for (const Cursor& s : starts) {
-      Cursor c = cur.forward(s);
-      if (!c.is_valid() || c.loc().lo + n > static_cast<int>(c.list().size())) continue;
-      Loc l = c.loc();
-      l.kind = CursorKind::Block;
-      l.hi = l.lo + n;
-      try {
-        cur = replace_at(cur, Cursor(cur, l), subproc, {.quiet = true});
-      } catch (const SchedulingError& e) {
-        // This block does not unify (or its call would be illegal): leave it. A condition the
-        // checker could not decide, or a bad argument, is not a "no": it propagates.
-        if (e.code() != ErrorCode::NotProved) throw;
-      }
-    }
-    return cur;
+    return rw::replace_at(p, blk, subproc, opts);
   });
 }
 

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/cursor.h"
 #include "core/ir.h"
+#include "rewrites/replace.h"
 
 namespace exocpp::rw {
 
@@ -18,5 +20,14 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& outer);
 // `dim`, first (or last when `append`), that existing accesses index with `idx`.
 Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& alloc, const Expr& dim,
                      const Expr& idx, bool append);
+
+// replace on a resolved block cursor (replace.cpp; replace_all too).
+Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const ReplaceOptions& opts);
+
+// Refuses uses of `buf` in `rest` that cannot be rewritten index by index: the buffer passed
+// whole, a stride of it, or a window with an interval in one of `dims` (divide_dim.cpp; mult_dim
+// too). `why` says what changes ("merging dimensions").
+void require_elementwise_uses(const std::string& op, const Cursor& a, const Block& rest,
+                              const Sym& buf, const std::vector<int>& dims, const std::string& why);
 
 }  // namespace exocpp::rw

@@ -1,0 +1,45 @@
+// ============================================================================================
+// tile2d: tile a loop pair, Halide style, written only with primitives.
+// ============================================================================================
+//
+// See rewrites/composites.h for the rewrite rule. It resolves the nest, then calls primitives
+// in turn (divide_loop twice, lift_scope for the guard, reorder_loops), re-finding each next
+// target by its position (a primitive keeps the rewritten statement at the position of the one
+// it replaced). Each step is checked by its primitive and names it in a refusal.
+#include "rewrites/composites.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
+#include "rewrites/loops.h"
+#include "rewrites/stmts.h"
+
+namespace exocpp {
+
+Proc tile2d(const Proc& p, const CursorLike& loop_pair, const std::vector<int64_t>& tile_sizes,
+            const std::vector<std::string>& new_names, const Tile2dOptions& opts) {
+  const std::string op = "tile2d";
+  return rw::run_op(op, [&]() -> Proc {
+    if (tile_sizes.size() != 2)
+      rw::fail_argument(op, p->srcinfo, "expected two tile sizes {ti, tj}");
+    if (new_names.size() != 4)
+      rw::fail_argument(op, p->srcinfo, "expected four new loop names {io, jo, ii, ji}");
+    Cursor outer = rw::resolve_loop_nest(op, p, loop_pair);
+    const Loc outer_loc = outer.loc();
+    DivideLoopOptions div{.tail = opts.perfect ? Tail::Cut : Tail::Guard, .perfect = opts.perfect};
+
+    // 1. for i: for jo: for ji: [if gj:] s
+    Proc q = divide_loop(p, outer.body()[0], tile_sizes[1], {new_names[1], new_names[3]}, div);
+    // 2. for io: for ii: [if gi:] for jo: for ji: [if gj:] s
+    q = divide_loop(q, Cursor(q, outer_loc), tile_sizes[0], {new_names[0], new_names[2]}, div);
+    Cursor ii = Cursor(q, outer_loc).body()[0];
+    // 3. Move jo above i's guard: for io: for ii: for jo: if gi: for ji: ...
+    if (!opts.perfect) {
+      Cursor guard = ii.body()[0];
+      q = lift_scope(q, guard.body()[0]);
+      ii = Cursor(q, outer_loc).body()[0];
+    }
+    // 4. for io: for jo: for ii: ...
+    return reorder_loops(q, ii);
+  });
+}
+
+}  // namespace exocpp
