@@ -92,7 +92,8 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
     Cursor c = rw::resolve_stmt(kOp, p, call);
     const CallNode* cn = c.stmt().as<CallNode>();
     if (!cn)
-      rw::fail(kOp, c, "expected a call such as 'f(n, A[0:4])', got '" + c.to_string() + "'");
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, c,
+               "expected a call such as 'f(n, A[0:4])', got '" + c.to_string() + "'");
     if (!eqv_proc.defined())
       rw::fail(kOp, c, "the replacement proc is empty (a default-constructed Proc)");
     const ProcNode& f = *cn->proc;

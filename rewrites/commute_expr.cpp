@@ -35,7 +35,7 @@ Proc commute_expr(const Proc& p, const std::vector<CursorLike>& exprs) {
       const BinOpNode* b = c.expr().as<BinOpNode>();
       if (!b || (b->op != BinOpKind::Add && b->op != BinOpKind::Mul))
         rw::fail(
-            op, c,
+            ErrorCode::BadArgument, "target.wrong_kind", op, c,
             "expected an addition or a multiplication, but '" + c.to_string() + "' is not one");
       targets.push_back(c);
     }

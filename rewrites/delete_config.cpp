@@ -30,7 +30,7 @@ Proc delete_config(const Proc& p, const CursorLike& write_stmt) {
     Cursor c = rw::resolve_stmt(kOp, p, write_stmt);
     const WriteConfigNode* w = c.stmt().as<WriteConfigNode>();
     if (!w)
-      rw::fail(kOp, c,
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, c,
                "expected a config write (Cfg.field = e), but " + c.to_string() + " is not one");
     const BlockPath& path = c.loc().block;
     const int k = c.loc().lo;

@@ -59,7 +59,7 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
     rw::check_int_arg(kOp, c, "the divisor", div_const, 2);
     Names names = check_names(p, c, new_iters);
     if (const_int(f->lo) != 0)
-      rw::fail(kOp, c,
+      rw::fail(ErrorCode::NotProved, "loop.lower_bound_not_zero", kOp, c,
                "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
                    c.lo().to_string() + "' (shift_loop can move it)");
     checker::Context ctx = checker::Context::at(c);

@@ -38,7 +38,7 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
     Cursor c = rw::resolve_loop(op, p, loop);
     const ForNode* f = rw::as_loop(op, c);
     if (const_int(f->lo) != 0)
-      rw::fail(op, c,
+      rw::fail(ErrorCode::NotProved, "loop.lower_bound_not_zero", op, c,
                "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
                    c.lo().to_string() + "'");
     if (outer_stride <= 0)

@@ -55,7 +55,7 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
     Cursor c1 = rw::resolve_stmt(kOp, p, stmt1);
     Cursor c2 = rw::resolve_stmt(kOp, p, stmt2);
     if (c1.loc().block != c2.loc().block || c2.loc().lo != c1.loc().lo + 1)
-      rw::fail(kOp, c2,
+      rw::fail(ErrorCode::BadArgument, "target.not_adjacent", kOp, c2,
                "expected the second statement '" + c2.to_string() +
                    "' to directly follow the first '" + c1.to_string() + "'");
     Stmt s1 = c1.stmt(), s2 = c2.stmt();

@@ -50,7 +50,9 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
     // 1. The assignment and the scalar it writes.
     Cursor c = rw::resolve_stmt(op, p, assign);
     const AssignNode* a = c.stmt().as<AssignNode>();
-    if (!a) rw::fail(op, c, "expected an assignment, but '" + c.to_string() + "' is not one");
+    if (!a)
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
+               "expected an assignment, but '" + c.to_string() + "' is not one");
     const Loc& l = c.loc();
     const Block& list = c.list();
     const AllocNode* alloc = nullptr;

@@ -260,7 +260,8 @@ Proc inline_proc(const Proc& p, const CursorLike& call) {
     Cursor c = rw::resolve_stmt(kOp, p, call);
     const CallNode* cn = c.stmt().as<CallNode>();
     if (!cn)
-      rw::fail(kOp, c, "expected a call such as 'f(n, A[0:4])', got '" + c.to_string() + "'");
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, c,
+               "expected a call such as 'f(n, A[0:4])', got '" + c.to_string() + "'");
     const ProcNode& callee = *cn->proc;
     if (callee.args.size() != cn->args.size())
       rw::fail(kOp, c,

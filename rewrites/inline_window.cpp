@@ -98,7 +98,7 @@ Proc inline_window(const Proc& p, const CursorLike& window_stmt) {
     Cursor c = rw::resolve_stmt(kOp, p, window_stmt);
     const WindowStmtNode* ws = c.stmt().as<WindowStmtNode>();
     if (!ws)
-      rw::fail(kOp, c,
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, c,
                "expected a window statement such as 'y = x[i, 0:16]', got '" + c.to_string() + "'");
     const BlockPath path = c.loc().block;
     const int wi = c.loc().lo;

@@ -30,7 +30,8 @@ Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2)
     Cursor c1 = rw::resolve_loop(op, p, loop1), c2 = rw::resolve_loop(op, p, loop2);
     const ForNode *f1 = rw::as_loop(op, c1), *f2 = rw::as_loop(op, c2);
     if (c1.loc().block != c2.loc().block || c2.loc().lo != c1.loc().lo + 1)
-      rw::fail(op, c2, "expected the second loop to directly follow the first");
+      rw::fail(ErrorCode::BadArgument, "target.not_adjacent", op, c2,
+               "expected the second loop to directly follow the first");
     Block renamed = substitute(f2->body, {{f2->iter, index_var(f1->iter, f2->srcinfo)}});
     if (to_string(renamed) != to_string(f1->body))
       rw::fail(op, c2,

@@ -109,7 +109,7 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
     // 1. The zero assignment and the loop.
     Cursor c = rw::resolve_block(op, p, block);
     if (c.size() != 2)
-      rw::fail(op, c,
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
                "expected a block of two statements (an assignment of zero and a loop), but the "
                "block has " +
                    std::to_string(c.size()));

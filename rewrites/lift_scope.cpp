@@ -55,7 +55,8 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
     Cursor ic = rw::resolve_stmt(kOp, p, scope);
     Stmt inner = ic.stmt();
     if (!inner.is<ForNode>() && !inner.is<IfNode>())
-      rw::fail(kOp, ic, "expected a loop or an if, got '" + ic.to_string() + "'");
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, ic,
+               "expected a loop or an if, got '" + ic.to_string() + "'");
     if (ic.loc().block.empty())
       rw::fail(
           kOp, ic,
@@ -66,7 +67,7 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
     Cursor oc(p, Loc{CursorKind::Stmt, path, at, at + 1, {}});
     Stmt outer = oc.stmt();
     if (ic.list().size() != 1)
-      rw::fail(kOp, ic,
+      rw::fail(ErrorCode::NotProved, "loop.not_a_perfect_nest", kOp, ic,
                "expected '" + ic.to_string() + "' to be the only statement of its enclosing '" +
                    oc.to_string() + "', which holds " + std::to_string(ic.list().size()));
     if (outer.is<ForNode>() && inner.is<ForNode>()) return reorder_at(kOp, p, oc);

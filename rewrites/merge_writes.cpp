@@ -57,7 +57,9 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
         rw::fail(op, c, "there is no statement after '" + c.to_string() + "' to merge it with");
       c = c.as_block().expand(0, 1);
     }
-    if (!c.is_block() || c.size() != 2) rw::fail(op, c, "expected a block of two statements");
+    if (!c.is_block() || c.size() != 2)
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
+               "expected a block of two statements");
     Stmt s1 = c[0].stmt(), s2 = c[1].stmt();
     std::optional<Write> w1 = as_write(s1), w2 = as_write(s2);
     if (!w1 || !w2)

@@ -36,7 +36,7 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
   // 1. Checks.
   const ForNode* outer = rw::as_loop(op, c);
   if (outer->body.size() != 1 || !outer->body[0].is<ForNode>())
-    rw::fail(op, c,
+    rw::fail(ErrorCode::NotProved, "loop.not_a_perfect_nest", op, c,
              "expected loop " + outer->iter.name() +
                  " to hold exactly one statement, a loop, but its body has " +
                  std::to_string(outer->body.size()) + " statement(s) starting with '" +

@@ -29,11 +29,11 @@ Proc reorder_stmts(const Proc& p, const CursorLike& block) {
       c = c.as_block().expand(0, 1);
     }
     if (!c.is_block())
-      rw::fail(op, c,
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
                "expected a block of two statements, but " + block.describe() + " is a " +
                    to_string(c.kind()));
     if (c.size() != 2)
-      rw::fail(op, c,
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
                "expected a block of two statements, but the block has " + std::to_string(c.size()));
     const Loc& l = c.loc();
     Stmt s1 = c[0].stmt(), s2 = c[1].stmt();

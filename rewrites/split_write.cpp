@@ -29,7 +29,7 @@ Proc split_write(const Proc& p, const CursorLike& stmt) {
     const AssignNode* a = s.as<AssignNode>();
     const ReduceNode* r = s.as<ReduceNode>();
     if (!a && !r)
-      rw::fail(op, c,
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
                "expected an assignment or a reduction, but '" + c.to_string() + "' is not one");
     Sym name = a ? a->name : r->name;
     ScalarKind type = a ? a->type : r->type;

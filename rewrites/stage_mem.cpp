@@ -53,7 +53,8 @@ Expr as_window(const Cursor& at, const Expr& e, const std::string& text, Type& b
     name = r->name;
     for (const Expr& i : r->idx) idx.push_back(WAccess::point(i));
   } else {
-    rw::fail(kOp, at, "expected a window of a buffer such as 'A[i, 0:16]', got '" + text + "'");
+    rw::fail(ErrorCode::BadArgument, "arg.expression", kOp, at,
+             "expected a window of a buffer such as 'A[i, 0:16]', got '" + text + "'");
   }
   bool found = false;
   for (const ScopeVar& v : rw::scope_at(at))

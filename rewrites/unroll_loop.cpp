@@ -30,7 +30,7 @@ Proc unroll_loop(const Proc& p, const CursorLike& loop) {
     const ForNode* f = rw::as_loop(op, c);
     auto lo = const_int(f->lo), hi = const_int(f->hi);
     if (!lo || !hi)
-      rw::fail(op, c,
+      rw::fail(ErrorCode::NotProved, "loop.bound_not_constant", op, c,
                "expected loop " + f->iter.name() + " to have constant bounds, got seq(" +
                    c.lo().to_string() + ", " + c.hi().to_string() + ")");
     int64_t count = *hi > *lo ? *hi - *lo : 0;

@@ -170,3 +170,44 @@ TEST(ErrorCodes, AnUndefinedProcIsABadArgumentWithItsOwnReason) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ErrorCodes, AStatementOfTheWrongKindForTheOperationIsABadArgument) {
+  Proc p = parse_proc(kLoop);
+  SchedulingError e = refusal([&] { inline_assign(p, "for i in _: _"); });
+  EXPECT_EQ(e.code(), ErrorCode::BadArgument);
+  EXPECT_EQ(e.reason_id(), "target.wrong_kind");
+}
+
+TEST(ErrorCodes, StatementsThatMustBeAdjacentButAreNotAreABadArgument) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[N] @ DRAM):
+    for i in seq(0, N):
+        x[i] = 1.0
+    pass
+    for j in seq(0, N):
+        x[j] = 2.0
+)");
+  SchedulingError e = refusal([&] { fuse(p, "i", "j"); });
+  EXPECT_EQ(e.code(), ErrorCode::BadArgument);
+  EXPECT_EQ(e.reason_id(), "target.not_adjacent");
+}
+
+TEST(ErrorCodes, ALoopNotStartingAtZeroHasItsReason) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[N + 1] @ DRAM):
+    for i in seq(1, N + 1):
+        x[i] = 1.0
+)");
+  SchedulingError e = refusal([&] { divide_loop(p, "i", 4, {"io", "ii"}); });
+  EXPECT_EQ(e.code(), ErrorCode::NotProved);
+  EXPECT_EQ(e.reason_id(), "loop.lower_bound_not_zero");
+}
+
+TEST(ErrorCodes, ALoopWithoutConstantBoundsCannotBeUnrolled) {
+  Proc p = parse_proc(kLoop);
+  SchedulingError e = refusal([&] { unroll_loop(p, "i"); });
+  EXPECT_EQ(e.code(), ErrorCode::NotProved);
+  EXPECT_EQ(e.reason_id(), "loop.bound_not_constant");
+}
+
+}  // namespace
