@@ -43,7 +43,7 @@ Proc bind_expr(const Proc& p, const CursorLike& expr, const std::string& new_nam
 
 Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::string& new_name) {
   return rw::run_op(kOp, [&]() -> Proc {
-    if (exprs.empty()) rw::fail(kOp, p->srcinfo, "no expression to bind");
+    if (exprs.empty()) rw::fail_argument(kOp, p->srcinfo, "no expression to bind");
     std::vector<Cursor> cs;
     for (const CursorLike& e : exprs) cs.push_back(rw::resolve_expr(kOp, p, e));
     std::sort(cs.begin(), cs.end(), [](const Cursor& a, const Cursor& b) {

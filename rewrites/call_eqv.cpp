@@ -95,7 +95,8 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
       rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, c,
                "expected a call such as 'f(n, A[0:4])', got '" + c.to_string() + "'");
     if (!eqv_proc.defined())
-      rw::fail(kOp, c, "the replacement proc is empty (a default-constructed Proc)");
+      rw::fail(ErrorCode::BadArgument, "arg.undefined_proc", kOp, c,
+               "the replacement proc is empty (a default-constructed Proc)");
     const ProcNode& f = *cn->proc;
     const ProcNode& g = *eqv_proc.get();
     if (f.eqv_class != g.eqv_class)

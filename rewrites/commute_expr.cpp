@@ -27,7 +27,7 @@ std::optional<std::vector<int>> operands_swapped(std::vector<int> below) {
 Proc commute_expr(const Proc& p, const std::vector<CursorLike>& exprs) {
   const std::string op = "commute_expr";
   return rw::run_op(op, [&]() -> Proc {
-    if (exprs.empty()) rw::fail(op, p->srcinfo, "no expression given to commute");
+    if (exprs.empty()) rw::fail_argument(op, p->srcinfo, "no expression given to commute");
     // 1. Resolve and check every target in `p`.
     std::vector<Cursor> targets;
     for (const CursorLike& t : exprs) {

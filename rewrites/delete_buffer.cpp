@@ -16,7 +16,9 @@ const char* kOp = "delete_buffer";
 Proc delete_buffer(const Proc& p, const CursorLike& alloc) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor a = rw::resolve_alloc(kOp, p, alloc);
-    if (a.is_arg()) rw::fail(kOp, a, "'" + a.name() + "' is an argument, not an allocation");
+    if (a.is_arg())
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, a,
+               "'" + a.name() + "' is an argument, not an allocation");
     const BlockPath path = a.loc().block;
     const int ai = a.loc().lo;
     const Block& list = a.list();

@@ -29,7 +29,9 @@ const char* kOp = "lift_alloc";
 Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& opts) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor a = rw::resolve_alloc(kOp, p, alloc);
-    if (a.is_arg()) rw::fail(kOp, a, "'" + a.name() + "' is an argument, not an allocation");
+    if (a.is_arg())
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, a,
+               "'" + a.name() + "' is an argument, not an allocation");
     if (opts.n_lifts < 1)
       rw::fail_argument(kOp, a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     const Stmt alloc_stmt = a.stmt();
