@@ -112,7 +112,7 @@ TEST(InlineWindow, ComposesWindowsOfTheWindow) {
 TEST(InlineWindow, RefusesAStatementThatIsNotAWindow) {
   Proc p = parse_proc(kWin);
   expect_refused([&] { inline_window(p, p.body_cursor()[0].body()[1]); }, "inline_window",
-                 "expected a window statement");
+                 ErrorCode::BadArgument, "target.wrong_kind");
 }
 
 TEST(InlineWindow, ForwardsTheFollowingStatementsUpOne) {

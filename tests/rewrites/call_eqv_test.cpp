@@ -93,7 +93,8 @@ TEST(CallEqv, RefusesAStatementThatIsNotACall) {
   Proc p = parse_proc(R"(def f(A: f32[2] @ DRAM):
     A[0] = 1.0
 )");
-  expect_refused([&] { call_eqv(p, p.body_cursor()[0], p); }, "call_eqv", "expected a call");
+  expect_refused([&] { call_eqv(p, p.body_cursor()[0], p); }, "call_eqv", ErrorCode::BadArgument,
+                 "target.wrong_kind");
 }
 
 // A proc of the same history whose argument memory differs (as an argument set_memory would

@@ -28,7 +28,7 @@ TEST(CommuteExpr, RefusesASubtraction) {
     A[0] = A[1] - A[2]
 )");
   expect_refused([&] { commute_expr(p, {p.body_cursor()[0].rhs()}); }, "commute_expr",
-                 "expected an addition or a multiplication");
+                 ErrorCode::BadArgument, "target.wrong_kind");
 }
 
 TEST(CommuteExpr, RefusesAnEmptyList) {

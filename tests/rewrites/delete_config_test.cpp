@@ -165,7 +165,7 @@ def foo(x: f32[4] @ DRAM):
     x[0] = 1.0
 )");
   expect_refused([&] { delete_config(p, p.body_cursor()[0]); }, "delete_config",
-                 "expected a config write");
+                 ErrorCode::BadArgument, "target.wrong_kind");
 }
 
 TEST(DeleteConfig, ForwardsLaterStatements) {

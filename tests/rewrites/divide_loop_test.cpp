@@ -127,7 +127,7 @@ TEST(DivideLoop, RefusesANonZeroLowerBound) {
       [&] {
         divide_loop(p, loop0(p), 4, {"io", "ii"});
       },
-      "divide_loop", "lower bound of loop i to be 0");
+      "divide_loop", ErrorCode::NotProved, "loop.lower_bound_not_zero");
 }
 
 TEST(DivideLoop, RefusesAStatementThatIsNotALoop) {

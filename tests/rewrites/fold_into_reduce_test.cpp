@@ -45,8 +45,8 @@ TEST(FoldIntoReduce, RefusesAReadOfAnotherBufferOnTheLeft) {
 
 TEST(FoldIntoReduce, RefusesAReduction) {
   Proc p = with_write("x[i] += x[i] + b[i]");
-  expect_refused([&] { fold_into_reduce(p, write(p)); }, "fold_into_reduce",
-                 "expected an assignment");
+  expect_refused([&] { fold_into_reduce(p, write(p)); }, "fold_into_reduce", ErrorCode::BadArgument,
+                 "target.wrong_kind");
 }
 
 TEST(FoldIntoReduce, ForwardsTheAddedExpression) {

@@ -36,7 +36,8 @@ TEST(RewriteFramework, ResolveRefusesARemovedTarget) {
   Proc p = parse_proc(kSrc);
   Cursor loop = p.body_cursor()[0];
   Proc q = derive_proc(p, Block{PassNode::make()}, fwd_replace({}, 0, 1, 1));
-  expect_refused([&] { rw::resolve_stmt("op", q, loop); }, "op", "no longer exists");
+  expect_refused([&] { rw::resolve_stmt("op", q, loop); }, "op", ErrorCode::NotFound,
+                 "target.removed");
 }
 
 TEST(RewriteFramework, AsLoopRefusesOtherStatements) {

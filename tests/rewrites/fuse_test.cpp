@@ -67,7 +67,7 @@ TEST(Fuse, RefusesStatementsThatAreNotAdjacent) {
         A[j] = 2.0
 )");
   expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[2]); }, "fuse",
-                 "to directly follow the first");
+                 ErrorCode::BadArgument, "target.not_adjacent");
 }
 
 TEST(Fuse, RefusesALoopAndAnIf) {

@@ -206,7 +206,8 @@ TEST(InlineProc, RefusesAStatementThatIsNotACall) {
   Proc p = parse_proc(R"(def f(A: f32[2] @ DRAM):
     A[0] = 1.0
 )");
-  expect_refused([&] { inline_proc(p, p.body_cursor()[0]); }, "inline_proc", "expected a call");
+  expect_refused([&] { inline_proc(p, p.body_cursor()[0]); }, "inline_proc", ErrorCode::BadArgument,
+                 "target.wrong_kind");
 }
 
 TEST(InlineProc, RefusesAPatternMatchingNothing) {

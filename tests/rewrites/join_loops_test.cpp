@@ -47,7 +47,7 @@ TEST(JoinLoops, RefusesAGapBetweenTheRanges) {
 TEST(JoinLoops, RefusesLoopsThatAreNotAdjacent) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { join_loops(p, p.body_cursor()[1], p.body_cursor()[0]); }, "join_loops",
-                 "directly follow");
+                 ErrorCode::BadArgument, "target.not_adjacent");
 }
 
 TEST(JoinLoops, ForwardsTheFirstLoopAndInvalidatesTheSecond) {

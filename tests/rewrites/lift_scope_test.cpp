@@ -135,7 +135,7 @@ TEST(LiftScope, RefusesAParentWithOtherStatements) {
             A[i] = 1.0
 )");
   expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[1]); }, "lift_scope",
-                 "to be the only statement");
+                 ErrorCode::NotProved, "loop.not_a_perfect_nest");
 }
 
 TEST(LiftScope, RefusesALoopOutOfAnIfWithElse) {

@@ -48,7 +48,8 @@ TEST(MultLoops, RefusesANonZeroStart) {
         for j in seq(1, 4):
             A[i, j] = 1.0
 )");
-  expect_refused([&] { mult_loops(p, p.body_cursor()[0], "k"); }, "mult_loops", "to start at 0");
+  expect_refused([&] { mult_loops(p, p.body_cursor()[0], "k"); }, "mult_loops",
+                 ErrorCode::NotProved, "loop.lower_bound_not_zero");
 }
 
 TEST(MultLoops, RefusesANameInUse) {

@@ -96,4 +96,18 @@ void expect_refused(F&& f, const std::string& op, const std::string& needle) {
   }
 }
 
+// Expects `f` to throw a SchedulingError of operation `op` with this code and reason id: what a
+// program decides on, so tests of a named refusal assert it rather than the message's wording.
+template <class F>
+void expect_refused(F&& f, const std::string& op, ErrorCode code, const std::string& reason_id) {
+  try {
+    f();
+    ADD_FAILURE() << "expected " << op << " to refuse (" << reason_id << ")";
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.op(), op) << e.what();
+    EXPECT_EQ(e.code(), code) << e.what();
+    EXPECT_EQ(e.reason_id(), reason_id) << e.what();
+  }
+}
+
 }  // namespace exocpp::testing

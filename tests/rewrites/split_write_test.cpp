@@ -42,8 +42,8 @@ TEST(SplitWrite, RefusesASecondOperandReadingTheBuffer) {
 
 TEST(SplitWrite, RefusesANonWrite) {
   Proc p = with_write("x[i] = b[i] + c[i]");
-  expect_refused([&] { split_write(p, p.body_cursor()[0]); }, "split_write",
-                 "expected an assignment");
+  expect_refused([&] { split_write(p, p.body_cursor()[0]); }, "split_write", ErrorCode::BadArgument,
+                 "target.wrong_kind");
 }
 
 TEST(SplitWrite, ForwardsTheEnclosingBlock) {

@@ -47,8 +47,8 @@ TEST(UnrollLoop, RefusesANonConstantBound) {
     for i in seq(0, N):
         A[i] = 1.0
 )");
-  expect_refused([&] { unroll_loop(p, p.body_cursor()[0]); }, "unroll_loop",
-                 "expected loop i to have constant bounds");
+  expect_refused([&] { unroll_loop(p, p.body_cursor()[0]); }, "unroll_loop", ErrorCode::NotProved,
+                 "loop.bound_not_constant");
 }
 
 TEST(UnrollLoop, RefusesAnEnormousUnroll) {
