@@ -2,8 +2,9 @@
 // LoopIR_Dependencies): a data-flow and control-flow dependency analysis over the proc body.
 // Each written location (a buffer, a config field, a loop iterator) collects the names its value
 // depends on: what its right-hand side reads, what the enclosing if-conditions and loop bounds
-// read, and, through calls, what the callee reads. A config field whose transitive dependencies
-// include a loop iteration variable is an error.
+// read, and, through calls, what the callee reads. A config field written inside a loop nest
+// whose transitive dependencies within that nest include one of its iteration variables is an
+// error.
 #include <map>
 #include <set>
 
@@ -349,29 +350,50 @@ const Stmt* first_write(const Block& b, const Key& k, Summarizer& sum) {
   return nullptr;
 }
 
-}  // namespace
-
-void check_config_writes_loop_invariant(const ProcNode& p) {
-  Summarizer sum;
+// The rule constrains the writes that run inside a loop: a write outside every loop runs once
+// per execution of its block, so no iteration can change its value, whatever it reads (a
+// buffer that a later loop writes included; the flow-insensitive analysis over the whole body
+// refused `K.h = A[0]` before `for i: A[i] = K.h`). Each outermost loop is analysed on its own:
+// within it the analysis stays flow-insensitive, which over-approximates, so it is sound.
+void check_loop_nest(const Stmt& loop, Summarizer& sum) {
+  Block nest{loop};
   std::map<Key, std::string> iters;
-  collect_iters(p.body, iters);
-  if (iters.empty()) return;
-  Summary written = sum.of_block(p.body);  // the config fields written, also through calls
+  collect_iters(nest, iters);
+  Summary written = sum.of_block(nest);  // the config fields written, also through calls
   if (written.config_writes.empty()) return;
   Dependencies deps(sum);
-  deps.block(p.body);
+  deps.block(nest);
   for (const Key& k : written.config_writes) {
     std::set<Key> on = deps.closure(k);
     for (const auto& [ik, iname] : iters) {
       if (!on.count(ik)) continue;
-      const Stmt* s = first_write(p.body, k, sum);
-      throw TypeError(s ? s->srcinfo() : p.srcinfo,
+      const Stmt* s = first_write(nest, k, sum);
+      throw TypeError(s ? s->srcinfo() : loop.srcinfo(),
                       "the value written to " + written.config_names[k] +
                           " depends on loop variable '" + iname +
                           "': configuration writes must not depend on loop iterations (write "
                           "the config outside the loop, or make the value loop-invariant)");
     }
   }
+}
+
+void check_outermost_loops(const Block& b, Summarizer& sum) {
+  for (const Stmt& s : b) {
+    if (!s.defined()) continue;
+    if (s.is<ForNode>()) {
+      check_loop_nest(s, sum);
+    } else if (const IfNode* i = s.as<IfNode>()) {
+      check_outermost_loops(i->body, sum);
+      check_outermost_loops(i->orelse, sum);
+    }
+  }
+}
+
+}  // namespace
+
+void check_config_writes_loop_invariant(const ProcNode& p) {
+  Summarizer sum;
+  check_outermost_loops(p.body, sum);
 }
 
 }  // namespace exocpp::typecheck_detail

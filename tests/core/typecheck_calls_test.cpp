@@ -217,6 +217,69 @@ def f(N: size):
                     10, 9);
 }
 
+TEST(TypecheckCalls, ConfigWriteBeforeALoopThatWritesItsSourcePasses) {
+  // The write runs once, before the loop: no iteration can change the value it stores, even
+  // though the loop later writes the buffer it read.
+  expect_ok(R"(
+config K:
+    h: f32
+
+def p(N: size, A: f32[N] @ DRAM):
+    K.h = A[0]
+    for i in seq(0, N):
+        A[i] = K.h
+)");
+}
+
+TEST(TypecheckCalls, ConfigWriteBetweenLoopsOfDataFromTheFirstPasses) {
+  expect_ok(R"(
+config K:
+    h: f32
+
+def p(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    assert N >= 1
+    for i in seq(0, N):
+        A[i] = B[i]
+    K.h = A[N - 1]
+    for j in seq(0, N):
+        B[j] = K.h
+)");
+}
+
+TEST(TypecheckCalls, ConfigWriteOfDataTheSameIterationComputedIsRejected) {
+  expect_type_error(R"(
+config K:
+    h: f32
+
+def p(N: size, A: f32[N] @ DRAM):
+    x: f32[1] @ DRAM
+    for i in seq(0, N):
+        x[0] = A[i]
+        K.h = x[0]
+)",
+                    "the value written to K.h depends on loop variable 'i': configuration "
+                    "writes must not depend on loop iterations (write the config outside the "
+                    "loop, or make the value loop-invariant)",
+                    9, 9);
+}
+
+TEST(TypecheckCalls, ConfigWriteOfDataAnEarlierIterationComputedIsRejected) {
+  // Loop-carried: the second iteration stores what the first wrote to A[0].
+  expect_type_error(R"(
+config K:
+    h: f32
+
+def p(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    for i in seq(0, N):
+        K.h = A[0]
+        A[0] = B[i]
+)",
+                    "the value written to K.h depends on loop variable 'i': configuration "
+                    "writes must not depend on loop iterations (write the config outside the "
+                    "loop, or make the value loop-invariant)",
+                    7, 9);
+}
+
 // ---- calls -------------------------------------------------------------------------------------
 
 const char* kCallee = R"(
