@@ -90,10 +90,7 @@ bool procs_equivalent(const Proc& a, const Proc& b) {
 Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor c = rw::resolve_stmt(kOp, p, call);
-    const CallNode* cn = c.stmt().as<CallNode>();
-    if (!cn)
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, c,
-               "expected a call such as 'f(n, A[0:4])', got '" + c.to_string() + "'");
+    const CallNode* cn = rw::stmt_as<CallNode>(kOp, c, "a call such as 'f(n, A[0:4])'");
     if (!eqv_proc.defined())
       rw::fail(ErrorCode::BadArgument, "arg.undefined_proc", kOp, c,
                "the replacement proc is empty (a default-constructed Proc)");

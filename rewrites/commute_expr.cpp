@@ -34,9 +34,7 @@ Proc commute_expr(const Proc& p, const std::vector<CursorLike>& exprs) {
       Cursor c = rw::resolve_expr(op, p, t);
       const BinOpNode* b = c.expr().as<BinOpNode>();
       if (!b || (b->op != BinOpKind::Add && b->op != BinOpKind::Mul))
-        rw::fail(
-            ErrorCode::BadArgument, "target.wrong_kind", op, c,
-            "expected an addition or a multiplication, but '" + c.to_string() + "' is not one");
+        rw::fail_wrong_kind(op, c, "an addition or a multiplication");
       targets.push_back(c);
     }
     // 2. Rewrite them one by one, each cursor forwarded through the earlier rewrites.

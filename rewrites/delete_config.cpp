@@ -28,10 +28,8 @@ const char* kOp = "delete_config";
 Proc delete_config(const Proc& p, const CursorLike& write_stmt) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor c = rw::resolve_stmt(kOp, p, write_stmt);
-    const WriteConfigNode* w = c.stmt().as<WriteConfigNode>();
-    if (!w)
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, c,
-               "expected a config write (Cfg.field = e), but " + c.to_string() + " is not one");
+    const WriteConfigNode* w =
+        rw::stmt_as<WriteConfigNode>(kOp, c, "a config write (Cfg.field = e)");
     const BlockPath& path = c.loc().block;
     const int k = c.loc().lo;
     rw::Edit edit(p);

@@ -58,8 +58,7 @@ Proc eliminate_dead_code(const Proc& p, const CursorLike& stmt) {
       });
       return remove();
     }
-    rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
-             "expected an if or a loop, but '" + c.to_string() + "' is neither");
+    rw::fail_wrong_kind(op, c, "an if or a loop");
   });
 }
 

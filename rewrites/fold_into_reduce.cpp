@@ -22,10 +22,7 @@ Proc fold_into_reduce(const Proc& p, const CursorLike& assign) {
   const std::string op = "fold_into_reduce";
   return rw::run_op(op, [&]() -> Proc {
     Cursor c = rw::resolve_stmt(op, p, assign);
-    const AssignNode* a = c.stmt().as<AssignNode>();
-    if (!a)
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
-               "expected an assignment, but '" + c.to_string() + "' is not one");
+    const AssignNode* a = rw::stmt_as<AssignNode>(op, c, "an assignment");
     const BinOpNode* sum = a->rhs.as<BinOpNode>();
     if (!sum || sum->op != BinOpKind::Add)
       rw::fail(op, c, "the right-hand side of '" + c.to_string() + "' is not an addition");

@@ -49,10 +49,7 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
   return rw::run_op(op, [&]() -> Proc {
     // 1. The assignment and the scalar it writes.
     Cursor c = rw::resolve_stmt(op, p, assign);
-    const AssignNode* a = c.stmt().as<AssignNode>();
-    if (!a)
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
-               "expected an assignment, but '" + c.to_string() + "' is not one");
+    const AssignNode* a = rw::stmt_as<AssignNode>(op, c, "an assignment");
     const Loc& l = c.loc();
     const Block& list = c.list();
     const AllocNode* alloc = nullptr;

@@ -258,10 +258,7 @@ std::unordered_map<Sym, Sym, SymHash> fresh_binders(const Cursor& call, const Bl
 Proc inline_proc(const Proc& p, const CursorLike& call) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor c = rw::resolve_stmt(kOp, p, call);
-    const CallNode* cn = c.stmt().as<CallNode>();
-    if (!cn)
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, c,
-               "expected a call such as 'f(n, A[0:4])', got '" + c.to_string() + "'");
+    const CallNode* cn = rw::stmt_as<CallNode>(kOp, c, "a call such as 'f(n, A[0:4])'");
     const ProcNode& callee = *cn->proc;
     if (callee.args.size() != cn->args.size())
       rw::fail(kOp, c,

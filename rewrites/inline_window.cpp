@@ -96,10 +96,8 @@ class WindowInliner : public IRMutator {
 Proc inline_window(const Proc& p, const CursorLike& window_stmt) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor c = rw::resolve_stmt(kOp, p, window_stmt);
-    const WindowStmtNode* ws = c.stmt().as<WindowStmtNode>();
-    if (!ws)
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, c,
-               "expected a window statement such as 'y = x[i, 0:16]', got '" + c.to_string() + "'");
+    const WindowStmtNode* ws =
+        rw::stmt_as<WindowStmtNode>(kOp, c, "a window statement such as 'y = x[i, 0:16]'");
     const BlockPath path = c.loc().block;
     const int wi = c.loc().lo;
     const Block& list = c.list();

@@ -46,8 +46,7 @@ Proc left_reassociate_expr(const Proc& p, const CursorLike& expr) {
     Cursor c = rw::resolve_expr(op, p, expr);
     const BinOpNode* b = c.expr().as<BinOpNode>();
     if (!b || (b->op != BinOpKind::Add && b->op != BinOpKind::Mul))
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
-               "expected an addition or a multiplication, but '" + c.to_string() + "' is not one");
+      rw::fail_wrong_kind(op, c, "an addition or a multiplication");
     const BinOpNode* r = b->rhs.as<BinOpNode>();
     if (!r || r->op != b->op)
       rw::fail(op, c,

@@ -55,8 +55,7 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
     Cursor ic = rw::resolve_stmt(kOp, p, scope);
     Stmt inner = ic.stmt();
     if (!inner.is<ForNode>() && !inner.is<IfNode>())
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, ic,
-               "expected a loop or an if, got '" + ic.to_string() + "'");
+      rw::fail_wrong_kind(kOp, ic, "a loop or an if");
     if (ic.loc().block.empty())
       rw::fail(
           kOp, ic,

@@ -28,9 +28,7 @@ Proc split_write(const Proc& p, const CursorLike& stmt) {
     Stmt s = c.stmt();
     const AssignNode* a = s.as<AssignNode>();
     const ReduceNode* r = s.as<ReduceNode>();
-    if (!a && !r)
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
-               "expected an assignment or a reduction, but '" + c.to_string() + "' is not one");
+    if (!a && !r) rw::fail_wrong_kind(op, c, "an assignment or a reduction");
     Sym name = a ? a->name : r->name;
     ScalarKind type = a ? a->type : r->type;
     const std::vector<Expr>& idx = a ? a->idx : r->idx;

@@ -98,12 +98,15 @@ void require_proved(const std::string& op, const Cursor& where, const checker::A
       ErrorCode::Unknown, "checker.unknown", where.current_line());
 }
 
+void fail_wrong_kind(const std::string& op, const Cursor& c, const std::string& expected) {
+  fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
+       "expected " + expected + ", but " +
+           (c.is_stmt() || c.is_expr() ? "'" + c.to_string() + "' is not one"
+                                       : std::string("a ") + to_string(c.kind()) + " was given"));
+}
+
 const ForNode* as_loop(const std::string& op, const Cursor& c) {
-  if (!c.is_stmt() || c.stmt().kind() != StmtKind::For)
-    fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
-         "expected a loop, found " +
-             (c.is_stmt() ? "'" + c.to_string() + "'" : std::string("a ") + to_string(c.kind())));
-  return c.stmt().as<ForNode>();
+  return stmt_as<ForNode>(op, c, "a loop");
 }
 
 void check_int_arg(const std::string& op, const Cursor& where, const std::string& what,

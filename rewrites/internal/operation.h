@@ -118,6 +118,18 @@ template <class F>
 auto run_op(const std::string& op, F&& body) -> decltype(body());
 [[noreturn]] void rethrow_with_op(const std::string& op, const Error& e);
 
+// A target of the wrong kind for the operation (BadArgument target.wrong_kind): "expected
+// `expected`, but '<the target as it reads>' is not one".
+[[noreturn]] void fail_wrong_kind(const std::string& op, const Cursor& c,
+                                  const std::string& expected);
+// The statement node of kind N at statement cursor `c`; fail_wrong_kind(op, c, expected)
+// otherwise (`expected` reads like "an assignment").
+template <class N>
+const N* stmt_as(const std::string& op, const Cursor& c, const std::string& expected) {
+  const N* n = c.is_stmt() ? c.stmt().as<N>() : nullptr;
+  if (!n) fail_wrong_kind(op, c, expected);
+  return n;
+}
 // The loop statement of a loop cursor (throws SchedulingError naming `op` otherwise).
 const ForNode* as_loop(const std::string& op, const Cursor& c);
 

@@ -91,7 +91,7 @@ TEST(EliminateDeadCode, RefusesAnAssignment) {
     A[0] = 1.0
 )");
   expect_refused([&] { eliminate_dead_code(p, p.body_cursor()[0]); }, "eliminate_dead_code",
-                 "neither");
+                 ErrorCode::BadArgument, "target.wrong_kind");
 }
 
 TEST(EliminateDeadCode, ForwardsTheKeptBranch) {
