@@ -352,6 +352,19 @@ class Matcher {
   // integers `a <= b` is `a < b + 1`, so a `<=` unifies with a `<` (as in Exo): `i < n`
   // against `i <= M` gives n := M + 1.
   void comparison(const Expr& ce, const Expr& ke) {
+    const BinOpNode* cb = ce.as<BinOpNode>();
+    const BinOpNode* kb = ke.as<BinOpNode>();
+    if (!is_number(cb->lhs.type()) || !is_number(cb->rhs.type())) {
+      // A comparison of booleans (`ConfigStore.act == True`, `flag == b`): no arithmetic to
+      // solve, so the same operator and operands that unify one by one.
+      if (cb->op != kb->op)
+        differ(ce, ke,
+               std::string("the comparisons differ (") + to_string(kb->op) + " vs " +
+                   to_string(cb->op) + ")");
+      expr(cb->lhs, kb->lhs);
+      expr(cb->rhs, kb->rhs);
+      return;
+    }
     auto canon = [](const BinOpNode* b, Expr& l, Expr& r) {
       l = b->lhs, r = b->rhs;
       if (b->op == BinOpKind::Gt || b->op == BinOpKind::Ge) std::swap(l, r);

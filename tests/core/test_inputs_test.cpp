@@ -63,7 +63,13 @@ TEST(RandomArgs, UnsatisfiableGivenSizesFailAtOnce) {
 }
 
 TEST(RandomArgs, UnsatisfiableFreeSizesFailAfterMaxTries) {
-  Proc p = parse_module(kCopy).proc("copy");
+  // (No `%` assert: with one, the last draws are multiples of its modulus and could reach M.)
+  Proc p = parse_module(R"(
+def copy(N: size, M: size, x: f32[N, M] @ DRAM):
+    assert M >= N
+    pass
+)")
+               .proc("copy");
   std::string msg = random_args_error(p, {{"N", 8}}, {.max_size = 1, .max_tries = 50});
   EXPECT_THAT(msg,
               ::testing::StartsWith("random_args: no argument values for proc 'copy' found in "
@@ -81,6 +87,19 @@ def k(N: size, x: f32[N] @ DRAM):
   int64_t N = std::get<int64_t>(args[0]);
   EXPECT_EQ(N % 16, 0);
   EXPECT_LE(N, 32);
+}
+
+TEST(RandomArgs, LargeModuliAreMetByTheLastDraws) {
+  Proc p = parse_module(R"(
+def k(N: size, M: size, x: f32[N, M] @ DRAM):
+    assert N % 64 == 0
+    assert M % 48 == 0
+    pass
+)")
+               .proc("k");
+  auto args = random_args(p, {}, 1, {.max_size = 2, .max_tries = 60});
+  EXPECT_EQ(std::get<int64_t>(args[0]) % 64, 0);
+  EXPECT_EQ(std::get<int64_t>(args[1]) % 48, 0);
 }
 
 TEST(RandomArgs, AssertsReadingConfigsSeeTheGivenState) {
