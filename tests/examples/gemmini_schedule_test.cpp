@@ -1,5 +1,4 @@
-// The Gemmini matmul schedule (examples/gemmini): every step is validated in the interpreter
-// (this suite runs with EXOCPP_VALIDATE=1); the scheduled proc, emitted as C and run on the
+// The Gemmini matmul schedule (examples/gemmini): the scheduled proc, emitted as C and run on the
 // functional model, matches the plain proc byte for byte; configuration is written once; the
 // instruction counts are those of the plan.
 #include "gemmini_schedule.h"
@@ -17,8 +16,15 @@
 namespace exocpp {
 namespace {
 
+// Validation mode (this suite's EXOCPP_VALIDATE=1) cannot compare these steps: the smallest
+// sizes the proc accepts (64 x 64 x 64) run past its interpreter step limit, so every trial is
+// skipped after seconds of work. It is off here; the checker proves each step, and the tests
+// below compare the final proc with the plain one.
 const Proc& scheduled() {
-  static const Proc p = gemmini_example::schedule_matmul();
+  static const Proc p = [] {
+    ValidationScope off(false);
+    return gemmini_example::schedule_matmul();
+  }();
   return p;
 }
 
