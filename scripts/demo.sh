@@ -19,3 +19,7 @@ if grep -q avx512f /proc/cpuinfo; then
 else
   echo "demo: this CPU has no AVX-512F; $out/sgemm.c was generated and compiled but is not run"
 fi
+
+# The Gemmini-like accelerator: the scheduled kernels run on its C functional model and are
+# checked byte for byte against plain C.
+build/examples/gemmini/gemmini_demo
