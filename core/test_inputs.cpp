@@ -86,22 +86,27 @@ std::vector<ArgValue> random_args(const Proc& p, const std::map<std::string, int
   for (const FnArg& a : p.args())
     if (a.type.is_control() && !sizes.count(a.name.name())) any_free = true;
 
-  // Sizes that `assert N % 64 == 0`-style asserts accept are rare among small draws: the last
-  // quarter of the draws takes sizes that are multiples of every constant modulus the asserts
-  // use (their least common multiple, when it is at most 4096).
-  int64_t modulus = 1;
+  // Sizes that `assert N % 64 == 0`-style asserts accept are rare among small draws: in the
+  // last quarter of the draws, a size the asserts take modulo constants is drawn as 1 or 2
+  // times their least common multiple (when it is at most 4096), and the other sizes small
+  // again, so that the run stays short.
+  std::map<uint64_t, int64_t> modulus;  // size argument (Sym id) -> lcm of its moduli
   {
     struct Moduli : IRVisitor {
-      int64_t lcm = 1;
+      std::map<uint64_t, int64_t>& out;
+      explicit Moduli(std::map<uint64_t, int64_t>& o) : out(o) {}
       void visit_BinOp(const BinOpNode* b, const Expr& e) override {
-        if (b->op == BinOpKind::Mod)
-          if (const ConstNode* c = b->rhs.as<ConstNode>(); c && c->is_int() && c->int_val() > 1)
-            if (lcm <= 4096) lcm = std::lcm(lcm, static_cast<int64_t>(c->int_val()));
+        const ReadNode* r = b->lhs.as<ReadNode>();
+        const ConstNode* c = b->rhs.as<ConstNode>();
+        if (b->op == BinOpKind::Mod && r && r->idx.empty() && c && c->is_int() &&
+            c->int_val() > 1) {
+          int64_t& m = out.emplace(r->name.id(), 1).first->second;
+          m = std::lcm(m, static_cast<int64_t>(c->int_val()));
+        }
         IRVisitor::visit_BinOp(b, e);
       }
-    } moduli;
+    } moduli(modulus);
     for (const Expr& pred : p.preds()) moduli.visit(pred);
-    if (moduli.lcm <= 4096) modulus = moduli.lcm;
   }
   Rng rng(seed);
   const int tries = any_free ? std::max(opts.max_tries, 1) : 1;
@@ -118,11 +123,13 @@ std::vector<ArgValue> random_args(const Proc& p, const std::map<std::string, int
         vals[i] = given != sizes.end() ? given->second != 0 : (rng.next() & 1) != 0;
       else if (given != sizes.end())
         vals[i] = given->second;
-      else if (k == ScalarKind::Size && modulus > 1 && t >= tries - tries / 4)
-        vals[i] = modulus * rng.range(1, 2);
-      else if (k == ScalarKind::Size)
-        vals[i] =
-            rng.range(1, std::max<int64_t>(t < tries / 2 ? opts.max_size : 4 * opts.max_size, 1));
+      else if (k == ScalarKind::Size && t >= tries - tries / 4 && modulus.count(a.name.id()) &&
+               modulus.at(a.name.id()) <= 4096)
+        vals[i] = modulus.at(a.name.id()) * rng.range(1, 2);
+      else if (k == ScalarKind::Size)  // (widened in the third quarter only: see above)
+        vals[i] = rng.range(
+            1, std::max<int64_t>(
+                   t < tries / 2 || t >= tries - tries / 4 ? opts.max_size : 4 * opts.max_size, 1));
       else if (k == ScalarKind::Stride)
         vals[i] = int64_t(1);
       else

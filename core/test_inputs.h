@@ -31,8 +31,9 @@ struct RandomArgsOptions {
   // Size arguments not given are drawn from [1, max_size]; int and index arguments from
   // [0, max_size - 1]; stride arguments are 1; bools are random. After half of max_tries draws
   // failed the asserts, sizes are drawn from [1, 4 * max_size] (so `assert N % 16 == 0` can
-  // still be met), and in the last quarter as 1 or 2 times the least common multiple of the
-  // constant moduli the asserts use (`assert N % 64 == 0` gives 64 or 128).
+  // still be met), and in the last quarter a size the asserts take modulo constants as 1 or 2
+  // times their least common multiple (`assert N % 64 == 0` gives N = 64 or 128), the others
+  // from [1, max_size] again.
   int64_t max_size = 8;
   // Draws of the free control arguments before giving up on the proc's asserts.
   int max_tries = 1000;

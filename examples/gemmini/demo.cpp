@@ -82,15 +82,28 @@ bool run(const Kernel& k, double scale) {
 
 int main() {
   try {
-    Proc plain = gemmini_example::plain_matmul();
-    Proc scheduled = gemmini_example::schedule_matmul();
+    Proc matmul = gemmini_example::plain_matmul();
+    Proc matmul_scheduled = gemmini_example::schedule_matmul();
     bool ok = true;
     for (int64_t n : {64, 512}) {
       std::string s = std::to_string(n);
-      Kernel k{"matmul",  s + "x" + s + "x" + s,          plain,
-               scheduled, {{"N", n}, {"M", n}, {"K", n}}, "C"};
+      Kernel k;
+      k.name = "matmul";
+      k.shape = s + "x" + s + "x" + s;
+      k.plain = matmul;
+      k.scheduled = matmul_scheduled;
+      k.sizes = {{"N", n}, {"M", n}, {"K", n}};
+      k.output = "C";
       ok = run(k, n <= 64 ? 1.0 / 256 : 1.0 / 2048) && ok;
     }
+    Kernel conv;
+    conv.name = "conv";
+    conv.shape = "4x58x58x64->64";
+    conv.plain = gemmini_example::plain_conv();
+    conv.scheduled = gemmini_example::schedule_conv();
+    conv.sizes = {{"batch", 4}, {"OH", 56}, {"OW", 56}, {"CI", 64}, {"CO", 64}};
+    conv.output = "out";
+    ok = run(conv, 1.0 / 1024) && ok;
     return ok ? 0 : 1;
   } catch (const Error& e) {
     std::fprintf(stderr, "gemmini_demo: %s\n", e.what());

@@ -1,6 +1,7 @@
-// The Gemmini schedules: the plain int8 matmul of matmul.exo (scale and ReLU on the way out)
-// turned into calls of hwlibs/gemmini's instructions with public scheduling operations only.
-// Used by gemmini_demo (demo.cpp) and the tests (tests/examples/gemmini_schedule_test.cpp).
+// The Gemmini schedules: the plain int8 matmul of matmul.exo and the 3 x 3 convolution of
+// conv.exo (scale and ReLU on the way out) turned into calls of hwlibs/gemmini's instructions with
+// public scheduling operations only. Used by gemmini_demo (demo.cpp) and the tests
+// (tests/examples/gemmini_schedule_test.cpp).
 #pragma once
 
 #include <exocpp/exocpp.h>
@@ -17,5 +18,16 @@ exocpp::Proc plain_matmul();
 // with 4-block loads, 16 x 16 tiles of C accumulated in the accumulator, every configuration
 // written once, before the loops.
 exocpp::Proc schedule_matmul();
+
+// The text of conv.exo (a 3 x 3 convolution, stride 1, no padding: `inp` holds OH + 2 by OW + 2
+// pixels of CI channels, `w` is [3, 3, CI, CO], `out` OH by OW pixels of CO channels) and its
+// proc.
+const std::string& conv_source();
+exocpp::Proc plain_conv();
+
+// The scheduled convolution, an implicit GEMM: every weight loaded once, then for each output
+// row a 16-column tile (and a tail of OW % 16 columns) of CO / 16 accumulator tiles, its input
+// pixels loaded once per (kr, kc, 16 channels) and multiplied by every output channel tile.
+exocpp::Proc schedule_conv();
 
 }  // namespace gemmini_example

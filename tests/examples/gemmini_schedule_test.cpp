@@ -92,5 +92,74 @@ TEST(GemminiMatmul, InstructionCountsFollowThePlan) {
   EXPECT_EQ(c.config_ld + c.config_st + c.config_ex, 4u);
 }
 
+// ---- the convolution ---------------------------------------------------------------------------
+
+// Validation mode compares every step of this schedule (small sizes meet its asserts), in about
+// ten seconds: EveryStepIsComparedInTheInterpreter does it once, the other tests schedule
+// without it.
+const Proc& scheduled_conv() {
+  static const Proc p = [] {
+    ValidationScope off(false);
+    return gemmini_example::schedule_conv();
+  }();
+  return p;
+}
+
+TEST(GemminiConv, EveryStepIsComparedInTheInterpreter) {
+  ValidationScope on;
+  ValidationStats before = validation_stats();
+  gemmini_example::schedule_conv();
+  ValidationStats after = validation_stats();
+  EXPECT_GE(after.operations - before.operations, 50u);
+  EXPECT_EQ(after.compared - before.compared, after.operations - before.operations);
+}
+
+// The plain convolution in the interpreter against the scheduled one as C on the model, with
+// `ow` output columns: full 16-column tiles and a tail, tiles only, or a tail only.
+std::string conv_vs_model(int64_t ow, bool act) {
+  Proc plain = gemmini_example::plain_conv();
+  std::vector<ArgValue> want =
+      random_args(plain, {{"batch", 2}, {"OH", 2}, {"OW", ow}, {"CI", 32}, {"CO", 32}}, 5,
+                  {.lo = -128, .hi = 127});
+  std::get<Buffer>(want[5]).set_flat(0, 1.0 / 512);  // (batch, OH, OW, CI, CO, scale, act, ...)
+  want[6] = act;
+  std::vector<ArgValue> got = deep_copy(want);
+  interpret(plain, want);
+  CompiledLibrary lib({scheduled_conv()}, "gemmini_conv", gemmini::model_compile_options());
+  lib.call("conv", got);
+  return compare_buffers(std::get<Buffer>(got[9]), std::get<Buffer>(want[9]), "out");
+}
+
+TEST(GemminiConv, FullTilesAndATailMatchThePlainProc) { EXPECT_EQ(conv_vs_model(20, true), ""); }
+
+TEST(GemminiConv, FullTilesOnlyMatchThePlainProc) { EXPECT_EQ(conv_vs_model(16, false), ""); }
+
+TEST(GemminiConv, ATailOnlyMatchesThePlainProc) { EXPECT_EQ(conv_vs_model(5, true), ""); }
+
+TEST(GemminiConv, ConfigurationIsWrittenOnceAndEveryWeightLoadedOnce) {
+  int config_calls = 0;
+  for (const Stmt& s : scheduled_conv().body())
+    if (const CallNode* c = s.as<CallNode>(); c && c->proc->name.rfind("config_", 0) == 0)
+      ++config_calls;
+  EXPECT_EQ(config_calls, 4);
+  std::vector<ArgValue> args = random_args(
+      gemmini_example::plain_conv(), {{"batch", 1}, {"OH", 3}, {"OW", 20}, {"CI", 32}, {"CO", 48}},
+      9, {.lo = -128, .hi = 127});
+  CompiledLibrary lib({scheduled_conv()}, "gemmini_conv_counts", gemmini::model_compile_options());
+  reinterpret_cast<void (*)()>(lib.symbol("gemmini_reset"))();
+  lib.call("conv", args);
+  const gemmini_counters& c =
+      *reinterpret_cast<const gemmini_counters* (*)()>(lib.symbol("gemmini_get_counters"))();
+  const uint64_t weight_tiles = 9 * (32 / 16) * (48 / 16);
+  const uint64_t row_parts = 3 * 2;  // OH rows, each a 16-column tile and a 4-column tail
+  const uint64_t input_tiles = row_parts * 9 * (32 / 16);
+  const uint64_t acc_tiles = row_parts * (48 / 16);
+  EXPECT_EQ(c.mvin, weight_tiles + input_tiles + acc_tiles);
+  EXPECT_EQ(c.mvin_zero, acc_tiles);
+  EXPECT_EQ(c.compute, input_tiles * (48 / 16));
+  EXPECT_EQ(c.mvout, acc_tiles);
+  EXPECT_EQ(c.config_ld + c.config_st + c.config_ex, 4u);
+}
+
 }  // namespace
 }  // namespace exocpp
