@@ -198,3 +198,48 @@ def t(A: i8[16, 16] @ DRAM, X: i8[16] @ DRAM):
 
 }  // namespace
 }  // namespace exocpp
+
+namespace exocpp {
+namespace {
+
+TEST(GemminiLibrary, SlotZeroBlockLoadAndAccumulatorLoadMatchTheirBodies) {
+  Proc p = parse_test_proc(R"(
+def t(A: i8[16, 64] @ DRAM, C0: i32[16, 16] @ DRAM, X: i8[4, 16, 16] @ DRAM, C: i32[16, 16] @ DRAM):
+    a: i8[4, 16, 16] @ GEMM_SCRATCH
+    c: i32[16, 16] @ GEMM_ACCUM
+    config_ld_i8(stride(A, 0))
+    config_ld_acc_i32(stride(C0, 0))
+    do_ld_i8_block(16, 4, A, a)
+    do_ld_acc_i32(16, 16, C0, c)
+    st_i8(16, 16, a[0, :, :], X[0, :, :])
+    st_i8(16, 16, a[1, :, :], X[1, :, :])
+    st_i8(16, 16, a[2, :, :], X[2, :, :])
+    st_i8(16, 16, a[3, :, :], X[3, :, :])
+    st_acc_i32(16, 16, c, C)
+)",
+                           "t");
+  EXPECT_EQ(interpreter_vs_model(p, {}, 23, INT_MIN, INT_MAX), "");
+}
+
+TEST(GemminiLibrary, AScheduleLeavingPlainCodeOnTheScratchpadIsRefusedAtEmission) {
+  Proc p = parse_test_proc(R"(
+def t(A: i8[16, 16] @ DRAM, B: i8[16, 16] @ DRAM):
+    for i in seq(0, 16):
+        for j in seq(0, 16):
+            B[i, j] = A[i, j]
+)",
+                           "t");
+  p = stage_mem(p, p.find_loop("i"), "A[0:16, 0:16]", "a");
+  p = set_memory(p, "a", gemmini::GEMM_SCRATCH());  // the copy and the loop still read it
+  try {
+    compile_procs_to_c({p}, "t");
+    FAIL() << "C that reads the scratchpad from plain code was emitted";
+  } catch (const CodegenError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("GEMM_SCRATCH"), std::string::npos) << what;
+    EXPECT_NE(what.find("<string>:"), std::string::npos) << what;  // located
+  }
+}
+
+}  // namespace
+}  // namespace exocpp
