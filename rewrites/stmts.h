@@ -11,6 +11,8 @@
 // derived proc whose forwarding function carries cursors of the input into it.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,10 @@ namespace exocpp {
 
 // The proc with a new name. `name` must be an identifier.
 Proc rename(const Proc& p, const std::string& name);
+
+// Exo's partial_eval: the control arguments named in `values` fixed to those constants and
+// removed from the signature (a new proc, not an equivalent one).
+Proc partial_eval(const Proc& p, const std::map<std::string, int64_t>& values);
 
 // `s1 ; s2` --> `s1 ; pass ; s2` at the gap (a statement means the gap after it).
 Proc insert_pass(const Proc& p, const CursorLike& gap);
