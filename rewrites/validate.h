@@ -7,12 +7,13 @@
 //
 // What is compared (validate_step): both procs run on the same arguments, drawn by random_args
 // for the input proc with free sizes from {1}, {1, 2} and {1 .. 5} (index and int arguments from
-// 0; sizes the asserts' moduli demand, such as 64 for `N % 64 == 0`, when small ones fail them), data small integers or, for integer precisions, values at and near the type's limits; the
-// config state starts empty or with a random value in every field the procs use. Every data
-// argument and (except for bind_config, write_config and delete_config, which may change the
-// config state a caller sees afterwards) the final config state must agree. Integer buffers are
-// compared exactly, float ones to 1e-4 relative; an element that is NaN (never written) in the
-// input proc's result is not compared.
+// 0; sizes the asserts' moduli demand, such as 64 for `N % 64 == 0`, when small ones fail them),
+// data small integers or, for integer precisions, values at and near the type's limits; the config
+// state starts empty or with a random value in every field the procs use. Every data argument and
+// (except for bind_config, write_config and delete_config, which may change the config state a
+// caller sees afterwards) the final config state must agree. Integer buffers are compared exactly,
+// float ones to 1e-4 relative; an element that is NaN (never written) in the input proc's result is
+// not compared.
 //
 // Nothing is reported (the trial is skipped) when the comparison cannot run: the input proc
 // fails in the interpreter (a failed assert, a config field never written, an out-of-bounds

@@ -41,23 +41,35 @@ TEST(PartialEval, IsANewProcNotAnEquivalentOne) {
 }
 
 TEST(PartialEval, RefusesValuesThatBreakAnAssert) {
-  expect_refused([&] { partial_eval(parse_proc(kSrc), {{"N", 6}}); }, "partial_eval",
-                 ErrorCode::BadArgument, "arg.invalid");
+  expect_refused(
+      [&] {
+        partial_eval(parse_proc(kSrc), {{"N", 6}});
+      },
+      "partial_eval", ErrorCode::BadArgument, "arg.invalid");
 }
 
 TEST(PartialEval, RefusesANameThatIsNoArgument) {
-  expect_refused([&] { partial_eval(parse_proc(kSrc), {{"M", 6}}); }, "partial_eval",
-                 ErrorCode::BadArgument, "arg.invalid");
+  expect_refused(
+      [&] {
+        partial_eval(parse_proc(kSrc), {{"M", 6}});
+      },
+      "partial_eval", ErrorCode::BadArgument, "arg.invalid");
 }
 
 TEST(PartialEval, RefusesANonPositiveSize) {
-  expect_refused([&] { partial_eval(parse_proc(kSrc), {{"K", 0}}); }, "partial_eval",
-                 ErrorCode::BadArgument, "arg.invalid");
+  expect_refused(
+      [&] {
+        partial_eval(parse_proc(kSrc), {{"K", 0}});
+      },
+      "partial_eval", ErrorCode::BadArgument, "arg.invalid");
 }
 
 TEST(PartialEval, RefusesADataArgument) {
-  expect_refused([&] { partial_eval(parse_proc(kSrc), {{"A", 1}}); }, "partial_eval",
-                 ErrorCode::BadArgument, "arg.invalid");
+  expect_refused(
+      [&] {
+        partial_eval(parse_proc(kSrc), {{"A", 1}});
+      },
+      "partial_eval", ErrorCode::BadArgument, "arg.invalid");
 }
 
 TEST(PartialEval, ForwardsCursors) {
