@@ -2,7 +2,7 @@
 // tiles:
 //
 //   config_matmul, config_ld_i8 (A), config_ld_i8_id1 (B), config_st_acc_i8  written once
-//   for ib (64 rows of A):      a = A[64 rows, 0:K] in the scratchpad, 4-block loads
+//   for ib (block_rows of A):   a = A[block_rows rows, 0:K] in the scratchpad, 4-block loads
 //     for jo (64 columns of B): b = B[0:K, 64 columns] in the scratchpad, 4-block loads
 //       for it, jb (4 x 4 tiles of C):
 //         res = 0 in the accumulator                       zero_acc_i32
@@ -76,10 +76,11 @@ const std::string& matmul_source() {
 
 Proc plain_matmul() { return parse_example(matmul_source(), "matmul.exo", "matmul"); }
 
-Proc schedule_matmul() {
-  Proc p = plain_matmul();
-  // 1. Tiles: ib (64 rows) / it ii, jo (64 columns) / jb ji, ko ki; C's tile loops innermost.
-  p = divide_loop(p, "i", 64, {"ib", "i2"}, {.perfect = true});
+Proc schedule_matmul(const Proc& plain, int block_rows) {
+  Proc p = plain;
+  const std::string bn = std::to_string(block_rows);
+  // 1. Tiles: ib (block_rows) / it ii, jo (64 columns) / jb ji, ko ki; C's tile loops innermost.
+  p = divide_loop(p, "i", block_rows, {"ib", "i2"}, {.perfect = true});
   p = divide_loop(p, "i2", 16, {"it", "ii"}, {.perfect = true});
   p = divide_loop(p, "j", 64, {"jo", "j2"}, {.perfect = true});
   p = divide_loop(p, "j2", 16, {"jb", "ji"}, {.perfect = true});
@@ -95,8 +96,8 @@ Proc schedule_matmul() {
   p = reorder_loops(p, "ii ko");
   // 3. A's row block and B's column panel staged as [tile, tile, 16, 16] arrays of tiles; the
   //    copies become one 4-block load per 16 rows.
-  p = stage_mem(p, p.find_loop("jo"), "A[64 * ib:64 * ib + 64, 0:K]", "a");
-  p = stage_mem(p, p.find_loop("it"), "B[0:K, 64 * jo:64 * jo + 64]", "b");
+  p = stage_mem(p, p.find_loop("jo"), "A[" + bn + " * ib:" + bn + " * ib + " + bn + ", :]", "a");
+  p = stage_mem(p, p.find_loop("it"), "B[:, 64 * jo:64 * jo + 64]", "b");
   for (const char* buf : {"a", "b"}) {
     p = divide_dim(p, buf, 0, 16);
     p = divide_dim(p, buf, 2, 16);
@@ -124,6 +125,8 @@ Proc schedule_matmul() {
   p = replace(p, "for ii in _: _ #0", g::instr("do_st_acc_i8"));
   return replace_config_writes(p);
 }
+
+Proc schedule_matmul() { return schedule_matmul(plain_matmul()); }
 
 // ---- the convolution ---------------------------------------------------------------------------
 //

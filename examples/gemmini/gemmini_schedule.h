@@ -14,9 +14,13 @@ namespace gemmini_example {
 const std::string& matmul_source();
 exocpp::Proc plain_matmul();
 
-// The scheduled matmul: 64-row blocks of A and 64-column panels of B staged in the scratchpad
-// with 4-block loads, 16 x 16 tiles of C accumulated in the accumulator, every configuration
-// written once, before the loops.
+// The scheduled matmul: blocks of `block_rows` rows of A (a multiple of 16 that divides N) and
+// 64-column panels of B staged in the scratchpad with 4-block loads, 16 x 16 tiles of C
+// accumulated in the accumulator, every configuration written once, before the loops. `plain`
+// is plain_matmul(), or it with sizes fixed by partial_eval: 256-row blocks need N % 256 == 0,
+// which only fixed sizes prove, and load B half as often as 128-row ones. A block and a panel
+// take block_rows * K / 16 + 4 * K scratchpad rows of the 16,384.
+exocpp::Proc schedule_matmul(const exocpp::Proc& plain, int block_rows = 64);
 exocpp::Proc schedule_matmul();
 
 // The text of conv.exo (a 3 x 3 convolution, stride 1, no padding: `inp` holds OH + 2 by OW + 2

@@ -92,6 +92,29 @@ TEST(GemminiMatmul, InstructionCountsFollowThePlan) {
   EXPECT_EQ(c.config_ld + c.config_st + c.config_ex, 4u);
 }
 
+TEST(GemminiMatmul, FixedSizesAllow256RowBlocksThatLoadBOnce) {
+  const int64_t N = 256, M = 128, K = 128;
+  Proc plain = gemmini_example::plain_matmul();
+  Proc fixed = partial_eval(plain, {{"N", N}, {"M", M}, {"K", K}});
+  Proc sched = [&] {
+    ValidationScope off(false);
+    return gemmini_example::schedule_matmul(fixed, 256);
+  }();
+  std::vector<ArgValue> want = matmul_args({{"N", N}, {"M", M}, {"K", K}}, true, 1.0 / 1024, 4);
+  std::vector<ArgValue> got = {deep_copy(want)[3], want[4], deep_copy(want)[5], deep_copy(want)[6],
+                               deep_copy(want)[7]};
+  CompiledLibrary ref({plain}, "plain_matmul");
+  ref.call("matmul", want);
+  CompiledLibrary lib({sched}, "gemmini_fixed", gemmini::model_compile_options());
+  reinterpret_cast<void (*)()>(lib.symbol("gemmini_reset"))();
+  lib.call("matmul", got);
+  EXPECT_EQ(compare_buffers(std::get<Buffer>(got[4]), std::get<Buffer>(want[7]), "C"), "");
+  const gemmini_counters& c =
+      *reinterpret_cast<const gemmini_counters* (*)()>(lib.symbol("gemmini_get_counters"))();
+  const uint64_t a_loads = (N / 16) * (K / 64), b_loads = (M / 64) * (K / 16);  // B once
+  EXPECT_EQ(c.mvin, a_loads + b_loads + (N / 16) * (M / 16));
+}
+
 // ---- the convolution ---------------------------------------------------------------------------
 
 // Validation mode compares every step of this schedule (small sizes meet its asserts), in about
