@@ -19,14 +19,7 @@ namespace {
 
 Module parse_library() {
   register_memories();
-  Module all;
-  for (int i = 0; i < detail::embedded_exo_count; ++i) {
-    const EmbeddedExo& f = detail::embedded_exo_files[i];
-    Module m = parse_module(f.text, {}, f.name);
-    all.configs.insert(all.configs.end(), m.configs.begin(), m.configs.end());
-    all.procs.insert(all.procs.end(), m.procs.begin(), m.procs.end());
-  }
-  return all;
+  return parse_embedded_exo(detail::embedded_exo_files, detail::embedded_exo_count);
 }
 
 const std::map<std::string, Proc>& by_name() {

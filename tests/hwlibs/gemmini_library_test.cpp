@@ -196,12 +196,6 @@ def t(A: i8[16, 16] @ DRAM, X: i8[16] @ DRAM):
   }
 }
 
-}  // namespace
-}  // namespace exocpp
-
-namespace exocpp {
-namespace {
-
 TEST(GemminiLibrary, SlotZeroBlockLoadAndAccumulatorLoadMatchTheirBodies) {
   Proc p = parse_test_proc(R"(
 def t(A: i8[16, 64] @ DRAM, C0: i32[16, 16] @ DRAM, X: i8[4, 16, 16] @ DRAM, C: i32[16, 16] @ DRAM):
