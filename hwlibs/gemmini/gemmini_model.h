@@ -74,7 +74,8 @@ uint32_t gemmini_row(uint32_t base, int64_t elem_offset);
  * (finite). */
 void gemmini_config_ld(int id, int64_t stride_bytes, float scale);
 /* The DRAM row stride of mvout in bytes, the activation applied to accumulator -> int8 stores
- * (GEMMINI_NO_ACTIVATION or GEMMINI_RELU) and their scale (finite). */
+ * (GEMMINI_NO_ACTIVATION or GEMMINI_RELU) and their scale (any float: a NaN product stores
+ * 0, an infinite one saturates). */
 void gemmini_config_st(int64_t stride_bytes, int activation, float scale);
 /* The dataflow: must be GEMMINI_WS. Required before the first preload. */
 void gemmini_config_ex(int dataflow);
