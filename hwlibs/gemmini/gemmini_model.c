@@ -175,7 +175,10 @@ void gemmini_reset(void) {
 static uint32_t alloc_rows(const char *instr, const char *memory, uint32_t *len, uint32_t capacity,
                            uint32_t rows) {
   uint32_t row = 0, longest = 0;
-  check_range(instr, "rows", rows, 1, capacity);
+  check_range(instr, "rows", rows, 0, capacity);
+  /* An empty buffer (an extent of 0, which the interpreter allows) holds no row: it gets the
+   * address one past the last row, which no instruction can use and free accepts. */
+  if (rows == 0) return capacity;
   while (row < capacity) {
     uint32_t start, end;
     if (len[row] != 0) {
@@ -206,6 +209,7 @@ uint32_t gemmini_acc_alloc(uint32_t rows) {
 }
 
 void gemmini_spad_free(uint32_t addr) {
+  if (addr == GEMMINI_SPAD_ROWS) return; /* an empty buffer */
   if (addr >= GEMMINI_SPAD_ROWS || spad_alloc_len[addr] == 0)
     fail("spad_free", "no allocation starts at this address (got 0x%08x)", (unsigned)addr);
   spad_alloc_len[addr] = 0;
@@ -213,6 +217,7 @@ void gemmini_spad_free(uint32_t addr) {
 
 void gemmini_acc_free(uint32_t addr) {
   uint32_t row = addr & ~GEMMINI_ACC_ADDR;
+  if (addr == (GEMMINI_ACC_ADDR | GEMMINI_ACC_ROWS)) return; /* an empty buffer */
   if (!(addr & GEMMINI_ACC_ADDR) || row >= GEMMINI_ACC_ROWS || acc_alloc_len[row] == 0)
     fail("acc_free", "no allocation starts at this address (got 0x%08x)", (unsigned)addr);
   acc_alloc_len[row] = 0;

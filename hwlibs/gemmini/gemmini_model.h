@@ -51,8 +51,9 @@ void gemmini_reset(void);
 
 /* ---- Allocation of local memory (what the GEMM_SCRATCH / GEMM_ACCUM memories emit) ---- */
 
-/* The row address of `rows` (>= 1) consecutive free scratchpad rows, first fit from row 0.
- * Aborts when no free run is that long. The rows keep whatever they held. */
+/* The row address of `rows` consecutive free scratchpad rows, first fit from row 0. Aborts
+ * when no free run is that long. The rows keep whatever they held. An empty buffer (rows 0)
+ * gets GEMMINI_SPAD_ROWS, an address no instruction can use. */
 uint32_t gemmini_spad_alloc(uint32_t rows);
 /* Frees the allocation that starts at `addr` (a value gemmini_spad_alloc returned). */
 void gemmini_spad_free(uint32_t addr);

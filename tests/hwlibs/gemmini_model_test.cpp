@@ -357,6 +357,15 @@ TEST_F(GemminiModelAlloc, RowOfAnElementOffsetKeepsTheAddressBits) {
   EXPECT_EQ(gemmini_row(100, 0), 100u);
 }
 
+TEST_F(GemminiModelAlloc, AnEmptyBufferTakesNoRowAndFreesCleanly) {
+  uint32_t s = gemmini_spad_alloc(0), a = gemmini_acc_alloc(0);
+  EXPECT_EQ(s, GEMMINI_SPAD_ROWS);
+  EXPECT_EQ(a, GEMMINI_ACC_ADDR | GEMMINI_ACC_ROWS);
+  EXPECT_EQ(gemmini_spad_alloc(GEMMINI_SPAD_ROWS), 0u) << "the empty buffer took no row";
+  gemmini_spad_free(s);
+  gemmini_acc_free(a);
+}
+
 TEST_F(GemminiModelAlloc, DistinctAllocationsDoNotOverlap) {
   uint32_t a = gemmini_spad_alloc(16), b = gemmini_spad_alloc(64), c = gemmini_spad_alloc(1);
   EXPECT_EQ(a, 0u);
@@ -594,7 +603,8 @@ TEST_F(GemminiModelDeathTest, AllocationLimits) {
   EXPECT_DEATH(gemmini_spad_alloc(11),
                "gemmini: spad_alloc: no free run of scratchpad rows that long \\(got 11, limit "
                "10\\)");
-  EXPECT_DEATH(gemmini_acc_alloc(0), "gemmini: acc_alloc: rows out of range \\(got 0");
+  EXPECT_DEATH(gemmini_acc_alloc(GEMMINI_ACC_ROWS + 1),
+               "gemmini: acc_alloc: rows out of range \\(got 1025");
   EXPECT_DEATH(gemmini_spad_free(3), "gemmini: spad_free: no allocation starts at this address");
   EXPECT_DEATH(gemmini_acc_free(GEMMINI_ACC_ADDR),
                "gemmini: acc_free: no allocation starts at this address \\(got 0x80000000\\)");
