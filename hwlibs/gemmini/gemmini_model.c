@@ -51,6 +51,61 @@ static uint64_t hide_window;
 
 static gemmini_counters counters;
 
+/* ---- The dependence-aware timeline ----
+ * Each instruction starts when its unit has finished the instructions before it (units issue
+ * in order) and the local rows it touches are ready: a read waits for the last write of a row,
+ * a write for the last write and the last read. Preloads fill the array's second weight buffer:
+ * one may start once the compute before it has started. DRAM is not tracked (loads and stores
+ * of one DRAM buffer are not ordered) and the array's fill and drain latency is not modelled. */
+enum { UNIT_LOAD, UNIT_EXEC, UNIT_STORE, UNIT_PRELOAD, UNIT_COUNT };
+static uint64_t unit_free[UNIT_COUNT];
+static uint64_t spad_written_at[GEMMINI_SPAD_ROWS], spad_read_at[GEMMINI_SPAD_ROWS];
+static uint64_t acc_written_at[GEMMINI_ACC_ROWS], acc_read_at[GEMMINI_ACC_ROWS];
+static uint64_t timeline_end, last_compute_start, pending_preload_end;
+
+typedef struct {
+  int in_acc;
+  uint32_t row, n;
+} row_range;
+
+static row_range rows_of(uint32_t addr, uint32_t n) {
+  row_range r;
+  r.in_acc = (addr & GEMMINI_ACC_ADDR) != 0;
+  r.row = addr & GEMMINI_ROW_MASK;
+  r.n = n;
+  return r;
+}
+
+/* When every row of `r` may be read (write = 0) or written (write = 1). */
+static uint64_t rows_ready(row_range r, int write) {
+  const uint64_t *w = r.in_acc ? acc_written_at : spad_written_at;
+  const uint64_t *rd = r.in_acc ? acc_read_at : spad_read_at;
+  uint64_t t = 0;
+  uint32_t i;
+  for (i = 0; i < r.n; i++) {
+    if (w[r.row + i] > t) t = w[r.row + i];
+    if (write && rd[r.row + i] > t) t = rd[r.row + i];
+  }
+  return t;
+}
+
+static void rows_done(row_range r, int write, uint64_t end) {
+  uint64_t *t = write ? (r.in_acc ? acc_written_at : spad_written_at)
+                      : (r.in_acc ? acc_read_at : spad_read_at);
+  uint32_t i;
+  for (i = 0; i < r.n; i++)
+    if (t[r.row + i] < end) t[r.row + i] = end;
+}
+
+/* Runs `cycles` on `unit` from `earliest` on; returns the end. */
+static uint64_t timeline_run(int unit, uint64_t earliest, uint64_t cycles, uint64_t *start) {
+  uint64_t s = unit_free[unit] > earliest ? unit_free[unit] : earliest;
+  if (start) *start = s;
+  unit_free[unit] = s + cycles;
+  if (s + cycles > timeline_end) timeline_end = s + cycles;
+  return s + cycles;
+}
+
 /* ---- Errors ---- */
 
 static void fail(const char *instr, const char *fmt, ...) GEMMINI_FAIL_ATTRS;
@@ -168,6 +223,12 @@ void gemmini_reset(void) {
   pending_c_addr = GEMMINI_GARBAGE_ADDR;
   pending_c_cols = pending_c_rows = 0;
   hide_window = 0;
+  memset(unit_free, 0, sizeof unit_free);
+  memset(spad_written_at, 0, sizeof spad_written_at);
+  memset(spad_read_at, 0, sizeof spad_read_at);
+  memset(acc_written_at, 0, sizeof acc_written_at);
+  memset(acc_read_at, 0, sizeof acc_read_at);
+  timeline_end = last_compute_start = pending_preload_end = 0;
   memset(&counters, 0, sizeof counters);
 }
 
@@ -233,6 +294,7 @@ void gemmini_config_ld(int id, int64_t stride_bytes, float scale) {
   ld_slots[id].scale = scale;
   counters.config_ld++;
   counters.load_cycles += 1;
+  timeline_run(UNIT_LOAD, 0, 1, NULL);
 }
 
 void gemmini_config_st(int64_t stride_bytes, int activation, float scale) {
@@ -245,6 +307,7 @@ void gemmini_config_st(int64_t stride_bytes, int activation, float scale) {
   st_scale = scale;
   counters.config_st++;
   counters.store_cycles += 1;
+  timeline_run(UNIT_STORE, 0, 1, NULL);
 }
 
 void gemmini_config_ex(int dataflow) {
@@ -254,6 +317,7 @@ void gemmini_config_ex(int dataflow) {
   counters.config_ex++;
   counters.exec_cycles += 1;
   counters.exec_cycles_overlapped += 1;
+  timeline_run(UNIT_EXEC, 0, 1, NULL);
 }
 
 /* ---- Data movement ---- */
@@ -330,6 +394,13 @@ void gemmini_mvin(int id, const void *dram, uint32_t local, uint32_t cols, uint3
   else
     counters.bytes_in += (uint64_t)rows * cols * elem_bytes;
   counters.load_cycles += (uint64_t)rows * ceil_div16((uint64_t)cols * elem_bytes);
+  {
+    /* The rows written: every block's, for a scratchpad load. */
+    row_range w = rows_of(local, to_acc ? rows : rows * ((cols + DIM - 1) / DIM));
+    uint64_t end = timeline_run(UNIT_LOAD, rows_ready(w, 1),
+                                (uint64_t)rows * ceil_div16((uint64_t)cols * elem_bytes), NULL);
+    rows_done(w, 1, end);
+  }
 }
 
 void gemmini_mvout(void *dram, uint32_t local, uint32_t cols, uint32_t rows) {
@@ -369,6 +440,12 @@ void gemmini_mvout(void *dram, uint32_t local, uint32_t cols, uint32_t rows) {
   counters.mvout++;
   counters.bytes_out += (uint64_t)rows * cols * out_elem_bytes;
   counters.store_cycles += (uint64_t)rows * ceil_div16((uint64_t)cols * out_elem_bytes);
+  {
+    row_range r = rows_of(local, rows);
+    uint64_t end = timeline_run(UNIT_STORE, rows_ready(r, 0),
+                                (uint64_t)rows * ceil_div16((uint64_t)cols * out_elem_bytes), NULL);
+    rows_done(r, 0, end);
+  }
 }
 
 /* ---- Addressing ---- */
@@ -424,6 +501,13 @@ void gemmini_preload(uint32_t b_addr, uint32_t c_addr, uint32_t b_cols, uint32_t
    * stalls the array. One shadow buffer: the next preload finds nothing left to hide behind. */
   counters.exec_cycles_overlapped += cycles > hide_window ? cycles - hide_window : 0;
   hide_window = 0;
+  {
+    uint64_t earliest = last_compute_start; /* the second weight buffer is free again */
+    row_range b = rows_of(b_addr, b_rows);
+    if (b_addr != GEMMINI_GARBAGE_ADDR && rows_ready(b, 0) > earliest) earliest = rows_ready(b, 0);
+    pending_preload_end = timeline_run(UNIT_PRELOAD, earliest, cycles, NULL);
+    if (b_addr != GEMMINI_GARBAGE_ADDR) rows_done(b, 0, pending_preload_end);
+  }
 }
 
 void gemmini_compute(uint32_t a_addr, uint32_t a_cols, uint32_t a_rows) {
@@ -450,6 +534,19 @@ void gemmini_compute(uint32_t a_addr, uint32_t a_cols, uint32_t a_rows) {
     }
   }
 
+  {
+    row_range a_rows_used = rows_of(a_addr, a_rows);
+    uint64_t earliest = pending_preload_end, end;
+    if (rows_ready(a_rows_used, 0) > earliest) earliest = rows_ready(a_rows_used, 0);
+    if (pending_c_addr != GEMMINI_GARBAGE_ADDR) {
+      row_range c = rows_of(pending_c_addr, pending_c_rows);
+      if (rows_ready(c, 1) > earliest) earliest = rows_ready(c, 1);
+    }
+    end = timeline_run(UNIT_EXEC, earliest, a_rows, &last_compute_start);
+    rows_done(a_rows_used, 0, end);
+    if (pending_c_addr != GEMMINI_GARBAGE_ADDR)
+      rows_done(rows_of(pending_c_addr, pending_c_rows), 1, end);
+  }
   preload_pending = 0;
   counters.compute++;
   counters.macs += (uint64_t)a_rows * a_cols * pending_c_cols;
@@ -469,6 +566,8 @@ uint64_t gemmini_config_writes(void) {
 uint64_t gemmini_cycles_serial(void) {
   return counters.load_cycles + counters.store_cycles + counters.exec_cycles;
 }
+
+uint64_t gemmini_cycles_timeline(void) { return timeline_end; }
 
 uint64_t gemmini_cycles_overlapped(void) {
   uint64_t m = counters.load_cycles;

@@ -155,6 +155,12 @@ uint64_t gemmini_cycles_serial(void);
 uint64_t gemmini_cycles_overlapped(void);
 /* macs / (cycles_overlapped * DIM * DIM): the fraction of the array's peak; 0 with no cycles. */
 double gemmini_utilization(void);
+/* The dependence-aware estimate: units issue in order; an instruction waits for its unit and
+ * for the local rows it touches (a read for their last write, a write for their last write and
+ * read); a preload may start once the compute before it has (two weight buffers). DRAM order
+ * and the array's fill and drain latency are not modelled. Between gemmini_cycles_overlapped()
+ * (no dependences) and gemmini_cycles_serial(). */
+uint64_t gemmini_cycles_timeline(void);
 
 #ifdef __cplusplus
 }

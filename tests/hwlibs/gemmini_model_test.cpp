@@ -26,6 +26,7 @@ class GemminiModelMvout : public ResetModel {};
 class GemminiModelExecute : public ResetModel {};
 class GemminiModelAlloc : public ResetModel {};
 class GemminiModelCounters : public ResetModel {};
+class GemminiModelTimeline : public ResetModel {};
 class GemminiModelDeathTest : public ResetModel {
  protected:
   // Re-running the test in a fresh process is robust to threads other suites may have started.
@@ -608,6 +609,50 @@ TEST_F(GemminiModelDeathTest, AllocationLimits) {
   EXPECT_DEATH(gemmini_spad_free(3), "gemmini: spad_free: no allocation starts at this address");
   EXPECT_DEATH(gemmini_acc_free(GEMMINI_ACC_ADDR),
                "gemmini: acc_free: no allocation starts at this address \\(got 0x80000000\\)");
+}
+
+// ---- the dependence-aware timeline ----
+
+// A and B loaded (16 cycles each on the load unit, after its config), then a preload that waits
+// for B and a compute that waits for the preload: 1 + 16 + 16 = 33, preload 33..49, compute
+// 49..65.
+void load_and_multiply_one_tile() {
+  static int8_t src[16 * 16];
+  gemmini_config_ld(0, 16, 1.0f);
+  gemmini_mvin(0, src, 0, 16, 16);   // A: rows 0..15, ready at 17
+  gemmini_mvin(0, src, 16, 16, 16);  // B: rows 16..31, ready at 33
+  gemmini_config_ex(GEMMINI_WS);
+  gemmini_preload(16, GEMMINI_ACC_ADDR, 16, 16, 16, 16);
+  gemmini_compute(0, 16, 16);
+}
+
+TEST_F(GemminiModelTimeline, AComputeWaitsForItsOperandsAndItsPreload) {
+  load_and_multiply_one_tile();
+  EXPECT_EQ(gemmini_cycles_timeline(), 65u);
+  EXPECT_LT(gemmini_cycles_overlapped(), gemmini_cycles_timeline());
+  EXPECT_LT(gemmini_cycles_timeline(), gemmini_cycles_serial());
+}
+
+TEST_F(GemminiModelTimeline, ALoadWaitsForTheComputeThatReadsItsRows) {
+  load_and_multiply_one_tile();
+  static int8_t src[16 * 16];
+  gemmini_mvin(0, src, 0, 16, 16);  // overwrites A, which the compute reads until 65
+  EXPECT_EQ(gemmini_cycles_timeline(), 81u);
+}
+
+TEST_F(GemminiModelTimeline, LoadsOfOtherRowsOverlapTheCompute) {
+  load_and_multiply_one_tile();
+  static int8_t src[16 * 16];
+  gemmini_mvin(0, src, 32, 16, 16);  // rows no one reads: right after the B load, 33..49
+  EXPECT_EQ(gemmini_cycles_timeline(), 65u);
+}
+
+TEST_F(GemminiModelTimeline, AStoreWaitsForTheComputeThatWritesItsRows) {
+  load_and_multiply_one_tile();
+  static int8_t dst[16 * 16];
+  gemmini_config_st(16, GEMMINI_NO_ACTIVATION, 1.0f);  // store unit 0..1
+  gemmini_mvout(dst, GEMMINI_ACC_ADDR, 16, 16);        // waits for the compute: 65..81
+  EXPECT_EQ(gemmini_cycles_timeline(), 81u);
 }
 
 }  // namespace
