@@ -2,7 +2,9 @@
 #include "rewrites/internal/operation.h"
 
 #include <exception>
+#include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "checker/queries.h"
 #include "core/ir_visit.h"
@@ -163,9 +165,105 @@ void require_new_par_loops_parallel(const std::string& op, const Proc& result,
 
 }  // namespace
 
+namespace {
+
+// Finds a use of a variable that a nearer declaration of the same name hides: two symbols may
+// share a name (copies of a block keep their names), but the printed proc must read each use
+// as the symbol it is, or printing and parsing it back changes what it computes.
+class HiddenUse {
+ public:
+  std::optional<std::pair<std::string, SrcInfo>> found;
+
+  void proc(const ProcNode& p) {
+    scopes_.emplace_back();
+    for (const FnArg& a : p.args) bind(a.name);
+    block(p.body);
+  }
+
+ private:
+  std::vector<std::unordered_map<std::string, Sym>> scopes_;
+
+  void bind(const Sym& s) { scopes_.back()[s.name()] = s; }
+  void use(const Sym& s, const SrcInfo& where) {
+    if (found) return;
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      auto b = it->find(s.name());
+      if (b == it->end()) continue;
+      if (b->second != s) found = std::make_pair(s.name(), where);
+      return;
+    }
+  }
+  void expr(const Expr& e) {
+    struct Uses : IRVisitor {
+      HiddenUse& h;
+      explicit Uses(HiddenUse& o) : h(o) {}
+      void visit_Read(const ReadNode* n, const Expr& e) override {
+        h.use(n->name, e.srcinfo());
+        IRVisitor::visit_Read(n, e);
+      }
+      void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+        h.use(n->name, e.srcinfo());
+        IRVisitor::visit_WindowExpr(n, e);
+      }
+      void visit_StrideExpr(const StrideExprNode* n, const Expr& e) override {
+        h.use(n->name, e.srcinfo());
+        IRVisitor::visit_StrideExpr(n, e);
+      }
+    } uses(*this);
+    if (e.defined()) uses.visit(e);
+  }
+  void block(const Block& b) {
+    scopes_.emplace_back();
+    for (const Stmt& s : b) stmt(s);
+    scopes_.pop_back();
+  }
+  void stmt(const Stmt& s) {
+    if (!s.defined() || found) return;
+    if (const AssignNode* n = s.as<AssignNode>()) {
+      use(n->name, s.srcinfo());
+      for (const Expr& i : n->idx) expr(i);
+      expr(n->rhs);
+    } else if (const ReduceNode* n = s.as<ReduceNode>()) {
+      use(n->name, s.srcinfo());
+      for (const Expr& i : n->idx) expr(i);
+      expr(n->rhs);
+    } else if (const ForNode* n = s.as<ForNode>()) {
+      expr(n->lo);
+      expr(n->hi);
+      scopes_.emplace_back();
+      bind(n->iter);
+      block(n->body);
+      scopes_.pop_back();
+    } else if (const IfNode* n = s.as<IfNode>()) {
+      expr(n->cond);
+      block(n->body);
+      block(n->orelse);
+    } else if (const AllocNode* n = s.as<AllocNode>()) {
+      for (const Expr& d : n->type.shape) expr(d);
+      bind(n->name);
+    } else if (const WindowStmtNode* n = s.as<WindowStmtNode>()) {
+      expr(n->rhs);
+      bind(n->name);
+    } else if (const CallNode* n = s.as<CallNode>()) {
+      for (const Expr& a : n->args) expr(a);
+    } else if (const WriteConfigNode* n = s.as<WriteConfigNode>()) {
+      expr(n->rhs);
+    }
+  }
+};
+
+}  // namespace
+
 void require_well_formed(const std::string& op, const Proc& result) {
   if (!result.defined()) return;
   typecheck_candidate(op, *result.get(), "the rewritten proc would not be valid");
+  HiddenUse hidden;
+  hidden.proc(*result.get());
+  if (hidden.found)
+    fail(op, hidden.found->second,
+         "the result would use '" + hidden.found->first + "' where a nearer declaration of " +
+             "another '" + hidden.found->first +
+             "' hides it, so its printed form would read the wrong one (rename one of them)");
   Proc input = result.parent();
   if (!input.defined()) return;
   std::set<const StmtNode*> before;

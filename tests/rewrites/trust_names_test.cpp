@@ -46,6 +46,22 @@ void expect_all_refused(const std::string& op_name,
   }
 }
 
+// Two allocations share a name (unroll_loop's copies keep theirs). Lifting the second out of
+// the loop would put the first between it and its uses: printed and parsed back, those uses
+// would read the first. Found by the soak (seed 765805452, through expand_dim afterwards).
+TEST(TrustNames, LiftAllocRefusesToHideItsUsesBehindAnotherOfTheSameName) {
+  Proc p = parse_proc(R"(
+def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        for k in seq(0, 2):
+            t: f32 @ DRAM
+            t = A[i]
+            A[i] = t + 1.0
+)");
+  p = unroll_loop(p, "k");
+  expect_refused([&] { lift_alloc(p, "t #1"); }, "lift_alloc", "hides it");
+}
+
 TEST(TrustNames, DivideLoopRefusesBadNames) {
   Proc p = parse_proc(kSrc);
   expect_all_refused("divide_loop", [&](const std::string& n) {
