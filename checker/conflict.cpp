@@ -82,6 +82,7 @@ Answer find_conflict(Encoder& enc, const Context& ctx, const ConflictSpec& spec)
         f = f && spec.second_extra(enc, y, ys[j].enc);
         for (const auto& [s, v] : spec.second.binds) enc.unbind(s);
       }
+      if (spec.pair_extra) f = f && spec.pair_extra(x, xs[i].enc, y, ys[j].enc);
       pairs.emplace_back(std::make_pair(i, j), f);
     }
   }

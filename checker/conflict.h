@@ -34,6 +34,9 @@ struct ConflictSpec {
   bool skip_private = true;
   // Optional further condition on the second access of a pair (its encoding given).
   std::function<z3::expr(Encoder&, const Access&, const Encoder::Enc&)> second_extra;
+  // Optional further condition on a pair (both accesses and encodings, first side first).
+  std::function<z3::expr(const Access&, const Encoder::Enc&, const Access&, const Encoder::Enc&)>
+      pair_extra;
   std::string reason;  // Answer::reason when refuted
 };
 

@@ -84,4 +84,17 @@ Answer config_not_read(const Context& ctx, const Block& code, const Config& cfg,
 // data expression moved across statements) asks this. Refuted naming the write at fault.
 Answer value_unchanged_by(const Context& ctx, const Expr& e, const Block& code);
 
+// Does CUDA kernel `kernel` (an outermost cuda_blocks loop that meets the structural rules of
+// core/typecheck_cuda.cpp; `ctx` is its context) compute on a GPU what the interpreter's
+// sequential run computes? Proved when (1) no two blocks touch one location where one writes it
+// (each cuda_blocks loop's iterations are parallelizable; shared memory is per block), and (2)
+// within a block, no two different threads touch one location where one writes it (reductions
+// included) unless a barrier (a cuda_block sync instruction) separates the two accesses on every
+// path between them. Thread numbers follow core/cuda.h. A refusal names both accesses, the lane
+// iterators of each (which give the two threads) and the block. Conservative where exactness
+// costs much: accesses in block-level expressions count as made by every thread, warp barriers
+// (cuda_warp) separate nothing, and the seq loops around two different lane loops may be in any
+// iterations.
+Answer kernel_is_race_free(const Context& ctx, const Stmt& kernel);
+
 }  // namespace exocpp::checker

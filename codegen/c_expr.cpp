@@ -275,9 +275,14 @@ std::string ProcEmitter::access_strs(const BufInfo& b, const std::vector<std::st
   return b.memory->window(c_type(b.elem), base_ptr(b), idx, strides(b), where);
 }
 
-std::string ProcEmitter::access(const Sym& name, const std::vector<Expr>& idx, const SrcInfo& where,
-                                bool plain) {
+std::string ProcEmitter::access(const Sym& name, const std::vector<Expr>& all_idx,
+                                const SrcInfo& where, bool plain) {
   BufInfo& b = buf(name, where);
+  // A distributed buffer's leading indices name this thread's slice, which is all it holds.
+  const std::vector<Expr> idx(
+      all_idx.begin() + static_cast<std::ptrdiff_t>(
+                            std::min<size_t>(all_idx.size(), static_cast<size_t>(b.distributed))),
+      all_idx.end());
   if (plain && !b.memory->can_read())
     throw CodegenError(where, "'" + name.name() + "' lives in memory " + b.mem +
                                   ", which plain code cannot read or write; access it through "
@@ -298,14 +303,15 @@ ProcEmitter::WindowParts ProcEmitter::window_parts(const Expr& e) {
   std::vector<std::string> origin;
   if (const WindowExprNode* n = e.as<WindowExprNode>()) {
     BufInfo& b = buf(n->name, e.srcinfo());
-    if (static_cast<int>(n->idx.size()) != b.rank())
+    const size_t skip = static_cast<size_t>(b.distributed);  // this thread's slice
+    if (n->idx.size() != skip + static_cast<size_t>(b.rank()))
       throw CodegenError(e.srcinfo(), "window of '" + n->name.name() + "' with " +
                                           std::to_string(n->idx.size()) +
                                           " indices, but it has rank " + std::to_string(b.rank()));
     std::vector<std::string> st = strides(b);
-    for (size_t d = 0; d < n->idx.size(); ++d) {
+    for (size_t d = skip; d < n->idx.size(); ++d) {
       origin.push_back(expr(n->idx[d].lo).text);
-      if (n->idx[d].is_interval) w.strides.push_back(st[d]);
+      if (n->idx[d].is_interval) w.strides.push_back(st[d - skip]);
     }
     w.buf = &b;
   } else if (const ReadNode* r = e.as<ReadNode>(); r && r->idx.empty()) {

@@ -15,6 +15,9 @@ struct LibraryOptions {
   // arguments (control values as int64_t*, buffers as pointers, windows as
   // struct exocpp_packed_win*) and calls it, plus `int64_t <lib>__context_size(void)`.
   bool packed_wrappers = false;
+  // Emit CUDA C++ (`lib.cu`): kernels (outermost cuda_blocks loops) become __global__ functions
+  // launched by the host functions, which take device pointers; helpers are __host__ __device__.
+  bool cuda = false;
 };
 
 // A packed window argument as the wrappers read it (CompiledLibrary builds these).

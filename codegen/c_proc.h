@@ -27,6 +27,7 @@ struct Globals {
   bool floor_mod = false;
   bool omp = false;  // a par loop was emitted
   bool uses_configs = false;
+  bool cuda = false;  // emitting CUDA C++ (kernels allowed, helpers usable on the device)
   void add(const std::string& g);
 };
 
@@ -40,6 +41,10 @@ struct BufInfo {
   std::vector<std::string> shape;  // C extents (tensors)
   bool is_const = false;           // read-only: const pointer / const window struct
   std::string cname;
+  // A register buffer allocated at a kernel's block level is distributed over the threads: its
+  // first `distributed` dimensions are the lane loops' iterators (core/typecheck_cuda.cpp), and
+  // each thread holds only the rest (`shape`), which accesses index with their other indices.
+  int distributed = 0;
   int rank() const { return static_cast<int>(shape.size()); }
 };
 
@@ -59,6 +64,9 @@ class ProcEmitter {
   std::string definition(bool is_static);
   // C types of the arguments, in order, as the packed wrapper must cast them.
   const std::vector<BufInfo>& arg_infos() const { return arg_info_; }
+  // The __global__ functions of the proc's kernels (CUDA only), after definition(); they go
+  // before the proc's definition, which launches them.
+  const std::vector<std::string>& kernels() const { return kernels_; }
 
  private:
   // ---- c_expr.cpp
@@ -106,6 +114,15 @@ class ProcEmitter {
   std::string call_arg(const FnArg& param, const Expr& arg, bool param_written,
                        const SrcInfo& where);
   void window_stmt(const WindowStmtNode* n, const Stmt& s);
+
+  // ---- cuda_kernel.cpp
+  // A kernel (an outermost cuda_blocks loop): its __global__ function into kernels_, and its
+  // launch here.
+  void kernel(const ForNode* n, const Stmt& s);
+  // A cuda_threads or cuda_warps loop inside a kernel: each iteration on its unit of threads.
+  void lane_loop(const ForNode* n, const Stmt& s);
+  // The C parameter declaration through which a kernel receives `id` (named `cname`).
+  std::string kernel_param(uint64_t id, const std::string& cname) const;
   void line(const std::string& text);  // one line at the current indentation
   std::string declare(const Sym& s);   // a fresh C name for s
   const std::string& name_of(const Sym& s, const SrcInfo& where) const;
@@ -126,7 +143,19 @@ class ProcEmitter {
   bool ctxt_used_ = false;
   std::set<uint64_t> mentioned_;  // every symbol the body names
   bool uses_ctx_ = false;
+  // CUDA: kernels emitted so far, and where emission stands inside the current kernel.
+  std::vector<std::string> kernels_;
+  bool in_kernel_ = false;
+  struct LaneGroup {
+    std::string lane;  // C expression: the thread's number within the group, 0 .. size-1
+    int64_t size;      // threads in the group
+  };
+  std::vector<LaneGroup> lanes_;
+  std::map<uint64_t, int> distributed_dims_;  // block-level register buffer -> distributed dims
 };
+
+// Whether C text `text` contains identifier `id` as a whole token.
+bool mentions_token(const std::string& text, const std::string& id);
 
 // Syms of `b`'s arguments (by id) that the body writes: assigned, reduced, passed to a written
 // parameter of a callee, or through a window variable onto them.

@@ -49,17 +49,6 @@ std::string fill_template(const std::string& tmpl,
   return out;
 }
 
-// Whether C text `text` contains identifier `id` as a whole token.
-bool mentions_token(const std::string& text, const std::string& id) {
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t pos = text.find(id); pos != std::string::npos; pos = text.find(id, pos + 1)) {
-    bool left = pos == 0 || !ident(text[pos - 1]);
-    bool right = pos + id.size() >= text.size() || !ident(text[pos + id.size()]);
-    if (left && right) return true;
-  }
-  return false;
-}
-
 // Adds to `out` the control variables that assert `e` (a conjunction of comparisons) keeps
 // non-negative: `x >= c`, `x > c - 1`, `c <= x`, `c - 1 < x` with c >= 0.
 void nonneg_by_assert(const Expr& e, std::set<uint64_t>& out) {
@@ -94,6 +83,17 @@ void nonneg_by_assert(const Expr& e, std::set<uint64_t>& out) {
 }
 
 }  // namespace
+
+// Whether C text `text` contains identifier `id` as a whole token.
+bool mentions_token(const std::string& text, const std::string& id) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t pos = text.find(id); pos != std::string::npos; pos = text.find(id, pos + 1)) {
+    bool left = pos == 0 || !ident(text[pos - 1]);
+    bool right = pos + id.size() >= text.size() || !ident(text[pos + id.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
 
 void Globals::add(const std::string& g) {
   if (g.empty() || std::find(items.begin(), items.end(), g) != items.end()) return;
@@ -320,6 +320,12 @@ void ProcEmitter::stmt(const Stmt& s) {
     }
     case StmtKind::For: {
       const ForNode* n = s.as<ForNode>();
+      if (is_cuda(n->mode) && !g_.cuda)
+        throw CodegenError(s.srcinfo(), "loop '" + n->iter.name() + "' is a " + to_string(n->mode) +
+                                            " loop: a proc with CUDA kernels is emitted as CUDA "
+                                            "(emit_cuda), not as C");
+      if (n->mode == LoopMode::CudaBlocks && !in_kernel_) return kernel(n, s);
+      if (is_cuda_lane(n->mode)) return lane_loop(n, s);
       std::string lo = expr(n->lo).text, hi = expr(n->hi).text;
       std::set<std::string> outer_names = used_names_;  // the iterator's name ends with the loop
       // The interpreter evaluates a loop's bounds once, before the first iteration; C's `for`
@@ -416,6 +422,10 @@ std::optional<ProcEmitter::PendingFree> ProcEmitter::alloc(const AllocNode* n, c
   b.mem = n->mem;
   b.memory = mem;
   for (const Expr& e : n->type.shape) b.shape.push_back(expr(e).text);
+  if (auto d = distributed_dims_.find(n->name.id()); in_kernel_ && d != distributed_dims_.end()) {
+    b.distributed = std::min(d->second, b.rank());
+    b.shape.erase(b.shape.begin(), b.shape.begin() + b.distributed);
+  }
   b.kind = b.shape.empty() ? BufInfo::Kind::ScalarLocal : BufInfo::Kind::Tensor;
   if (!mentioned_.count(n->name.id())) {
     // The memory may refuse the shape; it sees the buffer freed at once, as it is dead at once.

@@ -210,7 +210,7 @@ void Interp::exec(const Stmt& s, Frame& f) {
       int64_t lo = eval_int(n->lo, f), hi = eval_int(n->hi, f);
       check_loop_fits(n, s, lo, hi);
       ArgValue& slot = f.slot(n->iter);
-      if (n->mode == LoopMode::Par && opts_.reverse_par) {
+      if (is_parallel(n->mode) && opts_.reverse_par) {
         for (int64_t i = hi; i > lo;) {
           slot = --i;
           exec(n->body, f);

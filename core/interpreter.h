@@ -166,8 +166,8 @@ struct InterpOptions {
   // The precision R (not yet chosen) arithmetic and allocations use: exact by default; set it
   // to F32 to mirror C code generated for an R proc (R is emitted as float).
   ScalarKind real_as = ScalarKind::R;
-  // Run `par` loops from the last iteration to the first. A par loop whose iterations are
-  // independent gives the same results either way.
+  // Run parallel loops (par and the CUDA modes) from the last iteration to the first. A loop
+  // whose iterations are independent gives the same results either way.
   bool reverse_par = false;
 };
 

@@ -359,7 +359,28 @@ Stmt WindowStmtNode::make(Sym name, Expr rhs, SrcInfo s) {
   return Stmt(std::make_shared<WindowStmtNode>(std::move(name), std::move(rhs), std::move(s)));
 }
 
-const char* to_string(LoopMode m) { return m == LoopMode::Seq ? "seq" : "par"; }
+const char* to_string(LoopMode m) {
+  switch (m) {
+    case LoopMode::Seq:
+      return "seq";
+    case LoopMode::Par:
+      return "par";
+    case LoopMode::CudaBlocks:
+      return "cuda_blocks";
+    case LoopMode::CudaThreads:
+      return "cuda_threads";
+    case LoopMode::CudaWarps:
+      return "cuda_warps";
+  }
+  return "seq";
+}
+
+std::optional<LoopMode> loop_mode_named(std::string_view word) {
+  for (LoopMode m : {LoopMode::Seq, LoopMode::Par, LoopMode::CudaBlocks, LoopMode::CudaThreads,
+                     LoopMode::CudaWarps})
+    if (word == to_string(m)) return m;
+  return std::nullopt;
+}
 
 // ---- procs -------------------------------------------------------------------------------------
 

@@ -37,6 +37,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -400,8 +401,25 @@ struct IfNode : StmtNode {
         orelse(std::move(o)) {}
 };
 
-enum class LoopMode : uint8_t { Seq, Par };
-const char* to_string(LoopMode m);  // "seq", "par"
+// How a loop's iterations run. `par` iterations run at once on CPU threads (OpenMP). The CUDA
+// modes place a loop on the GPU (docs/gpu.md): the outermost `cuda_blocks` loop is a kernel
+// launch and its iterations are thread blocks; `cuda_threads` iterations are threads of a block
+// and `cuda_warps` iterations are warps (32 threads each). The interpreter runs every mode as
+// a sequential loop; the GPU rules (core/typecheck_cuda.cpp, checker's kernel race query) make
+// that sequential meaning the meaning of the parallel run.
+enum class LoopMode : uint8_t { Seq, Par, CudaBlocks, CudaThreads, CudaWarps };
+const char* to_string(LoopMode m);  // "seq", "par", "cuda_blocks", "cuda_threads", "cuda_warps"
+// The mode a loop header names ("seq", ...); nullopt for any other word.
+std::optional<LoopMode> loop_mode_named(std::string_view word);
+// Whether iterations run at the same time (every mode but seq): they must not conflict.
+inline bool is_parallel(LoopMode m) { return m != LoopMode::Seq; }
+inline bool is_cuda(LoopMode m) {
+  return m == LoopMode::CudaBlocks || m == LoopMode::CudaThreads || m == LoopMode::CudaWarps;
+}
+// A mode whose iterations are threads or warps of one block (inside a kernel).
+inline bool is_cuda_lane(LoopMode m) {
+  return m == LoopMode::CudaThreads || m == LoopMode::CudaWarps;
+}
 
 struct ForNode : StmtNode {
   static constexpr StmtKind kind_tag = StmtKind::For;
@@ -491,6 +509,11 @@ struct FnArg {
 struct InstrInfo {
   std::string c_instr;
   std::string c_global;
+  // What the instruction synchronizes on the GPU (`sync="..."` in @instr): "" for none,
+  // "cuda_block" for a barrier of all threads of a block (__syncthreads), "cuda_warp" for a
+  // barrier of the 32 threads of a warp (__syncwarp). A barrier's body is `pass`: it changes no
+  // value, it orders the threads around it (docs/gpu.md, the race rule).
+  std::string sync;
 };
 
 // A new equivalence-class id (see ProcNode::eqv_class); never 0.

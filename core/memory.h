@@ -11,6 +11,12 @@
 
 namespace exocpp {
 
+// Where a buffer lives when a proc runs on an NVIDIA GPU (docs/gpu.md). Host: CPU memory, which
+// kernel code cannot touch. Global: device global memory, which kernels read and write and host
+// code only passes on. Block: one array per thread block (CUDA shared memory), allocated in a
+// kernel outside its thread loops. Thread: each thread's own registers.
+enum class DeviceScope { Host, Global, Block, Thread };
+
 class Memory {
  public:
   virtual ~Memory() = default;
@@ -40,6 +46,8 @@ class Memory {
   // allocation (C `static`, a fixed scratchpad region): its shape must be constant, and the
   // iterations of a `par` loop (OpenMP threads) around it would all share it — a data race.
   virtual bool static_storage() const { return false; }
+  // Where the buffer lives on a GPU; Host for every CPU memory.
+  virtual DeviceScope device_scope() const { return DeviceScope::Host; }
 };
 
 // Registers `mem` under mem->name(), replacing any earlier memory of that name.

@@ -192,8 +192,8 @@ void Parser::parse_config() {
   module_.configs.push_back(std::move(cfg));
 }
 
-// Reads `@instr("...")` / `@instr("...", c_global="...")` / `@proc` lines up to the `def`.
-// Returns the instruction info, if any.
+// Reads `@instr("...")` / `@instr("...", c_global="...", sync="...")` / `@proc` lines up to the
+// `def`. Returns the instruction info, if any.
 std::optional<InstrInfo> Parser::parse_decorators() {
   std::optional<InstrInfo> instr;
   auto read_string = [&](const std::string& context) {
@@ -218,10 +218,19 @@ std::optional<InstrInfo> Parser::parse_decorators() {
       while (accept_op(",")) {
         if (peek().is_op(")")) break;
         const Token& kw = expect_name_tok("a keyword argument of @instr");
-        if (kw.text != "c_global")
-          fail(kw, "unknown keyword argument '" + kw.text + "' of @instr (expected 'c_global')");
-        expect_op("=", "after 'c_global'");
-        info.c_global = read_string("after 'c_global='");
+        if (kw.text == "c_global") {
+          expect_op("=", "after 'c_global'");
+          info.c_global = read_string("after 'c_global='");
+        } else if (kw.text == "sync") {
+          expect_op("=", "after 'sync'");
+          const Token& at = peek();
+          info.sync = read_string("after 'sync='");
+          if (info.sync != "cuda_block" && info.sync != "cuda_warp")
+            fail(at, "sync= must be \"cuda_block\" or \"cuda_warp\", got \"" + info.sync + "\"");
+        } else {
+          fail(kw, "unknown keyword argument '" + kw.text +
+                       "' of @instr (expected 'c_global' or 'sync')");
+        }
       }
       expect_op(")", "to close @instr(...)");
       instr = std::move(info);
@@ -384,10 +393,13 @@ Stmt Parser::parse_for(const Token& kw) {
   const Token& it = expect_name_tok("a loop variable name after 'for'");
   if (!accept_name("in")) fail_expected("'in'", "after the loop variable '" + it.text + "'");
   const Token& mode_tok = peek();
-  if (!mode_tok.is_name("seq") && !mode_tok.is_name("par"))
-    fail_expected("'seq' or 'par'", "after 'in'");
+  std::optional<LoopMode> named =
+      mode_tok.kind == TokKind::Name ? loop_mode_named(mode_tok.text) : std::nullopt;
+  if (!named)
+    fail_expected("a loop mode ('seq', 'par', 'cuda_blocks', 'cuda_threads' or 'cuda_warps')",
+                  "after 'in'");
   next();
-  LoopMode mode = mode_tok.text == "seq" ? LoopMode::Seq : LoopMode::Par;
+  LoopMode mode = *named;
   expect_op("(", "after '" + mode_tok.text + "'");
   Expr lo = parse_expr();
   expect_op(",", "between the loop bounds (write " + mode_tok.text + "(lo, hi))");

@@ -208,9 +208,11 @@ class PatternParser {
     s.name = expect_name("(the loop variable) after 'for'");
     if (!accept_name("in"))
       fail(peek(), "expected 'in' after the loop variable, found " + describe(peek()));
-    if (peek().is_name("seq") || peek().is_name("par")) {
-      s.loop_mode = next().text == "seq" ? LoopMode::Seq : LoopMode::Par;
-      expect_op("(", "after seq/par");
+    if (std::optional<LoopMode> m =
+            peek().kind == TokKind::Name ? loop_mode_named(peek().text) : std::nullopt) {
+      next();
+      s.loop_mode = m;
+      expect_op("(", "after the loop mode");
       s.lo = parse_expr();
       expect_op(",", "between the loop bounds");
       s.hi = parse_expr();

@@ -337,6 +337,7 @@ std::string to_string(const Proc& p) {
   if (n.instr) {
     out += "@instr(" + quoted(n.instr->c_instr);
     if (!n.instr->c_global.empty()) out += ", c_global=" + quoted(n.instr->c_global);
+    if (!n.instr->sync.empty()) out += ", sync=" + quoted(n.instr->sync);
     out += ")\n";
   }
   out += "def " + n.name + "(";

@@ -741,6 +741,7 @@ void Checker::check_proc() {
   }
   check_block(proc_.body);
   check_config_writes_loop_invariant(proc_);
+  check_cuda_structure(proc_);
 }
 
 }  // namespace typecheck_detail

@@ -21,6 +21,11 @@ namespace typecheck_detail {
 // or by control flow (an enclosing `if i == 0`). Throws TypeError at the first offending write.
 void check_config_writes_loop_invariant(const ProcNode& p);
 
+// The structural rules of CUDA kernels (core/typecheck_cuda.cpp; docs/gpu.md): where lane loops,
+// barriers, computations and allocations may stand, which memories kernels and host code touch,
+// and how distributed register buffers are indexed. Throws TypeError at the first breach.
+void check_cuda_structure(const ProcNode& p);
+
 // The value of an expression made only of integer literals and + - * / % (floor division),
 // or nullopt when it reads anything else or divides by zero.
 std::optional<int64_t> fold_int_constant(const Expr& e);

@@ -32,6 +32,17 @@ CSource compile_procs_to_c(const std::vector<Proc>& procs, const std::string& li
 void emit_c(const std::vector<Proc>& procs, const std::string& lib_name,
             const std::string& dir = ".");
 
+// The CUDA library for `procs`: lib_name.cu (kernels as __global__ functions, host functions
+// that launch them and take device pointers) and lib_name.h (C prototypes). Before emission,
+// every kernel is proved race-free (checker::kernel_is_race_free) and every parallel loop's
+// iterations independent, since a parsed proc was never checked by an operation; a refusal is a
+// CodegenError with the reason and the counterexample. Build with nvcc -fmad=false to round as
+// the interpreter does.
+CSource compile_procs_to_cuda(const std::vector<Proc>& procs, const std::string& lib_name);
+// Writes dir/lib_name.cu and dir/lib_name.h, all or nothing, like emit_c.
+void emit_cuda(const std::vector<Proc>& procs, const std::string& lib_name,
+               const std::string& dir = ".");
+
 struct CompileOptions {
   std::string compiler = "cc";
   std::vector<std::string> flags = {"-O2", "-march=native"};

@@ -123,10 +123,19 @@ CSource compile_procs_to_c(const std::vector<Proc>& procs, const std::string& li
   return driver::lower_to_c(procs, lib_name);
 }
 
-void emit_c(const std::vector<Proc>& procs, const std::string& lib_name, const std::string& dir) {
-  CSource src = compile_procs_to_c(procs, lib_name);  // every error happens before any write
+CSource compile_procs_to_cuda(const std::vector<Proc>& procs, const std::string& lib_name) {
+  codegen::LibraryOptions opts;
+  opts.cuda = true;
+  return driver::lower_to_c(procs, lib_name, opts);
+}
+
+namespace {
+
+// Writes the library's source (`dir/lib_name.<ext>`) and header, all or nothing.
+void write_library(CSource src, const std::string& lib_name, const std::string& ext,
+                   const std::string& dir) {
   std::vector<Output> outs(2);
-  outs[0].target = dir + "/" + lib_name + ".c";
+  outs[0].target = dir + "/" + lib_name + "." + ext;
   outs[0].text = std::move(src.source);
   outs[1].target = dir + "/" + lib_name + ".h";
   outs[1].text = std::move(src.header);
@@ -139,6 +148,18 @@ void emit_c(const std::vector<Proc>& procs, const std::string& lib_name, const s
     throw;
   }
   commit(dir, outs);
+}
+
+}  // namespace
+
+void emit_c(const std::vector<Proc>& procs, const std::string& lib_name, const std::string& dir) {
+  // Every error happens before any write.
+  write_library(compile_procs_to_c(procs, lib_name), lib_name, "c", dir);
+}
+
+void emit_cuda(const std::vector<Proc>& procs, const std::string& lib_name,
+               const std::string& dir) {
+  write_library(compile_procs_to_cuda(procs, lib_name), lib_name, "cu", dir);
 }
 
 }  // namespace exocpp

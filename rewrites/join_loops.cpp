@@ -42,7 +42,10 @@ Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2)
           return "the first loop ends ('" + c1.hi().to_string() + "') where the second begins ('" +
                  c2.lo().to_string() + "')";
         });
-    if (f1->mode != f2->mode) rw::fail(op, c2, "the loops differ in mode (seq and par)");
+    if (f1->mode != f2->mode)
+      rw::fail(op, c2,
+               std::string("the loops differ in mode (") + to_string(f1->mode) + " and " +
+                   to_string(f2->mode) + ")");
     checker::Context ctx = checker::Context::at(c1);
     rw::require_unchanged(op, c2, ctx, f2->lo, {c1.stmt()}, [&] {
       return "the lower bound '" + c2.lo().to_string() + "' of the second loop";

@@ -50,10 +50,10 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
       const int pi = parent.back().index;
       parent.pop_back();
       Stmt encl = stmt_at(cur.body(), parent, pi);
-      if (const ForNode* f = encl.as<ForNode>(); f && f->mode == LoopMode::Par)
+      if (const ForNode* f = encl.as<ForNode>(); f && is_parallel(f->mode))
         rw::fail(kOp, Cursor(cur, loc),
-                 "cannot lift '" + name + "' out of the par loop '" + f->iter.name() +
-                     "': its parallel iterations would share one buffer");
+                 "cannot lift '" + name + "' out of the " + to_string(f->mode) + " loop '" +
+                     f->iter.name() + "': its parallel iterations would share one buffer");
       for (const Expr& d : alloc_stmt.as<AllocNode>()->type.shape)
         rw::require_unchanged(
             kOp, Cursor(cur, loc), checker::Context::at(cur, encl), d, {encl}, [&] {

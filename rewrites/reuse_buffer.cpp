@@ -58,10 +58,11 @@ Proc reuse_buffer(const Proc& p, const CursorLike& buf, const CursorLike& replac
     for (size_t l = px.size(); l < py.size(); ++l) {
       const Stmt& s = (*level)[py[l].index];
       if (const ForNode* f = s.as<ForNode>()) {
-        if (f->mode == LoopMode::Par)
+        if (is_parallel(f->mode))
           rw::fail(kOp, yc,
-                   "'" + y->name.name() + "' is allocated in the par loop '" + f->iter.name() +
-                       "', whose parallel iterations would share '" + x->name.name() + "'");
+                   "'" + y->name.name() + "' is allocated in the " + to_string(f->mode) +
+                       " loop '" + f->iter.name() + "', whose parallel iterations would share '" +
+                       x->name.name() + "'");
         level = &f->body;
       } else if (const IfNode* i = s.as<IfNode>()) {
         level = py[l].field == BlockField::Body ? &i->body : &i->orelse;

@@ -49,6 +49,12 @@ Proc reorder_stmts(const Proc& p, const CursorLike& block);
 // (reductions into one location are races too).
 Proc parallelize_loop(const Proc& p, const CursorLike& loop);
 
+// `for i in m(lo, hi): s` --> `for i in mode(lo, hi): s`, where `mode` names a loop mode
+// ("seq", "par", "cuda_blocks", "cuda_threads", "cuda_warps"). A parallel mode needs the
+// checker's proof that no two iterations conflict; the result must meet the GPU rules (the
+// structure of core/typecheck_cuda.cpp and the kernel race rule, docs/gpu.md).
+Proc set_loop_mode(const Proc& p, const CursorLike& loop, const std::string& mode);
+
 // `a + b` --> `b + a`, `a * b` --> `b * a` at each of the expressions.
 Proc commute_expr(const Proc& p, const std::vector<CursorLike>& exprs);
 

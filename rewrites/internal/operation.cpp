@@ -137,27 +137,39 @@ void collect_par_loops(const Block& b, std::set<const StmtNode*>& out) {
 // Proves every par loop of `result` that is not a par loop node of its input `before` (one the
 // operation made, or whose body it changed): iterations of a par loop run in any order, so a
 // rewrite inside one (a staged buffer copied whole, a fused body) may make them conflict even
-// when each step is legal for a sequential loop.
+// when each step is legal for a sequential loop. A new or changed CUDA kernel (an outermost
+// cuda_blocks loop) must also be free of races between the threads of a block: moving a
+// statement across a barrier is legal for the sequential proc and may still break the kernel.
 void require_new_par_loops_parallel(const std::string& op, const Proc& result,
                                     const std::set<const StmtNode*>& before, const Block& b,
-                                    BlockPath& path) {
+                                    BlockPath& path, bool in_kernel = false) {
   for (size_t k = 0; k < b.size(); ++k) {
     const Stmt& s = b[k];
     const int idx = static_cast<int>(k);
     if (const ForNode* f = s.as<ForNode>()) {
       if (f->mode != LoopMode::Seq && before.count(s.get()) == 0) {
         Loc l{CursorKind::Stmt, path, idx, idx + 1, {}};
-        require_parallel(op, Cursor(result, l), checker::Context::at(result, path, idx), s,
-                         [&] { return "loop " + f->iter.name(); });
+        checker::Context ctx = checker::Context::at(result, path, idx);
+        require_parallel(op, Cursor(result, l), ctx, s, [&] { return "loop " + f->iter.name(); });
+        if (f->mode == LoopMode::CudaBlocks && !in_kernel)
+          require_proved(
+              op, Cursor(result, l), checker::kernel_is_race_free(ctx, s),
+              [&] {
+                return "the threads of kernel '" + f->iter.name() +
+                       "' do not race (between two barriers, no two threads of a block touch one "
+                       "location where one writes it)";
+              },
+              "checker.cuda_race");
       }
       path.push_back({idx, BlockField::Body});
-      require_new_par_loops_parallel(op, result, before, f->body, path);
+      require_new_par_loops_parallel(op, result, before, f->body, path,
+                                     in_kernel || f->mode == LoopMode::CudaBlocks);
       path.pop_back();
     } else if (const IfNode* i = s.as<IfNode>()) {
       path.push_back({idx, BlockField::Body});
-      require_new_par_loops_parallel(op, result, before, i->body, path);
+      require_new_par_loops_parallel(op, result, before, i->body, path, in_kernel);
       path.back().field = BlockField::Orelse;
-      require_new_par_loops_parallel(op, result, before, i->orelse, path);
+      require_new_par_loops_parallel(op, result, before, i->orelse, path, in_kernel);
       path.pop_back();
     }
   }

@@ -21,6 +21,9 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& outer);
 Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& alloc, const Expr& dim,
                      const Expr& idx, bool append);
 
+// set_loop_mode on a resolved loop cursor (set_loop_mode.cpp; parallelize_loop too).
+Proc set_loop_mode_at(const std::string& op, const Proc& p, const Cursor& loop, LoopMode mode);
+
 // replace on a resolved block cursor (replace.cpp; replace_all too).
 Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const ReplaceOptions& opts);
 

@@ -197,7 +197,7 @@ class Matcher {
     // for a `par` one (running independent iterations in order is one of their orders).
     if (c->mode == LoopMode::Par)
       for (const ForNode* l : nest)
-        if (l->mode != LoopMode::Par)
+        if (!is_parallel(l->mode))
           differ(ce, ke,
                  "the loop of '" + callee_.name() + "' is `par` but `" + first_line(ke) +
                      "` runs in order (`seq`); make it `par` first (parallelize_loop proves its "

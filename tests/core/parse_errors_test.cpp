@@ -146,7 +146,7 @@ std::vector<ErrorCase> cases() {
       {"InstrWithoutString", "@instr(42)\ndef f():\n    pass\n", 1, 8,
        "expected a string (the C template) in @instr(...), found '42'"},
       {"InstrUnknownKeyword", "@instr(\"x\", c_header=\"y\")\ndef f():\n    pass\n", 1, 13,
-       "unknown keyword argument 'c_header' of @instr (expected 'c_global')"},
+       "unknown keyword argument 'c_header' of @instr (expected 'c_global' or 'sync')"},
       {"ElseWithoutIf", "def f():\n    pass\n    else:\n        pass\n", 3, 5,
        "'else' without a matching 'if'"},
       {"StrayCharacter", "def f(x: f32[4]):\n    x[0] = $\n", 2, 12, "unexpected character '$'"},
@@ -166,7 +166,8 @@ std::vector<ErrorCase> cases() {
       {"DoubleBracketRead", "def f(A: f32[4, 4], x: f32):\n    x = A[0][1]\n", 2, 13,
        "index a tensor with one pair of brackets, 'A[i, j]', not 'A[i][j]'"},
       {"LoopOverRange", "def f(n: size):\n    for i in range(0, n):\n        pass\n", 2, 14,
-       "expected 'seq' or 'par' after 'in', found 'range'"},
+       "expected a loop mode ('seq', 'par', 'cuda_blocks', 'cuda_threads' or 'cuda_warps') after "
+       "'in', found 'range'"},
       {"LoopWithoutIn", "def f(n: size):\n    for i seq(0, n):\n        pass\n", 2, 11,
        "expected 'in' after the loop variable 'i', found 'seq'"},
       {"ProcCallInExpression", "def g(x: f32):\n    pass\ndef f(x: f32[4]):\n    x[0] = g(x[1])\n",

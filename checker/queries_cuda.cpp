@@ -1,0 +1,226 @@
+// The race rule of CUDA kernels (queries.h, kernel_is_race_free; docs/gpu.md).
+//
+// Blocks: every cuda_blocks loop of the kernel's grid must be parallelizable, which the loop
+// query decides (each block's shared and register buffers are allocated in its iteration, so
+// they are private to it).
+//
+// Threads: one conflict search over the effects of the block's code, both sides the same code.
+// A pair of accesses counts when they touch one location, one writes (reductions too: two
+// threads adding into one place race), they are made by different threads, and no barrier
+// stands between them on some path of the block-level control flow. The thread of an access is
+// its lane loops' iterators weighted by the loops' units (core/cuda.h); which lane loop holds
+// it places it in the control flow graph of the block level, whose nodes are lane loops,
+// barriers and joins (seq loop heads).
+#include <map>
+#include <set>
+
+#include "checker/conflict.h"
+#include "checker/queries.h"
+#include "core/cuda.h"
+
+namespace exocpp::checker {
+namespace {
+
+// The block-level control flow between lane loops and barriers, and which lane loops one can
+// reach from another without passing a barrier.
+class BarrierFlow {
+ public:
+  explicit BarrierFlow(const Block& body) {
+    int start = node(Kind::Join, nullptr);
+    build(body, {start});
+    for (const auto& [loop, n] : lane_node_) reach_from(loop, n);
+  }
+  // Whether some run of the block reaches lane loop `b` from lane loop `a`, or `a` from `b`,
+  // with no barrier between. A lane loop with itself: whether it reaches itself again.
+  bool connected(const ForNode* a, const ForNode* b) const {
+    return reach_.count({a, b}) || reach_.count({b, a});
+  }
+
+ private:
+  enum class Kind { Join, Lane, Barrier };
+  std::vector<Kind> kind_;
+  std::vector<const ForNode*> loop_;
+  std::vector<std::vector<int>> succ_;
+  std::map<const ForNode*, int> lane_node_;
+  std::set<std::pair<const ForNode*, const ForNode*>> reach_;
+
+  int node(Kind k, const ForNode* loop) {
+    kind_.push_back(k);
+    loop_.push_back(loop);
+    succ_.emplace_back();
+    return static_cast<int>(kind_.size()) - 1;
+  }
+  void link(const std::vector<int>& from, int to) {
+    for (int f : from) succ_[static_cast<size_t>(f)].push_back(to);
+  }
+  // Adds the nodes of `b`, entered from `preds`; returns the nodes it leaves from.
+  std::vector<int> build(const Block& b, std::vector<int> preds) {
+    for (const Stmt& s : b) {
+      if (const ForNode* f = s.as<ForNode>()) {
+        if (is_cuda_lane(f->mode)) {
+          int n = node(Kind::Lane, f);
+          lane_node_[f] = n;
+          link(preds, n);
+          preds = {n};
+        } else {
+          int head = node(Kind::Join, nullptr);
+          link(preds, head);
+          link(build(f->body, {head}), head);
+          preds = {head};
+        }
+      } else if (const IfNode* i = s.as<IfNode>()) {
+        std::vector<int> a = build(i->body, preds), e = build(i->orelse, preds);
+        a.insert(a.end(), e.begin(), e.end());
+        preds = a;
+      } else if (is_cuda_barrier(s)) {
+        const CallNode* c = s.as<CallNode>();
+        if (c->proc->instr->sync != "cuda_block") continue;  // a warp barrier orders no block
+        int n = node(Kind::Barrier, nullptr);
+        link(preds, n);
+        preds = {n};
+      }
+    }
+    return preds;
+  }
+  void reach_from(const ForNode* from, int n) {
+    std::vector<bool> seen(kind_.size(), false);
+    std::vector<int> todo = succ_[static_cast<size_t>(n)];
+    while (!todo.empty()) {
+      int v = todo.back();
+      todo.pop_back();
+      auto vi = static_cast<size_t>(v);
+      if (seen[vi] || kind_[vi] == Kind::Barrier) continue;
+      seen[vi] = true;
+      if (kind_[vi] == Kind::Lane) reach_.insert({from, loop_[vi]});
+      for (int w : succ_[vi]) todo.push_back(w);
+    }
+  }
+};
+
+// The lane loops and allocations of a block's code.
+struct Geometry {
+  struct LaneLoop {
+    const ForNode* loop;
+    int64_t lo, unit;
+  };
+  std::map<Sym, LaneLoop> lanes;  // by iterator
+  std::set<Sym> block_level;      // allocated outside lane loops: one per block
+  int64_t threads = 1;
+
+  explicit Geometry(const Block& body) : threads(cuda_footprint(body)) { walk(body, false); }
+
+  void walk(const Block& b, bool in_lane) {
+    for (const Stmt& s : b) {
+      if (const ForNode* f = s.as<ForNode>()) {
+        bool lane = is_cuda_lane(f->mode);
+        if (lane) {
+          // Lane loop bounds are integer constants (the type checker says so).
+          lanes[f->iter] = LaneLoop{f, cuda_lane_lo(*f).value_or(0), cuda_lane_unit(*f)};
+        }
+        walk(f->body, in_lane || lane);
+      } else if (const IfNode* i = s.as<IfNode>()) {
+        walk(i->body, in_lane);
+        walk(i->orelse, in_lane);
+      } else if (const AllocNode* a = s.as<AllocNode>()) {
+        if (!in_lane) block_level.insert(a->name);
+      }
+    }
+  }
+
+  // The outermost lane loop around access `a`; nullptr at block level.
+  const ForNode* lane_of(const Access& a) const {
+    for (const LoopRange& l : a.loops)
+      if (auto it = lanes.find(l.iter); it != lanes.end()) return it->second.loop;
+    return nullptr;
+  }
+};
+
+}  // namespace
+
+Answer kernel_is_race_free(const Context& ctx, const Stmt& kernel) {
+  const ForNode* k = kernel.as<ForNode>();
+  EXOCPP_ASSERT(k != nullptr && k->mode == LoopMode::CudaBlocks,
+                "kernel_is_race_free: the statement is not a cuda_blocks loop");
+  // 1. Blocks, one grid dimension at a time.
+  Context c = ctx;
+  Stmt grid = kernel;
+  for (;;) {
+    const ForNode* g = grid.as<ForNode>();
+    Answer a = loop_is_parallelizable(c, grid);
+    if (!a.proved()) {
+      if (a.refuted())
+        a.reason = "two blocks of kernel '" + k->iter.name() + "' (iterations of '" +
+                   g->iter.name() + "') touch the same location and one writes it";
+      return a;
+    }
+    Scope loop(Scope::Loop);
+    loop.loop = g;
+    c.push(loop);
+    if (g->body.size() != 1) break;
+    const ForNode* inner = g->body[0].as<ForNode>();
+    if (inner == nullptr || inner->mode != LoopMode::CudaBlocks) break;
+    grid = g->body[0];
+  }
+  const Block& body = grid.as<ForNode>()->body;
+
+  // 2. Threads of one block.
+  return guarded([&]() -> Answer {
+    Geometry geo(body);
+    BarrierFlow flow(body);
+    Effects eff = effects_of(c, body);
+    Encoder enc(c);
+    z3::context& zc = enc.ctx();
+    int fresh = 0;
+    // The thread making access `a` (encoded as `e`), and what holds of it.
+    auto thread_of = [&](const Access& a, const Encoder::Enc& e) -> std::pair<z3::expr, z3::expr> {
+      z3::expr t = zc.int_val(0);
+      bool any = false;
+      for (size_t i = 0; i < a.loops.size() && i < e.iters.size(); ++i) {
+        auto it = geo.lanes.find(a.loops[i].iter);
+        if (it == geo.lanes.end()) continue;
+        t = t + (e.iters[i] - zc.int_val(it->second.lo)) * zc.int_val(it->second.unit);
+        any = true;
+      }
+      if (any) return {t, zc.bool_val(true)};
+      // Block-level code runs on every thread: any of them.
+      z3::expr v = zc.int_const(("thread!" + std::to_string(fresh++)).c_str());
+      return {v, v >= 0 && v < zc.int_val(geo.threads)};
+    };
+    ConflictSpec spec;
+    spec.first = Side{&eff, "x", {}, [](const z3::model&) { return std::string("one thread"); }};
+    spec.second =
+        Side{&eff, "y", {}, [](const z3::model&) { return std::string("another thread"); }};
+    spec.skip_private = false;  // the block's shared and register buffers are what we study
+    spec.relevant = [&](const Access& x, const Access& y) {
+      if (!conflicting(x, y, false)) return false;
+      // Buffers allocated in a lane loop (or in a callee) are each thread's own.
+      if (!x.is_config() && eff.allocates(x.buffer) && !geo.block_level.count(x.buffer))
+        return false;
+      const ForNode* lx = geo.lane_of(x);
+      const ForNode* ly = geo.lane_of(y);
+      if (lx == nullptr || ly == nullptr || lx == ly) return true;
+      return flow.connected(lx, ly);
+    };
+    spec.pair_extra = [&](const Access& x, const Encoder::Enc& ex, const Access& y,
+                          const Encoder::Enc& ey) {
+      auto [tx, hx] = thread_of(x, ex);
+      auto [ty, hy] = thread_of(y, ey);
+      z3::expr f = hx && hy && tx != ty;
+      // Two accesses of one lane loop that cannot reach itself without a barrier are in the
+      // same iterations of the block-level seq loops around it.
+      const ForNode* lx = geo.lane_of(x);
+      if (lx != nullptr && lx == geo.lane_of(y) && !flow.connected(lx, lx)) {
+        for (size_t i = 0; i < x.loops.size() && i < y.loops.size(); ++i) {
+          if (x.loops[i].iter != y.loops[i].iter || geo.lanes.count(x.loops[i].iter)) break;
+          f = f && ex.iters[i] == ey.iters[i];
+        }
+      }
+      return f;
+    };
+    spec.reason = "two threads of one block of kernel '" + k->iter.name() +
+                  "' touch the same location, one writes it, and no barrier separates them";
+    return find_conflict(enc, c, spec);
+  });
+}
+
+}  // namespace exocpp::checker

@@ -1,0 +1,51 @@
+// The thread geometry of CUDA kernels (core/cuda.h).
+#include "core/cuda.h"
+
+#include <algorithm>
+
+#include "core/typecheck_internal.h"
+
+namespace exocpp {
+
+std::optional<int64_t> cuda_lane_extent(const ForNode& f) {
+  std::optional<int64_t> lo = typecheck_detail::fold_int_constant(f.lo);
+  std::optional<int64_t> hi = typecheck_detail::fold_int_constant(f.hi);
+  if (!lo || !hi) return std::nullopt;
+  return std::max<int64_t>(0, *hi - *lo);
+}
+
+std::optional<int64_t> cuda_lane_lo(const ForNode& f) {
+  return typecheck_detail::fold_int_constant(f.lo);
+}
+
+namespace {
+
+int64_t stmt_footprint(const Stmt& s) {
+  if (const ForNode* f = s.as<ForNode>()) {
+    if (is_cuda_lane(f->mode)) return cuda_lane_extent(*f).value_or(1) * cuda_lane_unit(*f);
+    return cuda_footprint(f->body);
+  }
+  if (const IfNode* i = s.as<IfNode>())
+    return std::max(cuda_footprint(i->body), cuda_footprint(i->orelse));
+  return 1;
+}
+
+}  // namespace
+
+int64_t cuda_footprint(const Block& b) {
+  int64_t most = 1;
+  for (const Stmt& s : b) most = std::max(most, stmt_footprint(s));
+  return most;
+}
+
+int64_t cuda_lane_unit(const ForNode& f) {
+  if (f.mode == LoopMode::CudaWarps) return kCudaWarpSize;
+  return cuda_footprint(f.body);
+}
+
+bool is_cuda_barrier(const Stmt& s) {
+  const CallNode* c = s.as<CallNode>();
+  return c != nullptr && c->proc && c->proc->instr && !c->proc->instr->sync.empty();
+}
+
+}  // namespace exocpp

@@ -1,0 +1,43 @@
+// The thread geometry of CUDA kernels, shared by the type checker (core/typecheck_cuda.cpp),
+// the checker's race query and the CUDA code generator: how many threads a piece of kernel code
+// occupies and which thread runs which iteration of a cuda_threads or cuda_warps loop.
+//
+// A kernel is an outermost `cuda_blocks` loop. Inside it, the block's threads are numbered
+// 0 .. block_threads-1. A lane loop (cuda_threads, cuda_warps) hands each iteration a `unit` of
+// consecutive threads: iteration lo + k runs on threads [k * unit, (k + 1) * unit) of the
+// group that reaches the loop, and the body sees those threads as its own group 0 .. unit-1.
+// A cuda_warps loop's unit is 32; a cuda_threads loop's unit is the footprint of its body.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "core/ir.h"
+
+namespace exocpp {
+
+// The threads a warp holds.
+inline constexpr int64_t kCudaWarpSize = 32;
+// The most threads a CUDA block may hold.
+inline constexpr int64_t kCudaMaxBlockThreads = 1024;
+
+// The number of iterations of lane loop `f` when its bounds are integer constants
+// (hi - lo, at least 0), else nullopt. Lane loops must have constant bounds (the type checker
+// says so), which is what makes the geometry static.
+std::optional<int64_t> cuda_lane_extent(const ForNode& f);
+// The first iteration of lane loop `f` when its lower bound is an integer constant.
+std::optional<int64_t> cuda_lane_lo(const ForNode& f);
+
+// How many threads `b` occupies: the largest footprint of its statements, at least 1. A lane
+// loop's footprint is extent * unit; a seq loop's or an if's is that of its bodies; any other
+// statement's is 1. Lane loops whose bounds are not constant count as one iteration.
+int64_t cuda_footprint(const Block& b);
+
+// The threads each iteration of lane loop `f` runs on: 32 for cuda_warps, the footprint of
+// the body for cuda_threads.
+int64_t cuda_lane_unit(const ForNode& f);
+
+// Whether `s` is a call of a barrier instruction (InstrInfo::sync not empty).
+bool is_cuda_barrier(const Stmt& s);
+
+}  // namespace exocpp

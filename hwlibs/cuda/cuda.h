@@ -1,0 +1,39 @@
+// The CUDA hardware library: where a GPU kernel's buffers live, as memories, and the barriers a
+// kernel synchronizes its threads with, as instructions. It uses only the public API:
+//
+//   #include "hwlibs/cuda/cuda.h"
+//   p = set_loop_mode(p, "for i in _: _", "cuda_blocks");
+//   p = set_memory(p, "As", cuda::CUDA_SHARED());
+//   p = insert_noop_call(p, gap, cuda::instr("cuda_syncthreads"), {});
+//
+//   CUDA_GLOBAL  device global memory: a kernel's arguments, cudaMalloc'd on the host.
+//   CUDA_SHARED  one array per thread block (__shared__), allocated in a kernel outside its
+//                thread loops; its shape must be constant.
+//   CUDA_REG     each thread's registers (a local array); allocated at a kernel's block level it
+//                is distributed, one slice per thread (docs/gpu.md).
+//
+// docs/gpu.md describes the model (kernels, lane loops, the race rule) and the emitted CUDA.
+#pragma once
+
+#include <exocpp/exocpp.h>
+
+#include <string>
+#include <vector>
+
+namespace exocpp::cuda {
+
+// The memories (registered on first use, thread-safely).
+const Memory& CUDA_GLOBAL();
+const Memory& CUDA_SHARED();
+const Memory& CUDA_REG();
+// Registers the memories, so that .exo text naming them parses.
+void register_memories();
+
+// The library's instructions, parsed once from the embedded cuda.exo. Pass `library().procs` as
+// ParseOptions::procs to call them from .exo text.
+const Module& library();
+// An instruction by name; throws InternalError when there is none.
+const Proc& instr(const std::string& name);
+std::vector<std::string> instruction_names();
+
+}  // namespace exocpp::cuda

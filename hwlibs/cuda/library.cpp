@@ -1,0 +1,144 @@
+// The CUDA memories and the embedded instructions (hwlibs/cuda/cuda.h).
+#include <cctype>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "hwlibs/cuda/cuda.h"
+#include "hwlibs/embedded_exo.h"
+
+namespace exocpp::cuda {
+namespace detail {
+// Generated at build time (hwlibs/embed_exo.cmake).
+extern const EmbeddedExo embedded_exo_files[];
+extern const int embedded_exo_count;
+}  // namespace detail
+
+namespace {
+
+// The element count of a constant shape (each extent a decimal literal, possibly in
+// parentheses), or -1 when some extent is not one.
+long long constant_elements(const std::vector<std::string>& shape) {
+  long long n = 1;
+  for (const std::string& s : shape) {
+    std::string digits;
+    for (char c : s)
+      if (c != '(' && c != ')' && c != ' ') digits += c;
+    if (digits.empty() || digits.size() > 9) return -1;
+    for (char c : digits)
+      if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
+    n *= std::stoll(digits);
+  }
+  return n;
+}
+
+std::string join_shape(const std::vector<std::string>& shape) {
+  std::string out;
+  for (const std::string& s : shape) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// Device global memory: allocated by the host (cudaMalloc), touched by kernels.
+class GlobalMemory : public Memory {
+ public:
+  std::string name() const override { return "CUDA_GLOBAL"; }
+  DeviceScope device_scope() const override { return DeviceScope::Global; }
+  std::string global() const override { return "#include <cuda_runtime.h>\n#include <stdlib.h>"; }
+  std::string alloc(const std::string& new_name, const std::string& prim_type,
+                    const std::vector<std::string>& shape, const SrcInfo& where) const override {
+    if (shape.empty())
+      throw CodegenError(where, "cannot allocate scalar '" + new_name +
+                                    "' in CUDA_GLOBAL; declare it as a tensor of one element");
+    std::string count;
+    for (const std::string& s : shape)
+      count += (count.empty() ? "" : " * ") + ("(size_t)(" + s + ")");
+    return prim_type + " *" + new_name + " = NULL;\nif (cudaMalloc((void **)&" + new_name +
+           ", sizeof(" + prim_type + ") * " + count + ") != cudaSuccess) abort();";
+  }
+  std::string free(const std::string& new_name, const std::string&, const std::vector<std::string>&,
+                   const SrcInfo&) const override {
+    return "cudaFree(" + new_name + ");";
+  }
+};
+
+// Memory that a kernel declares as a fixed-size array: shared memory (once per block) or
+// registers (once per thread).
+class KernelArray : public Memory {
+ public:
+  KernelArray(std::string name, DeviceScope scope, std::string qualifier, std::string what)
+      : name_(std::move(name)),
+        scope_(scope),
+        qualifier_(std::move(qualifier)),
+        what_(std::move(what)) {}
+  std::string name() const override { return name_; }
+  DeviceScope device_scope() const override { return scope_; }
+  std::string alloc(const std::string& new_name, const std::string& prim_type,
+                    const std::vector<std::string>& shape, const SrcInfo& where) const override {
+    if (shape.empty()) return qualifier_ + prim_type + " " + new_name + ";";
+    long long n = constant_elements(shape);
+    if (n < 0)
+      throw CodegenError(where, "cannot allocate '" + new_name + "' of shape [" +
+                                    join_shape(shape) + "] in " + name_ + ": " + what_ +
+                                    " needs a constant shape");
+    return qualifier_ + prim_type + " " + new_name + "[" + std::to_string(n) + "];";
+  }
+  std::string free(const std::string&, const std::string&, const std::vector<std::string>&,
+                   const SrcInfo&) const override {
+    return "";
+  }
+
+ private:
+  std::string name_;
+  DeviceScope scope_;
+  std::string qualifier_, what_;
+};
+
+Module parse_library() {
+  register_memories();
+  return parse_embedded_exo(detail::embedded_exo_files, detail::embedded_exo_count);
+}
+
+}  // namespace
+
+void register_memories() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    register_memory(std::make_shared<GlobalMemory>());
+    register_memory(std::make_shared<KernelArray>("CUDA_SHARED", DeviceScope::Block, "__shared__ ",
+                                                  "a block's shared array"));
+    register_memory(std::make_shared<KernelArray>("CUDA_REG", DeviceScope::Thread, "",
+                                                  "a thread's register array"));
+  });
+}
+
+const Memory& CUDA_GLOBAL() {
+  register_memories();
+  return *find_memory("CUDA_GLOBAL");
+}
+const Memory& CUDA_SHARED() {
+  register_memories();
+  return *find_memory("CUDA_SHARED");
+}
+const Memory& CUDA_REG() {
+  register_memories();
+  return *find_memory("CUDA_REG");
+}
+
+const Module& library() {
+  static const Module m = parse_library();
+  return m;
+}
+
+const Proc& instr(const std::string& name) {
+  for (const Proc& p : library().procs)
+    if (p.name() == name) return p;
+  throw InternalError("cuda: no instruction named " + name);
+}
+
+std::vector<std::string> instruction_names() {
+  std::vector<std::string> out;
+  for (const Proc& p : library().procs) out.push_back(p.name());
+  return out;
+}
+
+}  // namespace exocpp::cuda
