@@ -741,14 +741,24 @@ void Checker::check_proc() {
   }
   check_block(proc_.body);
   check_config_writes_loop_invariant(proc_);
-  check_cuda_structure(proc_);
+  if (cuda_) check_cuda_structure(proc_, false);
 }
 
 }  // namespace typecheck_detail
 
 void typecheck(const Proc& p, const TypecheckOptions& opts) {
   if (!p.defined()) throw TypeError({}, "typecheck: undefined proc");
-  typecheck_detail::Checker(*p.get(), opts.memory_access).check_proc();
+  typecheck_detail::Checker(*p.get(), opts.memory_access, opts.cuda_structure).check_proc();
+}
+
+std::string cuda_structure_problem(const Proc& p, bool host_memory) {
+  if (!p.defined()) return "";
+  try {
+    typecheck_detail::check_cuda_structure(*p.get(), host_memory);
+  } catch (const TypeError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 namespace {

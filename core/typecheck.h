@@ -16,7 +16,18 @@ struct TypecheckOptions {
   // is put in a register memory (set_memory) before its copy loops become instruction calls
   // (replace); codegen and the final type check still enforce it.
   bool memory_access = true;
+  // Enforce the structural rules of CUDA kernels (core/typecheck_cuda.cpp). Schedules relax it
+  // in the middle of a rewrite sequence: a kernel takes shape one loop mode at a time, and no
+  // single step can make all of a kernel's loops GPU loops at once. CUDA emission enforces it;
+  // and an operation proves a new or changed kernel race-free whenever the proc meets it.
+  bool cuda_structure = true;
 };
+
+// Why `p` breaks the structural rules of CUDA kernels (the TypeError's located message), or ""
+// when it meets them. With `host_memory`, also the rule that host code never reads or writes
+// device memory (CUDA emission asks it; the type checker leaves it out, since the plain proc a
+// GPU schedule starts from is host code over device buffers).
+std::string cuda_structure_problem(const Proc& p, bool host_memory);
 
 // Throws TypeError at the first ill-typed node, naming its location and what was expected.
 void typecheck(const Proc& p, const TypecheckOptions& opts = {});

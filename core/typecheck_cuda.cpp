@@ -13,7 +13,8 @@
 //  - A statement that computes (assign, reduce, an instruction call) runs on one thread: every
 //    lane loop around it hands each iteration a single thread (no group of threads repeats it).
 //  - Kernels touch only device memory (Memory::device_scope not Host); host code never reads
-//    or writes device memory itself.
+//    or writes device memory itself (checked for emission only: the plain proc a GPU schedule
+//    starts from is host code over device buffers).
 //  - A register buffer allocated at block level is distributed: each thread owns one slice. Its
 //    leading indices at every use are the lane loops' iterators, outermost first, each ranging
 //    over the whole dimension, with the same thread geometry at every use; codegen gives each
@@ -54,7 +55,7 @@ struct Distribution {
 
 class CudaRules {
  public:
-  explicit CudaRules(const ProcNode& p) {
+  CudaRules(const ProcNode& p, bool host_memory) : host_memory_(host_memory) {
     for (const FnArg& a : p.args)
       if (!a.mem.empty()) mem_[a.name] = a.mem;
   }
@@ -69,6 +70,7 @@ class CudaRules {
   std::map<Sym, Distribution> distributed_;  // block-level register buffers
   std::vector<Lane> lanes_;                  // lane loops around the current statement
   bool in_kernel_ = false;
+  bool host_memory_;  // enforce that host code leaves device memory alone
 
   std::string mem_of(const Sym& s) const {
     auto it = mem_.find(s);
@@ -115,6 +117,7 @@ class CudaRules {
   // Host statements may not read or write device memory themselves (passing a buffer to a
   // call is not a use).
   void host_exprs(const Stmt& s) {
+    if (!host_memory_) return;
     auto device = [&](const Sym& name) { return scope_of(mem_of(name)) != DeviceScope::Host; };
     auto refuse = [&](const Sym& name, const SrcInfo& where, const char* what) {
       fail(where, "host code " + std::string(what) + " '" + name.name() + "', which is in " +
@@ -405,9 +408,9 @@ class CudaRules {
 
 }  // namespace
 
-void check_cuda_structure(const ProcNode& p) {
+void check_cuda_structure(const ProcNode& p, bool host_memory) {
   if (p.instr) return;  // an instruction's body is its meaning, not code that runs
-  CudaRules(p).host_block(p.body);
+  CudaRules(p, host_memory).host_block(p.body);
 }
 
 }  // namespace exocpp::typecheck_detail

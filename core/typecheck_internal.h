@@ -23,8 +23,11 @@ void check_config_writes_loop_invariant(const ProcNode& p);
 
 // The structural rules of CUDA kernels (core/typecheck_cuda.cpp; docs/gpu.md): where lane loops,
 // barriers, computations and allocations may stand, which memories kernels and host code touch,
-// and how distributed register buffers are indexed. Throws TypeError at the first breach.
-void check_cuda_structure(const ProcNode& p);
+// and how distributed register buffers are indexed. Throws TypeError at the first breach. The
+// rule that host code never reads or writes device memory is checked only with `host_memory`:
+// a plain proc about to be scheduled onto a GPU is host code over device buffers, which the
+// interpreter runs and CUDA emission refuses.
+void check_cuda_structure(const ProcNode& p, bool host_memory);
 
 // The value of an expression made only of integer literals and + - * / % (floor division),
 // or nullopt when it reads anything else or divides by zero.
@@ -52,8 +55,8 @@ enum class Access { Value, WholeBuffer, Address };
 
 class Checker {
  public:
-  Checker(const ProcNode& p, bool memory_access)
-      : proc_(p), plain_(!p.instr.has_value() && memory_access) {}
+  Checker(const ProcNode& p, bool memory_access, bool cuda_structure)
+      : proc_(p), plain_(!p.instr.has_value() && memory_access), cuda_(cuda_structure) {}
   void check_proc();
 
  private:
@@ -100,6 +103,7 @@ class Checker {
 
   const ProcNode& proc_;
   bool plain_;  // not an @instr proc: memories that forbid element access are enforced
+  bool cuda_;   // the structural rules of CUDA kernels are enforced
   std::unordered_map<Sym, VarInfo, SymHash> env_;
   std::vector<Sym> declared_;  // declaration order, to close scopes
   SrcInfo cur_;                // the statement being checked (for nodes without a location)

@@ -6,6 +6,7 @@
 #include "checker/frontend_checks.h"
 #include "checker/queries.h"
 #include "core/errors.h"
+#include "core/typecheck.h"
 
 namespace exocpp::driver {
 namespace {
@@ -70,7 +71,11 @@ CSource lower_to_c(const std::vector<Proc>& procs, const std::string& lib_name,
   for (const Proc& p : codegen::call_graph_order(procs)) {  // 1
     if (!p.defined() || p->instr) continue;
     require_dense_tensor_arguments(p);  // 2
-    if (opts.cuda) require_parallel_loops_proved(p);
+    if (opts.cuda) {
+      if (std::string why = cuda_structure_problem(p, true); !why.empty())
+        throw CodegenError(p->srcinfo, "proc '" + p.name() + "' cannot run on a GPU: " + why);
+      require_parallel_loops_proved(p);
+    }
   }
   return codegen::emit_library(procs, lib_name, opts);  // 3
 }

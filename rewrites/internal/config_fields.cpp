@@ -67,8 +67,9 @@ void typecheck_candidate(const std::string& op, const ProcNode& candidate, const
                          const SrcInfo* at) {
   try {
     // Mid-schedule, plain code may still touch a buffer already moved to a register memory
-    // (its copy loops are replaced by instructions next); codegen enforces that rule.
-    typecheck(Proc(ProcNode::make(candidate)), {.memory_access = false});
+    // (its copy loops are replaced by instructions next), and a kernel may be half made (its
+    // loops become GPU loops one step at a time); codegen enforces those rules.
+    typecheck(Proc(ProcNode::make(candidate)), {.memory_access = false, .cuda_structure = false});
   } catch (const TypeError& e) {
     fail(op, at ? *at : e.loc(), why + ": " + e.reason());
   }

@@ -9,6 +9,7 @@
 #include "checker/queries.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
+#include "core/typecheck.h"
 #include "rewrites/internal/config_fields.h"
 
 namespace exocpp::rw {
@@ -151,7 +152,8 @@ void require_new_par_loops_parallel(const std::string& op, const Proc& result,
         Loc l{CursorKind::Stmt, path, idx, idx + 1, {}};
         checker::Context ctx = checker::Context::at(result, path, idx);
         require_parallel(op, Cursor(result, l), ctx, s, [&] { return "loop " + f->iter.name(); });
-        if (f->mode == LoopMode::CudaBlocks && !in_kernel)
+        if (f->mode == LoopMode::CudaBlocks && !in_kernel &&
+            cuda_structure_problem(result, false).empty())
           require_proved(
               op, Cursor(result, l), checker::kernel_is_race_free(ctx, s),
               [&] {

@@ -1,0 +1,87 @@
+// The CUDA GEMM schedules (see cuda_gemm_schedule.h).
+#include "cuda_gemm_schedule.h"
+
+#include "gemm_exo_text.h"
+#include "hwlibs/cuda/cuda.h"
+
+namespace cuda_gemm_example {
+
+using namespace exocpp;
+
+namespace {
+
+// for i, j  -->  for io, jo (16 x 16 tiles of C), ii, ji (the tile's elements)
+Proc tile_c(Proc p) {
+  p = divide_loop(p, "for i in _: _", 16, {"io", "ii"}, {.perfect = true});
+  p = divide_loop(p, "for j in _: _", 16, {"jo", "ji"}, {.perfect = true});
+  return reorder_loops(p, "ii jo");
+}
+
+// Every loop named `iter` (all occurrences) to `mode`.
+Proc set_modes(Proc p, const std::string& iter, const std::string& mode) {
+  const size_t n = p.find_all("for " + iter + " in _: _").size();
+  for (size_t k = 0; k < n; ++k)
+    p = set_loop_mode(p, "for " + iter + " in _: _ #" + std::to_string(k), mode);
+  return p;
+}
+
+}  // namespace
+
+const std::string& gemm_source() {
+  static const std::string text = EXOCPP_CUDA_GEMM_EXO_TEXT;
+  return text;
+}
+
+Proc plain_gemm() {
+  cuda::register_memories();
+  return parse_module(gemm_source(), {}, "gemm.exo").proc("gemm");
+}
+
+Proc schedule_naive(const Proc& plain) {
+  Proc p = tile_c(plain);
+  // Each thread's dot product in a register: acc = 0; acc += a * b; C[i, j] += acc.
+  p = stage_mem(p, "for k in _: _", "C[16 * io + ii, 16 * jo + ji]", "acc", {.accum = true});
+  for (const char* reg : {"acc", "a", "b"}) p = set_memory(p, reg, cuda::CUDA_REG());
+  p = set_loop_mode(p, "for io in _: _", "cuda_blocks");
+  p = set_loop_mode(p, "for jo in _: _", "cuda_blocks");
+  p = set_loop_mode(p, "for ii in _: _", "cuda_threads");
+  return set_loop_mode(p, "for ji in _: _", "cuda_threads");
+}
+
+Proc schedule_smem_tiled(const Proc& plain) {
+  Proc p = tile_c(plain);
+  // The block's 16 x 16 tile of C accumulates in registers, one element per thread.
+  p = stage_mem(p, "for ii in _: _", "C[16 * io : 16 * io + 16, 16 * jo : 16 * jo + 16]", "acc",
+                {.accum = true});
+  // k in steps of 16, outside the tile's elements: for ko: for ii, ji: for ki.
+  p = divide_loop(p, "for k in _: _", 16, {"ko", "ki"}, {.perfect = true});
+  p = reorder_loops(p, "ji ko");
+  p = reorder_loops(p, "ii ko");
+  // Each step's 16 x 16 tiles of A and B in shared memory.
+  Cursor compute = p.find_loop("ii");
+  p = stage_mem(p, compute, "A[16 * io : 16 * io + 16, 16 * ko : 16 * ko + 16]", "As");
+  p = stage_mem(p, p.forward(compute), "B[16 * ko : 16 * ko + 16, 16 * jo : 16 * jo + 16]",
+                "Bs");
+  for (const char* shared : {"As", "Bs"}) p = set_memory(p, shared, cuda::CUDA_SHARED());
+  for (const char* reg : {"acc", "a", "b"}) p = set_memory(p, reg, cuda::CUDA_REG());
+  // The tiles are complete before any thread reads them, and read before the next step
+  // overwrites them.
+  const Proc& sync = cuda::instr("cuda_syncthreads");
+  p = insert_noop_call(p, p.forward(compute).before(), sync, {});
+  p = insert_noop_call(p, p.forward(compute).after(), sync, {});
+  // The grid, and one thread per element of each 16 x 16 loop nest.
+  p = set_loop_mode(p, "for io in _: _", "cuda_blocks");
+  p = set_loop_mode(p, "for jo in _: _", "cuda_blocks");
+  // stage_mem names its copy loops i0, i1 (then i0_1, i1_1, ... apart from those in scope).
+  for (const char* lane : {"ii", "ji", "i0", "i1", "i0_1", "i1_1", "i0_2", "i1_2"})
+    p = set_modes(p, lane, "cuda_threads");
+  return p;
+}
+
+std::vector<Proc> all_stages() {
+  Proc plain = plain_gemm();
+  return {rename(schedule_naive(plain), "gemm_naive"),
+          rename(schedule_smem_tiled(plain), "gemm_smem_tiled")};
+}
+
+}  // namespace cuda_gemm_example

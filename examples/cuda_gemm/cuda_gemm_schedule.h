@@ -1,0 +1,31 @@
+// The CUDA GEMM schedules: the plain fp16 GEMM of gemm.exo (fp32 accumulation, C += A * B)
+// scheduled onto an NVIDIA GPU in stages, each a proc of its own, with public scheduling
+// operations only (every step checked, the kernel race rule included). Used by cuda_gemm_gen
+// (gen.cpp) and the tests (tests/cuda/cuda_gemm_test.cpp).
+//
+//   naive        one thread per element of C: 16 x 16 blocks of threads, each thread
+//                accumulating its dot product in a register.
+//   smem_tiled   the same grid; per 16-wide step of k, the block stages a 16 x 16 tile of A and
+//                of B in shared memory (one element per thread), synchronizes, and every thread
+//                accumulates from the tiles into its register of a distributed 16 x 16
+//                accumulator.
+#pragma once
+
+#include <exocpp/exocpp.h>
+
+#include <string>
+#include <vector>
+
+namespace cuda_gemm_example {
+
+// The text of gemm.exo (embedded at build time) and its proc.
+const std::string& gemm_source();
+exocpp::Proc plain_gemm();
+
+exocpp::Proc schedule_naive(const exocpp::Proc& plain);
+exocpp::Proc schedule_smem_tiled(const exocpp::Proc& plain);
+
+// Every stage, renamed gemm_<stage>, in the order above.
+std::vector<exocpp::Proc> all_stages();
+
+}  // namespace cuda_gemm_example
