@@ -60,8 +60,7 @@ Proc schedule_smem_tiled(const Proc& plain) {
   // Each step's 16 x 16 tiles of A and B in shared memory.
   Cursor compute = p.find_loop("ii");
   p = stage_mem(p, compute, "A[16 * io : 16 * io + 16, 16 * ko : 16 * ko + 16]", "As");
-  p = stage_mem(p, p.forward(compute), "B[16 * ko : 16 * ko + 16, 16 * jo : 16 * jo + 16]",
-                "Bs");
+  p = stage_mem(p, p.forward(compute), "B[16 * ko : 16 * ko + 16, 16 * jo : 16 * jo + 16]", "Bs");
   for (const char* shared : {"As", "Bs"}) p = set_memory(p, shared, cuda::CUDA_SHARED());
   for (const char* reg : {"acc", "a", "b"}) p = set_memory(p, reg, cuda::CUDA_REG());
   // The tiles are complete before any thread reads them, and read before the next step

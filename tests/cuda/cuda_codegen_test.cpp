@@ -1,0 +1,105 @@
+// CUDA emission (codegen/cuda_kernel.cpp): kernels become __global__ functions launched from the
+// host function, lane loops number the block's threads, distributed register buffers keep only
+// each thread's slice, and nvcc builds the result for sm_80 and sm_90 with warnings as errors and
+// no register spills.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "cuda_gemm_schedule.h"
+#include "cuda_test_util.h"
+
+namespace exocpp {
+namespace {
+
+using cuda_test::parse_cuda;
+
+const char* kTiles =
+    "def p(N: size, A: f32[N, 256] @ CUDA_GLOBAL):\n"
+    "    for b in cuda_blocks(0, N):\n"
+    "        r: f32[16, 16] @ CUDA_REG\n"
+    "        for t in cuda_threads(0, 16):\n"
+    "            for u in cuda_threads(0, 16):\n"
+    "                r[t, u] = A[b, 16 * t + u]\n"
+    "        for t in cuda_threads(0, 8):\n"
+    "            A[b, t] = 0.0\n"
+    "        cuda_syncthreads()\n"
+    "        for t in cuda_threads(0, 16):\n"
+    "            for u in cuda_threads(0, 16):\n"
+    "                A[b, 16 * t + u] += r[t, u]\n";
+
+std::string emitted(const std::string& src) {
+  return compile_procs_to_cuda({parse_cuda(src, "p")}, "lib").source;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(CudaCodegen, AKernelIsAGlobalFunctionWithItsBlockSize) {
+  EXPECT_TRUE(contains(emitted(kTiles), "__global__ void __launch_bounds__(256) p_kernel0("));
+}
+
+TEST(CudaCodegen, TheHostFunctionLaunchesTheGridItsLoopSpans) {
+  std::string cu = emitted(kTiles);
+  EXPECT_TRUE(contains(cu, "const int_fast32_t b_blocks = (N) - (0);")) << cu;
+  EXPECT_TRUE(contains(cu, "if (b_blocks > 0) {")) << cu;  // no launch of an empty grid
+  EXPECT_TRUE(contains(cu, "p_kernel0<<<dim3((unsigned)b_blocks, 1u, 1u), 256>>>(A);")) << cu;
+}
+
+TEST(CudaCodegen, NestedLaneLoopsSplitTheThreadNumber) {
+  std::string cu = emitted(kTiles);
+  EXPECT_TRUE(contains(cu, "const int_fast32_t t = (int_fast32_t)threadIdx.x / 16;")) << cu;
+  EXPECT_TRUE(contains(cu, "const int_fast32_t u = t_lane;")) << cu;
+}
+
+TEST(CudaCodegen, ALoopOverFewerThreadsIsEnteredOnlyByThem) {
+  EXPECT_TRUE(contains(emitted(kTiles), "if ((int_fast32_t)threadIdx.x < 8) {"));
+}
+
+TEST(CudaCodegen, ADistributedRegisterBufferHoldsOnlyTheThreadsSlice) {
+  std::string cu = emitted(kTiles);
+  EXPECT_TRUE(contains(cu, "    float r;\n")) << cu;
+  EXPECT_TRUE(contains(cu, "r = A[b * 256 + 16 * t + u];")) << cu;
+}
+
+TEST(CudaCodegen, EmitCudaWritesTheSourceAndTheHeader) {
+  cuda_test::TempDir dir;
+  emit_cuda({parse_cuda(kTiles, "p")}, "lib", dir.path());
+  std::ifstream cu(dir.path() + "/lib.cu"), h(dir.path() + "/lib.h");
+  EXPECT_TRUE(cu.good());
+  EXPECT_TRUE(h.good());
+}
+
+class CudaNvcc : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CudaNvcc, TheGemmStagesBuildWithoutWarningsOrSpills) {
+  cuda_test::TempDir dir;
+  emit_cuda(cuda_gemm_example::all_stages(), "cuda_gemm", dir.path());
+  cuda_test::CommandResult r = cuda_test::nvcc_compile(dir.path(), "cuda_gemm.cu", GetParam());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_FALSE(cuda_test::reports_spills(r.output)) << r.output;
+  EXPECT_TRUE(contains(r.output, "gemm_smem_tiled_kernel0")) << r.output;
+}
+
+TEST_P(CudaNvcc, AKernelWithADistributedBufferBuilds) {
+  cuda_test::TempDir dir;
+  emit_cuda({parse_cuda(kTiles, "p")}, "lib", dir.path());
+  cuda_test::CommandResult r = cuda_test::nvcc_compile(dir.path(), "lib.cu", GetParam());
+  EXPECT_EQ(r.status, 0) << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, CudaNvcc, ::testing::Values("sm_80", "sm_90"));
+
+TEST(CudaBench, TheCublasBenchmarkBuildsWithTheStages) {
+  ASSERT_FALSE(cuda_test::nvcc().empty()) << "nvcc was not found when the build was configured";
+  cuda_test::TempDir dir;
+  emit_cuda(cuda_gemm_example::all_stages(), "cuda_gemm", dir.path());
+  cuda_test::CommandResult r = cuda_test::run_command(
+      "cd '" + dir.path() + "' && '" + cuda_test::nvcc() + "' -O3 -arch=sm_80 -I. '" +
+      EXOCPP_SOURCE_DIR + "/bench/cuda_gemm/bench.cu' cuda_gemm.cu -lcublas -o bench");
+  EXPECT_EQ(r.status, 0) << r.output;
+}
+
+}  // namespace
+}  // namespace exocpp

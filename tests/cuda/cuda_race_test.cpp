@@ -1,0 +1,121 @@
+// The kernel race rule (checker::kernel_is_race_free): between two barriers, no two threads of a
+// block touch one location where one writes; no two blocks do. Refusals name both accesses and
+// the threads' lane indices; operations are refused when their result would race.
+#include <gtest/gtest.h>
+
+#include "cuda_test_util.h"
+
+namespace exocpp {
+namespace {
+
+using cuda_test::parse_cuda;
+
+// The CodegenError that CUDA emission of `p` raises, or "".
+std::string emission_error(const Proc& p) {
+  try {
+    compile_procs_to_cuda({p}, "lib");
+  } catch (const CodegenError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A block reverses a row of A through shared memory; `sync` is the statement between the two
+// lane loops.
+std::string reverse_rows(const std::string& sync) {
+  return "def p(N: size, A: f32[N, 16] @ CUDA_GLOBAL):\n"
+         "    for b in cuda_blocks(0, N):\n"
+         "        s: f32[16] @ CUDA_SHARED\n"
+         "        for t in cuda_threads(0, 16):\n"
+         "            s[t] = A[b, t]\n"
+         "        " + sync + "\n"
+         "        for t in cuda_threads(0, 16):\n"
+         "            A[b, t] = s[15 - t]\n";
+}
+
+TEST(CudaRace, ABarrierBetweenWriteAndReadMakesTheKernelRaceFree) {
+  EXPECT_EQ(emission_error(parse_cuda(reverse_rows("cuda_syncthreads()"), "p")), "");
+}
+
+TEST(CudaRace, AMissingBarrierIsRefusedWithBothAccessesAndThreads) {
+  std::string err = emission_error(parse_cuda(reverse_rows("pass"), "p"));
+  EXPECT_NE(err.find("no barrier separates them"), std::string::npos) << err;
+  EXPECT_NE(err.find("one thread writes s["), std::string::npos) << err;
+  EXPECT_NE(err.find("another thread reads s["), std::string::npos) << err;
+  EXPECT_NE(err.find("(t = "), std::string::npos) << err;  // the lane index of each
+}
+
+TEST(CudaRace, TheNextIterationOverwritingWhatThisOneReadsIsARace) {
+  // One barrier per step: step k + 1 overwrites s while step k's readers may still read it.
+  Proc p = parse_cuda(
+      "def p(N: size, K: size, A: f32[N, 16] @ CUDA_GLOBAL, X: f32[K, 16] @ CUDA_GLOBAL):\n"
+      "    for b in cuda_blocks(0, N):\n"
+      "        for k in seq(0, K):\n"
+      "            s: f32[16] @ CUDA_SHARED\n"
+      "            for t in cuda_threads(0, 16):\n"
+      "                s[t] = X[k, t]\n"
+      "            cuda_syncthreads()\n"
+      "            for t in cuda_threads(0, 16):\n"
+      "                A[b, t] += s[15 - t]\n",
+      "p");
+  std::string err = emission_error(p);
+  EXPECT_NE(err.find("no barrier separates them"), std::string::npos) << err;
+}
+
+TEST(CudaRace, TwoBlocksWritingOneLocationAreRefused) {
+  Proc p = parse_cuda(
+      "def p(N: size, A: f32[N, 16] @ CUDA_GLOBAL):\n"
+      "    for b in cuda_blocks(0, N):\n"
+      "        for t in cuda_threads(0, 16):\n"
+      "            A[0, t] = 1.0\n",
+      "p");
+  std::string err = emission_error(p);
+  EXPECT_NE(err.find("iterations of cuda_blocks loop 'b' must be independent"),
+            std::string::npos)
+      << err;
+}
+
+TEST(CudaRace, TwoThreadsReducingIntoOneLocationAreRefused) {
+  Proc p = parse_cuda(
+      "def p(N: size, A: f32[N, 16] @ CUDA_GLOBAL):\n"
+      "    for b in cuda_blocks(0, N):\n"
+      "        for t in cuda_threads(0, 16):\n"
+      "            A[b, 0] += 1.0\n",
+      "p");
+  EXPECT_NE(emission_error(p).find("one thread reduces into A[0, 0]"), std::string::npos);
+}
+
+TEST(CudaRace, SetLoopModeRefusesThreadsThatConflict) {
+  Proc p = parse_cuda(
+      "def p(N: size, A: f32[N, 17] @ CUDA_GLOBAL):\n"
+      "    for b in seq(0, N):\n"
+      "        for t in seq(0, 16):\n"
+      "            A[b, t + 1] = A[b, t]\n",
+      "p");
+  try {
+    set_loop_mode(p, "for t in _: _", "cuda_threads");
+    FAIL() << "a loop-carried dependence became threads";
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.reason_id(), "checker.par_conflict") << e.what();
+  }
+}
+
+TEST(CudaRace, AnOperationThatMovesAWriteAcrossTheBarrierIsRefused) {
+  // Swapping the barrier and the loop before it is legal for the sequential proc (a barrier
+  // changes no value) but leaves the write unordered with the reads.
+  Proc p = parse_cuda(reverse_rows("cuda_syncthreads()"), "p");
+  try {
+    reorder_stmts(p, p.find("for t in _: _ #0").expand(0, 1));
+    FAIL() << "the barrier moved above the writes it orders";
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.reason_id(), "checker.cuda_race") << e.what();
+  }
+}
+
+TEST(CudaRace, TheBlockIndexOfTheCounterexampleIsGiven) {
+  std::string err = emission_error(parse_cuda(reverse_rows("pass"), "p"));
+  EXPECT_NE(err.find("b = "), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace exocpp

@@ -1,0 +1,51 @@
+// Helpers of the CUDA suites (tests/cuda, CTest label `cuda`): parsing against hwlibs/cuda, and
+// building emitted CUDA with nvcc. Nothing here needs a GPU; gpu_present() says whether one is.
+#pragma once
+
+#include <exocpp/exocpp.h>
+
+#include <string>
+#include <vector>
+
+#include "hwlibs/cuda/cuda.h"
+
+namespace exocpp::cuda_test {
+
+// The proc `name` of `src`, parsed with the CUDA library's memories and instructions.
+Proc parse_cuda(const std::string& src, const std::string& name);
+
+// The compiler found when the build was configured (CMake: find_program(nvcc)); "" if none.
+std::string nvcc();
+
+struct CommandResult {
+  int status = -1;  // exit status
+  std::string output;  // stdout and stderr together
+};
+// Runs a shell command line, capturing its output.
+CommandResult run_command(const std::string& command_line);
+
+// A fresh folder under the system's temporary folder; removed by the destructor.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Compiles `dir/file` with nvcc for `arch` (sm_80, ...) to an object, with warnings as errors,
+// no fused multiply-add, and ptxas's resource report (-Xptxas -v) in the output.
+CommandResult nvcc_compile(const std::string& dir, const std::string& file,
+                           const std::string& arch);
+
+// Whether the ptxas report says a function spilled registers ("N bytes spill stores" with N > 0).
+bool reports_spills(const std::string& ptxas_output);
+
+// Whether this machine has a CUDA GPU (nvidia-smi lists one).
+bool gpu_present();
+
+}  // namespace exocpp::cuda_test
