@@ -174,14 +174,19 @@ Answer kernel_is_race_free(const Context& ctx, const Stmt& kernel) {
     // The thread making access `a` (encoded as `e`), and what holds of it.
     auto thread_of = [&](const Access& a, const Encoder::Enc& e) -> std::pair<z3::expr, z3::expr> {
       z3::expr t = zc.int_val(0);
-      bool any = false;
+      const ForNode* innermost = nullptr;
       for (size_t i = 0; i < a.loops.size() && i < e.iters.size(); ++i) {
         auto it = geo.lanes.find(a.loops[i].iter);
         if (it == geo.lanes.end()) continue;
         t = t + (e.iters[i] - zc.int_val(it->second.lo)) * zc.int_val(it->second.unit);
-        any = true;
+        innermost = it->second.loop;
       }
-      if (any) return {t, zc.bool_val(true)};
+      // Directly in a warp (a warp-collective instruction): the warp is one actor, numbered
+      // apart from every thread, so it races with each thread, its own included, but not with
+      // itself (a warp runs its collective instructions in order).
+      if (innermost != nullptr && innermost->mode == LoopMode::CudaWarps)
+        return {t + zc.int_val(geo.threads), zc.bool_val(true)};
+      if (innermost != nullptr) return {t, zc.bool_val(true)};
       // Block-level code runs on every thread: any of them.
       z3::expr v = zc.int_const(("thread!" + std::to_string(fresh++)).c_str());
       return {v, v >= 0 && v < zc.int_val(geo.threads)};

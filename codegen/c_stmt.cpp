@@ -528,6 +528,8 @@ void ProcEmitter::instr_call(const CallNode* n, const Stmt& s) {
     if (arg.is<WindowExprNode>() || whole) {
       WindowParts w = window_parts(arg);
       holes[pn + "_data"] = w.origin;
+      for (size_t k = 0; k < w.strides.size(); ++k)
+        holes[pn + "_stride" + std::to_string(k)] = w.strides[k];
       if (tmpl.find("{" + pn + "}") != std::string::npos) {
         auto pw = written_.find(n->proc.get());
         bool written = pw != written_.end() && pw->second.count(param.name.id());

@@ -514,6 +514,10 @@ struct InstrInfo {
   // barrier of the 32 threads of a warp (__syncwarp). A barrier's body is `pass`: it changes no
   // value, it orders the threads around it (docs/gpu.md, the race rule).
   std::string sync;
+  // Who executes the instruction on the GPU (`collective="..."` in @instr): "" for one thread,
+  // "cuda_warp" for the 32 threads of a warp together (a tensor-core operation); such a call
+  // stands directly in a cuda_warps loop's body.
+  std::string collective;
 };
 
 // A new equivalence-class id (see ProcNode::eqv_class); never 0.

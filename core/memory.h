@@ -14,8 +14,10 @@ namespace exocpp {
 // Where a buffer lives when a proc runs on an NVIDIA GPU (docs/gpu.md). Host: CPU memory, which
 // kernel code cannot touch. Global: device global memory, which kernels read and write and host
 // code only passes on. Block: one array per thread block (CUDA shared memory), allocated in a
-// kernel outside its thread loops. Thread: each thread's own registers.
-enum class DeviceScope { Host, Global, Block, Thread };
+// kernel outside its thread loops. Thread: each thread's own registers. Warp: one value per warp
+// spread over its 32 threads' registers (a tensor-core fragment), allocated directly in a
+// cuda_warps loop's body and touched only by warp-collective instructions.
+enum class DeviceScope { Host, Global, Block, Thread, Warp };
 
 class Memory {
  public:

@@ -192,7 +192,7 @@ void Parser::parse_config() {
   module_.configs.push_back(std::move(cfg));
 }
 
-// Reads `@instr("...")` / `@instr("...", c_global="...", sync="...")` / `@proc` lines up to the
+// Reads `@instr("...")` / `@instr("...", c_global=, sync=, collective=)` / `@proc` lines up to the
 // `def`. Returns the instruction info, if any.
 std::optional<InstrInfo> Parser::parse_decorators() {
   std::optional<InstrInfo> instr;
@@ -227,9 +227,15 @@ std::optional<InstrInfo> Parser::parse_decorators() {
           info.sync = read_string("after 'sync='");
           if (info.sync != "cuda_block" && info.sync != "cuda_warp")
             fail(at, "sync= must be \"cuda_block\" or \"cuda_warp\", got \"" + info.sync + "\"");
+        } else if (kw.text == "collective") {
+          expect_op("=", "after 'collective'");
+          const Token& at = peek();
+          info.collective = read_string("after 'collective='");
+          if (info.collective != "cuda_warp")
+            fail(at, "collective= must be \"cuda_warp\", got \"" + info.collective + "\"");
         } else {
           fail(kw, "unknown keyword argument '" + kw.text +
-                       "' of @instr (expected 'c_global' or 'sync')");
+                       "' of @instr (expected 'c_global', 'sync' or 'collective')");
         }
       }
       expect_op(")", "to close @instr(...)");

@@ -338,6 +338,7 @@ std::string to_string(const Proc& p) {
     out += "@instr(" + quoted(n.instr->c_instr);
     if (!n.instr->c_global.empty()) out += ", c_global=" + quoted(n.instr->c_global);
     if (!n.instr->sync.empty()) out += ", sync=" + quoted(n.instr->sync);
+    if (!n.instr->collective.empty()) out += ", collective=" + quoted(n.instr->collective);
     out += ")\n";
   }
   out += "def " + n.name + "(";

@@ -891,8 +891,21 @@ std::string instr_template_problem(const ProcNode& p, const std::string& c_instr
                  "', which is a control value (" + to_string(a->type) + "), not a buffer";
         }
       }
+      // {x_strideK}: the stride of dimension K of buffer argument x, in elements.
+      if (size_t at = hole.rfind("_stride");
+          at != std::string::npos && at > 0 && at + 7 < hole.size() &&
+          std::all_of(hole.begin() + static_cast<long>(at) + 7, hole.end(),
+                      [](char d) { return std::isdigit(static_cast<unsigned char>(d)); })) {
+        const FnArg* a = arg_named(hole.substr(0, at));
+        const size_t dim = std::stoul(hole.substr(at + 7, 4));
+        if (a && a->type.is_tensor_or_window() && dim < a->type.shape.size()) continue;
+        if (a)
+          return "the template hole {" + hole + "} asks for stride " + std::to_string(dim) +
+                 " of '" + a->name.name() + "', which has " + std::to_string(a->type.shape.size()) +
+                 " dimensions";
+      }
       return "the template hole {" + hole + "} names no argument of '" + p.name +
-             "' (arguments: " + arg_list() + "; use {x} or {x_data})";
+             "' (arguments: " + arg_list() + "; use {x}, {x_data} or {x_stride0})";
     }
     if (depth++ == 0) first_open = i;
   }

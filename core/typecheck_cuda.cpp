@@ -12,6 +12,9 @@
 //    else. A barrier stands nowhere else: under a lane loop its threads would not all reach it.
 //  - A statement that computes (assign, reduce, an instruction call) runs on one thread: every
 //    lane loop around it hands each iteration a single thread (no group of threads repeats it).
+//    A warp-collective instruction (collective="cuda_warp") instead stands directly in a
+//    cuda_warps loop's body, and only it takes warp fragments (DeviceScope::Warp), which are
+//    allocated there too.
 //  - Kernels touch only device memory (Memory::device_scope not Host); host code never reads
 //    or writes device memory itself (checked for emission only: the plain proc a GPU schedule
 //    starts from is host code over device buffers).
@@ -82,6 +85,10 @@ class CudaRules {
   }
   // Threads that run the current statement together: 1 inside a lane loop of unit 1.
   int64_t group() const { return lanes_.empty() ? -1 : lanes_.back().unit; }
+  // Directly in a cuda_warps loop's body: the statement runs on one warp.
+  bool at_warp_level() const {
+    return !lanes_.empty() && lanes_.back().loop->mode == LoopMode::CudaWarps;
+  }
 
   // ---- host code --------------------------------------------------------------------------
 
@@ -101,7 +108,7 @@ class CudaRules {
     }
     if (const AllocNode* a = s.as<AllocNode>()) {
       DeviceScope sc = scope_of(a->mem);
-      if (sc == DeviceScope::Block || sc == DeviceScope::Thread)
+      if (sc == DeviceScope::Block || sc == DeviceScope::Thread || sc == DeviceScope::Warp)
         fail(s.srcinfo(), "'" + a->name.name() + "' is allocated in " + a->mem +
                               ", which exists only inside a kernel (a cuda_blocks loop)");
       mem_[a->name] = a->mem;
@@ -275,6 +282,13 @@ class CudaRules {
                               "; allocate it at block level, outside the lane loops");
       return;
     }
+    if (sc == DeviceScope::Warp) {
+      if (!at_warp_level())
+        fail(s.srcinfo(), "'" + a.name.name() + "' (" + a.mem +
+                              ", one per warp) must be allocated directly in a cuda_warps "
+                              "loop's body");
+      return;
+    }
     if (sc != DeviceScope::Thread)
       fail(s.srcinfo(), "'" + a.name.name() + "' is allocated in " + a.mem +
                             ", which a kernel cannot allocate (kernels allocate block-shared "
@@ -308,12 +322,23 @@ class CudaRules {
              "warp barrier '" + callee.name + "' must stand directly in a cuda_warps loop's body");
       return;
     }
-    if (group() != 1)
+    const bool collective = callee.instr->collective == "cuda_warp";
+    if (collective && !at_warp_level())
+      fail(s.srcinfo(), "instruction '" + callee.name +
+                            "' is executed by a whole warp: call it directly in a cuda_warps "
+                            "loop's body");
+    if (!collective && group() != 1)
       fail(s.srcinfo(), "instruction '" + callee.name + "' is called " + where_word() +
                             ": it must run on one thread; put it inside cuda_threads loops "
                             "down to single threads");
     for (size_t k = 0; k < c.args.size() && k < callee.args.size(); ++k) {
       const Expr& a = c.args[k];
+      const Sym* buf = nullptr;
+      if (const WindowExprNode* w = a.as<WindowExprNode>()) buf = &w->name;
+      if (const ReadNode* r = a.as<ReadNode>(); r && r->type.is_tensor_or_window()) buf = &r->name;
+      if (buf && !collective && scope_of(mem_of(*buf)) == DeviceScope::Warp)
+        fail(a.srcinfo(), "'" + buf->name() + "' is a warp's fragment (" + mem_of(*buf) +
+                              "); only warp-collective instructions take it");
       if (const WindowExprNode* w = a.as<WindowExprNode>()) {
         device_buffer(w->name, a.srcinfo());
         std::vector<Expr> points;

@@ -17,13 +17,13 @@
 
 #include "cuda_gemm.h"
 
-#define CHECK(x)                                                                     \
-  do {                                                                               \
-    auto e_ = (x);                                                                   \
-    if (e_ != 0) {                                                                   \
+#define CHECK(x)                                                                        \
+  do {                                                                                  \
+    auto e_ = (x);                                                                      \
+    if (e_ != 0) {                                                                      \
       std::fprintf(stderr, "%s:%d: %s failed (%d)\n", __FILE__, __LINE__, #x, (int)e_); \
-      std::exit(1);                                                                  \
-    }                                                                                \
+      std::exit(1);                                                                     \
+    }                                                                                   \
   } while (0)
 
 namespace {
@@ -60,8 +60,8 @@ int main(int argc, char** argv) {
   }
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s, %d SMs, compute capability %d.%d\n", prop.name,
-              prop.multiProcessorCount, prop.major, prop.minor);
+  std::printf("device: %s, %d SMs, compute capability %d.%d\n", prop.name, prop.multiProcessorCount,
+              prop.major, prop.minor);
   std::printf("gemm: M = N = K = %lld, fp16 A and B, fp32 C, best of %d runs\n", n, reps);
 
   const size_t nn = static_cast<size_t>(n * n);
@@ -99,8 +99,8 @@ int main(int argc, char** argv) {
                        CUBLAS_GEMM_DEFAULT));
   };
   auto sgemm = [&] {
-    CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, ni, ni, ni, &one, dfb, ni, dfa, ni, &one, dc,
-                      ni));
+    CHECK(
+        cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, ni, ni, ni, &one, dfb, ni, dfa, ni, &one, dc, ni));
   };
   const double flops = 2.0 * static_cast<double>(n) * n * n;
   const double ex_ms = best_ms([&] { gemm_ex(dc); }, reps);
@@ -121,7 +121,8 @@ int main(int argc, char** argv) {
     void (*run)(void*, int_fast32_t, int_fast32_t, int_fast32_t, const exo_f16*, const exo_f16*,
                 float*);
   };
-  const Stage stages[] = {{"gemm_naive", gemm_naive}, {"gemm_smem_tiled", gemm_smem_tiled}};
+  const Stage stages[] = {
+      {"gemm_naive", gemm_naive}, {"gemm_smem_tiled", gemm_smem_tiled}, {"gemm_wmma", gemm_wmma}};
   for (const Stage& st : stages) {
     CHECK(cudaMemset(dc, 0, nn * sizeof(float)));
     st.run(nullptr, n, n, n, da, db, dc);
@@ -130,9 +131,8 @@ int main(int argc, char** argv) {
     float err = 0;
     for (size_t i = 0; i < nn; ++i) err = std::max(err, std::fabs(got[i] - ref[i]));
     const double ms = best_ms([&] { st.run(nullptr, n, n, n, da, db, dc); }, reps);
-    std::printf("%-24s %9.3f ms %8.2f TFLOP/s  %.3fx GemmEx  %.3fx Sgemm  max diff %.2e\n",
-                st.name, ms, flops / ms * 1e-9, ex_ms / ms, s_ms / ms,
-                scale > 0 ? err / scale : err);
+    std::printf("%-24s %9.3f ms %8.2f TFLOP/s  %.3fx GemmEx  %.3fx Sgemm  max diff %.2e\n", st.name,
+                ms, flops / ms * 1e-9, ex_ms / ms, s_ms / ms, scale > 0 ? err / scale : err);
   }
   CHECK(cublasDestroy(h));
   return 0;

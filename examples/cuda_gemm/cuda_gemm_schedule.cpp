@@ -77,10 +77,41 @@ Proc schedule_smem_tiled(const Proc& plain) {
   return p;
 }
 
+Proc schedule_wmma(const Proc& plain) {
+  // for io, jo (16 x 16 tiles of C, a block each): for w (the block's one warp): it, ji, k
+  Proc p = tile_c(plain);
+  p = divide_loop(p, "for ii in _: _", 16, {"w", "it"}, {.perfect = true});
+  // The warp's tile of C in an accumulator fragment, loaded before and stored after.
+  const std::string rows = "16 * io + 16 * w", cols = "16 * jo";
+  p = stage_mem(p, "for it in _: _",
+                "C[" + rows + " : " + rows + " + 16, " + cols + " : " + cols + " + 16]", "Cf");
+  // k in steps of 16, outside the tile's elements; each step's A and B tiles in fragments.
+  p = divide_loop(p, "for k in _: _", 16, {"ko", "ki"}, {.perfect = true});
+  p = reorder_loops(p, "ji ko");
+  p = reorder_loops(p, "it ko");
+  Cursor compute = p.find_loop("it");
+  p = stage_mem(p, compute, "A[" + rows + " : " + rows + " + 16, 16 * ko : 16 * ko + 16]", "Af");
+  p = stage_mem(p, p.forward(compute),
+                "B[16 * ko : 16 * ko + 16, " + cols + " : " + cols + " + 16]", "Bf");
+  p = set_memory(p, "Cf", cuda::WMMA_ACC());
+  p = set_memory(p, "Af", cuda::WMMA_A());
+  p = set_memory(p, "Bf", cuda::WMMA_B());
+  // Every copy and the product become tensor-core instructions.
+  p = replace(p, p.forward(compute), cuda::instr("wmma_mma"));
+  p = replace(p, "for i0 in _: _ #0", cuda::instr("wmma_load_acc"));
+  p = replace(p, "for i0_1 in _: _", cuda::instr("wmma_load_a"));
+  p = replace(p, "for i0_2 in _: _", cuda::instr("wmma_load_b"));
+  p = replace(p, "for i0 in _: _", cuda::instr("wmma_store_acc"));
+  p = set_loop_mode(p, "for io in _: _", "cuda_blocks");
+  p = set_loop_mode(p, "for jo in _: _", "cuda_blocks");
+  return set_loop_mode(p, "for w in _: _", "cuda_warps");
+}
+
 std::vector<Proc> all_stages() {
   Proc plain = plain_gemm();
   return {rename(schedule_naive(plain), "gemm_naive"),
-          rename(schedule_smem_tiled(plain), "gemm_smem_tiled")};
+          rename(schedule_smem_tiled(plain), "gemm_smem_tiled"),
+          rename(schedule_wmma(plain), "gemm_wmma")};
 }
 
 }  // namespace cuda_gemm_example

@@ -9,6 +9,9 @@
 //                of B in shared memory (one element per thread), synchronizes, and every thread
 //                accumulates from the tiles into its register of a distributed 16 x 16
 //                accumulator.
+//   wmma         tensor cores: 64 x 64 tiles of C as blocks of 16 warps, each warp a 16 x 16
+//                tile in an accumulator fragment; per 16-wide step of k it loads 16 x 16
+//                fragments of A and B from global memory and multiplies them (mma_sync).
 #pragma once
 
 #include <exocpp/exocpp.h>
@@ -24,6 +27,7 @@ exocpp::Proc plain_gemm();
 
 exocpp::Proc schedule_naive(const exocpp::Proc& plain);
 exocpp::Proc schedule_smem_tiled(const exocpp::Proc& plain);
+exocpp::Proc schedule_wmma(const exocpp::Proc& plain);
 
 // Every stage, renamed gemm_<stage>, in the order above.
 std::vector<exocpp::Proc> all_stages();

@@ -11,6 +11,9 @@
 //                thread loops; its shape must be constant.
 //   CUDA_REG     each thread's registers (a local array); allocated at a kernel's block level it
 //                is distributed, one slice per thread (docs/gpu.md).
+//   WMMA_A, WMMA_B, WMMA_ACC  tensor-core fragments: a 16 x 16 f16 operand (row-major) or f32
+//                accumulator that one warp holds; allocated directly in a cuda_warps loop's body,
+//                touched only by the warp-collective instructions of wmma.exo.
 //
 // docs/gpu.md describes the model (kernels, lane loops, the race rule) and the emitted CUDA.
 #pragma once
@@ -26,6 +29,9 @@ namespace exocpp::cuda {
 const Memory& CUDA_GLOBAL();
 const Memory& CUDA_SHARED();
 const Memory& CUDA_REG();
+const Memory& WMMA_A();
+const Memory& WMMA_B();
+const Memory& WMMA_ACC();
 // Registers the memories, so that .exo text naming them parses.
 void register_memories();
 

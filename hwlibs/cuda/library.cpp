@@ -93,6 +93,48 @@ class KernelArray : public Memory {
   std::string qualifier_, what_;
 };
 
+// A tensor-core fragment (nvcuda::wmma::fragment): a 16 x 16 matrix one warp holds across its
+// threads' registers. Only warp-collective instructions touch it; a window of it is the whole
+// fragment.
+class Fragment : public Memory {
+ public:
+  Fragment(std::string name, std::string use, std::string elem, std::string layout)
+      : name_(std::move(name)),
+        use_(std::move(use)),
+        elem_(std::move(elem)),
+        layout_(std::move(layout)) {}
+  std::string name() const override { return name_; }
+  DeviceScope device_scope() const override { return DeviceScope::Warp; }
+  bool can_read() const override { return false; }
+  bool addressable() const override { return false; }
+  std::string global() const override { return "#include <mma.h>"; }
+  std::string alloc(const std::string& new_name, const std::string& prim_type,
+                    const std::vector<std::string>& shape, const SrcInfo& where) const override {
+    if (constant_elements(shape) != 256 || shape.size() != 2 || prim_type != elem_)
+      throw CodegenError(where, "cannot allocate '" + new_name + "' in " + name_ +
+                                    ": a fragment is one 16 x 16 matrix of " + elem_ + ", not [" +
+                                    join_shape(shape) + "] of " + prim_type);
+    return "nvcuda::wmma::fragment<nvcuda::wmma::" + use_ + ", 16, 16, 16, " +
+           (elem_ == "exo_f16" ? std::string("__half") : elem_) + layout_ + "> " + new_name + ";";
+  }
+  std::string free(const std::string&, const std::string&, const std::vector<std::string>&,
+                   const SrcInfo&) const override {
+    return "";
+  }
+  std::string window(const std::string&, const std::string& baseptr,
+                     const std::vector<std::string>& indices, const std::vector<std::string>&,
+                     const SrcInfo& where) const override {
+    for (const std::string& i : indices)
+      if (i != "0")
+        throw CodegenError(where, "a window of fragment '" + baseptr + "' (" + name_ +
+                                      ") must be all of it, not a part starting at " + i);
+    return baseptr;
+  }
+
+ private:
+  std::string name_, use_, elem_, layout_;
+};
+
 Module parse_library() {
   register_memories();
   return parse_embedded_exo(detail::embedded_exo_files, detail::embedded_exo_count);
@@ -108,21 +150,27 @@ void register_memories() {
                                                   "a block's shared array"));
     register_memory(std::make_shared<KernelArray>("CUDA_REG", DeviceScope::Thread, "",
                                                   "a thread's register array"));
+    register_memory(
+        std::make_shared<Fragment>("WMMA_A", "matrix_a", "exo_f16", ", nvcuda::wmma::row_major"));
+    register_memory(
+        std::make_shared<Fragment>("WMMA_B", "matrix_b", "exo_f16", ", nvcuda::wmma::row_major"));
+    register_memory(std::make_shared<Fragment>("WMMA_ACC", "accumulator", "float", ""));
   });
 }
 
-const Memory& CUDA_GLOBAL() {
+namespace {
+const Memory& registered(const char* name) {
   register_memories();
-  return *find_memory("CUDA_GLOBAL");
+  return *find_memory(name);
 }
-const Memory& CUDA_SHARED() {
-  register_memories();
-  return *find_memory("CUDA_SHARED");
-}
-const Memory& CUDA_REG() {
-  register_memories();
-  return *find_memory("CUDA_REG");
-}
+}  // namespace
+
+const Memory& CUDA_GLOBAL() { return registered("CUDA_GLOBAL"); }
+const Memory& CUDA_SHARED() { return registered("CUDA_SHARED"); }
+const Memory& CUDA_REG() { return registered("CUDA_REG"); }
+const Memory& WMMA_A() { return registered("WMMA_A"); }
+const Memory& WMMA_B() { return registered("WMMA_B"); }
+const Memory& WMMA_ACC() { return registered("WMMA_ACC"); }
 
 const Module& library() {
   static const Module m = parse_library();

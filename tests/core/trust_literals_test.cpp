@@ -113,6 +113,17 @@ TEST(TrustInstrTemplates, HoleNamingNoArgumentIsALocatedParseError) {
   EXPECT_NE(e.find("<string>:1:8"), std::string::npos) << e;
 }
 
+TEST(TrustInstrTemplates, AStrideHoleNamesADimensionOfABufferArgument) {
+  std::string e = error_of<ParseError>(
+      "@instr(\"f(&{x_data}, {x_stride2});\")\ndef ins(x: [f32][4, 4] @ DRAM):\n"
+      "    x[0, 0] = 1.0\n");
+  EXPECT_NE(e.find("asks for stride 2 of 'x', which has 2 dimensions"), std::string::npos) << e;
+  Module m = parse_module(
+      "@instr(\"f(&{x_data}, {x_stride0});\")\ndef ins(x: [f32][4, 4] @ DRAM):\n"
+      "    x[0, 0] = 1.0\n");
+  EXPECT_EQ(m.procs.size(), 1u);
+}
+
 TEST(TrustInstrTemplates, UnterminatedBraceIsALocatedParseError) {
   std::string e = error_of<ParseError>(
       "@instr(\"{x_data} = 0; {\")\ndef ins(x: [f32][4] @ DRAM):\n    x[0] = 1.0\n");

@@ -63,6 +63,14 @@ TEST(CudaCodegen, ADistributedRegisterBufferHoldsOnlyTheThreadsSlice) {
   EXPECT_TRUE(contains(cu, "r = A[b * 256 + 16 * t + u];")) << cu;
 }
 
+TEST(CudaCodegen, AStrideHoleIsTheWindowsRowStride) {
+  std::string cu = compile_procs_to_cuda(cuda_gemm_example::all_stages(), "lib").source;
+  EXPECT_TRUE(contains(cu,
+                       "nvcuda::wmma::load_matrix_sync(Af, &A[(16 * io + 16 * w) * K + 16 * "
+                       "ko], K);"))
+      << cu;
+}
+
 TEST(CudaCodegen, EmitCudaWritesTheSourceAndTheHeader) {
   cuda_test::TempDir dir;
   emit_cuda({parse_cuda(kTiles, "p")}, "lib", dir.path());
@@ -80,6 +88,16 @@ TEST_P(CudaNvcc, TheGemmStagesBuildWithoutWarningsOrSpills) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_FALSE(cuda_test::reports_spills(r.output)) << r.output;
   EXPECT_TRUE(contains(r.output, "gemm_smem_tiled_kernel0")) << r.output;
+}
+
+TEST_P(CudaNvcc, TheTensorCoreStageUsesTensorCoreInstructions) {
+  cuda_test::TempDir dir;
+  emit_cuda(cuda_gemm_example::all_stages(), "cuda_gemm", dir.path());
+  cuda_test::CommandResult r = cuda_test::run_command(
+      "cd '" + dir.path() + "' && '" + cuda_test::nvcc() + "' -arch=" + GetParam() +
+      " -fmad=false -ptx cuda_gemm.cu -o - | grep -c 'wmma.mma.sync'");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_GT(std::stoi(r.output), 0) << r.output;
 }
 
 TEST_P(CudaNvcc, AKernelWithADistributedBufferBuilds) {

@@ -32,6 +32,22 @@ TEST_P(CudaGemmStage, SharedMemoryTilingMatchesThePlainProc) {
             "");
 }
 
+TEST_P(CudaGemmStage, TensorCoresMatchThePlainProc) {
+  Proc plain = cuda_gemm_example::plain_gemm();
+  const Sizes s = GetParam();
+  EXPECT_EQ(compare_procs(plain, cuda_gemm_example::schedule_wmma(plain),
+                          {{"M", s.m}, {"N", s.n}, {"K", s.k}}),
+            "");
+}
+
+TEST(CudaGemm, TheTensorCoreStageCallsOnlyTensorCoreInstructions) {
+  std::string text = to_string(cuda_gemm_example::schedule_wmma(cuda_gemm_example::plain_gemm()));
+  for (const char* instr :
+       {"wmma_load_acc(", "wmma_load_a(", "wmma_load_b(", "wmma_mma(", "wmma_store_acc("})
+    EXPECT_NE(text.find(instr), std::string::npos) << instr << "\n" << text;
+  EXPECT_EQ(text.find(" = "), std::string::npos) << text;  // no plain assignment is left
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, CudaGemmStage,
                          ::testing::Values(Sizes{16, 16, 16}, Sizes{32, 16, 48},
                                            Sizes{16, 48, 32}));
@@ -40,7 +56,9 @@ TEST(CudaGemm, EveryStageIsAKernelLaunch) {
   for (const Proc& p : cuda_gemm_example::all_stages()) {
     std::string text = to_string(p);
     EXPECT_NE(text.find("cuda_blocks"), std::string::npos) << text;
-    EXPECT_NE(text.find("cuda_threads"), std::string::npos) << text;
+    EXPECT_TRUE(text.find("cuda_threads") != std::string::npos ||
+                text.find("cuda_warps") != std::string::npos)
+        << text;
   }
 }
 

@@ -28,7 +28,9 @@ std::string reverse_rows(const std::string& sync) {
          "        s: f32[16] @ CUDA_SHARED\n"
          "        for t in cuda_threads(0, 16):\n"
          "            s[t] = A[b, t]\n"
-         "        " + sync + "\n"
+         "        " +
+         sync +
+         "\n"
          "        for t in cuda_threads(0, 16):\n"
          "            A[b, t] = s[15 - t]\n";
 }
@@ -70,8 +72,7 @@ TEST(CudaRace, TwoBlocksWritingOneLocationAreRefused) {
       "            A[0, t] = 1.0\n",
       "p");
   std::string err = emission_error(p);
-  EXPECT_NE(err.find("iterations of cuda_blocks loop 'b' must be independent"),
-            std::string::npos)
+  EXPECT_NE(err.find("iterations of cuda_blocks loop 'b' must be independent"), std::string::npos)
       << err;
 }
 
@@ -110,6 +111,33 @@ TEST(CudaRace, AnOperationThatMovesAWriteAcrossTheBarrierIsRefused) {
   } catch (const SchedulingError& e) {
     EXPECT_EQ(e.reason_id(), "checker.cuda_race") << e.what();
   }
+}
+
+TEST(CudaRace, TwoWarpsStoringOneTileAreRefused) {
+  Proc p = parse_cuda(
+      "def p(N: size, C: f32[N, 16] @ CUDA_GLOBAL):\n"
+      "    assert N % 16 == 0\n"
+      "    for b in cuda_blocks(0, N / 16):\n"
+      "        for w in cuda_warps(0, 2):\n"
+      "            f: f32[16, 16] @ WMMA_ACC\n"
+      "            wmma_zero_acc(f)\n"
+      "            wmma_store_acc(C[16 * b : 16 * b + 16, 0:16], f)\n",
+      "p");
+  std::string err = emission_error(p);
+  EXPECT_NE(err.find("must not race"), std::string::npos) << err;
+}
+
+TEST(CudaRace, WarpsStoringTheirOwnTilesAreRaceFree) {
+  Proc p = parse_cuda(
+      "def p(N: size, C: f32[N, 32] @ CUDA_GLOBAL):\n"
+      "    assert N % 16 == 0\n"
+      "    for b in cuda_blocks(0, N / 16):\n"
+      "        for w in cuda_warps(0, 2):\n"
+      "            f: f32[16, 16] @ WMMA_ACC\n"
+      "            wmma_zero_acc(f)\n"
+      "            wmma_store_acc(C[16 * b : 16 * b + 16, 16 * w : 16 * w + 16], f)\n",
+      "p");
+  EXPECT_EQ(emission_error(p), "");
 }
 
 TEST(CudaRace, TheBlockIndexOfTheCounterexampleIsGiven) {

@@ -22,20 +22,18 @@ std::string parse_error(const std::string& src) {
 
 // A plain proc, for the call a kernel may not make.
 const std::string kPrelude = "def q(x: [f32][1] @ CUDA_GLOBAL):\n    x[0] = 1.0\n\n";
-const std::string kHeader =
-    "def p(N: size, A: f32[N, 16] @ CUDA_GLOBAL, H: f32[16] @ DRAM):\n";
+const std::string kHeader = "def p(N: size, A: f32[N, 16] @ CUDA_GLOBAL, H: f32[16] @ DRAM):\n";
 
 TEST(CudaStructure, AWellFormedKernelParses) {
-  EXPECT_EQ(parse_error(kHeader +
-                        "    for b in cuda_blocks(0, N):\n"
-                        "        s: f32[16] @ CUDA_SHARED\n"
-                        "        r: f32[16] @ CUDA_REG\n"
-                        "        for t in cuda_threads(0, 16):\n"
-                        "            s[t] = A[b, t]\n"
-                        "        cuda_syncthreads()\n"
-                        "        for t in cuda_threads(0, 16):\n"
-                        "            r[t] = s[15 - t]\n"
-                        "            A[b, t] = r[t]\n"),
+  EXPECT_EQ(parse_error(kHeader + "    for b in cuda_blocks(0, N):\n"
+                                  "        s: f32[16] @ CUDA_SHARED\n"
+                                  "        r: f32[16] @ CUDA_REG\n"
+                                  "        for t in cuda_threads(0, 16):\n"
+                                  "            s[t] = A[b, t]\n"
+                                  "        cuda_syncthreads()\n"
+                                  "        for t in cuda_threads(0, 16):\n"
+                                  "            r[t] = s[15 - t]\n"
+                                  "            A[b, t] = r[t]\n"),
             "");
 }
 
@@ -154,6 +152,22 @@ INSTANTIATE_TEST_SUITE_P(
                "            for u in cuda_threads(0, 8):\n"
                "                r[u] = 1.0\n",
                "each of those threads would hold its own copy"},
+        Breach{"CollectiveInstructionOnOneThread",
+               "    for b in cuda_blocks(0, N):\n"
+               "        for w in cuda_warps(0, 1):\n"
+               "            for t in cuda_threads(0, 32):\n"
+               "                f: f32[16, 16] @ WMMA_ACC\n"
+               "                wmma_zero_acc(f)\n",
+               "must be allocated directly in a cuda_warps loop's body"},
+        Breach{"CollectiveInstructionOutsideAWarp",
+               "    for b in cuda_blocks(0, N):\n"
+               "        for t in cuda_threads(0, 32):\n"
+               "            wmma_store_acc(A[0:16, 0:16], A[0:16, 0:16])\n",
+               "is executed by a whole warp"},
+        Breach{"FragmentOutsideAWarp",
+               "    for b in cuda_blocks(0, N):\n"
+               "        f: f32[16, 16] @ WMMA_ACC\n",
+               "one per warp) must be allocated directly in a cuda_warps loop's body"},
         Breach{"NonInstructionCallInAKernel",
                "    for b in cuda_blocks(0, N):\n"
                "        for t in cuda_threads(0, 16):\n"
@@ -174,11 +188,10 @@ TEST(CudaStructure, HostCodeTouchingDeviceMemoryIsRefusedAtEmission) {
 }
 
 TEST(CudaStructure, KernelReadingConfigStateIsRefused) {
-  std::string src =
-      "config Cfg:\n    x: f32\n\n" + kHeader +
-      "    for b in cuda_blocks(0, N):\n"
-      "        for t in cuda_threads(0, 16):\n"
-      "            A[b, t] = Cfg.x\n";
+  std::string src = "config Cfg:\n    x: f32\n\n" + kHeader +
+                    "    for b in cuda_blocks(0, N):\n"
+                    "        for t in cuda_threads(0, 16):\n"
+                    "            A[b, t] = Cfg.x\n";
   try {
     cuda::register_memories();
     ParseOptions opts;

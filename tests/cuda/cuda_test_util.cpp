@@ -44,8 +44,8 @@ CommandResult nvcc_compile(const std::string& dir, const std::string& file,
                            const std::string& arch) {
   if (nvcc().empty()) return {127, "nvcc was not found when the build was configured"};
   return run_command("cd '" + dir + "' && '" + nvcc() + "' -arch=" + arch +
-                     " -fmad=false -Werror all-warnings -Xptxas -v -c '" + file + "' -o '" +
-                     file + "." + arch + ".o'");
+                     " -fmad=false -Werror all-warnings -Xptxas -v -c '" + file + "' -o '" + file +
+                     "." + arch + ".o'");
 }
 
 bool reports_spills(const std::string& ptxas_output) {

@@ -18,7 +18,7 @@ Proc parse_cuda(const std::string& src, const std::string& name);
 std::string nvcc();
 
 struct CommandResult {
-  int status = -1;  // exit status
+  int status = -1;     // exit status
   std::string output;  // stdout and stderr together
 };
 // Runs a shell command line, capturing its output.
