@@ -430,6 +430,7 @@ class Walker {
       a.srcinfo = s.srcinfo;
       a.top = top;
       a.through_call = true;
+      a.async = s.async || (c->proc->instr && !c->proc->instr->async.empty());
       out_.accesses.push_back(std::move(a));
     }
     for (const Sym& s : sum->allocs)

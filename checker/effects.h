@@ -43,6 +43,7 @@ struct Access {
   SrcInfo srcinfo;               // the statement that makes it
   int top = 0;                   // which top-level statement of the analysed block holds it
   bool through_call = false;     // made inside a callee
+  bool async = false;            // made by an asynchronous copy (InstrInfo::async)
 
   bool is_config() const { return config != nullptr; }
   // Both accesses name the same root buffer or the same config field.

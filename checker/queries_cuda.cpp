@@ -28,21 +28,29 @@ class BarrierFlow {
   explicit BarrierFlow(const Block& body) {
     int start = node(Kind::Join, nullptr);
     build(body, {start});
-    for (const auto& [loop, n] : lane_node_) reach_from(loop, n);
+    for (const auto& [loop, n] : lane_node_) {
+      reach_from(loop, n, false, reach_);
+      reach_from(loop, n, true, reach_async_);
+    }
   }
-  // Whether some run of the block reaches lane loop `b` from lane loop `a`, or `a` from `b`,
-  // with no barrier between. A lane loop with itself: whether it reaches itself again.
+  // Whether some run of the block reaches lane loop `b` after lane loop `a` with no barrier
+  // between (`async`: no barrier that waits for asynchronous copies). A lane loop with itself:
+  // whether it reaches itself again.
+  bool reaches(const ForNode* a, const ForNode* b, bool async) const {
+    return (async ? reach_async_ : reach_).count({a, b}) > 0;
+  }
   bool connected(const ForNode* a, const ForNode* b) const {
-    return reach_.count({a, b}) || reach_.count({b, a});
+    return reaches(a, b, false) || reaches(b, a, false);
   }
 
  private:
-  enum class Kind { Join, Lane, Barrier };
+  // A Barrier orders plain accesses; an AsyncBarrier also waits for asynchronous copies.
+  enum class Kind { Join, Lane, Barrier, AsyncBarrier };
   std::vector<Kind> kind_;
   std::vector<const ForNode*> loop_;
   std::vector<std::vector<int>> succ_;
   std::map<const ForNode*, int> lane_node_;
-  std::set<std::pair<const ForNode*, const ForNode*>> reach_;
+  std::set<std::pair<const ForNode*, const ForNode*>> reach_, reach_async_;
 
   int node(Kind k, const ForNode* loop) {
     kind_.push_back(k);
@@ -73,25 +81,28 @@ class BarrierFlow {
         a.insert(a.end(), e.begin(), e.end());
         preds = a;
       } else if (is_cuda_barrier(s)) {
-        const CallNode* c = s.as<CallNode>();
-        if (c->proc->instr->sync != "cuda_block") continue;  // a warp barrier orders no block
-        int n = node(Kind::Barrier, nullptr);
+        const std::string& sync = s.as<CallNode>()->proc->instr->sync;
+        if (sync != "cuda_block" && sync != "cuda_block_async")
+          continue;  // a warp barrier orders no block
+        int n = node(sync == "cuda_block" ? Kind::Barrier : Kind::AsyncBarrier, nullptr);
         link(preds, n);
         preds = {n};
       }
     }
     return preds;
   }
-  void reach_from(const ForNode* from, int n) {
+  void reach_from(const ForNode* from, int n, bool async,
+                  std::set<std::pair<const ForNode*, const ForNode*>>& reach) {
     std::vector<bool> seen(kind_.size(), false);
     std::vector<int> todo = succ_[static_cast<size_t>(n)];
     while (!todo.empty()) {
       int v = todo.back();
       todo.pop_back();
       auto vi = static_cast<size_t>(v);
-      if (seen[vi] || kind_[vi] == Kind::Barrier) continue;
+      if (seen[vi] || kind_[vi] == Kind::AsyncBarrier) continue;
+      if (kind_[vi] == Kind::Barrier && !async) continue;
       seen[vi] = true;
-      if (kind_[vi] == Kind::Lane) reach_.insert({from, loop_[vi]});
+      if (kind_[vi] == Kind::Lane) reach.insert({from, loop_[vi]});
       for (int w : succ_[vi]) todo.push_back(w);
     }
   }
@@ -191,6 +202,16 @@ Answer kernel_is_race_free(const Context& ctx, const Stmt& kernel) {
       z3::expr v = zc.int_const(("thread!" + std::to_string(fresh++)).c_str());
       return {v, v >= 0 && v < zc.int_val(geo.threads)};
     };
+    // Both accesses in the same iterations of the block-level seq loops around their lane loop.
+    auto same_iterations = [&](const Access& x, const Encoder::Enc& ex, const Access& y,
+                               const Encoder::Enc& ey) {
+      z3::expr same = zc.bool_val(true);
+      for (size_t i = 0; i < x.loops.size() && i < y.loops.size(); ++i) {
+        if (x.loops[i].iter != y.loops[i].iter || geo.lanes.count(x.loops[i].iter)) break;
+        same = same && ex.iters[i] == ey.iters[i];
+      }
+      return same;
+    };
     ConflictSpec spec;
     spec.first = Side{&eff, "x", {}, [](const z3::model&) { return std::string("one thread"); }};
     spec.second =
@@ -201,6 +222,7 @@ Answer kernel_is_race_free(const Context& ctx, const Stmt& kernel) {
       // Buffers allocated in a lane loop (or in a callee) are each thread's own.
       if (!x.is_config() && eff.allocates(x.buffer) && !geo.block_level.count(x.buffer))
         return false;
+      if (x.async || y.async) return true;  // pair_extra decides, by direction
       const ForNode* lx = geo.lane_of(x);
       const ForNode* ly = geo.lane_of(y);
       if (lx == nullptr || ly == nullptr || lx == ly) return true;
@@ -210,16 +232,38 @@ Answer kernel_is_race_free(const Context& ctx, const Stmt& kernel) {
                           const Encoder::Enc& ey) {
       auto [tx, hx] = thread_of(x, ex);
       auto [ty, hy] = thread_of(y, ey);
+      const ForNode* lx = geo.lane_of(x);
+      const ForNode* ly = geo.lane_of(y);
       z3::expr f = hx && hy && tx != ty;
+      if (x.async || y.async) {
+        // `c` is an asynchronous copy's access, `o` the other. What `c` touches is in flight
+        // from the copy to its thread's next barrier that waits for copies: an access after the
+        // copy on a path without such a barrier races with it, the copying thread's own
+        // included (but not the copy itself, the same access in the same iterations). An access
+        // before the copy races as usual: another thread, no barrier between.
+        const bool x_is_copy = x.async;
+        const ForNode* lc = x_is_copy ? lx : ly;
+        const ForNode* lo = x_is_copy ? ly : lx;
+        const bool unknown = lc == nullptr || lo == nullptr;
+        // Not the copy itself: another access, or the copy by another thread or iteration.
+        z3::expr other = zc.bool_val(&x != &y);
+        if (&x == &y) {
+          other = tx != ty;
+          for (size_t i = 0; i < ex.iters.size() && i < ey.iters.size(); ++i)
+            other = other || ex.iters[i] != ey.iters[i];
+        }
+        z3::expr after = zc.bool_val(unknown || flow.reaches(lc, lo, true));
+        z3::expr before = zc.bool_val(unknown || flow.reaches(lo, lc, false));
+        if (!unknown && lc == lo) {  // one execution of the loop, or one reaching the next
+          if (!flow.reaches(lc, lc, true)) after = same_iterations(x, ex, y, ey);
+          if (!flow.reaches(lc, lc, false)) before = same_iterations(x, ex, y, ey);
+        }
+        return hx && hy && ((after && other) || (before && tx != ty));
+      }
       // Two accesses of one lane loop that cannot reach itself without a barrier are in the
       // same iterations of the block-level seq loops around it.
-      const ForNode* lx = geo.lane_of(x);
-      if (lx != nullptr && lx == geo.lane_of(y) && !flow.connected(lx, lx)) {
-        for (size_t i = 0; i < x.loops.size() && i < y.loops.size(); ++i) {
-          if (x.loops[i].iter != y.loops[i].iter || geo.lanes.count(x.loops[i].iter)) break;
-          f = f && ex.iters[i] == ey.iters[i];
-        }
-      }
+      if (lx != nullptr && lx == ly && !flow.connected(lx, lx))
+        f = f && same_iterations(x, ex, y, ey);
       return f;
     };
     spec.reason = "two threads of one block of kernel '" + k->iter.name() +

@@ -511,9 +511,14 @@ struct InstrInfo {
   std::string c_global;
   // What the instruction synchronizes on the GPU (`sync="..."` in @instr): "" for none,
   // "cuda_block" for a barrier of all threads of a block (__syncthreads), "cuda_warp" for a
-  // barrier of the 32 threads of a warp (__syncwarp). A barrier's body is `pass`: it changes no
-  // value, it orders the threads around it (docs/gpu.md, the race rule).
+  // barrier of the 32 threads of a warp (__syncwarp), "cuda_block_async" for a barrier before
+  // which every thread also waits for its asynchronous copies. A barrier's body is `pass`: it
+  // changes no value, it orders the threads around it (docs/gpu.md, the race rule).
   std::string sync;
+  // "cuda" for an asynchronous copy (`async="cuda"`: cp.async): what it writes lands at some
+  // time before the issuing thread's next cuda_block_async barrier, so until then no thread,
+  // the issuing one included, may touch it.
+  std::string async;
   // Who executes the instruction on the GPU (`collective="..."` in @instr): "" for one thread,
   // "cuda_warp" for the 32 threads of a warp together (a tensor-core operation); such a call
   // stands directly in a cuda_warps loop's body.

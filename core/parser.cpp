@@ -192,8 +192,8 @@ void Parser::parse_config() {
   module_.configs.push_back(std::move(cfg));
 }
 
-// Reads `@instr("...")` / `@instr("...", c_global=, sync=, collective=)` / `@proc` lines up to the
-// `def`. Returns the instruction info, if any.
+// Reads `@instr("...")` / `@instr("...", c_global=, sync=, collective=, async=)` / `@proc` lines up
+// to the `def`. Returns the instruction info, if any.
 std::optional<InstrInfo> Parser::parse_decorators() {
   std::optional<InstrInfo> instr;
   auto read_string = [&](const std::string& context) {
@@ -225,8 +225,15 @@ std::optional<InstrInfo> Parser::parse_decorators() {
           expect_op("=", "after 'sync'");
           const Token& at = peek();
           info.sync = read_string("after 'sync='");
-          if (info.sync != "cuda_block" && info.sync != "cuda_warp")
-            fail(at, "sync= must be \"cuda_block\" or \"cuda_warp\", got \"" + info.sync + "\"");
+          if (info.sync != "cuda_block" && info.sync != "cuda_warp" &&
+              info.sync != "cuda_block_async")
+            fail(at, "sync= must be \"cuda_block\", \"cuda_warp\" or \"cuda_block_async\", got \"" +
+                         info.sync + "\"");
+        } else if (kw.text == "async") {
+          expect_op("=", "after 'async'");
+          const Token& at = peek();
+          info.async = read_string("after 'async='");
+          if (info.async != "cuda") fail(at, "async= must be \"cuda\", got \"" + info.async + "\"");
         } else if (kw.text == "collective") {
           expect_op("=", "after 'collective'");
           const Token& at = peek();
@@ -235,7 +242,7 @@ std::optional<InstrInfo> Parser::parse_decorators() {
             fail(at, "collective= must be \"cuda_warp\", got \"" + info.collective + "\"");
         } else {
           fail(kw, "unknown keyword argument '" + kw.text +
-                       "' of @instr (expected 'c_global', 'sync' or 'collective')");
+                       "' of @instr (expected 'c_global', 'sync', 'collective' or 'async')");
         }
       }
       expect_op(")", "to close @instr(...)");

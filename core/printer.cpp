@@ -339,6 +339,7 @@ std::string to_string(const Proc& p) {
     if (!n.instr->c_global.empty()) out += ", c_global=" + quoted(n.instr->c_global);
     if (!n.instr->sync.empty()) out += ", sync=" + quoted(n.instr->sync);
     if (!n.instr->collective.empty()) out += ", collective=" + quoted(n.instr->collective);
+    if (!n.instr->async.empty()) out += ", async=" + quoted(n.instr->async);
     out += ")\n";
   }
   out += "def " + n.name + "(";

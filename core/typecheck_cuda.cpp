@@ -30,6 +30,7 @@
 #include "core/memory.h"
 #include "core/printer.h"
 #include "core/typecheck_internal.h"
+#include "core/uses.h"
 
 namespace exocpp::typecheck_detail {
 namespace {
@@ -187,6 +188,14 @@ class CudaRules {
       if (dims == 3)
         fail(grid->body[0].srcinfo(), "a kernel has at most three cuda_blocks dimensions ('" +
                                           inner->iter.name() + "' is a fourth)");
+      // The grid is one rectangle, sized when the kernel is launched.
+      for (const ForNode* outer = &f;; outer = outer->body[0].as<ForNode>()) {
+        if (mentions(inner->lo, outer->iter) || mentions(inner->hi, outer->iter))
+          fail(grid->body[0].srcinfo(), "the bounds of cuda_blocks loop '" + inner->iter.name() +
+                                            "' depend on '" + outer->iter.name() +
+                                            "': a kernel's grid is a rectangle");
+        if (outer == grid) break;
+      }
       grid = inner;
     }
     int64_t threads = cuda_footprint(grid->body);
@@ -308,7 +317,7 @@ class CudaRules {
     if (!callee.instr)
       fail(s.srcinfo(), "kernel code calls proc '" + callee.name +
                             "', which is not an instruction; inline it (inline_proc)");
-    if (callee.instr->sync == "cuda_block") {
+    if (callee.instr->sync == "cuda_block" || callee.instr->sync == "cuda_block_async") {
       if (!lanes_.empty())
         fail(s.srcinfo(), "barrier '" + callee.name + "' stands under lane loop '" +
                               lanes_.back().loop->iter.name() +

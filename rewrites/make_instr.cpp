@@ -35,7 +35,7 @@ Proc make_instr(const Proc& p, const std::string& c_instr, const std::string& c_
   return rw::run_op(kOp, [&]() -> Proc {
     check_template(p, c_instr);
     rw::Edit edit(p);
-    edit.node().instr = InstrInfo{c_instr, c_global, "", ""};
+    edit.node().instr = InstrInfo{c_instr, c_global, "", "", ""};
     return edit.done();
   });
 }

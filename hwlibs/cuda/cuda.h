@@ -1,5 +1,6 @@
-// The CUDA hardware library: where a GPU kernel's buffers live, as memories, and the barriers a
-// kernel synchronizes its threads with, as instructions. It uses only the public API:
+// The CUDA hardware library: where a GPU kernel's buffers live, as memories, and as instructions
+// the barriers a kernel synchronizes its threads with (cuda.exo), cp.async copies (cuda.exo) and
+// tensor-core operations (wmma.exo). It uses only the public API:
 //
 //   #include "hwlibs/cuda/cuda.h"
 //   p = set_loop_mode(p, "for i in _: _", "cuda_blocks");

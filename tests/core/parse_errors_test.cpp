@@ -146,8 +146,8 @@ std::vector<ErrorCase> cases() {
       {"InstrWithoutString", "@instr(42)\ndef f():\n    pass\n", 1, 8,
        "expected a string (the C template) in @instr(...), found '42'"},
       {"InstrUnknownKeyword", "@instr(\"x\", c_header=\"y\")\ndef f():\n    pass\n", 1, 13,
-       "unknown keyword argument 'c_header' of @instr (expected 'c_global', 'sync' or "
-       "'collective')"},
+       "unknown keyword argument 'c_header' of @instr (expected 'c_global', 'sync', "
+       "'collective' or 'async')"},
       {"ElseWithoutIf", "def f():\n    pass\n    else:\n        pass\n", 3, 5,
        "'else' without a matching 'if'"},
       {"StrayCharacter", "def f(x: f32[4]):\n    x[0] = $\n", 2, 12, "unexpected character '$'"},

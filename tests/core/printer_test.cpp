@@ -390,7 +390,7 @@ TEST(PrinterInstr, InstrLineAboveDef) {
       {bin(BinOpKind::Eq, StrideExprNode::make(src, 0), I(1))},
       {ForNode::make(i, I(0), I(8),
                      {AssignNode::make(dst, ScalarKind::F32, {var(i)}, at(src, {var(i)}))})},
-      InstrInfo{"{dst_data} = _mm256_loadu_ps(&{src_data});", "", "", ""});
+      InstrInfo{"{dst_data} = _mm256_loadu_ps(&{src_data});", "", "", "", ""});
   EXPECT_EQ(to_string(p),
             "@instr(\"{dst_data} = _mm256_loadu_ps(&{src_data});\")\n"
             "def mm256_loadu_ps(dst: [f32][8] @ DRAM, src: [f32][8] @ DRAM):\n"
@@ -402,7 +402,7 @@ TEST(PrinterInstr, InstrLineAboveDef) {
 TEST(PrinterInstr, EscapesAndGlobal) {
   Proc p = make_proc(
       "weird", {}, {}, {PassNode::make()},
-      InstrInfo{std::string("a \"q\"\\b\n\t\r\0c", 12), "#include <immintrin.h>\n", "", ""});
+      InstrInfo{std::string("a \"q\"\\b\n\t\r\0c", 12), "#include <immintrin.h>\n", "", "", ""});
   EXPECT_EQ(to_string(p),
             "@instr(\"a \\\"q\\\"\\\\b\\n\\t\\r\\0c\", c_global=\"#include <immintrin.h>\\n\")\n"
             "def weird():\n"

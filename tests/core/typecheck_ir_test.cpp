@@ -146,7 +146,7 @@ TEST(TypecheckIR, WriteToInstructionOnlyMemoryInPlainProcIsRejected) {
 }
 
 TEST(TypecheckIR, WriteToInstructionOnlyMemoryInInstrPasses) {
-  EXPECT_NO_THROW(typecheck(store_to_regs(InstrInfo{"st({r_data});", "", "", ""})));
+  EXPECT_NO_THROW(typecheck(store_to_regs(InstrInfo{"st({r_data});", "", "", "", ""})));
 }
 
 TEST(TypecheckIR, UnknownMemoryIsRejected) {

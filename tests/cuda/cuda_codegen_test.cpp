@@ -100,6 +100,24 @@ TEST_P(CudaNvcc, TheTensorCoreStageUsesTensorCoreInstructions) {
   EXPECT_GT(std::stoi(r.output), 0) << r.output;
 }
 
+TEST_P(CudaNvcc, AnAsyncCopyKernelBuilds) {
+  const char* src =
+      "def p(N: size, A: f16[N, 128] @ CUDA_GLOBAL, X: f16[N, 16] @ CUDA_GLOBAL):\n"
+      "    for b in cuda_blocks(0, N):\n"
+      "        s: f16[128] @ CUDA_SHARED\n"
+      "        for t in cuda_threads(0, 16):\n"
+      "            cp_async_f16x8(s[8 * t : 8 * t + 8], A[b, 8 * t : 8 * t + 8])\n"
+      "        cp_async_wait_syncthreads()\n"
+      "        for t in cuda_threads(0, 16):\n"
+      "            X[b, t] = s[127 - 8 * t]\n";
+  cuda_test::TempDir dir;
+  emit_cuda({parse_cuda(src, "p")}, "lib", dir.path());
+  cuda_test::CommandResult r = cuda_test::nvcc_compile(dir.path(), "lib.cu", GetParam());
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(contains(compile_procs_to_cuda({parse_cuda(src, "p")}, "lib").source,
+                       "__pipeline_memcpy_async(&s[8 * t], &A[b * 128 + 8 * t], 16);"));
+}
+
 TEST_P(CudaNvcc, AKernelWithADistributedBufferBuilds) {
   cuda_test::TempDir dir;
   emit_cuda({parse_cuda(kTiles, "p")}, "lib", dir.path());

@@ -140,6 +140,68 @@ TEST(CudaRace, WarpsStoringTheirOwnTilesAreRaceFree) {
   EXPECT_EQ(emission_error(p), "");
 }
 
+// A block copies a row of A into shared memory asynchronously, 8 elements per thread; `sync`
+// stands between the copies and the reads, which take another thread's elements when `mine` is
+// false.
+std::string async_copy(const std::string& sync, bool mine) {
+  return "def p(N: size, A: f16[N, 128] @ CUDA_GLOBAL, X: f16[N, 16] @ CUDA_GLOBAL):\n"
+         "    for b in cuda_blocks(0, N):\n"
+         "        s: f16[128] @ CUDA_SHARED\n"
+         "        for t in cuda_threads(0, 16):\n"
+         "            cp_async_f16x8(s[8 * t : 8 * t + 8], A[b, 8 * t : 8 * t + 8])\n"
+         "        " +
+         sync +
+         "\n"
+         "        for t in cuda_threads(0, 16):\n"
+         "            X[b, t] = s[" +
+         (mine ? "8 * t" : "127 - 8 * t") + "]\n";
+}
+
+TEST(CudaRace, AnAsyncCopyReadAfterAWaitingBarrierIsRaceFree) {
+  EXPECT_EQ(emission_error(parse_cuda(async_copy("cp_async_wait_syncthreads()", false), "p")), "");
+}
+
+TEST(CudaRace, AnAsyncCopyReadAfterAPlainBarrierIsRefused) {
+  std::string err = emission_error(parse_cuda(async_copy("cuda_syncthreads()", false), "p"));
+  EXPECT_NE(err.find("must not race"), std::string::npos) << err;
+}
+
+TEST(CudaRace, AThreadReadingItsOwnAsyncCopyBeforeWaitingIsRefused) {
+  std::string err = emission_error(parse_cuda(async_copy("cuda_syncthreads()", true), "p"));
+  EXPECT_NE(err.find("must not race"), std::string::npos) << err;
+}
+
+TEST(CudaRace, ReadsBeforeTheNextCopyNeedOnlyAPlainBarrier) {
+  Proc p = parse_cuda(
+      "def p(N: size, K: size, A: f16[K, 128] @ CUDA_GLOBAL, X: f16[N, 16] @ CUDA_GLOBAL):\n"
+      "    for b in cuda_blocks(0, N):\n"
+      "        s: f16[128] @ CUDA_SHARED\n"
+      "        for k in seq(0, K):\n"
+      "            for t in cuda_threads(0, 16):\n"
+      "                cp_async_f16x8(s[8 * t : 8 * t + 8], A[k, 8 * t : 8 * t + 8])\n"
+      "            cp_async_wait_syncthreads()\n"
+      "            for t in cuda_threads(0, 16):\n"
+      "                X[b, t] += s[127 - 8 * t]\n"
+      "            cuda_syncthreads()\n",
+      "p");
+  EXPECT_EQ(emission_error(p), "");
+}
+
+TEST(CudaRace, TheNextCopyOverwritingUnreadDataIsRefused) {
+  Proc p = parse_cuda(
+      "def p(N: size, K: size, A: f16[K, 128] @ CUDA_GLOBAL, X: f16[N, 16] @ CUDA_GLOBAL):\n"
+      "    for b in cuda_blocks(0, N):\n"
+      "        s: f16[128] @ CUDA_SHARED\n"
+      "        for k in seq(0, K):\n"
+      "            for t in cuda_threads(0, 16):\n"
+      "                cp_async_f16x8(s[8 * t : 8 * t + 8], A[k, 8 * t : 8 * t + 8])\n"
+      "            cp_async_wait_syncthreads()\n"
+      "            for t in cuda_threads(0, 16):\n"
+      "                X[b, t] += s[127 - 8 * t]\n",
+      "p");
+  EXPECT_NE(emission_error(p).find("must not race"), std::string::npos);
+}
+
 TEST(CudaRace, TheBlockIndexOfTheCounterexampleIsGiven) {
   std::string err = emission_error(parse_cuda(reverse_rows("pass"), "p"));
   EXPECT_NE(err.find("b = "), std::string::npos) << err;

@@ -116,6 +116,12 @@ INSTANTIATE_TEST_SUITE_P(
                "            for t in cuda_threads(0, 64):\n"
                "                A[b, 0] = 1.0\n",
                "a warp has 32"},
+        Breach{"TriangularGrid",
+               "    for b in cuda_blocks(0, N):\n"
+               "        for c in cuda_blocks(0, b):\n"
+               "            for t in cuda_threads(0, 16):\n"
+               "                A[b, t] = 1.0\n",
+               "a kernel's grid is a rectangle"},
         Breach{"ParLoopInAKernel",
                "    for b in cuda_blocks(0, N):\n"
                "        for t in par(0, 16):\n"
