@@ -21,8 +21,8 @@
 namespace exocpp::codegen {
 namespace {
 
-// For each register buffer allocated at the block level of `body`, how many lane loops stand
-// around its first use: the dimensions distributed over the threads.
+// For each register buffer (or warp fragment) allocated at the block level of `body`, how many
+// lane loops stand around its first use: the dimensions distributed over the threads (warps).
 class DistributedDims {
  public:
   std::map<uint64_t, int> dims;
@@ -72,7 +72,8 @@ class DistributedDims {
       block(i->orelse, depth);
     } else if (const AllocNode* a = s.as<AllocNode>()) {
       const Memory* m = find_memory(a->mem);
-      if (depth == 0 && m != nullptr && m->device_scope() == DeviceScope::Thread)
+      if (depth == 0 && m != nullptr &&
+          (m->device_scope() == DeviceScope::Thread || m->device_scope() == DeviceScope::Warp))
         candidates_.insert(a->name.id());
     } else {
       exprs(s, depth);

@@ -21,7 +21,8 @@
 //  - A register buffer allocated at block level is distributed: each thread owns one slice. Its
 //    leading indices at every use are the lane loops' iterators, outermost first, each ranging
 //    over the whole dimension, with the same thread geometry at every use; codegen gives each
-//    thread only the rest.
+//    thread only the rest. A warp fragment allocated at block level is distributed over warps
+//    the same way, its uses directly in cuda_warps bodies.
 #include <functional>
 #include <map>
 
@@ -50,9 +51,11 @@ struct Lane {
   int64_t extent, unit;
 };
 
-// How a distributed register buffer is used: the geometry of the lane loops its leading
-// indices name, fixed at the first use.
+// How a distributed buffer is used: the geometry of the lane loops its leading indices name,
+// fixed at the first use. A register buffer is distributed over threads (used where each lane
+// iteration is one thread), a warp fragment over warps (used directly in a cuda_warps body).
 struct Distribution {
+  bool over_warps = false;
   std::vector<std::pair<int64_t, int64_t>> lanes;  // (extent, unit), outermost first
   bool seen = false;
 };
@@ -292,10 +295,14 @@ class CudaRules {
       return;
     }
     if (sc == DeviceScope::Warp) {
+      if (lanes_.empty()) {  // distributed over the block's warps
+        distributed_[a.name] = Distribution{true, {}, false};
+        return;
+      }
       if (!at_warp_level())
         fail(s.srcinfo(), "'" + a.name.name() + "' (" + a.mem +
                               ", one per warp) must be allocated directly in a cuda_warps "
-                              "loop's body");
+                              "loop's body, or at block level");
       return;
     }
     if (sc != DeviceScope::Thread)
@@ -404,8 +411,13 @@ class CudaRules {
     auto it = distributed_.find(root_of(name));
     if (it == distributed_.end()) return;
     Distribution& d = it->second;
-    const std::string who = "distributed register buffer '" + name.name() + "'";
-    if (lanes_.empty() || group() != 1)
+    const std::string who = std::string(d.over_warps ? "distributed warp fragment '"
+                                                     : "distributed register buffer '") +
+                            name.name() + "'";
+    if (d.over_warps && !at_warp_level())
+      fail(where, who + " is used " + where_word() +
+                      ": only warps (directly in a cuda_warps body) touch their slices");
+    if (!d.over_warps && (lanes_.empty() || group() != 1))
       fail(where, who + " is used " + where_word() + ": only single threads touch their slices");
     if (idx.size() < lanes_.size())
       fail(where, who + " has fewer indices than the " + std::to_string(lanes_.size()) +

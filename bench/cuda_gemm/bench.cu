@@ -121,8 +121,10 @@ int main(int argc, char** argv) {
     void (*run)(void*, int_fast32_t, int_fast32_t, int_fast32_t, const exo_f16*, const exo_f16*,
                 float*);
   };
-  const Stage stages[] = {
-      {"gemm_naive", gemm_naive}, {"gemm_smem_tiled", gemm_smem_tiled}, {"gemm_wmma", gemm_wmma}};
+  const Stage stages[] = {{"gemm_naive", gemm_naive},
+                          {"gemm_smem_tiled", gemm_smem_tiled},
+                          {"gemm_wmma", gemm_wmma},
+                          {"gemm_wmma_smem", gemm_wmma_smem}};
   for (const Stage& st : stages) {
     CHECK(cudaMemset(dc, 0, nn * sizeof(float)));
     st.run(nullptr, n, n, n, da, db, dc);

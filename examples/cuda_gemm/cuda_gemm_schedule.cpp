@@ -107,11 +107,67 @@ Proc schedule_wmma(const Proc& plain) {
   return set_loop_mode(p, "for w in _: _", "cuda_warps");
 }
 
+// Needs M % 32 == 0 and N % 32 == 0 (gemm.exo asserts them).
+Proc schedule_wmma_smem(const Proc& plain) {
+  // for io, jo (32 x 32 tiles of C, a block each): for w (4 warps, 2 x 2 tiles of 16 x 16)
+  Proc p = divide_loop(plain, "for i in _: _", 32, {"io", "i1"}, {.perfect = true});
+  p = divide_loop(p, "for i1 in _: _", 16, {"iw", "it"}, {.perfect = true});
+  p = divide_loop(p, "for j in _: _", 32, {"jo", "j1"}, {.perfect = true});
+  p = divide_loop(p, "for j1 in _: _", 16, {"jw", "jt"}, {.perfect = true});
+  p = reorder_loops(p, "it jo");
+  p = reorder_loops(p, "iw jo");
+  p = reorder_loops(p, "it jw");
+  p = mult_loops(p, "iw jw", "w");
+  // Each warp's tile of C in an accumulator fragment; the fragments of the block's warps live at
+  // block level (one per warp), so that the k loop can stand outside the warps.
+  const std::string rows = "32 * io + 16 * (w / 2)", cols = "32 * jo + 16 * (w % 2)";
+  p = stage_mem(p, "for it in _: _",
+                "C[" + rows + " : " + rows + " + 16, " + cols + " : " + cols + " + 16]", "Cf");
+  p = expand_dim(p, "Cf", "4", "w");
+  p = lift_alloc(p, "Cf");
+  p = divide_loop(p, "for k in _: _", 16, {"ko", "ki"}, {.perfect = true});
+  p = reorder_loops(p, "jt ko");
+  p = reorder_loops(p, "it ko");
+  // for w: (load Cf ; for ko: ... ; store)  -->  three warp loops, the middle one inside ko.
+  Cursor ko = p.find_loop("ko");
+  p = fission(p, p.forward(ko).before());
+  p = fission(p, p.forward(ko).after());
+  p = reorder_loops(p, "w ko");
+  // Per step of k, the block's 32 x 16 tile of A and 16 x 32 tile of B in shared memory.
+  Cursor warps = p.find_loop("ko").body()[0];
+  p = stage_mem(p, warps, "A[32 * io : 32 * io + 32, 16 * ko : 16 * ko + 16]", "As");
+  p = stage_mem(p, p.forward(warps), "B[16 * ko : 16 * ko + 16, 32 * jo : 32 * jo + 32]", "Bs");
+  // Each warp's 16 x 16 tiles of them in fragments, loaded from shared memory.
+  Cursor compute = p.forward(warps).body()[0];
+  p = stage_mem(p, compute, "As[16 * (w / 2) : 16 * (w / 2) + 16, 0:16]", "Af");
+  p = stage_mem(p, p.forward(compute), "Bs[0:16, 16 * (w % 2) : 16 * (w % 2) + 16]", "Bf");
+  p = set_memory(p, "Cf", cuda::WMMA_ACC());
+  p = set_memory(p, "Af", cuda::WMMA_A());
+  p = set_memory(p, "Bf", cuda::WMMA_B());
+  for (const char* shared : {"As", "Bs"}) p = set_memory(p, shared, cuda::CUDA_SHARED());
+  p = replace(p, "for it in _: _", cuda::instr("wmma_mma"));
+  p = replace(p, "for i0_3 in _: _", cuda::instr("wmma_load_a_shared"));
+  p = replace(p, "for i0_4 in _: _", cuda::instr("wmma_load_b_shared"));
+  p = replace(p, "for i0 in _: _ #0", cuda::instr("wmma_load_acc"));
+  p = replace(p, "for i0 in _: _", cuda::instr("wmma_store_acc"));
+  // The tiles are complete before any warp loads them, and loaded before the next step
+  // overwrites them.
+  const Proc& sync = cuda::instr("cuda_syncthreads");
+  p = insert_noop_call(p, p.forward(warps).before(), sync, {});
+  p = insert_noop_call(p, p.forward(warps).after(), sync, {});
+  p = set_loop_mode(p, "for io in _: _", "cuda_blocks");
+  p = set_loop_mode(p, "for jo in _: _", "cuda_blocks");
+  p = set_modes(p, "w", "cuda_warps");
+  for (const char* lane : {"i0_1", "i1_1", "i0_2", "i1_2"}) p = set_modes(p, lane, "cuda_threads");
+  return p;
+}
+
 std::vector<Proc> all_stages() {
   Proc plain = plain_gemm();
   return {rename(schedule_naive(plain), "gemm_naive"),
           rename(schedule_smem_tiled(plain), "gemm_smem_tiled"),
-          rename(schedule_wmma(plain), "gemm_wmma")};
+          rename(schedule_wmma(plain), "gemm_wmma"),
+          rename(schedule_wmma_smem(plain), "gemm_wmma_smem")};
 }
 
 }  // namespace cuda_gemm_example

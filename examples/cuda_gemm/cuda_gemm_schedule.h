@@ -9,9 +9,13 @@
 //                of B in shared memory (one element per thread), synchronizes, and every thread
 //                accumulates from the tiles into its register of a distributed 16 x 16
 //                accumulator.
-//   wmma         tensor cores: 64 x 64 tiles of C as blocks of 16 warps, each warp a 16 x 16
-//                tile in an accumulator fragment; per 16-wide step of k it loads 16 x 16
-//                fragments of A and B from global memory and multiplies them (mma_sync).
+//   wmma         tensor cores: 16 x 16 tiles of C as blocks of one warp, the tile in an
+//                accumulator fragment; per 16-wide step of k the warp loads 16 x 16 fragments
+//                of A and B from global memory and multiplies them (mma_sync).
+//   wmma_smem    32 x 32 tiles of C as blocks of 4 warps (2 x 2 tiles of 16 x 16, their
+//                accumulator fragments distributed over the warps); per 16-wide step of k the
+//                block's 512 threads stage A's 32 x 16 and B's 16 x 32 tiles in shared memory,
+//                and after a barrier each warp loads its fragments from there.
 #pragma once
 
 #include <exocpp/exocpp.h>
@@ -28,6 +32,7 @@ exocpp::Proc plain_gemm();
 exocpp::Proc schedule_naive(const exocpp::Proc& plain);
 exocpp::Proc schedule_smem_tiled(const exocpp::Proc& plain);
 exocpp::Proc schedule_wmma(const exocpp::Proc& plain);
+exocpp::Proc schedule_wmma_smem(const exocpp::Proc& plain);
 
 // Every stage, renamed gemm_<stage>, in the order above.
 std::vector<exocpp::Proc> all_stages();

@@ -146,8 +146,10 @@ void register_memories() {
   static std::once_flag once;
   std::call_once(once, [] {
     register_memory(std::make_shared<GlobalMemory>());
-    register_memory(std::make_shared<KernelArray>("CUDA_SHARED", DeviceScope::Block, "__shared__ ",
-                                                  "a block's shared array"));
+    // Aligned for the widest accesses instructions make of shared memory (wmma loads want 32
+    // bytes; 128 also serves vector and asynchronous copies).
+    register_memory(std::make_shared<KernelArray>(
+        "CUDA_SHARED", DeviceScope::Block, "__shared__ __align__(128) ", "a block's shared array"));
     register_memory(std::make_shared<KernelArray>("CUDA_REG", DeviceScope::Thread, "",
                                                   "a thread's register array"));
     register_memory(

@@ -40,6 +40,14 @@ TEST_P(CudaGemmStage, TensorCoresMatchThePlainProc) {
             "");
 }
 
+TEST_P(CudaGemmStage, TensorCoresFromSharedMemoryMatchThePlainProc) {
+  Proc plain = cuda_gemm_example::plain_gemm();
+  const Sizes s = GetParam();
+  EXPECT_EQ(compare_procs(plain, cuda_gemm_example::schedule_wmma_smem(plain),
+                          {{"M", s.m}, {"N", s.n}, {"K", s.k}}),
+            "");
+}
+
 TEST(CudaGemm, TheTensorCoreStageCallsOnlyTensorCoreInstructions) {
   std::string text = to_string(cuda_gemm_example::schedule_wmma(cuda_gemm_example::plain_gemm()));
   for (const char* instr :
@@ -49,8 +57,8 @@ TEST(CudaGemm, TheTensorCoreStageCallsOnlyTensorCoreInstructions) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CudaGemmStage,
-                         ::testing::Values(Sizes{16, 16, 16}, Sizes{32, 16, 48},
-                                           Sizes{16, 48, 32}));
+                         ::testing::Values(Sizes{32, 32, 16}, Sizes{64, 32, 48},
+                                           Sizes{32, 64, 32}));
 
 TEST(CudaGemm, EveryStageIsAKernelLaunch) {
   for (const Proc& p : cuda_gemm_example::all_stages()) {

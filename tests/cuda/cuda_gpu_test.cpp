@@ -45,6 +45,7 @@ int main(int argc, char **argv) {
   if (std::strcmp(argv[1], "gemm_naive") == 0) gemm_naive(nullptr, M, N, K, da, db, dc);
   else if (std::strcmp(argv[1], "gemm_smem_tiled") == 0) gemm_smem_tiled(nullptr, M, N, K, da, db, dc);
   else if (std::strcmp(argv[1], "gemm_wmma") == 0) gemm_wmma(nullptr, M, N, K, da, db, dc);
+  else if (std::strcmp(argv[1], "gemm_wmma_smem") == 0) gemm_wmma_smem(nullptr, M, N, K, da, db, dc);
   else return 4;
   cudaError_t err = cudaDeviceSynchronize();
   if (err != cudaSuccess) { std::fprintf(stderr, "%s\n", cudaGetErrorString(err)); return 5; }
@@ -74,11 +75,11 @@ TEST_P(CudaGpu, TheStageComputesWhatTheInterpreterComputes) {
                     "for sm_80, and runs only where a GPU is";
 
   const Proc plain = cuda_gemm_example::plain_gemm();
-  const std::map<std::string, int64_t> sizes = {{"M", 64}, {"N", 48}, {"K", 80}};
+  const std::map<std::string, int64_t> sizes = {{"M", 64}, {"N", 96}, {"K", 80}};
   std::vector<ArgValue> args = random_args(plain, sizes, 7);  // (M, N, K, A, B, C)
   {
     std::ofstream in(dir.path() + "/in.bin", std::ios::binary);
-    const long long mnk[3] = {64, 48, 80};
+    const long long mnk[3] = {64, 96, 80};
     in.write(reinterpret_cast<const char*>(mnk), sizeof mnk);
     for (int k = 3; k < 6; ++k) {
       const Buffer& b = std::get<Buffer>(args[static_cast<size_t>(k)]);
@@ -103,7 +104,8 @@ TEST_P(CudaGpu, TheStageComputesWhatTheInterpreterComputes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Stages, CudaGpu,
-                         ::testing::Values("gemm_naive", "gemm_smem_tiled", "gemm_wmma"));
+                         ::testing::Values("gemm_naive", "gemm_smem_tiled", "gemm_wmma",
+                                           "gemm_wmma_smem"));
 
 }  // namespace
 }  // namespace exocpp

@@ -121,9 +121,11 @@ TEST(CudaRaceFuzz, EveryAcceptedKernelAgreesWithTheThreadMajorOrders) {
     ++accepted_count;
     const std::map<std::string, int64_t> sizes = {{"N", 2}, {"K", 2}};
     ASSERT_EQ(compare_procs(p, cuda_test::thread_major(p, false), sizes), "")
-        << "seed " << seed << "\n" << src;
+        << "seed " << seed << "\n"
+        << src;
     ASSERT_EQ(compare_procs(p, cuda_test::thread_major(p, true), sizes), "")
-        << "seed " << seed << "\n" << src;
+        << "seed " << seed << "\n"
+        << src;
   }
   // The generator must give the rule both kinds of kernel, or the test checks nothing.
   EXPECT_GT(accepted_count, seeds / 10);
