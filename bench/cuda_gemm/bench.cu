@@ -124,7 +124,8 @@ int main(int argc, char** argv) {
   const Stage stages[] = {{"gemm_naive", gemm_naive},
                           {"gemm_smem_tiled", gemm_smem_tiled},
                           {"gemm_wmma", gemm_wmma},
-                          {"gemm_wmma_smem", gemm_wmma_smem}};
+                          {"gemm_wmma_smem", gemm_wmma_smem},
+                          {"gemm_wmma_async", gemm_wmma_async}};
   for (const Stage& st : stages) {
     CHECK(cudaMemset(dc, 0, nn * sizeof(float)));
     st.run(nullptr, n, n, n, da, db, dc);

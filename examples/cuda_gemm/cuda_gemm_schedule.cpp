@@ -108,7 +108,7 @@ Proc schedule_wmma(const Proc& plain) {
 }
 
 // Needs M % 32 == 0 and N % 32 == 0 (gemm.exo asserts them).
-Proc schedule_wmma_smem(const Proc& plain) {
+Proc schedule_wmma_smem(const Proc& plain, bool async_copies) {
   // for io, jo (32 x 32 tiles of C, a block each): for w (4 warps, 2 x 2 tiles of 16 x 16)
   Proc p = divide_loop(plain, "for i in _: _", 32, {"io", "i1"}, {.perfect = true});
   p = divide_loop(p, "for i1 in _: _", 16, {"iw", "it"}, {.perfect = true});
@@ -153,12 +153,22 @@ Proc schedule_wmma_smem(const Proc& plain) {
   // The tiles are complete before any warp loads them, and loaded before the next step
   // overwrites them.
   const Proc& sync = cuda::instr("cuda_syncthreads");
-  p = insert_noop_call(p, p.forward(warps).before(), sync, {});
+  p = insert_noop_call(p, p.forward(warps).before(),
+                       async_copies ? cuda::instr("cp_async_wait_syncthreads") : sync, {});
   p = insert_noop_call(p, p.forward(warps).after(), sync, {});
+  std::vector<const char*> lanes = {"i0_1", "i1_1", "i0_2", "i1_2"};
+  if (async_copies) {
+    // Each thread copies 8 consecutive elements (16 bytes) with one cp.async.
+    p = divide_loop(p, "for i1_1 in _: _", 8, {"c1", "e1"}, {.perfect = true});
+    p = divide_loop(p, "for i1_2 in _: _", 8, {"c2", "e2"}, {.perfect = true});
+    p = replace(p, "for e1 in _: _", cuda::instr("cp_async_f16x8"));
+    p = replace(p, "for e2 in _: _", cuda::instr("cp_async_f16x8"));
+    lanes = {"i0_1", "c1", "i0_2", "c2"};
+  }
   p = set_loop_mode(p, "for io in _: _", "cuda_blocks");
   p = set_loop_mode(p, "for jo in _: _", "cuda_blocks");
   p = set_modes(p, "w", "cuda_warps");
-  for (const char* lane : {"i0_1", "i1_1", "i0_2", "i1_2"}) p = set_modes(p, lane, "cuda_threads");
+  for (const char* lane : lanes) p = set_modes(p, lane, "cuda_threads");
   return p;
 }
 
@@ -167,7 +177,8 @@ std::vector<Proc> all_stages() {
   return {rename(schedule_naive(plain), "gemm_naive"),
           rename(schedule_smem_tiled(plain), "gemm_smem_tiled"),
           rename(schedule_wmma(plain), "gemm_wmma"),
-          rename(schedule_wmma_smem(plain), "gemm_wmma_smem")};
+          rename(schedule_wmma_smem(plain), "gemm_wmma_smem"),
+          rename(schedule_wmma_smem(plain, true), "gemm_wmma_async")};
 }
 
 }  // namespace cuda_gemm_example

@@ -16,6 +16,8 @@
 //                accumulator fragments distributed over the warps); per 16-wide step of k the
 //                block's 512 threads stage A's 32 x 16 and B's 16 x 32 tiles in shared memory,
 //                and after a barrier each warp loads its fragments from there.
+//   wmma_async   wmma_smem with the tiles copied asynchronously (cp.async, 8 elements per
+//                thread) and a barrier that waits for the copies.
 #pragma once
 
 #include <exocpp/exocpp.h>
@@ -32,7 +34,9 @@ exocpp::Proc plain_gemm();
 exocpp::Proc schedule_naive(const exocpp::Proc& plain);
 exocpp::Proc schedule_smem_tiled(const exocpp::Proc& plain);
 exocpp::Proc schedule_wmma(const exocpp::Proc& plain);
-exocpp::Proc schedule_wmma_smem(const exocpp::Proc& plain);
+// `async_copies`: the tiles are staged with cp.async (16 bytes per thread) and the first barrier
+// waits for the copies (the wmma_async stage).
+exocpp::Proc schedule_wmma_smem(const exocpp::Proc& plain, bool async_copies = false);
 
 // Every stage, renamed gemm_<stage>, in the order above.
 std::vector<exocpp::Proc> all_stages();

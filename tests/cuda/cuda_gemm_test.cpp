@@ -48,6 +48,14 @@ TEST_P(CudaGemmStage, TensorCoresFromSharedMemoryMatchThePlainProc) {
             "");
 }
 
+TEST_P(CudaGemmStage, AsynchronousCopiesMatchThePlainProc) {
+  Proc plain = cuda_gemm_example::plain_gemm();
+  const Sizes s = GetParam();
+  EXPECT_EQ(compare_procs(plain, cuda_gemm_example::schedule_wmma_smem(plain, true),
+                          {{"M", s.m}, {"N", s.n}, {"K", s.k}}),
+            "");
+}
+
 TEST(CudaGemm, TheTensorCoreStageCallsOnlyTensorCoreInstructions) {
   std::string text = to_string(cuda_gemm_example::schedule_wmma(cuda_gemm_example::plain_gemm()));
   for (const char* instr :
