@@ -1,4 +1,5 @@
-// The exocpp command-line program: check, print and emit C for procedure files.
+// The exocpp command-line program: check, print and emit C or CUDA for procedure files. Files
+// may use the CUDA library's memories and instructions (hwlibs/cuda) by name.
 #include <exocpp/exocpp.h>
 
 #include <cctype>
@@ -6,6 +7,8 @@
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include "hwlibs/cuda/cuda.h"
 
 namespace {
 
@@ -17,6 +20,11 @@ const char* kMainHelp =
     "  print FILE.exo   print every config and proc in canonical form\n"
     "  c FILE.exo -o DIR [--name LIB]\n"
     "                   emit every proc of FILE.exo as portable C: DIR/LIB.c and DIR/LIB.h\n"
+    "  cuda FILE.exo -o DIR [--name LIB]\n"
+    "                   emit every proc of FILE.exo as CUDA: DIR/LIB.cu and DIR/LIB.h\n"
+    "\n"
+    "FILE.exo may name the CUDA library's memories (CUDA_GLOBAL, CUDA_SHARED, CUDA_REG, WMMA_*)\n"
+    "and call its instructions (cuda_syncthreads, wmma_mma, cp_async_f16x8, ...).\n"
     "\n"
     "Run 'exocpp <command> --help' for a command's options.\n";
 
@@ -46,6 +54,22 @@ const char* kCHelp =
     "The files are written whole or not at all. Exits 1 with the error (file:line:col) when a\n"
     "proc cannot be emitted.\n";
 
+const char* kCudaHelp =
+    "usage: exocpp cuda FILE.exo -o DIR [--name LIB]\n"
+    "\n"
+    "As `exocpp c`, but emits CUDA C++: DIR/LIB.cu and DIR/LIB.h. Each outermost cuda_blocks loop\n"
+    "becomes a __global__ kernel that its host function launches; buffers are device pointers.\n"
+    "Every kernel is first proved free of races (docs/gpu.md). Build the .cu with nvcc\n"
+    "-fmad=false for the interpreter's rounding.\n";
+
+// Parses FILE with the CUDA library's memories and instructions available.
+exocpp::Module parse_with_libraries(const std::string& path) {
+  exocpp::cuda::register_memories();
+  exocpp::ParseOptions opts;
+  opts.procs = exocpp::cuda::library().procs;
+  return exocpp::parse_file(path, opts);
+}
+
 bool wants_help(const std::vector<std::string>& args) {
   for (const std::string& a : args)
     if (a == "--help" || a == "-h") return true;
@@ -68,7 +92,7 @@ int run_check(const std::vector<std::string>& args) {
   }
   std::string path = file_arg(args, kCheckHelp);
   if (path.empty()) return 2;
-  exocpp::Module m = exocpp::parse_file(path);  // parse errors and type errors
+  exocpp::Module m = parse_with_libraries(path);  // parse errors and type errors
   for (const exocpp::Proc& p : m.procs) exocpp::checker::check_proc(p);  // bounds, asserts, calls
   return 0;
 }
@@ -80,7 +104,7 @@ int run_print(const std::vector<std::string>& args) {
   }
   std::string path = file_arg(args, kPrintHelp);
   if (path.empty()) return 2;
-  exocpp::Module m = exocpp::parse_file(path);
+  exocpp::Module m = parse_with_libraries(path);
   std::cout << exocpp::to_string(m);
   return 0;
 }
@@ -97,7 +121,10 @@ std::string library_name_of(const std::string& path) {
   return name;
 }
 
-int run_c(const std::vector<std::string>& args) {
+// `exocpp c` and `exocpp cuda`.
+int run_emit(const std::vector<std::string>& args, bool cuda) {
+  const char* kCHelp = cuda ? kCudaHelp : ::kCHelp;
+  const char* cmd = cuda ? "cuda" : "c";
   if (wants_help(args)) {
     std::cout << kCHelp;
     return 0;
@@ -110,7 +137,7 @@ int run_c(const std::vector<std::string>& args) {
     } else if (!a.empty() && a[0] != '-' && path.empty()) {
       path = a;
     } else {
-      std::cerr << "exocpp c: unexpected argument '" << a << "'\n\n" << kCHelp;
+      std::cerr << "exocpp " << cmd << ": unexpected argument '" << a << "'\n\n" << kCHelp;
       return 2;
     }
   }
@@ -119,11 +146,14 @@ int run_c(const std::vector<std::string>& args) {
     return 2;
   }
   if (name.empty()) name = library_name_of(path);
-  exocpp::Module m = exocpp::parse_file(path);
+  exocpp::Module m = parse_with_libraries(path);
   std::vector<exocpp::Proc> procs;
   for (const exocpp::Proc& p : m.procs)
     if (!p.is_instr()) procs.push_back(p);
-  exocpp::emit_c(procs, name, dir);
+  if (cuda)
+    exocpp::emit_cuda(procs, name, dir);
+  else
+    exocpp::emit_c(procs, name, dir);
   return 0;
 }
 
@@ -144,7 +174,8 @@ int main(int argc, char** argv) {
     }
     if (cmd == "check") return run_check(args);
     if (cmd == "print") return run_print(args);
-    if (cmd == "c") return run_c(args);
+    if (cmd == "c") return run_emit(args, false);
+    if (cmd == "cuda") return run_emit(args, true);
     std::cerr << "exocpp: unknown command '" << cmd << "'\n\n" << kMainHelp;
     return 2;
   } catch (const exocpp::Error& e) {

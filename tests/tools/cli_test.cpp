@@ -118,3 +118,41 @@ TEST(Cli, DefaultLibraryNameIsMadeACIdentifier) {
   EXPECT_TRUE(std::ifstream(dir + "/lib_2d_copy.c").good()) << r.out;
   EXPECT_TRUE(std::ifstream(dir + "/lib_2d_copy.h").good()) << r.out;
 }
+
+namespace {
+
+const char* kKernel =
+    "def rev(N: size, A: f32[N, 16] @ CUDA_GLOBAL):\n"
+    "    for b in cuda_blocks(0, N):\n"
+    "        s: f32[16] @ CUDA_SHARED\n"
+    "        for t in cuda_threads(0, 16):\n"
+    "            s[t] = A[b, t]\n"
+    "        SYNC\n"
+    "        for t in cuda_threads(0, 16):\n"
+    "            A[b, t] = s[15 - t]\n";
+
+std::string kernel_file(const std::string& name, const std::string& sync) {
+  std::string text = kKernel;
+  return write_temp(name, text.replace(text.find("SYNC"), 4, sync));
+}
+
+TEST(Cli, CudaEmitsAKernelAndItsHeader) {
+  std::string path = kernel_file("cli_cuda_ok.exo", "cuda_syncthreads()");
+  std::string dir = ::testing::TempDir();
+  CliRun r = run_cli("cuda " + path + " -o " + dir + " --name cli_rev");
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::ifstream cu(dir + "/cli_rev.cu");
+  std::string text((std::istreambuf_iterator<char>(cu)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("__global__ void __launch_bounds__(16) rev_kernel0("), std::string::npos)
+      << text;
+  EXPECT_TRUE(std::ifstream(dir + "/cli_rev.h").good());
+}
+
+TEST(Cli, CudaRefusesARacingKernelWithTheCounterexample) {
+  std::string path = kernel_file("cli_cuda_race.exo", "pass");
+  CliRun r = run_cli("cuda " + path + " -o " + ::testing::TempDir() + " --name cli_race");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("one thread writes s[0] (t = 0) at line 5"), std::string::npos) << r.out;
+}
+
+}  // namespace
