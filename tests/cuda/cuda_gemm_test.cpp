@@ -4,6 +4,8 @@
 // EXOCPP_VALIDATE=1).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "cuda_gemm_schedule.h"
 #include "cuda_test_util.h"
 
@@ -14,47 +16,41 @@ struct Sizes {
   int64_t m, n, k;
 };
 
-class CudaGemmStage : public ::testing::TestWithParam<Sizes> {};
+// Each stage's schedule, by its name (gemm_<name> in all_stages()). A test process schedules
+// only its stage: ctest runs every test in a process of its own, and validation mode compares
+// each step of the schedule.
+struct Stage {
+  const char* name;
+  Proc (*schedule)(const Proc& plain);
+};
+const Stage kStages[] = {
+    {"naive", [](const Proc& p) { return cuda_gemm_example::schedule_naive(p); }},
+    {"smem_tiled", [](const Proc& p) { return cuda_gemm_example::schedule_smem_tiled(p); }},
+    {"wmma", [](const Proc& p) { return cuda_gemm_example::schedule_wmma(p); }},
+    {"wmma_smem", [](const Proc& p) { return cuda_gemm_example::schedule_wmma_smem(p); }},
+    {"wmma_async", [](const Proc& p) { return cuda_gemm_example::schedule_wmma_smem(p, true); }},
+};
 
-TEST_P(CudaGemmStage, NaiveMatchesThePlainProc) {
+class CudaGemmStage : public ::testing::TestWithParam<std::tuple<int, Sizes>> {};
+
+TEST_P(CudaGemmStage, MatchesThePlainProc) {
+  const auto [stage, s] = GetParam();
   Proc plain = cuda_gemm_example::plain_gemm();
-  const Sizes s = GetParam();
-  EXPECT_EQ(compare_procs(plain, cuda_gemm_example::schedule_naive(plain),
-                          {{"M", s.m}, {"N", s.n}, {"K", s.k}}),
-            "");
+  EXPECT_EQ(
+      compare_procs(plain, kStages[stage].schedule(plain), {{"M", s.m}, {"N", s.n}, {"K", s.k}}),
+      "");
 }
 
-TEST_P(CudaGemmStage, SharedMemoryTilingMatchesThePlainProc) {
-  Proc plain = cuda_gemm_example::plain_gemm();
-  const Sizes s = GetParam();
-  EXPECT_EQ(compare_procs(plain, cuda_gemm_example::schedule_smem_tiled(plain),
-                          {{"M", s.m}, {"N", s.n}, {"K", s.k}}),
-            "");
-}
-
-TEST_P(CudaGemmStage, TensorCoresMatchThePlainProc) {
-  Proc plain = cuda_gemm_example::plain_gemm();
-  const Sizes s = GetParam();
-  EXPECT_EQ(compare_procs(plain, cuda_gemm_example::schedule_wmma(plain),
-                          {{"M", s.m}, {"N", s.n}, {"K", s.k}}),
-            "");
-}
-
-TEST_P(CudaGemmStage, TensorCoresFromSharedMemoryMatchThePlainProc) {
-  Proc plain = cuda_gemm_example::plain_gemm();
-  const Sizes s = GetParam();
-  EXPECT_EQ(compare_procs(plain, cuda_gemm_example::schedule_wmma_smem(plain),
-                          {{"M", s.m}, {"N", s.n}, {"K", s.k}}),
-            "");
-}
-
-TEST_P(CudaGemmStage, AsynchronousCopiesMatchThePlainProc) {
-  Proc plain = cuda_gemm_example::plain_gemm();
-  const Sizes s = GetParam();
-  EXPECT_EQ(compare_procs(plain, cuda_gemm_example::schedule_wmma_smem(plain, true),
-                          {{"M", s.m}, {"N", s.n}, {"K", s.k}}),
-            "");
-}
+INSTANTIATE_TEST_SUITE_P(Shapes, CudaGemmStage,
+                         ::testing::Combine(::testing::Range(0, 5),
+                                            ::testing::Values(Sizes{32, 32, 16}, Sizes{64, 32, 48},
+                                                              Sizes{32, 64, 32})),
+                         [](const ::testing::TestParamInfo<std::tuple<int, Sizes>>& info) {
+                           const Sizes s = std::get<1>(info.param);
+                           return std::string(kStages[std::get<0>(info.param)].name) + "_" +
+                                  std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                                  std::to_string(s.k);
+                         });
 
 TEST(CudaGemm, TheTensorCoreStageCallsOnlyTensorCoreInstructions) {
   std::string text = to_string(cuda_gemm_example::schedule_wmma(cuda_gemm_example::plain_gemm()));
@@ -63,10 +59,6 @@ TEST(CudaGemm, TheTensorCoreStageCallsOnlyTensorCoreInstructions) {
     EXPECT_NE(text.find(instr), std::string::npos) << instr << "\n" << text;
   EXPECT_EQ(text.find(" = "), std::string::npos) << text;  // no plain assignment is left
 }
-
-INSTANTIATE_TEST_SUITE_P(Shapes, CudaGemmStage,
-                         ::testing::Values(Sizes{32, 32, 16}, Sizes{64, 32, 48},
-                                           Sizes{32, 64, 32}));
 
 TEST(CudaGemm, EveryStageIsAKernelLaunch) {
   for (const Proc& p : cuda_gemm_example::all_stages()) {

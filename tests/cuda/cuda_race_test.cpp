@@ -8,17 +8,8 @@
 namespace exocpp {
 namespace {
 
+using cuda_test::emission_error;
 using cuda_test::parse_cuda;
-
-// The CodegenError that CUDA emission of `p` raises, or "".
-std::string emission_error(const Proc& p) {
-  try {
-    compile_procs_to_cuda({p}, "lib");
-  } catch (const CodegenError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 // A block reverses a row of A through shared memory; `sync` is the statement between the two
 // lane loops.

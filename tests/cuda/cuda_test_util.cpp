@@ -17,6 +17,15 @@ Proc parse_cuda(const std::string& src, const std::string& name) {
   return parse_module(src, opts).proc(name);
 }
 
+std::string emission_error(const Proc& p) {
+  try {
+    compile_procs_to_cuda({p}, "lib");
+  } catch (const CodegenError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 std::string nvcc() { return EXOCPP_NVCC; }
 
 CommandResult run_command(const std::string& command_line) {

@@ -14,6 +14,10 @@ namespace exocpp::cuda_test {
 // The proc `name` of `src`, parsed with the CUDA library's memories and instructions.
 Proc parse_cuda(const std::string& src, const std::string& name);
 
+// The CodegenError's message when CUDA emission refuses `p` (a broken structural rule, a race),
+// or "" when it emits.
+std::string emission_error(const Proc& p);
+
 // The compiler found when the build was configured (CMake: find_program(nvcc)); "" if none.
 std::string nvcc();
 
