@@ -1,6 +1,7 @@
 // The CUDA hardware library: where a GPU kernel's buffers live, as memories, and as instructions
 // the barriers a kernel synchronizes its threads with (cuda.exo), cp.async copies (cuda.exo) and
-// tensor-core operations (wmma.exo). It uses only the public API:
+// tensor-core operations (wmma.exo, and mma.exo's mma.sync with ldmatrix). It uses only the public
+// API:
 //
 //   #include "hwlibs/cuda/cuda.h"
 //   p = set_loop_mode(p, "for i in _: _", "cuda_blocks");
@@ -15,6 +16,10 @@
 //   WMMA_A, WMMA_B, WMMA_ACC  tensor-core fragments: a 16 x 16 f16 operand (row-major) or f32
 //                accumulator that one warp holds; allocated directly in a cuda_warps loop's body,
 //                touched only by the warp-collective instructions of wmma.exo.
+//   MMA_A, MMA_B, MMA_ACC  fragments of PTX's mma.sync.m16n8k16 (mma.exo): 16 x 16 f16 of A,
+//                16 x 8 f16 of B, 16 x 8 f32 accumulator, in PTX's lane layout
+//                (mma_helpers.cuh); placed like the WMMA fragments, and allowed as constant
+//                arrays of fragments (a warp's register tile), a window naming one of them.
 //
 // docs/gpu.md describes the model (kernels, lane loops, the race rule) and the emitted CUDA.
 #pragma once
@@ -33,6 +38,9 @@ const Memory& CUDA_REG();
 const Memory& WMMA_A();
 const Memory& WMMA_B();
 const Memory& WMMA_ACC();
+const Memory& MMA_A();
+const Memory& MMA_B();
+const Memory& MMA_ACC();
 // Registers the memories, so that .exo text naming them parses.
 void register_memories();
 
@@ -42,5 +50,9 @@ const Module& library();
 // An instruction by name; throws InternalError when there is none.
 const Proc& instr(const std::string& name);
 std::vector<std::string> instruction_names();
+
+// The device functions the mma.exo instructions call (mma_helpers.cuh), which the MMA fragment
+// memories put into emitted CUDA; it is host C++ as well, for testing the lane layout on a CPU.
+const std::string& mma_helpers_text();
 
 }  // namespace exocpp::cuda

@@ -135,9 +135,88 @@ class Fragment : public Memory {
   std::string name_, use_, elem_, layout_;
 };
 
+// The text of an embedded file that is not .exo (the device functions instructions call).
+const char* embedded_text(const std::string& name) {
+  for (int i = 0; i < detail::embedded_exo_count; ++i)
+    if (detail::embedded_exo_files[i].name == name) return detail::embedded_exo_files[i].text;
+  throw InternalError("cuda: no embedded file " + name);
+}
+
+// A fragment of mma.sync.m16n8k16 (hwlibs/cuda/mma.exo): a rows x cols matrix one warp holds as
+// `regs` registers of each lane (the layout is PTX's, in mma_helpers.cuh). Buffers may be arrays of
+// fragments: shape [d..., rows, cols] with constant d's is a C array [d]...[regs], and a window
+// of it is one whole fragment, named by its leading indices.
+class MmaFragment : public Memory {
+ public:
+  MmaFragment(std::string name, std::string elem, int rows, int cols, std::string reg, int regs)
+      : name_(std::move(name)),
+        elem_(std::move(elem)),
+        rows_(rows),
+        cols_(cols),
+        reg_(std::move(reg)),
+        regs_(regs) {}
+  std::string name() const override { return name_; }
+  DeviceScope device_scope() const override { return DeviceScope::Warp; }
+  bool can_read() const override { return false; }
+  bool addressable() const override { return false; }
+  std::string global() const override { return embedded_text("hwlibs/cuda/mma_helpers.cuh"); }
+  std::string alloc(const std::string& new_name, const std::string& prim_type,
+                    const std::vector<std::string>& shape, const SrcInfo& where) const override {
+    const std::string fragment = std::to_string(rows_) + " x " + std::to_string(cols_);
+    const bool fits = shape.size() >= 2 && prim_type == elem_ &&
+                      constant_elements({shape[shape.size() - 2]}) == rows_ &&
+                      constant_elements({shape.back()}) == cols_;
+    if (!fits)
+      throw CodegenError(where, "cannot allocate '" + new_name + "' in " + name_ + ": it holds " +
+                                    fragment + " fragments of " + elem_ + ", not [" +
+                                    join_shape(shape) + "] of " + prim_type);
+    std::string dims;
+    for (size_t d = 0; d + 2 < shape.size(); ++d) {
+      if (constant_elements({shape[d]}) < 0)
+        throw CodegenError(where, "cannot allocate '" + new_name + "' of shape [" +
+                                      join_shape(shape) + "] in " + name_ +
+                                      ": an array of fragments needs constant extents");
+      dims += "[" + shape[d] + "]";
+    }
+    return reg_ + " " + new_name + dims + "[" + std::to_string(regs_) + "];";
+  }
+  std::string free(const std::string&, const std::string&, const std::vector<std::string>&,
+                   const SrcInfo&) const override {
+    return "";
+  }
+  std::string window(const std::string&, const std::string& baseptr,
+                     const std::vector<std::string>& indices, const std::vector<std::string>&,
+                     const SrcInfo& where) const override {
+    std::string out = baseptr;
+    for (size_t d = 0; d < indices.size(); ++d) {
+      if (d + 2 < indices.size()) {
+        out += "[" + indices[d] + "]";
+      } else if (indices[d] != "0") {
+        throw CodegenError(where, "a window of fragment '" + baseptr + "' (" + name_ +
+                                      ") must be one whole fragment, not a part starting at " +
+                                      indices[d]);
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::string name_, elem_;
+  int rows_, cols_;
+  std::string reg_;
+  int regs_;
+};
+
 Module parse_library() {
   register_memories();
-  return parse_embedded_exo(detail::embedded_exo_files, detail::embedded_exo_count);
+  // The .exo files only; the others are text the memories emit.
+  std::vector<EmbeddedExo> exo;
+  for (int i = 0; i < detail::embedded_exo_count; ++i) {
+    const std::string name = detail::embedded_exo_files[i].name;
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".exo") == 0)
+      exo.push_back(detail::embedded_exo_files[i]);
+  }
+  return parse_embedded_exo(exo.data(), static_cast<int>(exo.size()));
 }
 
 }  // namespace
@@ -157,6 +236,10 @@ void register_memories() {
     register_memory(
         std::make_shared<Fragment>("WMMA_B", "matrix_b", "exo_f16", ", nvcuda::wmma::row_major"));
     register_memory(std::make_shared<Fragment>("WMMA_ACC", "accumulator", "float", ""));
+    // PTX's m16n8k16 fragments: 4 x 2 f16 of A, 2 x 2 f16 of B, 4 f32 of C in each lane.
+    register_memory(std::make_shared<MmaFragment>("MMA_A", "exo_f16", 16, 16, "unsigned", 4));
+    register_memory(std::make_shared<MmaFragment>("MMA_B", "exo_f16", 16, 8, "unsigned", 2));
+    register_memory(std::make_shared<MmaFragment>("MMA_ACC", "float", 16, 8, "float", 4));
   });
 }
 
@@ -173,6 +256,14 @@ const Memory& CUDA_REG() { return registered("CUDA_REG"); }
 const Memory& WMMA_A() { return registered("WMMA_A"); }
 const Memory& WMMA_B() { return registered("WMMA_B"); }
 const Memory& WMMA_ACC() { return registered("WMMA_ACC"); }
+const Memory& MMA_A() { return registered("MMA_A"); }
+const Memory& MMA_B() { return registered("MMA_B"); }
+const Memory& MMA_ACC() { return registered("MMA_ACC"); }
+
+const std::string& mma_helpers_text() {
+  static const std::string text = embedded_text("hwlibs/cuda/mma_helpers.cuh");
+  return text;
+}
 
 const Module& library() {
   static const Module m = parse_library();
