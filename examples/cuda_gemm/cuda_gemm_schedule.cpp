@@ -25,6 +25,45 @@ Proc set_modes(Proc p, const std::string& iter, const std::string& mode) {
   return p;
 }
 
+// for i, j (C's elements) --> for io, jo (32 x 32 tiles of C, a block each): for w (4 warps,
+// 2 x 2 tiles of 16 x 16): for it, jt (the warp tile's elements).
+Proc tile_block_of_warps(const Proc& plain) {
+  Proc p = divide_loop(plain, "for i in _: _", 32, {"io", "i1"}, {.perfect = true});
+  p = divide_loop(p, "for i1 in _: _", 16, {"iw", "it"}, {.perfect = true});
+  p = divide_loop(p, "for j in _: _", 32, {"jo", "j1"}, {.perfect = true});
+  p = divide_loop(p, "for j1 in _: _", 16, {"jw", "jt"}, {.perfect = true});
+  p = reorder_loops(p, "it jo");
+  p = reorder_loops(p, "iw jo");
+  p = reorder_loops(p, "it jw");
+  return mult_loops(p, "iw jw", "w");
+}
+
+// The end of a schedule whose k loop stages A's and B's tiles in shared memory (copy loops
+// i0_1, i1_1 and i0_2, i1_2, as stage_mem names them) before `warps`, the warp loop that reads
+// them: the barriers around `warps`, cp.async copies of 8 elements (16 bytes) per thread when
+// `async_copies`, and the loop modes (the grid, the warps, a thread per copy).
+Proc copy_tiles_and_launch(Proc p, const Cursor& warps, bool async_copies) {
+  // The tiles are complete before any warp loads them, and loaded before the next step
+  // overwrites them.
+  const Proc& sync = cuda::instr("cuda_syncthreads");
+  p = insert_noop_call(p, p.forward(warps).before(),
+                       async_copies ? cuda::instr("cp_async_wait_syncthreads") : sync, {});
+  p = insert_noop_call(p, p.forward(warps).after(), sync, {});
+  std::vector<const char*> lanes = {"i0_1", "i1_1", "i0_2", "i1_2"};
+  if (async_copies) {
+    p = divide_loop(p, "for i1_1 in _: _", 8, {"c1", "e1"}, {.perfect = true});
+    p = divide_loop(p, "for i1_2 in _: _", 8, {"c2", "e2"}, {.perfect = true});
+    p = replace(p, "for e1 in _: _", cuda::instr("cp_async_f16x8"));
+    p = replace(p, "for e2 in _: _", cuda::instr("cp_async_f16x8"));
+    lanes = {"i0_1", "c1", "i0_2", "c2"};
+  }
+  p = set_loop_mode(p, "for io in _: _", "cuda_blocks");
+  p = set_loop_mode(p, "for jo in _: _", "cuda_blocks");
+  p = set_modes(p, "w", "cuda_warps");
+  for (const char* lane : lanes) p = set_modes(p, lane, "cuda_threads");
+  return p;
+}
+
 }  // namespace
 
 const std::string& gemm_source() {
@@ -109,15 +148,7 @@ Proc schedule_wmma(const Proc& plain) {
 
 // Needs M % 32 == 0 and N % 32 == 0 (gemm.exo asserts them).
 Proc schedule_wmma_smem(const Proc& plain, bool async_copies) {
-  // for io, jo (32 x 32 tiles of C, a block each): for w (4 warps, 2 x 2 tiles of 16 x 16)
-  Proc p = divide_loop(plain, "for i in _: _", 32, {"io", "i1"}, {.perfect = true});
-  p = divide_loop(p, "for i1 in _: _", 16, {"iw", "it"}, {.perfect = true});
-  p = divide_loop(p, "for j in _: _", 32, {"jo", "j1"}, {.perfect = true});
-  p = divide_loop(p, "for j1 in _: _", 16, {"jw", "jt"}, {.perfect = true});
-  p = reorder_loops(p, "it jo");
-  p = reorder_loops(p, "iw jo");
-  p = reorder_loops(p, "it jw");
-  p = mult_loops(p, "iw jw", "w");
+  Proc p = tile_block_of_warps(plain);
   // Each warp's tile of C in an accumulator fragment; the fragments of the block's warps live at
   // block level (one per warp), so that the k loop can stand outside the warps.
   const std::string rows = "32 * io + 16 * (w / 2)", cols = "32 * jo + 16 * (w % 2)";
@@ -150,26 +181,50 @@ Proc schedule_wmma_smem(const Proc& plain, bool async_copies) {
   p = replace(p, "for i0_4 in _: _", cuda::instr("wmma_load_b_shared"));
   p = replace(p, "for i0 in _: _ #0", cuda::instr("wmma_load_acc"));
   p = replace(p, "for i0 in _: _", cuda::instr("wmma_store_acc"));
-  // The tiles are complete before any warp loads them, and loaded before the next step
-  // overwrites them.
-  const Proc& sync = cuda::instr("cuda_syncthreads");
-  p = insert_noop_call(p, p.forward(warps).before(),
-                       async_copies ? cuda::instr("cp_async_wait_syncthreads") : sync, {});
-  p = insert_noop_call(p, p.forward(warps).after(), sync, {});
-  std::vector<const char*> lanes = {"i0_1", "i1_1", "i0_2", "i1_2"};
-  if (async_copies) {
-    // Each thread copies 8 consecutive elements (16 bytes) with one cp.async.
-    p = divide_loop(p, "for i1_1 in _: _", 8, {"c1", "e1"}, {.perfect = true});
-    p = divide_loop(p, "for i1_2 in _: _", 8, {"c2", "e2"}, {.perfect = true});
-    p = replace(p, "for e1 in _: _", cuda::instr("cp_async_f16x8"));
-    p = replace(p, "for e2 in _: _", cuda::instr("cp_async_f16x8"));
-    lanes = {"i0_1", "c1", "i0_2", "c2"};
-  }
-  p = set_loop_mode(p, "for io in _: _", "cuda_blocks");
-  p = set_loop_mode(p, "for jo in _: _", "cuda_blocks");
-  p = set_modes(p, "w", "cuda_warps");
-  for (const char* lane : lanes) p = set_modes(p, lane, "cuda_threads");
-  return p;
+  return copy_tiles_and_launch(p, warps, async_copies);
+}
+
+// Needs M % 32 == 0 and N % 32 == 0 (gemm.exo asserts them).
+Proc schedule_mma(const Proc& plain) {
+  Proc p = tile_block_of_warps(plain);
+  // Each warp's 16 x 16 tile of C as two 16 x 8 accumulators: for w: for nf: for it, jf.
+  p = divide_loop(p, "for jt in _: _", 8, {"nf", "jf"}, {.perfect = true});
+  p = reorder_loops(p, "it nf");
+  const std::string rows = "32 * io + 16 * (w / 2)", cols = "32 * jo + 16 * (w % 2) + 8 * nf";
+  p = stage_mem(p, "for it in _: _",
+                "C[" + rows + " : " + rows + " + 16, " + cols + " : " + cols + " + 8]", "Cf");
+  p = expand_dim(p, "Cf", "2", "nf");
+  p = lift_alloc(p, "Cf");
+  p = expand_dim(p, "Cf", "4", "w");
+  p = lift_alloc(p, "Cf");
+  // k in steps of 16, outside the warps: for ko: for w: for nf: for it, jf: for ki.
+  p = divide_loop(p, "for k in _: _", 16, {"ko", "ki"}, {.perfect = true});
+  p = reorder_loops(p, "jf ko");
+  p = reorder_loops(p, "it ko");
+  Cursor ko = p.find_loop("ko");
+  p = fission(p, p.forward(ko).before(), {.n_lifts = 2});
+  p = fission(p, p.forward(ko).after(), {.n_lifts = 2});
+  p = reorder_loops(p, "nf ko");
+  p = reorder_loops(p, "w ko");
+  // Per step of k, the block's 32 x 16 tile of A and 16 x 32 tile of B in shared memory.
+  Cursor warps = p.find_loop("ko").body()[0];
+  p = stage_mem(p, warps, "A[32 * io : 32 * io + 32, 16 * ko : 16 * ko + 16]", "As");
+  p = stage_mem(p, p.forward(warps), "B[16 * ko : 16 * ko + 16, 32 * jo : 32 * jo + 32]", "Bs");
+  // Each warp's A fragment once per step, and its two B fragments in turn.
+  Cursor frags = p.forward(warps).body()[0];
+  p = stage_mem(p, frags, "As[16 * (w / 2) : 16 * (w / 2) + 16, 0:16]", "Af");
+  Cursor compute = p.forward(frags).body()[0];
+  p = stage_mem(p, compute, "Bs[0:16, 16 * (w % 2) + 8 * nf : 16 * (w % 2) + 8 * nf + 8]", "Bf");
+  p = set_memory(p, "Cf", cuda::MMA_ACC());
+  p = set_memory(p, "Af", cuda::MMA_A());
+  p = set_memory(p, "Bf", cuda::MMA_B());
+  for (const char* shared : {"As", "Bs"}) p = set_memory(p, shared, cuda::CUDA_SHARED());
+  p = replace(p, "for it in _: _", cuda::instr("mma_m16n8k16"));
+  p = replace(p, "for i0_3 in _: _", cuda::instr("mma_ldmatrix_a"));
+  p = replace(p, "for i0_4 in _: _", cuda::instr("mma_ldmatrix_b"));
+  p = replace(p, "for i0 in _: _ #0", cuda::instr("mma_load_acc"));
+  p = replace(p, "for i0 in _: _", cuda::instr("mma_store_acc"));
+  return copy_tiles_and_launch(p, warps, true);
 }
 
 std::vector<Proc> all_stages() {
@@ -178,7 +233,8 @@ std::vector<Proc> all_stages() {
           rename(schedule_smem_tiled(plain), "gemm_smem_tiled"),
           rename(schedule_wmma(plain), "gemm_wmma"),
           rename(schedule_wmma_smem(plain), "gemm_wmma_smem"),
-          rename(schedule_wmma_smem(plain, true), "gemm_wmma_async")};
+          rename(schedule_wmma_smem(plain, true), "gemm_wmma_async"),
+          rename(schedule_mma(plain), "gemm_mma")};
 }
 
 }  // namespace cuda_gemm_example

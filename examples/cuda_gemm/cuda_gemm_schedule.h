@@ -18,6 +18,10 @@
 //                and after a barrier each warp loads its fragments from there.
 //   wmma_async   wmma_smem with the tiles copied asynchronously (cp.async, 8 elements per
 //                thread) and a barrier that waits for the copies.
+//   mma          PTX's mma.sync.m16n8k16: the blocks, warps and cp.async copies of wmma_async,
+//                each warp's 16 x 16 tile of C as two 16 x 8 accumulators (a register tile);
+//                per step of k a warp loads its A fragment and, in turn, its two B fragments
+//                from shared memory with ldmatrix.
 #pragma once
 
 #include <exocpp/exocpp.h>
@@ -37,6 +41,7 @@ exocpp::Proc schedule_wmma(const exocpp::Proc& plain);
 // `async_copies`: the tiles are staged with cp.async (16 bytes per thread) and the first barrier
 // waits for the copies (the wmma_async stage).
 exocpp::Proc schedule_wmma_smem(const exocpp::Proc& plain, bool async_copies = false);
+exocpp::Proc schedule_mma(const exocpp::Proc& plain);
 
 // Every stage, renamed gemm_<stage>, in the order above.
 std::vector<exocpp::Proc> all_stages();

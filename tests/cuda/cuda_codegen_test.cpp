@@ -100,6 +100,21 @@ TEST_P(CudaNvcc, TheTensorCoreStageUsesTensorCoreInstructions) {
   EXPECT_GT(std::stoi(r.output), 0) << r.output;
 }
 
+TEST_P(CudaNvcc, TheMmaStageUsesMmaSyncAndLdmatrix) {
+  cuda_test::TempDir dir;
+  emit_cuda({rename(cuda_gemm_example::schedule_mma(cuda_gemm_example::plain_gemm()), "gemm_mma")},
+            "cuda_gemm", dir.path());
+  for (const char* ptx : {"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+                          "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+                          "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16"}) {
+    cuda_test::CommandResult r = cuda_test::run_command(
+        "cd '" + dir.path() + "' && '" + cuda_test::nvcc() + "' -arch=" + GetParam() +
+        " -fmad=false -ptx cuda_gemm.cu -o - | grep -c '" + ptx + "'");
+    ASSERT_EQ(r.status, 0) << ptx << "\n" << r.output;
+    EXPECT_GT(std::stoi(r.output), 0) << ptx;
+  }
+}
+
 TEST_P(CudaNvcc, AnAsyncCopyKernelBuilds) {
   const char* src =
       "def p(N: size, A: f16[N, 128] @ CUDA_GLOBAL, X: f16[N, 16] @ CUDA_GLOBAL):\n"

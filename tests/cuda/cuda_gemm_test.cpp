@@ -29,6 +29,7 @@ const Stage kStages[] = {
     {"wmma", [](const Proc& p) { return cuda_gemm_example::schedule_wmma(p); }},
     {"wmma_smem", [](const Proc& p) { return cuda_gemm_example::schedule_wmma_smem(p); }},
     {"wmma_async", [](const Proc& p) { return cuda_gemm_example::schedule_wmma_smem(p, true); }},
+    {"mma", [](const Proc& p) { return cuda_gemm_example::schedule_mma(p); }},
 };
 
 class CudaGemmStage : public ::testing::TestWithParam<std::tuple<int, Sizes>> {};
@@ -42,7 +43,7 @@ TEST_P(CudaGemmStage, MatchesThePlainProc) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CudaGemmStage,
-                         ::testing::Combine(::testing::Range(0, 5),
+                         ::testing::Combine(::testing::Range(0, 6),
                                             ::testing::Values(Sizes{32, 32, 16}, Sizes{64, 32, 48},
                                                               Sizes{32, 64, 32})),
                          [](const ::testing::TestParamInfo<std::tuple<int, Sizes>>& info) {
@@ -56,6 +57,14 @@ TEST(CudaGemm, TheTensorCoreStageCallsOnlyTensorCoreInstructions) {
   std::string text = to_string(cuda_gemm_example::schedule_wmma(cuda_gemm_example::plain_gemm()));
   for (const char* instr :
        {"wmma_load_acc(", "wmma_load_a(", "wmma_load_b(", "wmma_mma(", "wmma_store_acc("})
+    EXPECT_NE(text.find(instr), std::string::npos) << instr << "\n" << text;
+  EXPECT_EQ(text.find(" = "), std::string::npos) << text;  // no plain assignment is left
+}
+
+TEST(CudaGemm, TheMmaStageCallsOnlyMmaSyncLdmatrixAndAsyncCopies) {
+  std::string text = to_string(cuda_gemm_example::schedule_mma(cuda_gemm_example::plain_gemm()));
+  for (const char* instr : {"mma_load_acc(", "mma_ldmatrix_a(", "mma_ldmatrix_b(", "mma_m16n8k16(",
+                            "mma_store_acc(", "cp_async_f16x8("})
     EXPECT_NE(text.find(instr), std::string::npos) << instr << "\n" << text;
   EXPECT_EQ(text.find(" = "), std::string::npos) << text;  // no plain assignment is left
 }
