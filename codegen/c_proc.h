@@ -152,6 +152,8 @@ class ProcEmitter {
   };
   std::vector<LaneGroup> lanes_;
   std::map<uint64_t, int> distributed_dims_;  // block-level register buffer -> distributed dims
+  // The current kernel's arrays in dynamic shared memory: allocation -> byte offset.
+  std::map<uint64_t, int64_t> dynamic_shared_offsets_;
 };
 
 // Whether C text `text` contains identifier `id` as a whole token.

@@ -427,6 +427,18 @@ std::optional<ProcEmitter::PendingFree> ProcEmitter::alloc(const AllocNode* n, c
     b.shape.erase(b.shape.begin(), b.shape.begin() + b.distributed);
   }
   b.kind = b.shape.empty() ? BufInfo::Kind::ScalarLocal : BufInfo::Kind::Tensor;
+  if (auto at = dynamic_shared_offsets_.find(n->name.id());
+      in_kernel_ && at != dynamic_shared_offsets_.end()) {
+    // An array the kernel's layout placed in its dynamic shared memory (cuda_kernel.cpp).
+    b.kind = BufInfo::Kind::Tensor;
+    b.cname = declare(n->name);
+    g_.add(mem->global());
+    line(c_type(b.elem) + " *" + b.cname + " = (" + c_type(b.elem) +
+         " *)(exocpp_dynamic_shared + " + std::to_string(at->second) + ");");
+    if (!read_syms_.count(n->name.id())) line("(void)" + b.cname + ";");
+    bufs_[n->name.id()] = std::move(b);
+    return std::nullopt;
+  }
   if (!mentioned_.count(n->name.id())) {
     // The memory may refuse the shape; it sees the buffer freed at once, as it is dead at once.
     mem->alloc(n->name.name(), c_type(b.elem), b.shape, s.srcinfo());

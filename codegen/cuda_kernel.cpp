@@ -12,6 +12,8 @@
 // lo + k runs on threads [k * unit, (k + 1) * unit) of the group that reaches it, and threads
 // past extent * unit skip it. A kernel receives, by value, every variable of the host function
 // that its text names: control values, device pointers and window structs.
+#include <functional>
+
 #include "codegen/c_proc.h"
 #include "codegen/c_types.h"
 #include "core/cuda.h"
@@ -81,6 +83,37 @@ class DistributedDims {
   }
 };
 
+// Lays out the arrays that `body` allocates in dynamic shared memory (Memory::dynamic_shared),
+// each at its own 128-byte aligned offset: nothing reuses another's bytes, so an array keeps
+// its place wherever in the kernel it is allocated. Returns the bytes the kernel needs.
+int64_t layout_dynamic_shared(const Block& body, std::map<uint64_t, int64_t>& offsets) {
+  int64_t total = 0;
+  std::function<void(const Block&)> walk = [&](const Block& b) {
+    for (const Stmt& s : b) {
+      if (const AllocNode* a = s.as<AllocNode>()) {
+        const Memory* mem = find_memory(a->mem);
+        if (mem == nullptr || !mem->dynamic_shared()) continue;
+        if (a->type.shape.empty())
+          throw CodegenError(s.srcinfo(), "cannot allocate scalar '" + a->name.name() + "' in " +
+                                              a->mem + "; declare it as a tensor of one element");
+        std::optional<int64_t> bytes = cuda_constant_bytes(*a);
+        if (!bytes)
+          throw CodegenError(s.srcinfo(), "'" + a->name.name() + "' (" + a->mem +
+                                              ", dynamic shared memory) needs a constant shape");
+        offsets[a->name.id()] = total;
+        total = std::min(total + (*bytes + 127) / 128 * 128, int64_t{1} << 41);
+      } else if (const ForNode* f = s.as<ForNode>()) {
+        walk(f->body);
+      } else if (const IfNode* i = s.as<IfNode>()) {
+        walk(i->body);
+        walk(i->orelse);
+      }
+    }
+  };
+  walk(body);
+  return total;
+}
+
 }  // namespace
 
 std::string ProcEmitter::kernel_param(uint64_t id, const std::string& cname) const {
@@ -127,6 +160,13 @@ void ProcEmitter::kernel(const ForNode* n, const Stmt& s) {
   DistributedDims dd;
   dd.block(body, 0);
   distributed_dims_ = dd.dims;
+  dynamic_shared_offsets_.clear();
+  const int64_t dynamic_bytes = layout_dynamic_shared(body, dynamic_shared_offsets_);
+  if (dynamic_bytes > kCudaMaxDynamicSharedBytes)
+    throw CodegenError(s.srcinfo(),
+                       "kernel '" + name + "' needs " + std::to_string(dynamic_bytes) +
+                           " bytes of dynamic shared memory; a block may have at most " +
+                           std::to_string(kCudaMaxDynamicSharedBytes) + " (sm_90; sm_80: 163 KB)");
   static const char* kAxis[] = {"x", "y", "z"};
   std::vector<std::pair<std::string, std::string>> grid_vars;  // name, value
   for (size_t k = 0; k < grid.size(); ++k) {
@@ -142,6 +182,8 @@ void ProcEmitter::kernel(const ForNode* n, const Stmt& s) {
   lanes_.clear();
   in_kernel_ = false;
   std::string kbody;
+  if (dynamic_bytes > 0)
+    kbody += "    extern __shared__ __align__(128) unsigned char exocpp_dynamic_shared[];\n";
   for (const auto& [v, value] : grid_vars)  // only those the body names: nvcc warns otherwise
     if (mentions_token(out_, v)) kbody += "    const int_fast32_t " + v + " = " + value + ";\n";
   kbody += out_;
@@ -168,9 +210,14 @@ void ProcEmitter::kernel(const ForNode* n, const Stmt& s) {
     dims += (k ? ", " : "") +
             (k < extents.size() ? "(unsigned)" + extents[from_inner] : std::string("1u"));
   }
-  std::string call = name + "<<<dim3(" + dims + "), " + std::to_string(threads) + ">>>(";
+  std::string call = name + "<<<dim3(" + dims + "), " + std::to_string(threads) +
+                     (dynamic_bytes > 0 ? ", " + std::to_string(dynamic_bytes) : "") + ">>>(";
   for (size_t k = 0; k < args.size(); ++k) call += (k ? ", " : "") + args[k];
   line("if (" + cond + ") {");
+  // Past 48 KB a kernel must opt in to its dynamic shared memory before it is launched.
+  if (dynamic_bytes > kCudaDefaultSharedBytes)
+    line("    (void)cudaFuncSetAttribute(" + name +
+         ", cudaFuncAttributeMaxDynamicSharedMemorySize, " + std::to_string(dynamic_bytes) + ");");
   line("    " + call + ");");
   line("}");
   used_names_ = std::move(host_names);

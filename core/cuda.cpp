@@ -48,4 +48,31 @@ bool is_cuda_barrier(const Stmt& s) {
   return c != nullptr && c->proc && c->proc->instr && !c->proc->instr->sync.empty();
 }
 
+int64_t cuda_element_bytes(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::I8:
+    case ScalarKind::UI8:
+      return 1;
+    case ScalarKind::F16:
+    case ScalarKind::UI16:
+      return 2;
+    case ScalarKind::F64:
+      return 8;
+    default:
+      return 4;  // R, f32, i32
+  }
+}
+
+std::optional<int64_t> cuda_constant_bytes(const AllocNode& a) {
+  int64_t bytes = cuda_element_bytes(a.type.base);
+  for (const Expr& d : a.type.shape) {
+    std::optional<int64_t> n = typecheck_detail::fold_int_constant(d);
+    if (!n || *n < 0) return std::nullopt;
+    // Past any memory's size the product only needs to stay past it (and not overflow).
+    constexpr int64_t kCap = int64_t{1} << 40;
+    bytes = (*n != 0 && bytes > kCap / *n) ? kCap : bytes * *n;
+  }
+  return bytes;
+}
+
 }  // namespace exocpp

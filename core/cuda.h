@@ -40,4 +40,14 @@ int64_t cuda_lane_unit(const ForNode& f);
 // Whether `s` is a call of a barrier instruction (InstrInfo::sync not empty).
 bool is_cuda_barrier(const Stmt& s);
 
+// The bytes of one element of a data type in emitted C and CUDA (R is float; f16 is 2 bytes).
+int64_t cuda_element_bytes(ScalarKind k);
+// The bytes the array `a` allocates when its shape is integer constants, else nullopt.
+std::optional<int64_t> cuda_constant_bytes(const AllocNode& a);
+
+// The most dynamic shared memory one block may have: 227 KB, what sm_90 allows (sm_80: 163 KB).
+inline constexpr int64_t kCudaMaxDynamicSharedBytes = 227 * 1024;
+// The dynamic shared memory a kernel may use without opting in (cudaFuncSetAttribute).
+inline constexpr int64_t kCudaDefaultSharedBytes = 48 * 1024;
+
 }  // namespace exocpp

@@ -50,6 +50,11 @@ class Memory {
   virtual bool static_storage() const { return false; }
   // Where the buffer lives on a GPU; Host for every CPU memory.
   virtual DeviceScope device_scope() const { return DeviceScope::Host; }
+  // For a Block memory: whether its arrays are carved out of the kernel's dynamic shared
+  // memory (one `extern __shared__` buffer whose size the launch passes), which may exceed the
+  // 48 KB a kernel's static arrays are limited to. The CUDA code generator lays such arrays
+  // out (constant shapes, 128-byte aligned) instead of calling alloc() and free().
+  virtual bool dynamic_shared() const { return false; }
 };
 
 // Registers `mem` under mem->name(), replacing any earlier memory of that name.

@@ -11,6 +11,9 @@
 //   CUDA_GLOBAL  device global memory: a kernel's arguments, cudaMalloc'd on the host.
 //   CUDA_SHARED  one array per thread block (__shared__), allocated in a kernel outside its
 //                thread loops; its shape must be constant.
+//   CUDA_SHARED_DYN  like CUDA_SHARED, in the kernel's dynamic shared memory: a kernel's arrays
+//                here may take up to 227 KB (sm_90; 163 KB on sm_80), the launch passes their
+//                size, and past 48 KB the host function opts in (cudaFuncSetAttribute).
 //   CUDA_REG     each thread's registers (a local array); allocated at a kernel's block level it
 //                is distributed, one slice per thread (docs/gpu.md).
 //   WMMA_A, WMMA_B, WMMA_ACC  tensor-core fragments: a 16 x 16 f16 operand (row-major) or f32
@@ -34,6 +37,7 @@ namespace exocpp::cuda {
 // The memories (registered on first use, thread-safely).
 const Memory& CUDA_GLOBAL();
 const Memory& CUDA_SHARED();
+const Memory& CUDA_SHARED_DYN();
 const Memory& CUDA_REG();
 const Memory& WMMA_A();
 const Memory& WMMA_B();

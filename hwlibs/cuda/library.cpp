@@ -65,13 +65,16 @@ class GlobalMemory : public Memory {
 // registers (once per thread).
 class KernelArray : public Memory {
  public:
-  KernelArray(std::string name, DeviceScope scope, std::string qualifier, std::string what)
+  KernelArray(std::string name, DeviceScope scope, std::string qualifier, std::string what,
+              bool dynamic = false)
       : name_(std::move(name)),
         scope_(scope),
         qualifier_(std::move(qualifier)),
-        what_(std::move(what)) {}
+        what_(std::move(what)),
+        dynamic_(dynamic) {}
   std::string name() const override { return name_; }
   DeviceScope device_scope() const override { return scope_; }
+  bool dynamic_shared() const override { return dynamic_; }
   std::string alloc(const std::string& new_name, const std::string& prim_type,
                     const std::vector<std::string>& shape, const SrcInfo& where) const override {
     if (shape.empty()) return qualifier_ + prim_type + " " + new_name + ";";
@@ -91,6 +94,7 @@ class KernelArray : public Memory {
   std::string name_;
   DeviceScope scope_;
   std::string qualifier_, what_;
+  bool dynamic_;
 };
 
 // A tensor-core fragment (nvcuda::wmma::fragment): a 16 x 16 matrix one warp holds across its
@@ -229,6 +233,11 @@ void register_memories() {
     // bytes; 128 also serves vector and asynchronous copies).
     register_memory(std::make_shared<KernelArray>(
         "CUDA_SHARED", DeviceScope::Block, "__shared__ __align__(128) ", "a block's shared array"));
+    // Shared arrays in the kernel's dynamic shared memory, which the code generator lays out and
+    // the launch sizes (past 48 KB the host opts in with cudaFuncSetAttribute).
+    register_memory(std::make_shared<KernelArray>("CUDA_SHARED_DYN", DeviceScope::Block,
+                                                  "__shared__ __align__(128) ",
+                                                  "a block's shared array", true));
     register_memory(std::make_shared<KernelArray>("CUDA_REG", DeviceScope::Thread, "",
                                                   "a thread's register array"));
     register_memory(
@@ -252,6 +261,7 @@ const Memory& registered(const char* name) {
 
 const Memory& CUDA_GLOBAL() { return registered("CUDA_GLOBAL"); }
 const Memory& CUDA_SHARED() { return registered("CUDA_SHARED"); }
+const Memory& CUDA_SHARED_DYN() { return registered("CUDA_SHARED_DYN"); }
 const Memory& CUDA_REG() { return registered("CUDA_REG"); }
 const Memory& WMMA_A() { return registered("WMMA_A"); }
 const Memory& WMMA_B() { return registered("WMMA_B"); }
