@@ -424,7 +424,7 @@ class Walker {
       }
       a.loops = loops_;
       for (const LoopRange& l : s.loops)
-        a.loops.push_back(LoopRange{l.iter, subst(inner, l.lo), subst(inner, l.hi)});
+        a.loops.push_back(LoopRange{l.iter, subst(inner, l.lo), subst(inner, l.hi), l.node});
       a.guards = guards_;
       for (const Guard& g : s.guards) a.guards.push_back(Guard{subst(inner, g.cond), g.negated});
       a.srcinfo = s.srcinfo;
@@ -476,7 +476,7 @@ class Walker {
         const ForNode* n = s.as<ForNode>();
         reads(n->lo, env, where, top);
         reads(n->hi, env, where, top);
-        loops_.push_back(LoopRange{n->iter, subst(env, n->lo), subst(env, n->hi)});
+        loops_.push_back(LoopRange{n->iter, subst(env, n->lo), subst(env, n->hi), n});
         block(n->body, env, top);
         loops_.pop_back();
         return;

@@ -21,6 +21,9 @@ const char* to_string(AccessKind k);  // "reads", "writes", "reduces into"
 struct LoopRange {
   Sym iter;
   Expr lo, hi;
+  // The loop itself: two loops may bind one symbol (fission and other copies keep it), so
+  // questions of "the same loop" compare this, not `iter`.
+  const ForNode* node = nullptr;
 };
 
 // A condition inside the analysed code (an if-condition, or its negation in the else branch;

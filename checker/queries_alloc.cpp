@@ -21,7 +21,7 @@ void collect_kills(const Stmt& s, const Sym& buf, std::vector<LoopRange>& loops,
   if (const AssignNode* a = s.as<AssignNode>()) {
     if (a->name == buf) out.push_back(Kill{top, loops, a->idx});
   } else if (const ForNode* f = s.as<ForNode>()) {
-    loops.push_back(LoopRange{f->iter, f->lo, f->hi});
+    loops.push_back(LoopRange{f->iter, f->lo, f->hi, f});
     for (const Stmt& b : f->body) collect_kills(b, buf, loops, top, out);
     loops.pop_back();
   }
@@ -83,6 +83,14 @@ z3::expr covers(Encoder& enc, const Kill& kill, const std::vector<z3::expr>& loc
   std::vector<bool> used(kill.loops.size(), false);
   z3::expr f = c.bool_val(true);
   for (size_t d = 0; d < loc.size(); ++d) {
+    // An index naming none of the kill's iterators is one value throughout the iteration (a
+    // double buffer's `i % 2`), provided it reads no data or config, which could change
+    // between the write and the read.
+    if (!mentions_any(kill.idx[d], kill.loops)) {
+      if (uses_of(kill.idx[d]).reads_data) return c.bool_val(false);
+      f = f && loc[d] == enc.num(kill.idx[d]);
+      continue;
+    }
     size_t k = 0;
     Expr off;
     if (!match_var_offset(kill.idx[d], kill.loops, k, off) || used[k]) return c.bool_val(false);

@@ -42,6 +42,17 @@ class BarrierFlow {
   bool connected(const ForNode* a, const ForNode* b) const {
     return reaches(a, b, false) || reaches(b, a, false);
   }
+  // Whether some run reaches lane loop `b` after lane loop `a` with no barrier between along a
+  // path that passes the head of block-level seq loop `loop`: one that may go
+  // on to a later iteration of it. When reaches() holds and this does not, every such path
+  // stays in one iteration of `loop`, and so of every loop around it.
+  bool reaches_through(const ForNode* a, const ForNode* b, bool async, const ForNode* loop) const {
+    auto head = head_.find(loop);
+    if (head == head_.end()) return true;  // not a loop of this block: assume the worst
+    const int h = head->second;
+    return reach_nodes(lane_node_.at(a), async)[static_cast<size_t>(h)] &&
+           reach_nodes(h, async)[static_cast<size_t>(lane_node_.at(b))];
+  }
 
  private:
   // A Barrier orders plain accesses; an AsyncBarrier also waits for asynchronous copies.
@@ -50,6 +61,7 @@ class BarrierFlow {
   std::vector<const ForNode*> loop_;
   std::vector<std::vector<int>> succ_;
   std::map<const ForNode*, int> lane_node_;
+  std::map<const ForNode*, int> head_;  // a block-level seq loop's head
   std::set<std::pair<const ForNode*, const ForNode*>> reach_, reach_async_;
 
   int node(Kind k, const ForNode* loop) {
@@ -72,6 +84,7 @@ class BarrierFlow {
           preds = {n};
         } else {
           int head = node(Kind::Join, nullptr);
+          head_[f] = head;
           link(preds, head);
           link(build(f->body, {head}), head);
           preds = {head};
@@ -91,8 +104,9 @@ class BarrierFlow {
     }
     return preds;
   }
-  void reach_from(const ForNode* from, int n, bool async,
-                  std::set<std::pair<const ForNode*, const ForNode*>>& reach) {
+  // The nodes some path from node `n` (not counting `n` itself unless it returns to it)
+  // reaches without passing a barrier (`async`: one that waits for asynchronous copies).
+  std::vector<bool> reach_nodes(int n, bool async) const {
     std::vector<bool> seen(kind_.size(), false);
     std::vector<int> todo = succ_[static_cast<size_t>(n)];
     while (!todo.empty()) {
@@ -102,9 +116,15 @@ class BarrierFlow {
       if (seen[vi] || kind_[vi] == Kind::AsyncBarrier) continue;
       if (kind_[vi] == Kind::Barrier && !async) continue;
       seen[vi] = true;
-      if (kind_[vi] == Kind::Lane) reach.insert({from, loop_[vi]});
       for (int w : succ_[vi]) todo.push_back(w);
     }
+    return seen;
+  }
+  void reach_from(const ForNode* from, int n, bool async,
+                  std::set<std::pair<const ForNode*, const ForNode*>>& reach) const {
+    const std::vector<bool> seen = reach_nodes(n, async);
+    for (size_t v = 0; v < seen.size(); ++v)
+      if (seen[v] && kind_[v] == Kind::Lane) reach.insert({from, loop_[v]});
   }
 };
 
@@ -114,8 +134,8 @@ struct Geometry {
     const ForNode* loop;
     int64_t lo, unit;
   };
-  std::map<Sym, LaneLoop> lanes;  // by iterator
-  std::set<Sym> block_level;      // allocated outside lane loops: one per block
+  std::map<const ForNode*, LaneLoop> lanes;
+  std::set<Sym> block_level;  // allocated outside lane loops: one per block
   int64_t threads = 1;
 
   explicit Geometry(const Block& body) : threads(cuda_footprint(body)) { walk(body, false); }
@@ -126,7 +146,7 @@ struct Geometry {
         bool lane = is_cuda_lane(f->mode);
         if (lane) {
           // Lane loop bounds are integer constants (the type checker says so).
-          lanes[f->iter] = LaneLoop{f, cuda_lane_lo(*f).value_or(0), cuda_lane_unit(*f)};
+          lanes[f] = LaneLoop{f, cuda_lane_lo(*f).value_or(0), cuda_lane_unit(*f)};
         }
         walk(f->body, in_lane || lane);
       } else if (const IfNode* i = s.as<IfNode>()) {
@@ -141,7 +161,7 @@ struct Geometry {
   // The outermost lane loop around access `a`; nullptr at block level.
   const ForNode* lane_of(const Access& a) const {
     for (const LoopRange& l : a.loops)
-      if (auto it = lanes.find(l.iter); it != lanes.end()) return it->second.loop;
+      if (auto it = lanes.find(l.node); it != lanes.end()) return it->second.loop;
     return nullptr;
   }
 };
@@ -187,7 +207,7 @@ Answer kernel_is_race_free(const Context& ctx, const Stmt& kernel) {
       z3::expr t = zc.int_val(0);
       const ForNode* innermost = nullptr;
       for (size_t i = 0; i < a.loops.size() && i < e.iters.size(); ++i) {
-        auto it = geo.lanes.find(a.loops[i].iter);
+        auto it = geo.lanes.find(a.loops[i].node);
         if (it == geo.lanes.end()) continue;
         t = t + (e.iters[i] - zc.int_val(it->second.lo)) * zc.int_val(it->second.unit);
         innermost = it->second.loop;
@@ -207,10 +227,27 @@ Answer kernel_is_race_free(const Context& ctx, const Stmt& kernel) {
                                const Encoder::Enc& ey) {
       z3::expr same = zc.bool_val(true);
       for (size_t i = 0; i < x.loops.size() && i < y.loops.size(); ++i) {
-        if (x.loops[i].iter != y.loops[i].iter || geo.lanes.count(x.loops[i].iter)) break;
+        if (x.loops[i].node != y.loops[i].node || geo.lanes.count(x.loops[i].node)) break;
         same = same && ex.iters[i] == ey.iters[i];
       }
       return same;
+    };
+    // Whether lane loop `to` runs after lane loop `from` with no barrier between (`async`: none
+    // that waits for copies), for accesses x in `from` and y in `to`: false when no path does
+    // so; when every such path stays in one iteration of the block-level seq loops around both
+    // (none passes the innermost one's head), only if x and y are in the same iterations of
+    // them; otherwise (a path goes on to another iteration) in any iterations.
+    auto runs_after = [&](const ForNode* from, const ForNode* to, bool async, const Access& x,
+                          const Encoder::Enc& ex, const Access& y, const Encoder::Enc& ey) {
+      if (!flow.reaches(from, to, async)) return zc.bool_val(false);
+      const ForNode* innermost = nullptr;
+      for (size_t i = 0; i < x.loops.size() && i < y.loops.size(); ++i) {
+        if (x.loops[i].node != y.loops[i].node || geo.lanes.count(x.loops[i].node)) break;
+        innermost = x.loops[i].node;
+      }
+      if (innermost == nullptr || flow.reaches_through(from, to, async, innermost))
+        return zc.bool_val(true);
+      return same_iterations(x, ex, y, ey);
     };
     ConflictSpec spec;
     spec.first = Side{&eff, "x", {}, [](const z3::model&) { return std::string("one thread"); }};
@@ -252,18 +289,28 @@ Answer kernel_is_race_free(const Context& ctx, const Stmt& kernel) {
           for (size_t i = 0; i < ex.iters.size() && i < ey.iters.size(); ++i)
             other = other || ex.iters[i] != ey.iters[i];
         }
-        z3::expr after = zc.bool_val(unknown || flow.reaches(lc, lo, true));
-        z3::expr before = zc.bool_val(unknown || flow.reaches(lo, lc, false));
+        const Access& c = x_is_copy ? x : y;
+        const Access& o = x_is_copy ? y : x;
+        const Encoder::Enc& ec = x_is_copy ? ex : ey;
+        const Encoder::Enc& eo = x_is_copy ? ey : ex;
+        z3::expr after = zc.bool_val(true), before = zc.bool_val(true);
         if (!unknown && lc == lo) {  // one execution of the loop, or one reaching the next
-          if (!flow.reaches(lc, lc, true)) after = same_iterations(x, ex, y, ey);
-          if (!flow.reaches(lc, lc, false)) before = same_iterations(x, ex, y, ey);
+          after = flow.reaches(lc, lc, true) ? zc.bool_val(true) : same_iterations(x, ex, y, ey);
+          before = flow.reaches(lc, lc, false) ? zc.bool_val(true) : same_iterations(x, ex, y, ey);
+        } else if (!unknown) {
+          after = runs_after(lc, lo, true, c, ec, o, eo);
+          before = runs_after(lo, lc, false, o, eo, c, ec);
         }
         return hx && hy && ((after && other) || (before && tx != ty));
       }
       // Two accesses of one lane loop that cannot reach itself without a barrier are in the
-      // same iterations of the block-level seq loops around it.
+      // same iterations of the block-level seq loops around it; of two lane loops, one runs
+      // after the other with no barrier between, in the iterations runs_after says.
       if (lx != nullptr && lx == ly && !flow.connected(lx, lx))
         f = f && same_iterations(x, ex, y, ey);
+      if (lx != nullptr && ly != nullptr && lx != ly)
+        f = f &&
+            (runs_after(lx, ly, false, x, ex, y, ey) || runs_after(ly, lx, false, y, ey, x, ex));
       return f;
     };
     spec.reason = "two threads of one block of kernel '" + k->iter.name() +

@@ -1,8 +1,8 @@
 // Exo's loop and scope scheduling operations: divide_loop, reorder_loops, fission, remove_loop,
-// add_loop, unroll_loop, lift_scope, fuse, cut_loop, bound_and_guard, shift_loop, mult_loops,
-// join_loops, specialize, autofission, divide_with_recompute. Names, argument order and rewrite
-// rules follow Exo's primitives (docs/primitives/loop_ops.md); every legality condition is decided
-// by the checker (checker/queries.h). See docs/scheduling/loops.md.
+// add_loop, unroll_loop, lift_scope, fuse, cut_loop, rotate_loop, bound_and_guard, shift_loop,
+// mult_loops, join_loops, specialize, autofission, divide_with_recompute. Names, argument order and
+// rewrite rules follow Exo's primitives (docs/primitives/loop_ops.md); every legality condition is
+// decided by the checker (checker/queries.h). See docs/scheduling/loops.md.
 //
 // Every operation returns a new proc derived from `p` (so p.forward(c) carries cursors into it)
 // and throws SchedulingError naming the operation, the target's location and the reason (and
@@ -73,6 +73,12 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2);
 // for i in seq(lo, hi): s  -->  for i in seq(lo, cut): s ; for i in seq(cut, hi): s
 // (lo <= cut <= hi must be proved).
 Proc cut_loop(const Proc& p, const CursorLike& loop, const std::string& cut_point);
+// for i in seq(lo, hi): (A ; B)  -->  if lo < hi: (A[i -> lo] ;
+//                                      for i in seq(lo, hi): (B ; if i + 1 < hi: A[i -> i + 1]))
+// A is the body's first `n_stmts` statements. The same statements run in the same order; the
+// loop must be seq, A must declare nothing at its top level, and lo and hi must keep their
+// values through the loop (proved). The step towards software pipelining.
+Proc rotate_loop(const Proc& p, const CursorLike& loop, int n_stmts);
 // for i in seq(lo, e): s  -->  for i in seq(lo, c): if i < e: s        (e <= c proved)
 // Gives a tail loop the shape of a masked instruction's body. (Exo's stdlib bound_and_guard.)
 Proc bound_and_guard(const Proc& p, const CursorLike& loop, const std::string& bound);

@@ -126,7 +126,8 @@ int main(int argc, char** argv) {
                           {"gemm_wmma", gemm_wmma},
                           {"gemm_wmma_smem", gemm_wmma_smem},
                           {"gemm_wmma_async", gemm_wmma_async},
-                          {"gemm_mma", gemm_mma}};
+                          {"gemm_mma", gemm_mma},
+                          {"gemm_mma_pipelined", gemm_mma_pipelined}};
   for (const Stage& st : stages) {
     CHECK(cudaMemset(dc, 0, nn * sizeof(float)));
     st.run(nullptr, n, n, n, da, db, dc);

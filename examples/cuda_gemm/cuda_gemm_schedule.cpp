@@ -38,29 +38,62 @@ Proc tile_block_of_warps(const Proc& plain) {
   return mult_loops(p, "iw jw", "w");
 }
 
-// The end of a schedule whose k loop stages A's and B's tiles in shared memory (copy loops
-// i0_1, i1_1 and i0_2, i1_2, as stage_mem names them) before `warps`, the warp loop that reads
-// them: the barriers around `warps`, cp.async copies of 8 elements (16 bytes) per thread when
-// `async_copies`, and the loop modes (the grid, the warps, a thread per copy).
-Proc copy_tiles_and_launch(Proc p, const Cursor& warps, bool async_copies) {
-  // The tiles are complete before any warp loads them, and loaded before the next step
-  // overwrites them.
+// How a k step's tiles reach shared memory.
+enum class Copies {
+  Sync,       // plain copies, a barrier before and after the warps that read them
+  Async,      // cp.async, a barrier that waits for them before the warps, one after
+  Pipelined,  // cp.async into two buffers: step k + 1's copies fly while step k computes
+};
+
+// The end of a schedule whose k loop (ko) stages A's and B's tiles in shared memory (As and
+// Bs, copy loops i0_1, i1_1 and i0_2, i1_2, as stage_mem names them) before `warps`, the warp
+// loop that reads them: the copies and barriers `copies` says, and the loop modes (the grid,
+// the warps, a thread per copy). Pipelined copies need the tiles declared outside the k loop,
+// two of each (double_buffer_tiles).
+Proc copy_tiles_and_launch(Proc p, const Cursor& warps, Copies copies) {
   const Proc& sync = cuda::instr("cuda_syncthreads");
-  p = insert_noop_call(p, p.forward(warps).before(),
-                       async_copies ? cuda::instr("cp_async_wait_syncthreads") : sync, {});
-  p = insert_noop_call(p, p.forward(warps).after(), sync, {});
+  const Proc& wait = cuda::instr("cp_async_wait_syncthreads");
   std::vector<const char*> lanes = {"i0_1", "i1_1", "i0_2", "i1_2"};
-  if (async_copies) {
+  if (copies != Copies::Sync) {
+    // Each thread copies 8 consecutive elements (16 bytes) with one cp.async.
     p = divide_loop(p, "for i1_1 in _: _", 8, {"c1", "e1"}, {.perfect = true});
     p = divide_loop(p, "for i1_2 in _: _", 8, {"c2", "e2"}, {.perfect = true});
     p = replace(p, "for e1 in _: _", cuda::instr("cp_async_f16x8"));
     p = replace(p, "for e2 in _: _", cuda::instr("cp_async_f16x8"));
     lanes = {"i0_1", "c1", "i0_2", "c2"};
   }
-  p = set_loop_mode(p, "for io in _: _", "cuda_blocks");
-  p = set_loop_mode(p, "for jo in _: _", "cuda_blocks");
-  p = set_modes(p, "w", "cuda_warps");
+  if (copies == Copies::Pipelined) {
+    // for ko: (copies(ko) ; wait ; warps(ko))  -->  copies(0) ;
+    //   for ko: (wait ; warps(ko) ; if ko + 1 < K / 16: copies(ko + 1))
+    // and step ko + 1's copies go before step ko's warps, which read the other buffer. The
+    // wait at the top of each step is the barrier between a step's warps and the copies that
+    // next overwrite their buffer.
+    p = insert_noop_call(p, p.forward(warps).before(), wait, {});
+    p = rotate_loop(p, "for ko in _: _", 2);
+    p = reorder_stmts(p, p.forward(warps));
+  } else {
+    // The tiles are complete before any warp loads them, and loaded before the next step
+    // overwrites them.
+    p = insert_noop_call(p, p.forward(warps).before(), copies == Copies::Async ? wait : sync, {});
+    p = insert_noop_call(p, p.forward(warps).after(), sync, {});
+  }
+  // The threads and warps first, then the grid from the inside out: the kernel's race rule is
+  // proved when it exists, with every lane loop in place and no block-level loop over tiles
+  // (whose next iteration's copies would race with this one's reads: no barrier between).
   for (const char* lane : lanes) p = set_modes(p, lane, "cuda_threads");
+  p = set_modes(p, "w", "cuda_warps");
+  p = set_loop_mode(p, "for jo in _: _", "cuda_blocks");
+  return set_loop_mode(p, "for io in _: _", "cuda_blocks");
+}
+
+// As and Bs, staged in the k loop (ko), as two buffers each declared outside it: step ko's in
+// buffer ko % 2. (Done while the copies are still plain loops, whose writes lift_alloc's check
+// sees cover what the step reads.)
+Proc double_buffer_tiles(Proc p) {
+  for (const char* tile : {"As", "Bs"}) {
+    p = expand_dim(p, tile, "2", "ko % 2");
+    p = lift_alloc(p, tile);
+  }
   return p;
 }
 
@@ -181,11 +214,11 @@ Proc schedule_wmma_smem(const Proc& plain, bool async_copies) {
   p = replace(p, "for i0_4 in _: _", cuda::instr("wmma_load_b_shared"));
   p = replace(p, "for i0 in _: _ #0", cuda::instr("wmma_load_acc"));
   p = replace(p, "for i0 in _: _", cuda::instr("wmma_store_acc"));
-  return copy_tiles_and_launch(p, warps, async_copies);
+  return copy_tiles_and_launch(p, warps, async_copies ? Copies::Async : Copies::Sync);
 }
 
 // Needs M % 32 == 0 and N % 32 == 0 (gemm.exo asserts them).
-Proc schedule_mma(const Proc& plain) {
+Proc schedule_mma(const Proc& plain, bool pipelined) {
   Proc p = tile_block_of_warps(plain);
   // Each warp's 16 x 16 tile of C as two 16 x 8 accumulators: for w: for nf: for it, jf.
   p = divide_loop(p, "for jt in _: _", 8, {"nf", "jf"}, {.perfect = true});
@@ -215,6 +248,7 @@ Proc schedule_mma(const Proc& plain) {
   p = stage_mem(p, frags, "As[16 * (w / 2) : 16 * (w / 2) + 16, 0:16]", "Af");
   Cursor compute = p.forward(frags).body()[0];
   p = stage_mem(p, compute, "Bs[0:16, 16 * (w % 2) + 8 * nf : 16 * (w % 2) + 8 * nf + 8]", "Bf");
+  if (pipelined) p = double_buffer_tiles(p);
   p = set_memory(p, "Cf", cuda::MMA_ACC());
   p = set_memory(p, "Af", cuda::MMA_A());
   p = set_memory(p, "Bf", cuda::MMA_B());
@@ -224,7 +258,7 @@ Proc schedule_mma(const Proc& plain) {
   p = replace(p, "for i0_4 in _: _", cuda::instr("mma_ldmatrix_b"));
   p = replace(p, "for i0 in _: _ #0", cuda::instr("mma_load_acc"));
   p = replace(p, "for i0 in _: _", cuda::instr("mma_store_acc"));
-  return copy_tiles_and_launch(p, warps, true);
+  return copy_tiles_and_launch(p, warps, pipelined ? Copies::Pipelined : Copies::Async);
 }
 
 std::vector<Proc> all_stages() {
@@ -234,7 +268,8 @@ std::vector<Proc> all_stages() {
           rename(schedule_wmma(plain), "gemm_wmma"),
           rename(schedule_wmma_smem(plain), "gemm_wmma_smem"),
           rename(schedule_wmma_smem(plain, true), "gemm_wmma_async"),
-          rename(schedule_mma(plain), "gemm_mma")};
+          rename(schedule_mma(plain), "gemm_mma"),
+          rename(schedule_mma(plain, true), "gemm_mma_pipelined")};
 }
 
 }  // namespace cuda_gemm_example

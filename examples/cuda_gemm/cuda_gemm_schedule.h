@@ -22,6 +22,9 @@
 //                each warp's 16 x 16 tile of C as two 16 x 8 accumulators (a register tile);
 //                per step of k a warp loads its A fragment and, in turn, its two B fragments
 //                from shared memory with ldmatrix.
+//   mma_pipelined  mma with a two-stage cp.async pipeline: two buffers per tile, step k + 1's
+//                copies in flight while step k's warps compute from the other buffer; one
+//                barrier per step, which waits for the copies.
 #pragma once
 
 #include <exocpp/exocpp.h>
@@ -41,7 +44,9 @@ exocpp::Proc schedule_wmma(const exocpp::Proc& plain);
 // `async_copies`: the tiles are staged with cp.async (16 bytes per thread) and the first barrier
 // waits for the copies (the wmma_async stage).
 exocpp::Proc schedule_wmma_smem(const exocpp::Proc& plain, bool async_copies = false);
-exocpp::Proc schedule_mma(const exocpp::Proc& plain);
+// `pipelined`: two buffers per tile, and step k + 1's cp.async copies issued before step k's
+// tensor-core work (rotate_loop, reorder_stmts), so that they overlap (the mma_pipelined stage).
+exocpp::Proc schedule_mma(const exocpp::Proc& plain, bool pipelined = false);
 
 // Every stage, renamed gemm_<stage>, in the order above.
 std::vector<exocpp::Proc> all_stages();

@@ -30,6 +30,7 @@ const Stage kStages[] = {
     {"wmma_smem", [](const Proc& p) { return cuda_gemm_example::schedule_wmma_smem(p); }},
     {"wmma_async", [](const Proc& p) { return cuda_gemm_example::schedule_wmma_smem(p, true); }},
     {"mma", [](const Proc& p) { return cuda_gemm_example::schedule_mma(p); }},
+    {"mma_pipelined", [](const Proc& p) { return cuda_gemm_example::schedule_mma(p, true); }},
 };
 
 class CudaGemmStage : public ::testing::TestWithParam<std::tuple<int, Sizes>> {};
@@ -43,7 +44,7 @@ TEST_P(CudaGemmStage, MatchesThePlainProc) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CudaGemmStage,
-                         ::testing::Combine(::testing::Range(0, 6),
+                         ::testing::Combine(::testing::Range(0, 7),
                                             ::testing::Values(Sizes{32, 32, 16}, Sizes{64, 32, 48},
                                                               Sizes{32, 64, 32})),
                          [](const ::testing::TestParamInfo<std::tuple<int, Sizes>>& info) {
@@ -67,6 +68,20 @@ TEST(CudaGemm, TheMmaStageCallsOnlyMmaSyncLdmatrixAndAsyncCopies) {
                             "mma_store_acc(", "cp_async_f16x8("})
     EXPECT_NE(text.find(instr), std::string::npos) << instr << "\n" << text;
   EXPECT_EQ(text.find(" = "), std::string::npos) << text;  // no plain assignment is left
+}
+
+TEST(CudaGemm, ThePipelinedStageCopiesTheNextStepBeforeComputingThisOne) {
+  std::string text =
+      to_string(cuda_gemm_example::schedule_mma(cuda_gemm_example::plain_gemm(), true));
+  // Two buffers per tile; step ko + 1's copies, into the other, before step ko's warps.
+  EXPECT_NE(text.find("As: f16[2, 32, 16] @ CUDA_SHARED"), std::string::npos) << text;
+  EXPECT_NE(text.find("Bs: f16[2, 16, 32] @ CUDA_SHARED"), std::string::npos) << text;
+  const size_t next = text.find("cp_async_f16x8(As[(ko + 1) % 2");
+  const size_t warps = text.find("mma_ldmatrix_a(Af[0:16, 0:16], As[ko % 2");
+  ASSERT_NE(next, std::string::npos) << text;
+  ASSERT_NE(warps, std::string::npos) << text;
+  EXPECT_LT(next, warps) << text;
+  EXPECT_EQ(text.find("cuda_syncthreads()"), std::string::npos) << text;  // one barrier per step
 }
 
 TEST(CudaGemm, EveryStageIsAKernelLaunch) {

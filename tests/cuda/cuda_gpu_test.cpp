@@ -48,6 +48,7 @@ int main(int argc, char **argv) {
   else if (std::strcmp(argv[1], "gemm_wmma_smem") == 0) gemm_wmma_smem(nullptr, M, N, K, da, db, dc);
   else if (std::strcmp(argv[1], "gemm_wmma_async") == 0) gemm_wmma_async(nullptr, M, N, K, da, db, dc);
   else if (std::strcmp(argv[1], "gemm_mma") == 0) gemm_mma(nullptr, M, N, K, da, db, dc);
+  else if (std::strcmp(argv[1], "gemm_mma_pipelined") == 0) gemm_mma_pipelined(nullptr, M, N, K, da, db, dc);
   else return 4;
   cudaError_t err = cudaDeviceSynchronize();
   if (err != cudaSuccess) { std::fprintf(stderr, "%s\n", cudaGetErrorString(err)); return 5; }
@@ -107,7 +108,8 @@ TEST_P(CudaGpu, TheStageComputesWhatTheInterpreterComputes) {
 
 INSTANTIATE_TEST_SUITE_P(Stages, CudaGpu,
                          ::testing::Values("gemm_naive", "gemm_smem_tiled", "gemm_wmma",
-                                           "gemm_wmma_smem", "gemm_wmma_async", "gemm_mma"));
+                                           "gemm_wmma_smem", "gemm_wmma_async", "gemm_mma",
+                                           "gemm_mma_pipelined"));
 
 }  // namespace
 }  // namespace exocpp

@@ -201,5 +201,88 @@ TEST(CudaRace, TheBlockIndexOfTheCounterexampleIsGiven) {
   EXPECT_NE(err.find("b = "), std::string::npos) << err;
 }
 
+// A two-stage pipeline: step k + 1's asynchronous copies go into the other half of s while step
+// k's threads read theirs; the wait at the top of each step orders both. `copy_half`,
+// `read_half` and `wait` vary it.
+std::string pipeline(const std::string& copy_half, const std::string& read_half,
+                     const std::string& wait) {
+  return "def p(K: size, A: f16[K, 128] @ CUDA_GLOBAL, X: f16[K, 128] @ CUDA_GLOBAL):\n"
+         "    for b in cuda_blocks(0, 1):\n"
+         "        s: f16[2, 128] @ CUDA_SHARED\n"
+         "        if 0 < K:\n"
+         "            for t in cuda_threads(0, 16):\n"
+         "                cp_async_f16x8(s[0, 8 * t : 8 * t + 8], A[0, 8 * t : 8 * t + 8])\n"
+         "            for k in seq(0, K):\n"
+         "                " +
+         wait +
+         "\n"
+         "                if k + 1 < K:\n"
+         "                    for t in cuda_threads(0, 16):\n"
+         "                        cp_async_f16x8(s[" +
+         copy_half +
+         ", 8 * t : 8 * t + 8], A[k + 1, 8 * t : 8 * t + 8])\n"
+         "                for t in cuda_threads(0, 16):\n"
+         "                    X[k, t] = s[" +
+         read_half + ", 127 - 8 * t]\n";
+}
+
+TEST(CudaRace, ATwoStagePipelineOverTwoBuffersIsRaceFree) {
+  EXPECT_EQ(emission_error(
+                parse_cuda(pipeline("(k + 1) % 2", "k % 2", "cp_async_wait_syncthreads()"), "p")),
+            "");
+}
+
+TEST(CudaRace, APipelineCopyingIntoTheHalfBeingReadIsRefused) {
+  std::string err =
+      emission_error(parse_cuda(pipeline("k % 2", "k % 2", "cp_async_wait_syncthreads()"), "p"));
+  EXPECT_NE(err.find("no barrier separates them"), std::string::npos) << err;
+}
+
+TEST(CudaRace, APipelineReadingTheHalfInFlightIsRefused) {
+  std::string err = emission_error(
+      parse_cuda(pipeline("(k + 1) % 2", "(k + 1) % 2", "cp_async_wait_syncthreads()"), "p"));
+  EXPECT_NE(err.find("no barrier separates them"), std::string::npos) << err;
+}
+
+TEST(CudaRace, APipelineWithoutItsWaitIsRefused) {
+  std::string err = emission_error(parse_cuda(pipeline("(k + 1) % 2", "k % 2", "pass"), "p"));
+  EXPECT_NE(err.find("no barrier separates them"), std::string::npos) << err;
+}
+
+TEST(CudaRace, APipelineWhosePlainBarrierDoesNotWaitForCopiesIsRefused) {
+  std::string err =
+      emission_error(parse_cuda(pipeline("(k + 1) % 2", "k % 2", "cuda_syncthreads()"), "p"));
+  EXPECT_NE(err.find("no barrier separates them"), std::string::npos) << err;
+}
+
+// fission leaves two lane loops binding one iterator: the rule must tell them apart. Here the
+// first writes s and a second lane loop reads it with no barrier between (a race); the loop
+// sharing the first one's iterator stands after a barrier, where it would be race free.
+TEST(CudaRace, LaneLoopsSharingAnIteratorAreToldApart) {
+  Proc p = parse_cuda(
+      "def p(N: size, A: f32[N, 16] @ CUDA_GLOBAL, X: f32[N, 16] @ CUDA_GLOBAL, Y: f32[N, 16] "
+      "@ CUDA_GLOBAL):\n"
+      "    for b in seq(0, N):\n"
+      "        s: f32[16] @ DRAM\n"
+      "        for t in seq(0, 16):\n"
+      "            s[t] = A[b, t]\n"
+      "            Y[b, t] = 1.0\n"
+      "        for u in seq(0, 16):\n"
+      "            X[b, u] = s[15 - u]\n",
+      "p");
+  p = fission(p, p.find("Y[_] = _").before());  // for t: s[t] = .. ; for t: Y[..] = ..
+  p = reorder_stmts(p, p.find_loop("t #1"));    // ... the reading loop between them
+  p = insert_noop_call(p, p.find_loop("t #1").before(), cuda::instr("cuda_syncthreads"), {});
+  p = set_memory(p, "s", cuda::CUDA_SHARED());
+  for (const char* lane : {"t #0", "t #1", "u"}) p = set_loop_mode(p, lane, "cuda_threads");
+  try {
+    set_loop_mode(p, "b", "cuda_blocks");
+    FAIL() << "the race between the first t loop and the u loop was accepted:\n" << p;
+  } catch (const SchedulingError& e) {
+    EXPECT_NE(std::string(e.what()).find("no barrier separates them"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace exocpp

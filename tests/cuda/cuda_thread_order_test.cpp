@@ -82,7 +82,7 @@ TEST_P(CudaThreadOrderGemm, TheGemmStageAgreesInEveryOrder) {
   expect_orders_agree(stage, {{"M", 32}, {"N", 32}, {"K", 32}});
 }
 
-INSTANTIATE_TEST_SUITE_P(Stages, CudaThreadOrderGemm, ::testing::Range(0, 6));
+INSTANTIATE_TEST_SUITE_P(Stages, CudaThreadOrderGemm, ::testing::Range(0, 7));
 
 }  // namespace
 }  // namespace exocpp

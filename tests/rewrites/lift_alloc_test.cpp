@@ -85,6 +85,33 @@ TEST(LiftAlloc, RefusesWhenAnIterationReadsAnEarlierOnesValue) {
                  "can serve every iteration");
 }
 
+// A double buffer: each iteration writes, then reads, half i % 2 of t; that index names no
+// iterator of the writing loops, so the write covers what the read reads.
+const char* kDoubleBuffer = R"(def f(N: size, A: f32[N, 4] @ DRAM, x: f32[4] @ DRAM):
+    for i in seq(0, N):
+        t: f32[2, 4] @ DRAM
+        for j in seq(0, 4):
+            t[i % 2, j] = A[i, j]
+        for j in seq(0, 4):
+            x[j] += t[READ, j]
+)";
+
+std::string double_buffer(const std::string& read) {
+  std::string s = kDoubleBuffer;
+  return s.replace(s.find("READ"), 4, read);
+}
+
+TEST(LiftAlloc, LiftsADoubleBufferEachIterationWritesBeforeReading) {
+  Proc p = parse_proc(double_buffer("i % 2"));
+  Proc q = lift_alloc(p, "t");
+  expect_equivalent(p, q);
+}
+
+TEST(LiftAlloc, RefusesADoubleBufferReadOfThePreviousIterationsHalf) {
+  Proc p = parse_proc(double_buffer("(i + 1) % 2"));
+  expect_refused([&] { lift_alloc(p, "t"); }, "lift_alloc", "may be read by a later one");
+}
+
 TEST(LiftAlloc, RefusesAShapeDependingOnTheLoopVariable) {
   // The parser refuses such shapes, so the allocation t: f32[i + 1] is built by hand.
   Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):

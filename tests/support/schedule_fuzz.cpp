@@ -600,6 +600,9 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
   add("cut_loop", [](const Proc& p, Ctx& c) {
     return cut_loop(p, any(Targets(p).loops, c.rng, "cut_loop"), bound_expr(c));
   });
+  add("rotate_loop", [](const Proc& p, Ctx& c) {
+    return rotate_loop(p, any(Targets(p).loops, c.rng, "rotate_loop"), pick(c.rng, 1, 2));
+  });
   add("shift_loop", [](const Proc& p, Ctx& c) {
     return shift_loop(p, any(Targets(p).loops, c.rng, "shift_loop"), bound_expr(c));
   });
