@@ -75,4 +75,35 @@ std::optional<int64_t> cuda_constant_bytes(const AllocNode& a) {
   return bytes;
 }
 
+namespace {
+
+void collect_parallel_loops(const Block& b, BlockPath& path, bool in_kernel,
+                            std::vector<ParallelLoopAt>& out) {
+  for (size_t k = 0; k < b.size(); ++k) {
+    const Stmt& s = b[k];
+    const int index = static_cast<int>(k);
+    if (const ForNode* f = s.as<ForNode>()) {
+      if (f->mode != LoopMode::Seq) out.push_back(ParallelLoopAt{path, index, s, in_kernel});
+      path.push_back({index, BlockField::Body});
+      collect_parallel_loops(f->body, path, in_kernel || f->mode == LoopMode::CudaBlocks, out);
+      path.pop_back();
+    } else if (const IfNode* i = s.as<IfNode>()) {
+      path.push_back({index, BlockField::Body});
+      collect_parallel_loops(i->body, path, in_kernel, out);
+      path.back().field = BlockField::Orelse;
+      collect_parallel_loops(i->orelse, path, in_kernel, out);
+      path.pop_back();
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<ParallelLoopAt> parallel_loops(const Block& body) {
+  std::vector<ParallelLoopAt> out;
+  BlockPath path;
+  collect_parallel_loops(body, path, false, out);
+  return out;
+}
+
 }  // namespace exocpp

@@ -11,8 +11,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "core/ir.h"
+#include "core/loc.h"
 
 namespace exocpp {
 
@@ -39,6 +41,18 @@ int64_t cuda_lane_unit(const ForNode& f);
 
 // Whether `s` is a call of a barrier instruction (InstrInfo::sync not empty).
 bool is_cuda_barrier(const Stmt& s);
+
+// A loop of a body that is not seq (par, or a CUDA loop): statement `index` of list `path`,
+// and whether a kernel (a cuda_blocks loop around it) contains it. The code generator and the
+// scheduling operations prove each one independent, and each kernel race free.
+struct ParallelLoopAt {
+  BlockPath path;
+  int index = 0;
+  Stmt stmt;
+  bool in_kernel = false;
+};
+// Every such loop of `body`, outer loops before the loops inside them.
+std::vector<ParallelLoopAt> parallel_loops(const Block& body);
 
 // The bytes of one element of a data type in emitted C and CUDA (R is float; f16 is 2 bytes).
 int64_t cuda_element_bytes(ScalarKind k);

@@ -5,6 +5,7 @@
 
 #include "checker/frontend_checks.h"
 #include "checker/queries.h"
+#include "core/cuda.h"
 #include "core/errors.h"
 #include "core/typecheck.h"
 
@@ -29,39 +30,20 @@ void require_parallel_loops_proved(const Proc& p) {
     if (!a.counterexample.empty()) msg += " (counterexample: " + a.counterexample + ")";
     throw CodegenError(s.srcinfo(), msg);
   };
-  std::function<void(const Block&, BlockPath&, bool)> walk = [&](const Block& b, BlockPath& path,
-                                                                 bool in_kernel) {
-    for (size_t k = 0; k < b.size(); ++k) {
-      const Stmt& s = b[k];
-      const int idx = static_cast<int>(k);
-      if (const ForNode* f = s.as<ForNode>()) {
-        if (is_parallel(f->mode)) {
-          checker::Context ctx = checker::Context::at(p, path, idx);
-          checker::Answer a = checker::loop_is_parallelizable(ctx, s);
-          if (!a.proved())
-            refuse(s, a,
-                   "the iterations of " + std::string(to_string(f->mode)) + " loop '" +
-                       f->iter.name() + "' must be independent");
-          if (f->mode == LoopMode::CudaBlocks && !in_kernel) {
-            a = checker::kernel_is_race_free(ctx, s);
-            if (!a.proved())
-              refuse(s, a, "the threads of kernel '" + f->iter.name() + "' must not race");
-          }
-        }
-        path.push_back({idx, BlockField::Body});
-        walk(f->body, path, in_kernel || f->mode == LoopMode::CudaBlocks);
-        path.pop_back();
-      } else if (const IfNode* i = s.as<IfNode>()) {
-        path.push_back({idx, BlockField::Body});
-        walk(i->body, path, in_kernel);
-        path.back().field = BlockField::Orelse;
-        walk(i->orelse, path, in_kernel);
-        path.pop_back();
-      }
+  for (const ParallelLoopAt& at : parallel_loops(p.body())) {
+    const ForNode* f = at.stmt.as<ForNode>();
+    checker::Context ctx = checker::Context::at(p, at.path, at.index);
+    checker::Answer a = checker::loop_is_parallelizable(ctx, at.stmt);
+    if (!a.proved())
+      refuse(at.stmt, a,
+             "the iterations of " + std::string(to_string(f->mode)) + " loop '" + f->iter.name() +
+                 "' must be independent");
+    if (f->mode == LoopMode::CudaBlocks && !at.in_kernel) {
+      a = checker::kernel_is_race_free(ctx, at.stmt);
+      if (!a.proved())
+        refuse(at.stmt, a, "the threads of kernel '" + f->iter.name() + "' must not race");
     }
-  };
-  BlockPath path;
-  walk(p.body(), path, false);
+  }
 }
 
 }  // namespace

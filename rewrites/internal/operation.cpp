@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "checker/queries.h"
+#include "core/cuda.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/typecheck.h"
@@ -122,58 +123,31 @@ void check_int_arg(const std::string& op, const Cursor& where, const std::string
 
 namespace {
 
-// Every par loop statement node of a block, by identity.
-void collect_par_loops(const Block& b, std::set<const StmtNode*>& out) {
-  for (const Stmt& s : b) {
-    if (const ForNode* f = s.as<ForNode>()) {
-      if (f->mode != LoopMode::Seq) out.insert(s.get());
-      collect_par_loops(f->body, out);
-    } else if (const IfNode* i = s.as<IfNode>()) {
-      collect_par_loops(i->body, out);
-      collect_par_loops(i->orelse, out);
-    }
-  }
-}
-
 // Proves every par loop of `result` that is not a par loop node of its input `before` (one the
 // operation made, or whose body it changed): iterations of a par loop run in any order, so a
 // rewrite inside one (a staged buffer copied whole, a fused body) may make them conflict even
 // when each step is legal for a sequential loop. A new or changed CUDA kernel (an outermost
 // cuda_blocks loop) must also be free of races between the threads of a block: moving a
 // statement across a barrier is legal for the sequential proc and may still break the kernel.
-void require_new_par_loops_parallel(const std::string& op, const Proc& result,
-                                    const std::set<const StmtNode*>& before, const Block& b,
-                                    BlockPath& path, bool in_kernel = false) {
-  for (size_t k = 0; k < b.size(); ++k) {
-    const Stmt& s = b[k];
-    const int idx = static_cast<int>(k);
-    if (const ForNode* f = s.as<ForNode>()) {
-      if (f->mode != LoopMode::Seq && before.count(s.get()) == 0) {
-        Loc l{CursorKind::Stmt, path, idx, idx + 1, {}};
-        checker::Context ctx = checker::Context::at(result, path, idx);
-        require_parallel(op, Cursor(result, l), ctx, s, [&] { return "loop " + f->iter.name(); });
-        if (f->mode == LoopMode::CudaBlocks && !in_kernel &&
-            cuda_structure_problem(result, false).empty())
-          require_proved(
-              op, Cursor(result, l), checker::kernel_is_race_free(ctx, s),
-              [&] {
-                return "the threads of kernel '" + f->iter.name() +
-                       "' do not race (between two barriers, no two threads of a block touch one "
-                       "location where one writes it)";
-              },
-              "checker.cuda_race");
-      }
-      path.push_back({idx, BlockField::Body});
-      require_new_par_loops_parallel(op, result, before, f->body, path,
-                                     in_kernel || f->mode == LoopMode::CudaBlocks);
-      path.pop_back();
-    } else if (const IfNode* i = s.as<IfNode>()) {
-      path.push_back({idx, BlockField::Body});
-      require_new_par_loops_parallel(op, result, before, i->body, path, in_kernel);
-      path.back().field = BlockField::Orelse;
-      require_new_par_loops_parallel(op, result, before, i->orelse, path, in_kernel);
-      path.pop_back();
-    }
+void require_new_par_loops_parallel(const std::string& op, const Proc& result, const Proc& input) {
+  std::set<const StmtNode*> before;
+  for (const ParallelLoopAt& at : parallel_loops(input.body())) before.insert(at.stmt.get());
+  for (const ParallelLoopAt& at : parallel_loops(result.body())) {
+    if (before.count(at.stmt.get())) continue;
+    const ForNode* f = at.stmt.as<ForNode>();
+    Loc l{CursorKind::Stmt, at.path, at.index, at.index + 1, {}};
+    checker::Context ctx = checker::Context::at(result, at.path, at.index);
+    require_parallel(op, Cursor(result, l), ctx, at.stmt, [&] { return "loop " + f->iter.name(); });
+    if (f->mode == LoopMode::CudaBlocks && !at.in_kernel &&
+        cuda_structure_problem(result, false).empty())
+      require_proved(
+          op, Cursor(result, l), checker::kernel_is_race_free(ctx, at.stmt),
+          [&] {
+            return "the threads of kernel '" + f->iter.name() +
+                   "' do not race (between two barriers, no two threads of a block touch one "
+                   "location where one writes it)";
+          },
+          "checker.cuda_race");
   }
 }
 
@@ -280,10 +254,7 @@ void require_well_formed(const std::string& op, const Proc& result) {
              "' hides it, so its printed form would read the wrong one (rename one of them)");
   Proc input = result.parent();
   if (!input.defined()) return;
-  std::set<const StmtNode*> before;
-  collect_par_loops(input.body(), before);
-  BlockPath path;
-  require_new_par_loops_parallel(op, result, before, result.body(), path);
+  require_new_par_loops_parallel(op, result, input);
 }
 void require_same_location(const std::string& op, const Cursor& where, const checker::Context& ctx,
                            const std::vector<Expr>& a, const std::vector<Expr>& b,
