@@ -4,6 +4,9 @@
 
 #include <exocpp/exocpp.h>
 
+#include <string>
+#include <vector>
+
 namespace exocpp {
 
 struct EmbeddedExo {
@@ -21,6 +24,21 @@ inline Module parse_embedded_exo(const EmbeddedExo* files, int count) {
     all.procs.insert(all.procs.end(), m.procs.begin(), m.procs.end());
   }
   return all;
+}
+
+// The proc `name` of a library's module; InternalError naming `library` when it has none.
+inline const Proc& library_proc(const Module& m, const std::string& name,
+                                const std::string& library) {
+  for (const Proc& p : m.procs)
+    if (p.name() == name) return p;
+  throw InternalError(library + ": no instruction named " + name);
+}
+
+// The names of a library module's procs, in order.
+inline std::vector<std::string> library_proc_names(const Module& m) {
+  std::vector<std::string> out;
+  for (const Proc& p : m.procs) out.push_back(p.name());
+  return out;
 }
 
 }  // namespace exocpp

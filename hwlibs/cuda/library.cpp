@@ -280,16 +280,8 @@ const Module& library() {
   return m;
 }
 
-const Proc& instr(const std::string& name) {
-  for (const Proc& p : library().procs)
-    if (p.name() == name) return p;
-  throw InternalError("cuda: no instruction named " + name);
-}
+const Proc& instr(const std::string& name) { return library_proc(library(), name, "cuda"); }
 
-std::vector<std::string> instruction_names() {
-  std::vector<std::string> out;
-  for (const Proc& p : library().procs) out.push_back(p.name());
-  return out;
-}
+std::vector<std::string> instruction_names() { return library_proc_names(library()); }
 
 }  // namespace exocpp::cuda

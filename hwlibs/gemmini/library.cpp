@@ -145,11 +145,7 @@ const Module& library() {
   return m;
 }
 
-const Proc& instr(const std::string& name) {
-  for (const Proc& p : library().procs)
-    if (p.name() == name) return p;
-  throw InternalError("gemmini: no instruction named " + name);
-}
+const Proc& instr(const std::string& name) { return library_proc(library(), name, "gemmini"); }
 
 Config config(const std::string& name) {
   for (const Config& c : library().configs)
@@ -157,11 +153,7 @@ Config config(const std::string& name) {
   throw InternalError("gemmini: no config named " + name);
 }
 
-std::vector<std::string> instruction_names() {
-  std::vector<std::string> out;
-  for (const Proc& p : library().procs) out.push_back(p.name());
-  return out;
-}
+std::vector<std::string> instruction_names() { return library_proc_names(library()); }
 
 CompileOptions model_compile_options(CompileOptions base) {
   base.flags.push_back("-I" EXOCPP_GEMMINI_DIR);
