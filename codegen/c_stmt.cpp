@@ -517,6 +517,29 @@ void ProcEmitter::call(const CallNode* n, const Stmt& s) {
   line(text + ");");
 }
 
+namespace {
+
+// An instruction's template addresses its buffer parameters as memory `param.mem` does, so an
+// argument in another memory is passed only where the two address elements alike: both plain
+// pointers that plain code reads, in one place on the device (DRAM_STACK for DRAM,
+// CUDA_SHARED_DYN for CUDA_SHARED). A register array handed to a shared-memory copy, or a
+// fragment of one kind to another's instruction, is refused here instead of miscompiling.
+void require_instr_memory(const ProcNode& ins, const FnArg& param, const BufInfo& arg,
+                          const SrcInfo& where) {
+  if (arg.mem == param.mem) return;
+  const Memory* pm = find_memory(param.mem);
+  const Memory* am = arg.memory;
+  const bool alike = pm != nullptr && am != nullptr && pm->addressable() && am->addressable() &&
+                     pm->can_read() && am->can_read() && pm->device_scope() == am->device_scope();
+  if (!alike)
+    throw CodegenError(where, "instruction '" + ins.name + "' takes parameter '" +
+                                  param.name.name() + "' in memory " + param.mem +
+                                  ", but the argument lives in " + arg.mem +
+                                  ", which it would address differently");
+}
+
+}  // namespace
+
 void ProcEmitter::instr_call(const CallNode* n, const Stmt& s) {
   const ProcNode& ins = *n->proc;
   if (n->args.size() != ins.args.size())
@@ -539,6 +562,7 @@ void ProcEmitter::instr_call(const CallNode* n, const Stmt& s) {
                  bufs_.at(r->name.id()).kind != BufInfo::Kind::ScalarLocal;
     if (arg.is<WindowExprNode>() || whole) {
       WindowParts w = window_parts(arg);
+      require_instr_memory(ins, param, *w.buf, s.srcinfo());
       holes[pn + "_data"] = w.origin;
       for (size_t k = 0; k < w.strides.size(); ++k)
         holes[pn + "_stride" + std::to_string(k)] = w.strides[k];

@@ -63,6 +63,37 @@ TEST(CudaCodegen, ADistributedRegisterBufferHoldsOnlyTheThreadsSlice) {
   EXPECT_TRUE(contains(cu, "r = A[b * 256 + 16 * t + u];")) << cu;
 }
 
+// An instruction's template addresses a buffer parameter as its memory does: the code
+// generator passes it only arguments addressed alike.
+TEST(CudaCodegen, AnInstructionRefusesAnArgumentInAMemoryItAddressesDifferently) {
+  // A thread's register array is no shared-memory address for cp.async.
+  std::string err = cuda_test::emission_error(
+      parse_cuda("def p(N: size, A: f16[N, 128] @ CUDA_GLOBAL, X: f16[N, 16] @ CUDA_GLOBAL):\n"
+                 "    for b in cuda_blocks(0, N):\n"
+                 "        for t in cuda_threads(0, 16):\n"
+                 "            s: f16[8] @ CUDA_REG\n"
+                 "            cp_async_f16x8(s[0:8], A[b, 8 * t : 8 * t + 8])\n"
+                 "            X[b, t] = 0.0\n",
+                 "p"));
+  EXPECT_TRUE(contains(err,
+                       "instruction 'cp_async_f16x8' takes parameter 'dst' in memory "
+                       "CUDA_SHARED, but the argument lives in CUDA_REG"))
+      << err;
+}
+
+TEST(CudaCodegen, AnInstructionTakesDynamicSharedMemoryForShared) {
+  std::string cu = emitted(
+      "def p(N: size, A: f16[N, 128] @ CUDA_GLOBAL, X: f16[N, 16] @ CUDA_GLOBAL):\n"
+      "    for b in cuda_blocks(0, N):\n"
+      "        s: f16[128] @ CUDA_SHARED_DYN\n"
+      "        for t in cuda_threads(0, 16):\n"
+      "            cp_async_f16x8(s[8 * t : 8 * t + 8], A[b, 8 * t : 8 * t + 8])\n"
+      "        cp_async_wait_syncthreads()\n"
+      "        for t in cuda_threads(0, 16):\n"
+      "            X[b, t] = s[127 - 8 * t]\n");
+  EXPECT_TRUE(contains(cu, "__pipeline_memcpy_async(&s[8 * t], &A[b * 128 + 8 * t], 16);")) << cu;
+}
+
 TEST(CudaCodegen, AStrideHoleIsTheWindowsRowStride) {
   std::string cu = compile_procs_to_cuda(cuda_gemm_example::all_stages(), "lib").source;
   EXPECT_TRUE(contains(cu,
