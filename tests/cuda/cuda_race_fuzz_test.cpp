@@ -126,5 +126,41 @@ TEST(CudaRaceFuzz, EveryAcceptedKernelAgreesWithTheThreadMajorOrders) {
   std::cout << "race fuzz: " << accepted_count << " of " << seeds << " kernels accepted\n";
 }
 
+// The same kernels after `fission` splits a two-statement lane loop in two: both loops bind one
+// iterator, which the rule must not take for one loop. Every fission the operation accepts (it
+// proves the changed kernel race free) must leave a kernel that agrees with the oracle.
+TEST(CudaRaceFuzz, KernelsSplitByFissionAgreeWithTheThreadMajorOrders) {
+  int seeds = 150;
+  if (const char* n = std::getenv("EXOCPP_RACE_FUZZ_SEEDS")) seeds = std::atoi(n);
+  int split = 0;
+  for (int seed = 0; seed < seeds; ++seed) {
+    KernelGen gen(static_cast<uint64_t>(seed));
+    std::string src = gen.kernel();
+    Proc p = cuda_test::parse_cuda(src, "p");
+    if (!accepted(p)) continue;
+    for (const Cursor& loop : p.find_all("for t in _: _")) {
+      const ForNode* f = loop.stmt().as<ForNode>();
+      if (f == nullptr || f->body.size() != 2) continue;
+      Proc q;
+      try {
+        q = fission(p, p.forward(loop).body()[1].before());
+      } catch (const SchedulingError&) {
+        continue;  // refused: the split kernel would race
+      }
+      ++split;
+      const std::map<std::string, int64_t> sizes = {{"N", 2}, {"K", 2}};
+      ASSERT_EQ(compare_procs(p, cuda_test::thread_major(q, false), sizes), "")
+          << "seed " << seed << "\n"
+          << q;
+      ASSERT_EQ(compare_procs(p, cuda_test::thread_major(q, true), sizes), "")
+          << "seed " << seed << "\n"
+          << q;
+      break;
+    }
+  }
+  EXPECT_GT(split, 0);  // some fission was accepted, or the test checks nothing
+  std::cout << "race fuzz (fission): " << split << " split kernels accepted\n";
+}
+
 }  // namespace
 }  // namespace exocpp
