@@ -71,7 +71,6 @@ Proc rotate_loop(const Proc& p, const CursorLike& loop, int n_stmts) {
     const SrcInfo& si = f->srcinfo;
     const Block moved(f->body.begin(), f->body.begin() + n_stmts);
     const Expr next = simplify_expr(mk_add(index_var(f->iter, si), int_const(1, si)));
-    const Expr last = f->hi;
     const Block prologue = alpha_rename(substitute(moved, {{f->iter, f->lo}}));
     const Expr runs = mk_cmp(BinOpKind::Lt, f->lo, f->hi);
 
@@ -83,7 +82,7 @@ Proc rotate_loop(const Proc& p, const CursorLike& loop, int n_stmts) {
     rw::Edit e(p);
     for (int k = 0; k < n_stmts; ++k) e.move(body, 0, body, n_body - 1);
     e.wrap(body, n_body - n_stmts, n_body, [&](const Block&) {
-      return IfNode::make(mk_cmp(BinOpKind::Lt, next, last), substitute(moved, {{f->iter, next}}),
+      return IfNode::make(mk_cmp(BinOpKind::Lt, next, f->hi), substitute(moved, {{f->iter, next}}),
                           {}, si);
     });
     e.insert(path, at, prologue);

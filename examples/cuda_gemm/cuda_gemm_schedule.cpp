@@ -86,6 +86,33 @@ Proc copy_tiles_and_launch(Proc p, const Cursor& warps, Copies copies) {
   return set_loop_mode(p, "for io in _: _", "cuda_blocks");
 }
 
+// Per step of k (ko), the block's 32 x 16 tile of A and 16 x 32 tile of B in shared memory
+// (As, Bs), staged before `warps`, the warp loop that reads them.
+Proc stage_block_tiles(Proc p, const Cursor& warps) {
+  p = stage_mem(p, warps, "A[32 * io : 32 * io + 32, 16 * ko : 16 * ko + 16]", "As");
+  return stage_mem(p, p.forward(warps), "B[16 * ko : 16 * ko + 16, 32 * jo : 32 * jo + 32]", "Bs");
+}
+
+// A tensor-core stage's fragment memories and instructions.
+struct TensorCoreForm {
+  const Memory &acc, &a, &b;  // of Cf, Af, Bf
+  const char *mma, *load_a, *load_b, *load_acc, *store_acc;
+};
+
+// The staged fragments (Cf, Af, Bf) and tiles (As, Bs) to their memories, and the product
+// (`for it`) and the copy nests (as stage_mem named them) to `form`'s instructions.
+Proc to_tensor_core_calls(Proc p, const TensorCoreForm& form) {
+  p = set_memory(p, "Cf", form.acc);
+  p = set_memory(p, "Af", form.a);
+  p = set_memory(p, "Bf", form.b);
+  for (const char* shared : {"As", "Bs"}) p = set_memory(p, shared, cuda::CUDA_SHARED());
+  p = replace(p, "for it in _: _", cuda::instr(form.mma));
+  p = replace(p, "for i0_3 in _: _", cuda::instr(form.load_a));
+  p = replace(p, "for i0_4 in _: _", cuda::instr(form.load_b));
+  p = replace(p, "for i0 in _: _ #0", cuda::instr(form.load_acc));
+  return replace(p, "for i0 in _: _", cuda::instr(form.store_acc));
+}
+
 // As and Bs, staged in the k loop (ko), as two buffers each declared outside it: step ko's in
 // buffer ko % 2. (Done while the copies are still plain loops, whose writes lift_alloc's check
 // sees cover what the step reads.)
@@ -197,23 +224,15 @@ Proc schedule_wmma_smem(const Proc& plain, bool async_copies) {
   p = fission(p, p.forward(ko).before());
   p = fission(p, p.forward(ko).after());
   p = reorder_loops(p, "w ko");
-  // Per step of k, the block's 32 x 16 tile of A and 16 x 32 tile of B in shared memory.
   Cursor warps = p.find_loop("ko").body()[0];
-  p = stage_mem(p, warps, "A[32 * io : 32 * io + 32, 16 * ko : 16 * ko + 16]", "As");
-  p = stage_mem(p, p.forward(warps), "B[16 * ko : 16 * ko + 16, 32 * jo : 32 * jo + 32]", "Bs");
+  p = stage_block_tiles(p, warps);
   // Each warp's 16 x 16 tiles of them in fragments, loaded from shared memory.
   Cursor compute = p.forward(warps).body()[0];
   p = stage_mem(p, compute, "As[16 * (w / 2) : 16 * (w / 2) + 16, 0:16]", "Af");
   p = stage_mem(p, p.forward(compute), "Bs[0:16, 16 * (w % 2) : 16 * (w % 2) + 16]", "Bf");
-  p = set_memory(p, "Cf", cuda::WMMA_ACC());
-  p = set_memory(p, "Af", cuda::WMMA_A());
-  p = set_memory(p, "Bf", cuda::WMMA_B());
-  for (const char* shared : {"As", "Bs"}) p = set_memory(p, shared, cuda::CUDA_SHARED());
-  p = replace(p, "for it in _: _", cuda::instr("wmma_mma"));
-  p = replace(p, "for i0_3 in _: _", cuda::instr("wmma_load_a_shared"));
-  p = replace(p, "for i0_4 in _: _", cuda::instr("wmma_load_b_shared"));
-  p = replace(p, "for i0 in _: _ #0", cuda::instr("wmma_load_acc"));
-  p = replace(p, "for i0 in _: _", cuda::instr("wmma_store_acc"));
+  p = to_tensor_core_calls(
+      p, {cuda::WMMA_ACC(), cuda::WMMA_A(), cuda::WMMA_B(), "wmma_mma", "wmma_load_a_shared",
+          "wmma_load_b_shared", "wmma_load_acc", "wmma_store_acc"});
   return copy_tiles_and_launch(p, warps, async_copies ? Copies::Async : Copies::Sync);
 }
 
@@ -239,25 +258,17 @@ Proc schedule_mma(const Proc& plain, bool pipelined) {
   p = fission(p, p.forward(ko).after(), {.n_lifts = 2});
   p = reorder_loops(p, "nf ko");
   p = reorder_loops(p, "w ko");
-  // Per step of k, the block's 32 x 16 tile of A and 16 x 32 tile of B in shared memory.
   Cursor warps = p.find_loop("ko").body()[0];
-  p = stage_mem(p, warps, "A[32 * io : 32 * io + 32, 16 * ko : 16 * ko + 16]", "As");
-  p = stage_mem(p, p.forward(warps), "B[16 * ko : 16 * ko + 16, 32 * jo : 32 * jo + 32]", "Bs");
+  p = stage_block_tiles(p, warps);
   // Each warp's A fragment once per step, and its two B fragments in turn.
   Cursor frags = p.forward(warps).body()[0];
   p = stage_mem(p, frags, "As[16 * (w / 2) : 16 * (w / 2) + 16, 0:16]", "Af");
   Cursor compute = p.forward(frags).body()[0];
   p = stage_mem(p, compute, "Bs[0:16, 16 * (w % 2) + 8 * nf : 16 * (w % 2) + 8 * nf + 8]", "Bf");
   if (pipelined) p = double_buffer_tiles(p);
-  p = set_memory(p, "Cf", cuda::MMA_ACC());
-  p = set_memory(p, "Af", cuda::MMA_A());
-  p = set_memory(p, "Bf", cuda::MMA_B());
-  for (const char* shared : {"As", "Bs"}) p = set_memory(p, shared, cuda::CUDA_SHARED());
-  p = replace(p, "for it in _: _", cuda::instr("mma_m16n8k16"));
-  p = replace(p, "for i0_3 in _: _", cuda::instr("mma_ldmatrix_a"));
-  p = replace(p, "for i0_4 in _: _", cuda::instr("mma_ldmatrix_b"));
-  p = replace(p, "for i0 in _: _ #0", cuda::instr("mma_load_acc"));
-  p = replace(p, "for i0 in _: _", cuda::instr("mma_store_acc"));
+  p = to_tensor_core_calls(
+      p, {cuda::MMA_ACC(), cuda::MMA_A(), cuda::MMA_B(), "mma_m16n8k16", "mma_ldmatrix_a",
+          "mma_ldmatrix_b", "mma_load_acc", "mma_store_acc"});
   return copy_tiles_and_launch(p, warps, pipelined ? Copies::Pipelined : Copies::Async);
 }
 

@@ -97,20 +97,49 @@ class KernelArray : public Memory {
   bool dynamic_;
 };
 
-// A tensor-core fragment (nvcuda::wmma::fragment): a 16 x 16 matrix one warp holds across its
-// threads' registers. Only warp-collective instructions touch it; a window of it is the whole
-// fragment.
-class Fragment : public Memory {
+// What every tensor-core fragment memory shares: one warp holds a fragment across its threads'
+// registers, only warp-collective instructions touch it, nothing is freed, and a window is one
+// whole fragment: a buffer [d..., rows, cols] is an array of fragments (C array dimensions
+// [d]...), a window names one by its leading indices and starts at 0 in the last two.
+class FragmentMemory : public Memory {
  public:
-  Fragment(std::string name, std::string use, std::string elem, std::string layout)
-      : name_(std::move(name)),
-        use_(std::move(use)),
-        elem_(std::move(elem)),
-        layout_(std::move(layout)) {}
+  explicit FragmentMemory(std::string name) : name_(std::move(name)) {}
   std::string name() const override { return name_; }
   DeviceScope device_scope() const override { return DeviceScope::Warp; }
   bool can_read() const override { return false; }
   bool addressable() const override { return false; }
+  std::string free(const std::string&, const std::string&, const std::vector<std::string>&,
+                   const SrcInfo&) const override {
+    return "";
+  }
+  std::string window(const std::string&, const std::string& baseptr,
+                     const std::vector<std::string>& indices, const std::vector<std::string>&,
+                     const SrcInfo& where) const override {
+    std::string out = baseptr;
+    for (size_t d = 0; d < indices.size(); ++d) {
+      if (d + 2 < indices.size()) {
+        out += "[" + indices[d] + "]";
+      } else if (indices[d] != "0") {
+        throw CodegenError(where, "a window of fragment '" + baseptr + "' (" + name_ +
+                                      ") must be one whole fragment, not a part starting at " +
+                                      indices[d]);
+      }
+    }
+    return out;
+  }
+
+ protected:
+  std::string name_;
+};
+
+// A wmma fragment (nvcuda::wmma::fragment): one 16 x 16 matrix.
+class Fragment : public FragmentMemory {
+ public:
+  Fragment(std::string name, std::string use, std::string elem, std::string layout)
+      : FragmentMemory(std::move(name)),
+        use_(std::move(use)),
+        elem_(std::move(elem)),
+        layout_(std::move(layout)) {}
   std::string global() const override { return "#include <mma.h>"; }
   std::string alloc(const std::string& new_name, const std::string& prim_type,
                     const std::vector<std::string>& shape, const SrcInfo& where) const override {
@@ -121,22 +150,9 @@ class Fragment : public Memory {
     return "nvcuda::wmma::fragment<nvcuda::wmma::" + use_ + ", 16, 16, 16, " +
            (elem_ == "exo_f16" ? std::string("__half") : elem_) + layout_ + "> " + new_name + ";";
   }
-  std::string free(const std::string&, const std::string&, const std::vector<std::string>&,
-                   const SrcInfo&) const override {
-    return "";
-  }
-  std::string window(const std::string&, const std::string& baseptr,
-                     const std::vector<std::string>& indices, const std::vector<std::string>&,
-                     const SrcInfo& where) const override {
-    for (const std::string& i : indices)
-      if (i != "0")
-        throw CodegenError(where, "a window of fragment '" + baseptr + "' (" + name_ +
-                                      ") must be all of it, not a part starting at " + i);
-    return baseptr;
-  }
 
  private:
-  std::string name_, use_, elem_, layout_;
+  std::string use_, elem_, layout_;
 };
 
 // The text of an embedded file that is not .exo (the device functions instructions call).
@@ -147,22 +163,17 @@ const char* embedded_text(const std::string& name) {
 }
 
 // A fragment of mma.sync.m16n8k16 (hwlibs/cuda/mma.exo): a rows x cols matrix one warp holds as
-// `regs` registers of each lane (the layout is PTX's, in mma_helpers.cuh). Buffers may be arrays of
-// fragments: shape [d..., rows, cols] with constant d's is a C array [d]...[regs], and a window
-// of it is one whole fragment, named by its leading indices.
-class MmaFragment : public Memory {
+// `regs` registers of each lane (the layout is PTX's, in mma_helpers.cuh). Buffers may be arrays
+// of fragments: shape [d..., rows, cols] with constant d's is a C array [d]...[regs].
+class MmaFragment : public FragmentMemory {
  public:
   MmaFragment(std::string name, std::string elem, int rows, int cols, std::string reg, int regs)
-      : name_(std::move(name)),
+      : FragmentMemory(std::move(name)),
         elem_(std::move(elem)),
         rows_(rows),
         cols_(cols),
         reg_(std::move(reg)),
         regs_(regs) {}
-  std::string name() const override { return name_; }
-  DeviceScope device_scope() const override { return DeviceScope::Warp; }
-  bool can_read() const override { return false; }
-  bool addressable() const override { return false; }
   std::string global() const override { return embedded_text("hwlibs/cuda/mma_helpers.cuh"); }
   std::string alloc(const std::string& new_name, const std::string& prim_type,
                     const std::vector<std::string>& shape, const SrcInfo& where) const override {
@@ -184,28 +195,9 @@ class MmaFragment : public Memory {
     }
     return reg_ + " " + new_name + dims + "[" + std::to_string(regs_) + "];";
   }
-  std::string free(const std::string&, const std::string&, const std::vector<std::string>&,
-                   const SrcInfo&) const override {
-    return "";
-  }
-  std::string window(const std::string&, const std::string& baseptr,
-                     const std::vector<std::string>& indices, const std::vector<std::string>&,
-                     const SrcInfo& where) const override {
-    std::string out = baseptr;
-    for (size_t d = 0; d < indices.size(); ++d) {
-      if (d + 2 < indices.size()) {
-        out += "[" + indices[d] + "]";
-      } else if (indices[d] != "0") {
-        throw CodegenError(where, "a window of fragment '" + baseptr + "' (" + name_ +
-                                      ") must be one whole fragment, not a part starting at " +
-                                      indices[d]);
-      }
-    }
-    return out;
-  }
 
  private:
-  std::string name_, elem_;
+  std::string elem_;
   int rows_, cols_;
   std::string reg_;
   int regs_;

@@ -226,6 +226,12 @@ std::string pipeline(const std::string& copy_half, const std::string& read_half,
          read_half + ", 127 - 8 * t]\n";
 }
 
+// Emission of `p` refuses a race between the threads of a block.
+void expect_thread_race(const Proc& p) {
+  std::string err = emission_error(p);
+  EXPECT_NE(err.find("no barrier separates them"), std::string::npos) << err;
+}
+
 TEST(CudaRace, ATwoStagePipelineOverTwoBuffersIsRaceFree) {
   EXPECT_EQ(emission_error(
                 parse_cuda(pipeline("(k + 1) % 2", "k % 2", "cp_async_wait_syncthreads()"), "p")),
@@ -233,26 +239,20 @@ TEST(CudaRace, ATwoStagePipelineOverTwoBuffersIsRaceFree) {
 }
 
 TEST(CudaRace, APipelineCopyingIntoTheHalfBeingReadIsRefused) {
-  std::string err =
-      emission_error(parse_cuda(pipeline("k % 2", "k % 2", "cp_async_wait_syncthreads()"), "p"));
-  EXPECT_NE(err.find("no barrier separates them"), std::string::npos) << err;
+  expect_thread_race(parse_cuda(pipeline("k % 2", "k % 2", "cp_async_wait_syncthreads()"), "p"));
 }
 
 TEST(CudaRace, APipelineReadingTheHalfInFlightIsRefused) {
-  std::string err = emission_error(
+  expect_thread_race(
       parse_cuda(pipeline("(k + 1) % 2", "(k + 1) % 2", "cp_async_wait_syncthreads()"), "p"));
-  EXPECT_NE(err.find("no barrier separates them"), std::string::npos) << err;
 }
 
 TEST(CudaRace, APipelineWithoutItsWaitIsRefused) {
-  std::string err = emission_error(parse_cuda(pipeline("(k + 1) % 2", "k % 2", "pass"), "p"));
-  EXPECT_NE(err.find("no barrier separates them"), std::string::npos) << err;
+  expect_thread_race(parse_cuda(pipeline("(k + 1) % 2", "k % 2", "pass"), "p"));
 }
 
 TEST(CudaRace, APipelineWhosePlainBarrierDoesNotWaitForCopiesIsRefused) {
-  std::string err =
-      emission_error(parse_cuda(pipeline("(k + 1) % 2", "k % 2", "cuda_syncthreads()"), "p"));
-  EXPECT_NE(err.find("no barrier separates them"), std::string::npos) << err;
+  expect_thread_race(parse_cuda(pipeline("(k + 1) % 2", "k % 2", "cuda_syncthreads()"), "p"));
 }
 
 // fission leaves two lane loops binding one iterator: the rule must tell them apart. Here the
