@@ -3,6 +3,7 @@
 #include "checker/frontend_checks.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "checker/conflict.h"
@@ -13,6 +14,7 @@
 #include "checker/queries_config.h"
 #include "core/cursor.h"
 #include "core/ir_visit.h"
+#include "core/memory.h"
 #include "core/printer.h"
 
 namespace exocpp::checker {
@@ -414,6 +416,78 @@ std::optional<StridedTensorArgument> find_strided_tensor_argument(const Proc& p)
         found = StridedTensorArgument{
             s.srcinfo(), to_string(n->args[i]), callee.args[i].name.name(), callee.name,
             dense.unknown() ? dense.reason : "e.g. " + dense.counterexample};
+      }
+    }
+  } finder(p);
+  finder.visit(p.body());
+  return finder.found;
+}
+
+std::optional<MisalignedInstrWindow> find_misaligned_instr_window(const Proc& p) {
+  struct Finder : IRVisitor {
+    const Proc& proc;
+    std::map<uint64_t, std::pair<std::string, Type>> bufs;  // memory and type, by Sym id
+    std::optional<MisalignedInstrWindow> found;
+    explicit Finder(const Proc& pr) : proc(pr) {
+      for (const FnArg& a : pr.args())
+        if (a.type.is_tensor_or_window()) bufs[a.name.id()] = {a.mem, a.type};
+    }
+    void visit_Alloc(const AllocNode* n, const Stmt& s) override {
+      bufs[n->name.id()] = {n->mem, n->type};
+      IRVisitor::visit_Alloc(n, s);
+    }
+    // Where the window `arg` starts in its buffer's last dimension, and how far it spans there.
+    // False when `arg` is no buffer or window of one.
+    bool last_dim(const Expr& arg, Sym& name, Expr& lo, Expr& extent, bool& point) {
+      if (const WindowExprNode* w = arg.as<WindowExprNode>()) {
+        if (w->idx.empty()) return false;
+        const WAccess& last = w->idx.back();
+        name = w->name;
+        lo = last.lo;
+        point = !last.is_interval;
+        if (!point) extent = BinOpNode::make(BinOpKind::Sub, last.hi, last.lo, arg.srcinfo());
+        return true;
+      }
+      const ReadNode* r = arg.as<ReadNode>();
+      if (r == nullptr || !r->idx.empty() || !bufs.count(r->name.id())) return false;
+      const Type& t = bufs.at(r->name.id()).second;
+      if (t.shape.empty()) return false;
+      name = r->name;
+      lo = ConstNode::make_int(0, arg.srcinfo());
+      extent = t.shape.back();
+      point = false;
+      return true;
+    }
+    void visit_Call(const CallNode* n, const Stmt& s) override {
+      const ProcNode& ins = *n->proc;
+      if (!ins.instr) return;
+      for (size_t i = 0; i < n->args.size() && i < ins.args.size() && !found; ++i) {
+        Sym name;
+        Expr lo, extent;
+        bool point = false;
+        if (!last_dim(n->args[i], name, lo, extent, point) || !bufs.count(name.id())) continue;
+        const std::string& mem = bufs.at(name.id()).first;
+        const Memory* m = find_memory(mem);
+        const int64_t g = m != nullptr ? m->window_granule() : 1;
+        if (g <= 1) continue;
+        std::string why;
+        if (point) {
+          why = "it takes a single element of the last dimension";
+        } else {
+          const Context ctx = Context::at(proc, s);
+          for (const auto& [what, e] :
+               {std::pair<const char*, Expr>{"its start ", lo}, {"its extent ", extent}}) {
+            Answer a = always_divisible(ctx, e, g);
+            if (a.proved()) continue;
+            why = std::string(what) + expr_text(e) + " may not be a multiple of " +
+                  std::to_string(g) +
+                  (a.unknown() ? " (" + a.reason + ")" : ", e.g. " + a.counterexample);
+            break;
+          }
+        }
+        if (why.empty()) continue;
+        found = MisalignedInstrWindow{
+            s.srcinfo(), to_string(n->args[i]), ins.args[i].name.name(), ins.name, mem, g, why};
       }
     }
   } finder(p);

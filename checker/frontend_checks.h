@@ -74,4 +74,18 @@ struct StridedTensorArgument {
 // The first such argument of `p`'s own calls (not of its callees'), if any.
 std::optional<StridedTensorArgument> find_strided_tensor_argument(const Proc& p);
 
+// A buffer argument of an instruction call whose memory keeps runs of g > 1 elements together
+// (Memory::window_granule, e.g. a swizzled layout) and whose window is not proved to start at
+// a multiple of g in its last dimension and span a multiple of g there: the instruction's
+// template could not address it as one run. Checked before emission (driver/lower.cpp).
+struct MisalignedInstrWindow {
+  SrcInfo where;       // the call
+  std::string window;  // the argument as printed ("As[0, r, 4:12]")
+  std::string param, instr, memory;
+  int64_t granule = 1;
+  std::string why;  // the counterexample, or why the checker could not decide
+};
+// The first such argument of `p`'s own instruction calls, if any.
+std::optional<MisalignedInstrWindow> find_misaligned_instr_window(const Proc& p);
+
 }  // namespace exocpp::checker

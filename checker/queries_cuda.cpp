@@ -232,22 +232,37 @@ Answer kernel_is_race_free(const Context& ctx, const Stmt& kernel) {
       }
       return same;
     };
-    // Whether lane loop `to` runs after lane loop `from` with no barrier between (`async`: none
-    // that waits for copies), for accesses x in `from` and y in `to`: false when no path does
-    // so; when every such path stays in one iteration of the block-level seq loops around both
-    // (none passes the innermost one's head), only if x and y are in the same iterations of
-    // them; otherwise (a path goes on to another iteration) in any iterations.
+    // The iterations of the block-level seq loops around both accesses x (in lane loop `from`)
+    // and y (in `to`) in which y may follow x with no barrier between (`async`: none that
+    // waits for copies), given that some barrier-free path leads from `from` to `to`. Take the
+    // outermost of those loops whose head such a path passes: the path may go on to another
+    // iteration of it (and so of every loop inside it), but stays in one iteration of every
+    // loop around it. Without one, x and y are in the same iterations of them all.
+    auto iterations_after = [&](const ForNode* from, const ForNode* to, bool async, const Access& x,
+                                const Encoder::Enc& ex, const Access& y, const Encoder::Enc& ey) {
+      z3::expr same = zc.bool_val(true);
+      for (size_t i = 0; i < x.loops.size() && i < y.loops.size(); ++i) {
+        if (x.loops[i].node != y.loops[i].node || geo.lanes.count(x.loops[i].node)) break;
+        if (flow.reaches_through(from, to, async, x.loops[i].node)) break;
+        same = same && ex.iters[i] == ey.iters[i];
+      }
+      return same;
+    };
+    // Whether lane loop `to` runs after lane loop `from` with no barrier between, for accesses
+    // x in `from` and y in `to`: false when no path does so, else in the iterations
+    // iterations_after says.
     auto runs_after = [&](const ForNode* from, const ForNode* to, bool async, const Access& x,
                           const Encoder::Enc& ex, const Access& y, const Encoder::Enc& ey) {
       if (!flow.reaches(from, to, async)) return zc.bool_val(false);
-      const ForNode* innermost = nullptr;
-      for (size_t i = 0; i < x.loops.size() && i < y.loops.size(); ++i) {
-        if (x.loops[i].node != y.loops[i].node || geo.lanes.count(x.loops[i].node)) break;
-        innermost = x.loops[i].node;
-      }
-      if (innermost == nullptr || flow.reaches_through(from, to, async, innermost))
-        return zc.bool_val(true);
-      return same_iterations(x, ex, y, ey);
+      return iterations_after(from, to, async, x, ex, y, ey);
+    };
+    // Two accesses of one lane loop: in one execution of it (the same iterations of the loops
+    // around it), or in executions that a barrier-free path from the loop back to itself joins.
+    auto same_execution_or_after = [&](const ForNode* lane, bool async, const Access& x,
+                                       const Encoder::Enc& ex, const Access& y,
+                                       const Encoder::Enc& ey) {
+      return flow.reaches(lane, lane, async) ? iterations_after(lane, lane, async, x, ex, y, ey)
+                                             : same_iterations(x, ex, y, ey);
     };
     ConflictSpec spec;
     spec.first = Side{&eff, "x", {}, [](const z3::model&) { return std::string("one thread"); }};
@@ -295,19 +310,18 @@ Answer kernel_is_race_free(const Context& ctx, const Stmt& kernel) {
         const Encoder::Enc& eo = x_is_copy ? ey : ex;
         z3::expr after = zc.bool_val(true), before = zc.bool_val(true);
         if (!unknown && lc == lo) {  // one execution of the loop, or one reaching the next
-          after = flow.reaches(lc, lc, true) ? zc.bool_val(true) : same_iterations(x, ex, y, ey);
-          before = flow.reaches(lc, lc, false) ? zc.bool_val(true) : same_iterations(x, ex, y, ey);
+          after = same_execution_or_after(lc, true, x, ex, y, ey);
+          before = same_execution_or_after(lc, false, x, ex, y, ey);
         } else if (!unknown) {
           after = runs_after(lc, lo, true, c, ec, o, eo);
           before = runs_after(lo, lc, false, o, eo, c, ec);
         }
         return hx && hy && ((after && other) || (before && tx != ty));
       }
-      // Two accesses of one lane loop that cannot reach itself without a barrier are in the
-      // same iterations of the block-level seq loops around it; of two lane loops, one runs
-      // after the other with no barrier between, in the iterations runs_after says.
-      if (lx != nullptr && lx == ly && !flow.connected(lx, lx))
-        f = f && same_iterations(x, ex, y, ey);
+      // Two accesses of one lane loop are in one execution of it or in two that no barrier
+      // separates; of two lane loops, one runs after the other with no barrier between, in the
+      // iterations runs_after says.
+      if (lx != nullptr && lx == ly) f = f && same_execution_or_after(lx, false, x, ex, y, ey);
       if (lx != nullptr && ly != nullptr && lx != ly)
         f = f &&
             (runs_after(lx, ly, false, x, ex, y, ey) || runs_after(ly, lx, false, y, ey, x, ex));

@@ -324,6 +324,10 @@ ProcEmitter::WindowParts ProcEmitter::window_parts(const Expr& e) {
   }
   w.rank = static_cast<int>(w.strides.size());
   w.origin = access_strs(*w.buf, origin, e.srcinfo());
+  if (w.buf->kind != BufInfo::Kind::ScalarArg && w.buf->kind != BufInfo::Kind::ScalarLocal) {
+    w.base = base_ptr(*w.buf);
+    w.offset = linear_offset(origin, strides(*w.buf));
+  }
   return w;
 }
 

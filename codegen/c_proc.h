@@ -87,6 +87,8 @@ class ProcEmitter {
   struct WindowParts {
     const BufInfo* buf = nullptr;
     std::string origin;                // the memory's window() of the origin element
+    std::string base;                  // the pointer the buffer's elements are addressed from
+    std::string offset;                // the origin's element offset from `base`, unswizzled
     std::vector<std::string> strides;  // of the kept dimensions
     int rank = 0;
   };

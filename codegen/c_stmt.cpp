@@ -564,6 +564,8 @@ void ProcEmitter::instr_call(const CallNode* n, const Stmt& s) {
       WindowParts w = window_parts(arg);
       require_instr_memory(ins, param, *w.buf, s.srcinfo());
       holes[pn + "_data"] = w.origin;
+      holes[pn + "_base"] = w.base;
+      holes[pn + "_offset"] = w.offset;
       for (size_t k = 0; k < w.strides.size(); ++k)
         holes[pn + "_stride" + std::to_string(k)] = w.strides[k];
       if (tmpl.find("{" + pn + "}") != std::string::npos) {

@@ -45,7 +45,11 @@ std::string Memory::free(const std::string& new_name, const std::string&,
 std::string Memory::window(const std::string&, const std::string& baseptr,
                            const std::vector<std::string>& indices,
                            const std::vector<std::string>& strides, const SrcInfo&) const {
-  // A readable offset: "i * K + j", a unit stride or a zero index dropping out.
+  return baseptr + "[" + linear_offset(indices, strides) + "]";
+}
+
+std::string linear_offset(const std::vector<std::string>& indices,
+                          const std::vector<std::string>& strides) {
   std::vector<std::string> terms;
   for (size_t i = 0; i < indices.size(); ++i) {
     if (indices[i] == "0") continue;
@@ -56,7 +60,7 @@ std::string Memory::window(const std::string&, const std::string& baseptr,
   }
   std::string off;
   for (const std::string& t : terms) off += (off.empty() ? "" : " + ") + t;
-  return baseptr + "[" + (off.empty() ? "0" : off) + "]";
+  return off.empty() ? "0" : off;
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // register their own (AVX512, GEMM_SCRATCH, ...) without touching the compiler.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +45,12 @@ class Memory {
                              const std::vector<std::string>& strides, const SrcInfo& where) const;
   // Whether this memory addresses buffers through pointers that windows can offset.
   virtual bool addressable() const { return true; }
+  // How many consecutive elements of the last dimension this memory keeps together, side by
+  // side in that order (its layout may move such runs as wholes, as an XOR swizzle does): a
+  // window of a buffer here that an instruction receives must start at a multiple of it in
+  // its last dimension and span a multiple of it, which is proved before emission
+  // (checker::find_misaligned_instr_window). 1: any window.
+  virtual int64_t window_granule() const { return 1; }
   // Whether an array allocated here is one storage shared by every execution of the
   // allocation (C `static`, a fixed scratchpad region): its shape must be constant, and the
   // iterations of a `par` loop (OpenMP threads) around it would all share it — a data race.
@@ -56,6 +63,11 @@ class Memory {
   // out (constant shapes, 128-byte aligned) instead of calling alloc() and free().
   virtual bool dynamic_shared() const { return false; }
 };
+
+// The C expression for the element offset of `indices` (C index expressions) with C `strides`:
+// "i * K + j", a unit stride or a zero index dropping out; "0" when every term does.
+std::string linear_offset(const std::vector<std::string>& indices,
+                          const std::vector<std::string>& strides);
 
 // Registers `mem` under mem->name(), replacing any earlier memory of that name.
 void register_memory(std::shared_ptr<const Memory> mem);

@@ -881,16 +881,25 @@ std::string instr_template_problem(const ProcNode& p, const std::string& c_instr
       const std::string hole = c_instr.substr(i + 1, j - i - 1);
       i = j;
       if (arg_named(hole)) continue;
-      const std::string suffix = "_data";
-      if (hole.size() > suffix.size() &&
-          hole.compare(hole.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      // {x_data}, and for buffers {x_base} and {x_offset} (docs/hardware-libraries.md).
+      bool known = false;
+      for (const std::string suffix : {"_data", "_base", "_offset"}) {
+        if (hole.size() <= suffix.size() ||
+            hole.compare(hole.size() - suffix.size(), suffix.size(), suffix) != 0)
+          continue;
         const std::string base = hole.substr(0, hole.size() - suffix.size());
-        if (const FnArg* a = arg_named(base)) {
-          if (!a->type.is_control()) continue;
-          return "the template hole {" + hole + "} asks for the data of '" + base +
-                 "', which is a control value (" + to_string(a->type) + "), not a buffer";
+        const FnArg* a = arg_named(base);
+        if (a == nullptr) continue;
+        if (suffix == "_data" ? !a->type.is_control() : a->type.is_tensor_or_window()) {
+          known = true;
+          break;
         }
+        return "the template hole {" + hole + "} asks for the " +
+               (suffix == "_data" ? "data" : suffix.substr(1)) + " of '" + base + "', which is " +
+               (a->type.is_control() ? "a control value" : "a scalar") + " (" + to_string(a->type) +
+               "), not a buffer";
       }
+      if (known) continue;
       // {x_strideK}: the stride of dimension K of buffer argument x, in elements.
       if (size_t at = hole.rfind("_stride");
           at != std::string::npos && at > 0 && at + 7 < hole.size() &&
@@ -905,7 +914,8 @@ std::string instr_template_problem(const ProcNode& p, const std::string& c_instr
                  " dimensions";
       }
       return "the template hole {" + hole + "} names no argument of '" + p.name +
-             "' (arguments: " + arg_list() + "; use {x}, {x_data} or {x_stride0})";
+             "' (arguments: " + arg_list() +
+             "; use {x}, {x_data}, {x_stride0}, {x_base} or {x_offset})";
     }
     if (depth++ == 0) first_open = i;
   }

@@ -22,6 +22,20 @@ void require_dense_tensor_arguments(const Proc& p) {
                       "); a tensor parameter is a plain pointer: declare it as a window");
 }
 
+// Step 2: an instruction receives a window of a memory that keeps runs of elements together
+// (a swizzled layout) only whole runs, which its template addresses as one.
+void require_aligned_instr_windows(const Proc& p) {
+  std::optional<checker::MisalignedInstrWindow> bad = checker::find_misaligned_instr_window(p);
+  if (!bad) return;
+  throw CodegenError(bad->where, "the window `" + bad->window + "` given for parameter '" +
+                                     bad->param + "' of instruction '" + bad->instr +
+                                     "' lives in memory " + bad->memory + ", which keeps runs of " +
+                                     std::to_string(bad->granule) +
+                                     " elements of the last dimension together, and does not "
+                                     "cover whole runs: " +
+                                     bad->why);
+}
+
 // Step 2 for CUDA: what the GPU's parallel run relies on. A parsed proc's parallel loops and
 // kernels were never proved by an operation (operations prove the ones they make or change).
 void require_parallel_loops_proved(const Proc& p) {
@@ -53,6 +67,7 @@ CSource lower_to_c(const std::vector<Proc>& procs, const std::string& lib_name,
   for (const Proc& p : codegen::call_graph_order(procs)) {  // 1
     if (!p.defined() || p->instr) continue;
     require_dense_tensor_arguments(p);  // 2
+    require_aligned_instr_windows(p);
     if (opts.cuda) {
       if (std::string why = cuda_structure_problem(p, true); !why.empty())
         throw CodegenError(p->srcinfo, "proc '" + p.name() + "' cannot run on a GPU: " + why);

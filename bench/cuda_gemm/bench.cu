@@ -54,8 +54,8 @@ double best_ms(const std::function<void()>& f, int reps) {
 int main(int argc, char** argv) {
   const long long n = argc > 1 ? std::atoll(argv[1]) : 4096;
   const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
-  if (n <= 0 || n % 16 != 0) {
-    std::fprintf(stderr, "usage: bench [N (a multiple of 16)] [repetitions]\n");
+  if (n <= 0 || n % 128 != 0) {
+    std::fprintf(stderr, "usage: bench [N (a multiple of 128)] [repetitions]\n");
     return 2;
   }
   cudaDeviceProp prop;
@@ -127,7 +127,9 @@ int main(int argc, char** argv) {
                           {"gemm_wmma_smem", gemm_wmma_smem},
                           {"gemm_wmma_async", gemm_wmma_async},
                           {"gemm_mma", gemm_mma},
-                          {"gemm_mma_pipelined", gemm_mma_pipelined}};
+                          {"gemm_mma_pipelined", gemm_mma_pipelined},
+                          {"gemm_wmma_large", gemm_wmma_large},
+                          {"gemm_mma_large", gemm_mma_large}};
   for (const Stage& st : stages) {
     CHECK(cudaMemset(dc, 0, nn * sizeof(float)));
     st.run(nullptr, n, n, n, da, db, dc);

@@ -45,12 +45,21 @@ enum class Copies {
   Pipelined,  // cp.async into two buffers: step k + 1's copies fly while step k computes
 };
 
+// How many of a tile's rows the block's threads copy at once; 0: all of them (a thread per
+// copy). With fewer, the rows are copied in passes of that many, so that the copies need no
+// more threads than the warps.
+struct CopyRows {
+  int64_t a = 0, b = 0;
+};
+
 // The end of a schedule whose k loop (ko) stages A's and B's tiles in shared memory (As and
 // Bs, copy loops i0_1, i1_1 and i0_2, i1_2, as stage_mem names them) before `warps`, the warp
 // loop that reads them: the copies and barriers `copies` says, and the loop modes (the grid,
-// the warps, a thread per copy). Pipelined copies need the tiles declared outside the k loop,
-// two of each (double_buffer_tiles).
-Proc copy_tiles_and_launch(Proc p, const Cursor& warps, Copies copies) {
+// the warps, a thread per copy, in passes of `rows`); asynchronous copies are `copy_instr`
+// calls. Pipelined copies need the tiles declared outside the k loop, two of each
+// (double_buffer_tiles).
+Proc copy_tiles_and_launch(Proc p, const Cursor& warps, Copies copies,
+                           const char* copy_instr = "cp_async_f16x8", CopyRows rows = {}) {
   const Proc& sync = cuda::instr("cuda_syncthreads");
   const Proc& wait = cuda::instr("cp_async_wait_syncthreads");
   std::vector<const char*> lanes = {"i0_1", "i1_1", "i0_2", "i1_2"};
@@ -58,9 +67,17 @@ Proc copy_tiles_and_launch(Proc p, const Cursor& warps, Copies copies) {
     // Each thread copies 8 consecutive elements (16 bytes) with one cp.async.
     p = divide_loop(p, "for i1_1 in _: _", 8, {"c1", "e1"}, {.perfect = true});
     p = divide_loop(p, "for i1_2 in _: _", 8, {"c2", "e2"}, {.perfect = true});
-    p = replace(p, "for e1 in _: _", cuda::instr("cp_async_f16x8"));
-    p = replace(p, "for e2 in _: _", cuda::instr("cp_async_f16x8"));
+    p = replace(p, "for e1 in _: _", cuda::instr(copy_instr));
+    p = replace(p, "for e2 in _: _", cuda::instr(copy_instr));
     lanes = {"i0_1", "c1", "i0_2", "c2"};
+  }
+  if (rows.a > 0) {
+    p = divide_loop(p, "for i0_1 in _: _", rows.a, {"pass1", "r1"}, {.perfect = true});
+    lanes[0] = "r1";
+  }
+  if (rows.b > 0) {
+    p = divide_loop(p, "for i0_2 in _: _", rows.b, {"pass2", "r2"}, {.perfect = true});
+    lanes[2] = "r2";
   }
   if (copies == Copies::Pipelined) {
     // for ko: (copies(ko) ; wait ; warps(ko))  -->  copies(0) ;
@@ -93,22 +110,28 @@ Proc stage_block_tiles(Proc p, const Cursor& warps) {
   return stage_mem(p, p.forward(warps), "B[16 * ko : 16 * ko + 16, 32 * jo : 32 * jo + 32]", "Bs");
 }
 
-// A tensor-core stage's fragment memories and instructions.
+// A tensor-core stage's fragment memories and instructions, and the memory of the shared tiles
+// with the instruction that copies into it.
 struct TensorCoreForm {
   const Memory &acc, &a, &b;  // of Cf, Af, Bf
   const char *mma, *load_a, *load_b, *load_acc, *store_acc;
+  const Memory& tiles = cuda::CUDA_SHARED();  // of As, Bs
+  const char* copy = "cp_async_f16x8";
 };
 
 // The staged fragments (Cf, Af, Bf) and tiles (As, Bs) to their memories, and the product
-// (`for it`) and the copy nests (as stage_mem named them) to `form`'s instructions.
-Proc to_tensor_core_calls(Proc p, const TensorCoreForm& form) {
+// (`for it`) and the copy nests (as stage_mem named them; A's and B's fragments' copies are
+// `a_copy` and `b_copy`) to `form`'s instructions.
+Proc to_tensor_core_calls(Proc p, const TensorCoreForm& form,
+                          const char* a_copy = "for i0_3 in _: _",
+                          const char* b_copy = "for i0_4 in _: _") {
   p = set_memory(p, "Cf", form.acc);
   p = set_memory(p, "Af", form.a);
   p = set_memory(p, "Bf", form.b);
-  for (const char* shared : {"As", "Bs"}) p = set_memory(p, shared, cuda::CUDA_SHARED());
+  for (const char* shared : {"As", "Bs"}) p = set_memory(p, shared, form.tiles);
   p = replace(p, "for it in _: _", cuda::instr(form.mma));
-  p = replace(p, "for i0_3 in _: _", cuda::instr(form.load_a));
-  p = replace(p, "for i0_4 in _: _", cuda::instr(form.load_b));
+  p = replace(p, a_copy, cuda::instr(form.load_a));
+  p = replace(p, b_copy, cuda::instr(form.load_b));
   p = replace(p, "for i0 in _: _ #0", cuda::instr(form.load_acc));
   return replace(p, "for i0 in _: _", cuda::instr(form.store_acc));
 }
@@ -147,19 +170,40 @@ Proc schedule_naive(const Proc& plain) {
   return set_loop_mode(p, "for ji in _: _", "cuda_threads");
 }
 
+// Needs M % 128 == 0, N % 128 == 0 and K % 16 == 0 (gemm.exo asserts more).
 Proc schedule_smem_tiled(const Proc& plain) {
-  Proc p = tile_c(plain);
-  // The block's 16 x 16 tile of C accumulates in registers, one element per thread.
-  p = stage_mem(p, "for ii in _: _", "C[16 * io : 16 * io + 16, 16 * jo : 16 * jo + 16]", "acc",
-                {.accum = true});
-  // k in steps of 16, outside the tile's elements: for ko: for ii, ji: for ki.
+  // for io, jo (128 x 128 tiles of C, a block each): for ty, tx (16 x 16 threads): for ir, jr
+  // (each thread's 8 x 8 tile of C): for k
+  Proc p = divide_loop(plain, "for i in _: _", 128, {"io", "i1"}, {.perfect = true});
+  p = divide_loop(p, "for i1 in _: _", 8, {"ty", "ir"}, {.perfect = true});
+  p = divide_loop(p, "for j in _: _", 128, {"jo", "j1"}, {.perfect = true});
+  p = divide_loop(p, "for j1 in _: _", 8, {"tx", "jr"}, {.perfect = true});
+  for (const char* loops : {"ir jo", "ty jo", "ir tx"}) p = reorder_loops(p, loops);
+  // The block's tile of C in registers, distributed over its threads: acc[ty, tx, ir, jr].
+  p = stage_mem(p, "for ty in _: _", "C[128 * io : 128 * io + 128, 128 * jo : 128 * jo + 128]",
+                "acc", {.accum = true});
+  p = divide_dim(p, "acc", 0, 8);
+  p = divide_dim(p, "acc", 2, 8);
+  p = rearrange_dim(p, "acc", {0, 2, 1, 3});
+  // Its zeroing and its sum into C, a thread per 8 x 8 tile too.
+  for (const char* copy : {"z", "s"}) {
+    const std::string y = std::string("y") + copy, x = std::string("x") + copy,
+                      r = std::string("r") + copy;
+    p = divide_loop(p, "for i0 in _: _", 8, {y, r}, {.perfect = true});
+    p = divide_loop(p, "for i1 in _: _", 8, {x, std::string("c") + copy}, {.perfect = true});
+    p = reorder_loops(p, r + " " + x);
+  }
+  // k in steps of 16 (ko) outside the threads, each step's k (ki) outside the thread's tile.
   p = divide_loop(p, "for k in _: _", 16, {"ko", "ki"}, {.perfect = true});
-  p = reorder_loops(p, "ji ko");
-  p = reorder_loops(p, "ii ko");
-  // Each step's 16 x 16 tiles of A and B in shared memory.
-  Cursor compute = p.find_loop("ii");
-  p = stage_mem(p, compute, "A[16 * io : 16 * io + 16, 16 * ko : 16 * ko + 16]", "As");
-  p = stage_mem(p, p.forward(compute), "B[16 * ko : 16 * ko + 16, 16 * jo : 16 * jo + 16]", "Bs");
+  for (const char* loops : {"jr ko", "ir ko", "tx ko", "ty ko", "jr ki", "ir ki"})
+    p = reorder_loops(p, loops);
+  // Each step's 128 x 16 tile of A (transposed, so that a thread's 8 rows lie side by side)
+  // and 16 x 128 tile of B in shared memory.
+  Cursor compute = p.find_loop("ko").body()[0];
+  p = stage_mem(p, compute, "A[128 * io : 128 * io + 128, 16 * ko : 16 * ko + 16]", "As");
+  p = rearrange_dim(p, "As", {1, 0});
+  p = stage_mem(p, p.forward(compute), "B[16 * ko : 16 * ko + 16, 128 * jo : 128 * jo + 128]",
+                "Bs");
   for (const char* shared : {"As", "Bs"}) p = set_memory(p, shared, cuda::CUDA_SHARED());
   for (const char* reg : {"acc", "a", "b"}) p = set_memory(p, reg, cuda::CUDA_REG());
   // The tiles are complete before any thread reads them, and read before the next step
@@ -167,13 +211,15 @@ Proc schedule_smem_tiled(const Proc& plain) {
   const Proc& sync = cuda::instr("cuda_syncthreads");
   p = insert_noop_call(p, p.forward(compute).before(), sync, {});
   p = insert_noop_call(p, p.forward(compute).after(), sync, {});
-  // The grid, and one thread per element of each 16 x 16 loop nest.
-  p = set_loop_mode(p, "for io in _: _", "cuda_blocks");
-  p = set_loop_mode(p, "for jo in _: _", "cuda_blocks");
-  // stage_mem names its copy loops i0, i1 (then i0_1, i1_1, ... apart from those in scope).
-  for (const char* lane : {"ii", "ji", "i0", "i1", "i0_1", "i1_1", "i0_2", "i1_2"})
+  // 256 threads copy each tile, 8 elements each: two threads a row of A's tile, sixteen a row
+  // of B's.
+  p = divide_loop(p, "for i1 in _: _", 8, {"c1", "e1"}, {.perfect = true});
+  p = divide_loop(p, "for i1_1 in _: _", 8, {"c2", "e2"}, {.perfect = true});
+  p = simplify(p);
+  for (const char* lane : {"yz", "xz", "ty", "tx", "ys", "xs", "i0", "c1", "i0_1", "c2"})
     p = set_modes(p, lane, "cuda_threads");
-  return p;
+  p = set_loop_mode(p, "for jo in _: _", "cuda_blocks");
+  return set_loop_mode(p, "for io in _: _", "cuda_blocks");
 }
 
 Proc schedule_wmma(const Proc& plain) {
@@ -272,6 +318,93 @@ Proc schedule_mma(const Proc& plain, bool pipelined) {
   return copy_tiles_and_launch(p, warps, pipelined ? Copies::Pipelined : Copies::Async);
 }
 
+namespace {
+
+// The large-tile schedule of schedule_wmma_large and schedule_mma_large, for tensor-core
+// instructions `form` whose accumulator is 16 x `frag_n` (B's fragment 16 x `frag_n`).
+Proc schedule_large(const Proc& plain, const TensorCoreForm& form, int64_t frag_n) {
+  const std::string n = std::to_string(frag_n), nfs = std::to_string(32 / frag_n);
+  // for io, jo (128 x 128 tiles of C, a block each): for w (8 warps, 2 x 4 tiles of 64 x 32):
+  // for mf, nf (the warp tile as 4 x 32 / frag_n accumulators of 16 x frag_n): for it, jf: k
+  Proc p = divide_loop(plain, "for i in _: _", 128, {"io", "i1"}, {.perfect = true});
+  p = divide_loop(p, "for i1 in _: _", 64, {"iw", "i2"}, {.perfect = true});
+  p = divide_loop(p, "for i2 in _: _", 16, {"mf", "it"}, {.perfect = true});
+  p = divide_loop(p, "for j in _: _", 128, {"jo", "j1"}, {.perfect = true});
+  p = divide_loop(p, "for j1 in _: _", 32, {"jw", "j2"}, {.perfect = true});
+  p = divide_loop(p, "for j2 in _: _", frag_n, {"nf", "jf"}, {.perfect = true});
+  for (const char* loops : {"it jo", "mf jo", "iw jo", "it jw", "mf jw", "it nf"})
+    p = reorder_loops(p, loops);
+  p = mult_loops(p, "iw jw", "w");
+  // The warps' accumulators at block level: Cf[w, mf, nf] is a 16 x 8 tile of C.
+  const std::string rows = "128 * io + 64 * (w / 4) + 16 * mf",
+                    cols = "128 * jo + 32 * (w % 4) + " + n + " * nf";
+  p = stage_mem(p, "for it in _: _",
+                "C[" + rows + " : " + rows + " + 16, " + cols + " : " + cols + " + " + n + "]",
+                "Cf");
+  for (const auto& [size, iter] : {std::pair{nfs.c_str(), "nf"}, {"4", "mf"}, {"8", "w"}}) {
+    p = expand_dim(p, "Cf", size, iter);
+    p = lift_alloc(p, "Cf");
+  }
+  // k in steps of 32 (ko) outside the warps, each step in two halves of 16 (kk) outside the
+  // accumulators: for ko: for w: for kk: for mf: for nf: for it, jf: for ki.
+  p = divide_loop(p, "for k in _: _", 32, {"ko", "k1"}, {.perfect = true});
+  p = divide_loop(p, "for k1 in _: _", 16, {"kk", "ki"}, {.perfect = true});
+  p = reorder_loops(p, "jf ko");
+  p = reorder_loops(p, "it ko");
+  Cursor ko = p.find_loop("ko");
+  p = fission(p, p.forward(ko).before(), {.n_lifts = 3});
+  p = fission(p, p.forward(ko).after(), {.n_lifts = 3});
+  for (const char* loops : {"nf ko", "mf ko", "w ko", "jf kk", "it kk", "nf kk", "mf kk"})
+    p = reorder_loops(p, loops);
+  Cursor warps = p.find_loop("ko").body()[0];
+  p = stage_mem(p, warps, "A[128 * io : 128 * io + 128, 32 * ko : 32 * ko + 32]", "As");
+  p = stage_mem(p, p.forward(warps), "B[32 * ko : 32 * ko + 32, 128 * jo : 128 * jo + 128]", "Bs");
+  // Per half step, a warp's B fragments (Bf[nf], 16 x frag_n each) once, then for each mf its
+  // A fragment and its products.
+  Cursor kk = p.forward(warps).body()[0];
+  Cursor mf = p.forward(kk).body()[0];
+  p = stage_mem(p, mf, "Bs[16 * kk : 16 * kk + 16, 32 * (w % 4) : 32 * (w % 4) + 32]", "Bf");
+  p = divide_dim(p, "Bf", 1, frag_n);
+  p = rearrange_dim(p, "Bf", {1, 0, 2});
+  p = divide_loop(p, "for i1_3 in _: _", frag_n, {"nb", "jb"}, {.perfect = true});
+  p = reorder_loops(p, "i0_3 nb");
+  Cursor nf = p.forward(mf).body()[0];
+  p = stage_mem(p, nf,
+                "As[64 * (w / 4) + 16 * mf : 64 * (w / 4) + 16 * mf + 16, 16 * kk : 16 * kk + 16]",
+                "Af");
+  p = simplify(p);
+  if (&form.tiles != &cuda::CUDA_SHARED_SWIZZLED()) {
+    // Rows of 40 and 136 elements rather than 32 and 128: the 8 rows of 16 bytes that a
+    // fragment load reads at once then fall in different banks, and every row still starts
+    // 16-byte aligned for cp.async. (A swizzled layout gets there without the padding.)
+    p = resize_dim(p, "As", 1, "40", "0");
+    p = resize_dim(p, "Bs", 1, "136", "0");
+  }
+  p = double_buffer_tiles(p);
+  p = to_tensor_core_calls(p, form, "for i0_4 in _: _", "for i0_3 in _: _");
+  // 256 threads copy A's 128 x 32 tile in two passes of 64 rows (4 copies of 8 elements a row)
+  // and B's 32 x 128 tile in two passes of 16 rows (16 copies a row).
+  return copy_tiles_and_launch(p, warps, Copies::Pipelined, form.copy, {64, 16});
+}
+
+}  // namespace
+
+Proc schedule_wmma_large(const Proc& plain) {
+  return schedule_large(
+      plain,
+      {cuda::WMMA_ACC(), cuda::WMMA_A(), cuda::WMMA_B(), "wmma_mma", "wmma_load_a_shared",
+       "wmma_load_b_shared", "wmma_load_acc", "wmma_store_acc"},
+      16);
+}
+
+Proc schedule_mma_large(const Proc& plain) {
+  return schedule_large(plain,
+                        {cuda::MMA_ACC(), cuda::MMA_A(), cuda::MMA_B(), "mma_m16n8k16",
+                         "mma_ldmatrix_a_swizzled", "mma_ldmatrix_b_swizzled", "mma_load_acc",
+                         "mma_store_acc", cuda::CUDA_SHARED_SWIZZLED(), "cp_async_f16x8_swizzled"},
+                        8);
+}
+
 std::vector<Proc> all_stages() {
   Proc plain = plain_gemm();
   return {rename(schedule_naive(plain), "gemm_naive"),
@@ -280,7 +413,9 @@ std::vector<Proc> all_stages() {
           rename(schedule_wmma_smem(plain), "gemm_wmma_smem"),
           rename(schedule_wmma_smem(plain, true), "gemm_wmma_async"),
           rename(schedule_mma(plain), "gemm_mma"),
-          rename(schedule_mma(plain, true), "gemm_mma_pipelined")};
+          rename(schedule_mma(plain, true), "gemm_mma_pipelined"),
+          rename(schedule_wmma_large(plain), "gemm_wmma_large"),
+          rename(schedule_mma_large(plain), "gemm_mma_large")};
 }
 
 }  // namespace cuda_gemm_example

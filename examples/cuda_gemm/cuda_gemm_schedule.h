@@ -5,10 +5,10 @@
 //
 //   naive        one thread per element of C: 16 x 16 blocks of threads, each thread
 //                accumulating its dot product in a register.
-//   smem_tiled   the same grid; per 16-wide step of k, the block stages a 16 x 16 tile of A and
-//                of B in shared memory (one element per thread), synchronizes, and every thread
-//                accumulates from the tiles into its register of a distributed 16 x 16
-//                accumulator.
+//   smem_tiled   shared-memory tiling with register blocking: 128 x 128 tiles of C as blocks of
+//                16 x 16 threads, each thread an 8 x 8 register tile; per 16-wide step of k the
+//                block stages A's 128 x 16 tile (transposed) and B's 16 x 128 tile in shared
+//                memory between two barriers.
 //   wmma         tensor cores: 16 x 16 tiles of C as blocks of one warp, the tile in an
 //                accumulator fragment; per 16-wide step of k the warp loads 16 x 16 fragments
 //                of A and B from global memory and multiplies them (mma_sync).
@@ -25,6 +25,11 @@
 //   mma_pipelined  mma with a two-stage cp.async pipeline: two buffers per tile, step k + 1's
 //                copies in flight while step k's warps compute from the other buffer; one
 //                barrier per step, which waits for the copies.
+//   wmma_large, mma_large  128 x 128 tiles of C as blocks of 8 warps, each warp a 64 x 32
+//                register tile of accumulators; k in steps of 32 through the two-stage cp.async
+//                pipeline (256 threads copying in passes). wmma_large pads the shared rows
+//                against bank conflicts; mma_large keeps them in swizzled shared memory
+//                (CUDA_SHARED_SWIZZLED) and loads with the swizzled ldmatrix instructions.
 #pragma once
 
 #include <exocpp/exocpp.h>
@@ -47,6 +52,9 @@ exocpp::Proc schedule_wmma_smem(const exocpp::Proc& plain, bool async_copies = f
 // `pipelined`: two buffers per tile, and step k + 1's cp.async copies issued before step k's
 // tensor-core work (rotate_loop, reorder_stmts), so that they overlap (the mma_pipelined stage).
 exocpp::Proc schedule_mma(const exocpp::Proc& plain, bool pipelined = false);
+// Need M % 128 == 0, N % 128 == 0 and K % 32 == 0 (gemm.exo asserts them).
+exocpp::Proc schedule_wmma_large(const exocpp::Proc& plain);
+exocpp::Proc schedule_mma_large(const exocpp::Proc& plain);
 
 // Every stage, renamed gemm_<stage>, in the order above.
 std::vector<exocpp::Proc> all_stages();

@@ -14,6 +14,10 @@
 //   CUDA_SHARED_DYN  like CUDA_SHARED, in the kernel's dynamic shared memory: a kernel's arrays
 //                here may take up to 227 KB (sm_90; 163 KB on sm_80), the launch passes their
 //                size, and past 48 KB the host function opts in (cudaFuncSetAttribute).
+//   CUDA_SHARED_SWIZZLED  like CUDA_SHARED, for f16 arrays, in a 128-byte XOR swizzle
+//                (mma_helpers.cuh) that spares ldmatrix bank conflicts; instructions receive
+//                only windows that start and span multiples of 8 elements in the last dimension
+//                (proved before emission), and plain code no windows at all.
 //   CUDA_REG     each thread's registers (a local array); allocated at a kernel's block level it
 //                is distributed, one slice per thread (docs/gpu.md).
 //   WMMA_A, WMMA_B, WMMA_ACC  tensor-core fragments: a 16 x 16 f16 operand (row-major) or f32
@@ -38,6 +42,7 @@ namespace exocpp::cuda {
 const Memory& CUDA_GLOBAL();
 const Memory& CUDA_SHARED();
 const Memory& CUDA_SHARED_DYN();
+const Memory& CUDA_SHARED_SWIZZLED();
 const Memory& CUDA_REG();
 const Memory& WMMA_A();
 const Memory& WMMA_B();

@@ -129,10 +129,26 @@ class FragmentMemory : public Memory {
   }
 
  protected:
+  // The C array dimensions "[d]..." of a buffer of shape [d..., rows, cols]: an array of
+  // fragments, which needs constant extents.
+  std::string array_dims(const std::string& new_name, const std::vector<std::string>& shape,
+                         const SrcInfo& where) const {
+    std::string dims;
+    for (size_t d = 0; d + 2 < shape.size(); ++d) {
+      if (constant_elements({shape[d]}) < 0)
+        throw CodegenError(where, "cannot allocate '" + new_name + "' of shape [" +
+                                      join_shape(shape) + "] in " + name_ +
+                                      ": an array of fragments needs constant extents");
+      dims += "[" + shape[d] + "]";
+    }
+    return dims;
+  }
+
   std::string name_;
 };
 
-// A wmma fragment (nvcuda::wmma::fragment): one 16 x 16 matrix.
+// A wmma fragment (nvcuda::wmma::fragment): one 16 x 16 matrix. Buffers may be arrays of
+// fragments: shape [d..., 16, 16] with constant d's is a C array [d]... of fragments.
 class Fragment : public FragmentMemory {
  public:
   Fragment(std::string name, std::string use, std::string elem, std::string layout)
@@ -143,12 +159,16 @@ class Fragment : public FragmentMemory {
   std::string global() const override { return "#include <mma.h>"; }
   std::string alloc(const std::string& new_name, const std::string& prim_type,
                     const std::vector<std::string>& shape, const SrcInfo& where) const override {
-    if (constant_elements(shape) != 256 || shape.size() != 2 || prim_type != elem_)
+    const bool fits = shape.size() >= 2 && prim_type == elem_ &&
+                      constant_elements({shape[shape.size() - 2]}) == 16 &&
+                      constant_elements({shape.back()}) == 16;
+    if (!fits)
       throw CodegenError(where, "cannot allocate '" + new_name + "' in " + name_ +
-                                    ": a fragment is one 16 x 16 matrix of " + elem_ + ", not [" +
+                                    ": it holds 16 x 16 fragments of " + elem_ + ", not [" +
                                     join_shape(shape) + "] of " + prim_type);
     return "nvcuda::wmma::fragment<nvcuda::wmma::" + use_ + ", 16, 16, 16, " +
-           (elem_ == "exo_f16" ? std::string("__half") : elem_) + layout_ + "> " + new_name + ";";
+           (elem_ == "exo_f16" ? std::string("__half") : elem_) + layout_ + "> " + new_name +
+           array_dims(new_name, shape, where) + ";";
   }
 
  private:
@@ -185,15 +205,8 @@ class MmaFragment : public FragmentMemory {
       throw CodegenError(where, "cannot allocate '" + new_name + "' in " + name_ + ": it holds " +
                                     fragment + " fragments of " + elem_ + ", not [" +
                                     join_shape(shape) + "] of " + prim_type);
-    std::string dims;
-    for (size_t d = 0; d + 2 < shape.size(); ++d) {
-      if (constant_elements({shape[d]}) < 0)
-        throw CodegenError(where, "cannot allocate '" + new_name + "' of shape [" +
-                                      join_shape(shape) + "] in " + name_ +
-                                      ": an array of fragments needs constant extents");
-      dims += "[" + shape[d] + "]";
-    }
-    return reg_ + " " + new_name + dims + "[" + std::to_string(regs_) + "];";
+    return reg_ + " " + new_name + array_dims(new_name, shape, where) + "[" +
+           std::to_string(regs_) + "];";
   }
 
  private:
@@ -201,6 +214,48 @@ class MmaFragment : public FragmentMemory {
   int rows_, cols_;
   std::string reg_;
   int regs_;
+};
+
+// A block's shared f16 array in the 128-byte XOR swizzle of mma_helpers.cuh: the element of
+// row-major index L lives at exocpp_swizzle128(L), so that the rows ldmatrix reads at once fall
+// in different banks whatever the row length. Plain code reads and writes elements through the
+// swizzle; a pointer to an element would not address its neighbours, so there are no windows
+// (addressable() is false) except those instructions receive, which must cover whole runs of 8
+// elements (window_granule) and address them with {x_base} and {x_offset}.
+class SwizzledShared : public Memory {
+ public:
+  std::string name() const override { return "CUDA_SHARED_SWIZZLED"; }
+  DeviceScope device_scope() const override { return DeviceScope::Block; }
+  bool addressable() const override { return false; }
+  int64_t window_granule() const override { return 8; }
+  std::string global() const override { return embedded_text("hwlibs/cuda/mma_helpers.cuh"); }
+  std::string alloc(const std::string& new_name, const std::string& prim_type,
+                    const std::vector<std::string>& shape, const SrcInfo& where) const override {
+    const long long n = constant_elements(shape);
+    const long long row = shape.empty() ? -1 : constant_elements({shape.back()});
+    std::string why;
+    if (prim_type != "exo_f16")
+      why = "it holds f16 elements, not " + prim_type;
+    else if (n < 0)
+      why = "it needs a constant shape";
+    else if (row % 8 != 0)
+      why = "its rows must be a multiple of 8 elements (16-byte runs)";
+    else if (n % 64 != 0)
+      why = "it must hold a multiple of 64 elements (whole 128-byte lines)";
+    if (!why.empty())
+      throw CodegenError(where, "cannot allocate '" + new_name + "' of shape [" +
+                                    join_shape(shape) + "] in CUDA_SHARED_SWIZZLED: " + why);
+    return "__shared__ __align__(128) exo_f16 " + new_name + "[" + std::to_string(n) + "];";
+  }
+  std::string free(const std::string&, const std::string&, const std::vector<std::string>&,
+                   const SrcInfo&) const override {
+    return "";
+  }
+  std::string window(const std::string&, const std::string& baseptr,
+                     const std::vector<std::string>& indices,
+                     const std::vector<std::string>& strides, const SrcInfo&) const override {
+    return baseptr + "[exocpp_swizzle128(" + linear_offset(indices, strides) + ")]";
+  }
 };
 
 Module parse_library() {
@@ -230,6 +285,7 @@ void register_memories() {
     register_memory(std::make_shared<KernelArray>("CUDA_SHARED_DYN", DeviceScope::Block,
                                                   "__shared__ __align__(128) ",
                                                   "a block's shared array", true));
+    register_memory(std::make_shared<SwizzledShared>());
     register_memory(std::make_shared<KernelArray>("CUDA_REG", DeviceScope::Thread, "",
                                                   "a thread's register array"));
     register_memory(
@@ -254,6 +310,7 @@ const Memory& registered(const char* name) {
 const Memory& CUDA_GLOBAL() { return registered("CUDA_GLOBAL"); }
 const Memory& CUDA_SHARED() { return registered("CUDA_SHARED"); }
 const Memory& CUDA_SHARED_DYN() { return registered("CUDA_SHARED_DYN"); }
+const Memory& CUDA_SHARED_SWIZZLED() { return registered("CUDA_SHARED_SWIZZLED"); }
 const Memory& CUDA_REG() { return registered("CUDA_REG"); }
 const Memory& WMMA_A() { return registered("WMMA_A"); }
 const Memory& WMMA_B() { return registered("WMMA_B"); }

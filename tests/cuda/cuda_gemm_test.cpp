@@ -31,6 +31,8 @@ const Stage kStages[] = {
     {"wmma_async", [](const Proc& p) { return cuda_gemm_example::schedule_wmma_smem(p, true); }},
     {"mma", [](const Proc& p) { return cuda_gemm_example::schedule_mma(p); }},
     {"mma_pipelined", [](const Proc& p) { return cuda_gemm_example::schedule_mma(p, true); }},
+    {"wmma_large", [](const Proc& p) { return cuda_gemm_example::schedule_wmma_large(p); }},
+    {"mma_large", [](const Proc& p) { return cuda_gemm_example::schedule_mma_large(p); }},
 };
 
 class CudaGemmStage : public ::testing::TestWithParam<std::tuple<int, Sizes>> {};
@@ -44,9 +46,10 @@ TEST_P(CudaGemmStage, MatchesThePlainProc) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CudaGemmStage,
-                         ::testing::Combine(::testing::Range(0, 7),
-                                            ::testing::Values(Sizes{32, 32, 16}, Sizes{64, 32, 48},
-                                                              Sizes{32, 64, 32})),
+                         ::testing::Combine(::testing::Range(0, 9),
+                                            ::testing::Values(Sizes{128, 128, 32},
+                                                              Sizes{256, 128, 64},
+                                                              Sizes{128, 256, 32})),
                          [](const ::testing::TestParamInfo<std::tuple<int, Sizes>>& info) {
                            const Sizes s = std::get<1>(info.param);
                            return std::string(kStages[std::get<0>(info.param)].name) + "_" +

@@ -49,6 +49,8 @@ int main(int argc, char **argv) {
   else if (std::strcmp(argv[1], "gemm_wmma_async") == 0) gemm_wmma_async(nullptr, M, N, K, da, db, dc);
   else if (std::strcmp(argv[1], "gemm_mma") == 0) gemm_mma(nullptr, M, N, K, da, db, dc);
   else if (std::strcmp(argv[1], "gemm_mma_pipelined") == 0) gemm_mma_pipelined(nullptr, M, N, K, da, db, dc);
+  else if (std::strcmp(argv[1], "gemm_wmma_large") == 0) gemm_wmma_large(nullptr, M, N, K, da, db, dc);
+  else if (std::strcmp(argv[1], "gemm_mma_large") == 0) gemm_mma_large(nullptr, M, N, K, da, db, dc);
   else return 4;
   cudaError_t err = cudaDeviceSynchronize();
   if (err != cudaSuccess) { std::fprintf(stderr, "%s\n", cudaGetErrorString(err)); return 5; }
@@ -78,11 +80,11 @@ TEST_P(CudaGpu, TheStageComputesWhatTheInterpreterComputes) {
                     "for sm_80, and runs only where a GPU is";
 
   const Proc plain = cuda_gemm_example::plain_gemm();
-  const std::map<std::string, int64_t> sizes = {{"M", 64}, {"N", 96}, {"K", 80}};
+  const std::map<std::string, int64_t> sizes = {{"M", 128}, {"N", 256}, {"K", 96}};
   std::vector<ArgValue> args = random_args(plain, sizes, 7);  // (M, N, K, A, B, C)
   {
     std::ofstream in(dir.path() + "/in.bin", std::ios::binary);
-    const long long mnk[3] = {64, 96, 80};
+    const long long mnk[3] = {128, 256, 96};
     in.write(reinterpret_cast<const char*>(mnk), sizeof mnk);
     for (int k = 3; k < 6; ++k) {
       const Buffer& b = std::get<Buffer>(args[static_cast<size_t>(k)]);
@@ -109,7 +111,8 @@ TEST_P(CudaGpu, TheStageComputesWhatTheInterpreterComputes) {
 INSTANTIATE_TEST_SUITE_P(Stages, CudaGpu,
                          ::testing::Values("gemm_naive", "gemm_smem_tiled", "gemm_wmma",
                                            "gemm_wmma_smem", "gemm_wmma_async", "gemm_mma",
-                                           "gemm_mma_pipelined"));
+                                           "gemm_mma_pipelined", "gemm_wmma_large",
+                                           "gemm_mma_large"));
 
 }  // namespace
 }  // namespace exocpp

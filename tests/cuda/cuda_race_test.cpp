@@ -255,6 +255,40 @@ TEST(CudaRace, APipelineWhosePlainBarrierDoesNotWaitForCopiesIsRefused) {
   expect_thread_race(parse_cuda(pipeline("(k + 1) % 2", "k % 2", "cuda_syncthreads()"), "p"));
 }
 
+// A step's copies made in two passes of one lane loop (a seq loop around it, as when a tile has
+// more rows than the block has threads), each step's reads after a waiting barrier; `rows` is the
+// row pass h's copy writes, and `after` what follows the reads.
+std::string copies_in_passes(const std::string& rows, const std::string& after) {
+  return "def p(K: size, A: f16[K, 256] @ CUDA_GLOBAL, X: f16[K, 32] @ CUDA_GLOBAL):\n"
+         "    for b in cuda_blocks(0, 1):\n"
+         "        s: f16[2, 128] @ CUDA_SHARED\n"
+         "        for k in seq(0, K):\n"
+         "            for h in seq(0, 2):\n"
+         "                for t in cuda_threads(0, 16):\n"
+         "                    cp_async_f16x8(s[" +
+         rows +
+         ", 8 * t : 8 * t + 8], A[k, 128 * h + 8 * t : 128 * h + 8 * t + 8])\n"
+         "            cp_async_wait_syncthreads()\n"
+         "            for t in cuda_threads(0, 32):\n"
+         "                X[k, t] = s[t % 2, 127 - 4 * (t / 2)]\n"
+         "            " +
+         after + "\n";
+}
+
+// The passes' back edge joins their copies without a barrier, but only within one step: the
+// copies of different steps are ordered by the barriers between, so the kernel is race free.
+TEST(CudaRace, CopiesInPassesOfOneStepAreNotComparedAcrossSteps) {
+  EXPECT_EQ(emission_error(parse_cuda(copies_in_passes("h", "cuda_syncthreads()"), "p")), "");
+}
+
+TEST(CudaRace, TwoPassesCopyingIntoOneRowAreRefused) {
+  expect_thread_race(parse_cuda(copies_in_passes("0", "cuda_syncthreads()"), "p"));
+}
+
+TEST(CudaRace, CopiesInPassesThatOverwriteUnreadRowsAreRefused) {
+  expect_thread_race(parse_cuda(copies_in_passes("h", "pass"), "p"));
+}
+
 // fission leaves two lane loops binding one iterator: the rule must tell them apart. Here the
 // first writes s and a second lane loop reads it with no barrier between (a race); the loop
 // sharing the first one's iterator stands after a barrier, where it would be race free.

@@ -79,10 +79,10 @@ class CudaThreadOrderGemm : public ::testing::TestWithParam<int> {};
 
 TEST_P(CudaThreadOrderGemm, TheGemmStageAgreesInEveryOrder) {
   Proc stage = cuda_gemm_example::all_stages()[static_cast<size_t>(GetParam())];
-  expect_orders_agree(stage, {{"M", 32}, {"N", 32}, {"K", 32}});
+  expect_orders_agree(stage, {{"M", 128}, {"N", 128}, {"K", 32}});
 }
 
-INSTANTIATE_TEST_SUITE_P(Stages, CudaThreadOrderGemm, ::testing::Range(0, 7));
+INSTANTIATE_TEST_SUITE_P(Stages, CudaThreadOrderGemm, ::testing::Range(0, 9));
 
 }  // namespace
 }  // namespace exocpp
