@@ -109,5 +109,26 @@ def use(N: size, s: f32 @ DRAM, x: f32[N, 4] @ DRAM, y: f32[N, 4] @ DRAM):
   EXPECT_EQ(check(src, "use"), "");
 }
 
+// {x_base} and {x_offset}: the array a window's elements are addressed from and the window's
+// first element's offset in it, so `{x_base}[{x_offset} + k]` is the window's element k.
+TEST(CodegenBuffers, BaseAndOffsetHolesAddressTheWindow) {
+  const char* src = R"(
+@instr("for (int k = 0; k < 4; k++) {\n    {dst_base}[{dst_offset} + k] = 2.0f * {src_base}[{src_offset} + k];\n}")
+def double4(dst: [f32][4] @ DRAM, src: [f32][4] @ DRAM):
+    assert stride(dst, 0) == 1
+    assert stride(src, 0) == 1
+    for k in seq(0, 4):
+        dst[k] = 2.0 * src[k]
+
+def use(N: size, x: f32[N, 8] @ DRAM, y: f32[N, 8] @ DRAM):
+    for i in seq(0, N):
+        double4(y[i, 4:8], x[i, 2:6])
+)";
+  CSource c = compile_procs_to_c({parse_module(src).proc("use")}, "lib");
+  EXPECT_NE(c.source.find("y[i * 8 + 4 + k] = 2.0f * x[i * 8 + 2 + k]"), std::string::npos)
+      << c.source;
+  EXPECT_EQ(check(src, "use"), "");
+}
+
 }  // namespace
 }  // namespace exocpp::codegen_test

@@ -124,6 +124,19 @@ TEST(TrustInstrTemplates, AStrideHoleNamesADimensionOfABufferArgument) {
   EXPECT_EQ(m.procs.size(), 1u);
 }
 
+TEST(TrustInstrTemplates, BaseAndOffsetHolesNameABufferArgument) {
+  std::string e = error_of<ParseError>(
+      "@instr(\"f({n_base});\")\ndef ins(n: size, x: [f32][4] @ DRAM):\n    x[0] = 1.0\n");
+  EXPECT_NE(e.find("asks for the base of 'n', which is a control value"), std::string::npos) << e;
+  e = error_of<ParseError>(
+      "@instr(\"f({s_offset});\")\ndef ins(s: f32 @ DRAM, x: [f32][4] @ DRAM):\n"
+      "    x[0] = s\n");
+  EXPECT_NE(e.find("asks for the offset of 's', which is a scalar"), std::string::npos) << e;
+  Module m = parse_module(
+      "@instr(\"f({x_base}, {x_offset});\")\ndef ins(x: [f32][4] @ DRAM):\n    x[0] = 1.0\n");
+  EXPECT_EQ(m.procs.size(), 1u);
+}
+
 TEST(TrustInstrTemplates, UnterminatedBraceIsALocatedParseError) {
   std::string e = error_of<ParseError>(
       "@instr(\"{x_data} = 0; {\")\ndef ins(x: [f32][4] @ DRAM):\n    x[0] = 1.0\n");

@@ -102,6 +102,21 @@ TEST(CudaCodegen, AStrideHoleIsTheWindowsRowStride) {
       << cu;
 }
 
+// wmma_large keeps each warp's 4 x 2 accumulators as one array of fragments, named one by one.
+TEST(CudaCodegen, AnArrayOfWmmaFragmentsIsACArrayOfFragments) {
+  std::string cu =
+      compile_procs_to_cuda(
+          {rename(cuda_gemm_example::schedule_wmma_large(cuda_gemm_example::plain_gemm()),
+                  "gemm_wmma_large")},
+          "lib")
+          .source;
+  EXPECT_TRUE(contains(cu,
+                       "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> "
+                       "Cf[4][2];"))
+      << cu;
+  EXPECT_TRUE(contains(cu, "nvcuda::wmma::mma_sync(Cf[mf][nf], Af, Bf[nf], Cf[mf][nf]);")) << cu;
+}
+
 TEST(CudaCodegen, EmitCudaWritesTheSourceAndTheHeader) {
   cuda_test::TempDir dir;
   emit_cuda({parse_cuda(kTiles, "p")}, "lib", dir.path());
