@@ -62,6 +62,63 @@ Proc schedule_kernel_6x64(const Proc& spec) {
   return p;
 }
 
+Proc schedule_kernel_6xn(const Proc& spec) {
+  Proc p = rename(spec, "gemm_6xn_avx512");
+  // for i: for j in 64 (guarded j < N) as 4 vectors: for i: for jo: for ji: if 16 jo + ji < N
+  p = bound_and_guard(p, "for j in _: _", "64");
+  p = divide_loop(p, "j", 16, {"jo", "ji"}, {.perfect = true});
+  // k outermost: for k: for i: for jo: for ji: if ...
+  p = lift_scope(p, "for k in _: _");
+  for (const char* loops : {"ji k", "jo k", "i k"}) p = reorder_loops(p, loops);
+  // C in 6 x 4 registers across the K loop; per k, B's row in 4.
+  p = stage_mem(p, "for k in _: _", "C[0:6, 0:N]", "C_reg");
+  p = resize_dim(p, "C_reg", 1, "64", "0");
+  p = divide_dim(p, "C_reg", 1, 16);
+  p = stage_mem(p, "for i in _: _", "B[k, 0:N]", "B_reg");
+  p = resize_dim(p, "B_reg", 0, "64", "0");
+  p = divide_dim(p, "B_reg", 0, 16);
+  // Their copies as 4 guarded vectors too (v, l).
+  for (const char* copy : {"for i1 in _: _ #0", "for i1 in _: _ #1", "for i0_1 in _: _"})
+    p = bound_and_guard(p, copy, "64");
+  for (const char* copy : {"for i1 in _: _ #0", "for i1 in _: _", "for i0_1 in _: _"})
+    p = divide_loop(p, copy, 16, {"v", "l"}, {.perfect = true});
+  p = simplify(p);
+  // One version per number of vectors: with 16 q < N <= 16 (q + 1), vectors below q are full,
+  // vector q holds N - 16 q columns (1 to 16: a masked instruction's count), the rest none.
+  p = specialize(p, p.body_cursor().slice(1, 4), {"N <= 16", "N <= 32", "N <= 48"});
+  for (const char* vectors : {"for v in _: _", "for jo in _: _"})
+    for (Cursor v : p.find_all(vectors)) p = unroll_loop(p, v);
+  for (Cursor guard : p.find_all("if _ < N: _")) {
+    try {
+      p = eliminate_dead_code(p, guard);  // a full vector (or none)
+    } catch (const SchedulingError&) {
+      // The masked vector: `l + 16 q < N` becomes `l < N - 16 q`, the instructions' form.
+      const std::string cond = guard.cond().to_string();
+      const size_t plus = cond.find(" + "), less = cond.find(" < ");
+      if (plus != std::string::npos && plus < less)
+        p = rewrite_expr(p, guard.cond(),
+                         cond.substr(0, plus) + " < N - " + cond.substr(plus + 3, less - plus - 3));
+    }
+  }
+  for (const char* lanes : {"for l in _: _", "for ji in _: _"})  // vectors with no columns
+    for (Cursor loop : p.find_all(lanes))
+      if (loop.body().size() == 1 && loop.body()[0].to_string() == "pass") p = remove_loop(p, loop);
+  p = delete_pass(p);
+  for (const char* reg : {"C_reg: _", "B_reg: _"})
+    for (Cursor alloc : p.find_all(reg)) p = set_memory(p, alloc, x86::AVX512);
+  p = replace_all(p, x86::mm512_loadu_ps);
+  p = replace_all(p, x86::mm512_storeu_ps);
+  p = replace_all(p, x86::mm512_fmadd_ps_broadcast);
+  p = replace_all(p, x86::mm512_mask_loadu_ps);
+  p = replace_all(p, x86::mm512_mask_storeu_ps);
+  p = replace_all(p, x86::mm512_mask_fmadd_ps_broadcast);
+  // Constant register names: unroll the rows.
+  for (const char* iter : {"i", "i0"}) p = unroll_all(p, iter);
+  p = simplify(p);
+  typecheck(p);  // no plain code left touching a register
+  return p;
+}
+
 Proc schedule_kernel_edge(const Proc& spec) {
   Proc p = rename(spec, "gemm_edge_avx512");
   // for i: [for jo: for ji(16): for k] ; [if N % 16 > 0: for ji(N % 16): for k]
@@ -91,12 +148,16 @@ Proc schedule_kernel_edge(const Proc& spec) {
 }
 
 Proc replace_tiles(const Proc& tiled, const Module& specs, const ScheduleOptions& opts) {
-  Proc spec_6x64 = specs.proc("gemm_6x64"), spec_edge = specs.proc("gemm_edge");
+  Proc spec_6x64 = specs.proc("gemm_6x64"), spec_6xn = specs.proc("gemm_6xn"),
+       spec_edge = specs.proc("gemm_edge");
   Proc p = replace_all(tiled, spec_6x64);
+  p = replace_all(p, spec_6xn);
   p = replace_all(p, spec_edge);
   if (!opts.vectorize) return p;
-  Proc k6x64 = schedule_kernel_6x64(spec_6x64), kedge = schedule_kernel_edge(spec_edge);
+  Proc k6x64 = schedule_kernel_6x64(spec_6x64), k6xn = schedule_kernel_6xn(spec_6xn),
+       kedge = schedule_kernel_edge(spec_edge);
   for (Cursor c : p.find_all("gemm_6x64(_)")) p = call_eqv(p, c, k6x64);
+  for (Cursor c : p.find_all("gemm_6xn(_)")) p = call_eqv(p, c, k6xn);
   for (Cursor c : p.find_all("gemm_edge(_)")) p = call_eqv(p, c, kedge);
   return p;
 }

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels.h"
 #include "schedule.h"
 
 extern "C" {
@@ -72,7 +73,17 @@ TEST(SgemmSchedule, UnpackedVariantComputesThePlainOne) {
 TEST(SgemmSchedule, ScheduledProcCallsTheAvx512Kernels) {
   std::string text = to_string(sgemm_example::schedule_sgemm());
   EXPECT_NE(text.find("gemm_6x64_avx512("), std::string::npos) << text;
+  EXPECT_NE(text.find("gemm_6xn_avx512("), std::string::npos) << text;
   EXPECT_NE(text.find("gemm_edge_avx512("), std::string::npos) << text;
+}
+
+// The right-edge kernel against its specification, at every vector count and around each
+// boundary between them (one to four vectors, the last masked).
+TEST(SgemmSchedule, TheRightEdgeKernelComputesItsSpecificationForEveryWidth) {
+  const Proc spec = parse_module(sgemm_example::sgemm_source()).proc("gemm_6xn");
+  const Proc kernel = sgemm_example::schedule_kernel_6xn(spec);
+  for (int n : {1, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63})
+    EXPECT_EQ(compare_procs(spec, kernel, {{"N", n}, {"K", 3}}), "") << "N = " << n;
 }
 
 TEST(SgemmGenerated, CorrectForEveryShapeUpTo70) {
