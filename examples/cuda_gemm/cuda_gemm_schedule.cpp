@@ -1,6 +1,8 @@
 // The CUDA GEMM schedules (see cuda_gemm_schedule.h).
 #include "cuda_gemm_schedule.h"
 
+#include <stdexcept>
+
 #include "gemm_exo_text.h"
 #include "hwlibs/cuda/cuda.h"
 
@@ -405,17 +407,44 @@ Proc schedule_mma_large(const Proc& plain) {
                         8);
 }
 
+namespace {
+
+struct Stage {
+  const char* name;  // gemm_<name>
+  Proc (*schedule)(const Proc& plain);
+};
+const Stage kStages[] = {
+    {"naive", [](const Proc& p) { return schedule_naive(p); }},
+    {"smem_tiled", [](const Proc& p) { return schedule_smem_tiled(p); }},
+    {"wmma", [](const Proc& p) { return schedule_wmma(p); }},
+    {"wmma_smem", [](const Proc& p) { return schedule_wmma_smem(p); }},
+    {"wmma_async", [](const Proc& p) { return schedule_wmma_smem(p, true); }},
+    {"mma", [](const Proc& p) { return schedule_mma(p); }},
+    {"mma_pipelined", [](const Proc& p) { return schedule_mma(p, true); }},
+    {"wmma_large", [](const Proc& p) { return schedule_wmma_large(p); }},
+    {"mma_large", [](const Proc& p) { return schedule_mma_large(p); }},
+};
+
+}  // namespace
+
+std::vector<std::string> stage_names() {
+  std::vector<std::string> names;
+  for (const Stage& s : kStages) names.push_back(std::string("gemm_") + s.name);
+  return names;
+}
+
+Proc stage(const std::string& name) {
+  for (const Stage& s : kStages)
+    if (name == std::string("gemm_") + s.name) return rename(s.schedule(plain_gemm()), name);
+  throw std::invalid_argument("cuda_gemm: no stage named '" + name + "'");
+}
+
 std::vector<Proc> all_stages() {
-  Proc plain = plain_gemm();
-  return {rename(schedule_naive(plain), "gemm_naive"),
-          rename(schedule_smem_tiled(plain), "gemm_smem_tiled"),
-          rename(schedule_wmma(plain), "gemm_wmma"),
-          rename(schedule_wmma_smem(plain), "gemm_wmma_smem"),
-          rename(schedule_wmma_smem(plain, true), "gemm_wmma_async"),
-          rename(schedule_mma(plain), "gemm_mma"),
-          rename(schedule_mma(plain, true), "gemm_mma_pipelined"),
-          rename(schedule_wmma_large(plain), "gemm_wmma_large"),
-          rename(schedule_mma_large(plain), "gemm_mma_large")};
+  const Proc plain = plain_gemm();
+  std::vector<Proc> stages;
+  for (const Stage& s : kStages)
+    stages.push_back(rename(s.schedule(plain), std::string("gemm_") + s.name));
+  return stages;
 }
 
 }  // namespace cuda_gemm_example

@@ -56,7 +56,10 @@ exocpp::Proc schedule_mma(const exocpp::Proc& plain, bool pipelined = false);
 exocpp::Proc schedule_wmma_large(const exocpp::Proc& plain);
 exocpp::Proc schedule_mma_large(const exocpp::Proc& plain);
 
-// Every stage, renamed gemm_<stage>, in the order above.
+// Every stage, renamed gemm_<stage>, in the order above; their names; one of them by name
+// (std::invalid_argument for an unknown one), scheduling only that one.
 std::vector<exocpp::Proc> all_stages();
+std::vector<std::string> stage_names();
+exocpp::Proc stage(const std::string& name);
 
 }  // namespace cuda_gemm_example

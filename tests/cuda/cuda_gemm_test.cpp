@@ -4,6 +4,7 @@
 // EXOCPP_VALIDATE=1).
 #include <gtest/gtest.h>
 
+#include <string>
 #include <tuple>
 
 #include "cuda_gemm_schedule.h"
@@ -16,45 +17,27 @@ struct Sizes {
   int64_t m, n, k;
 };
 
-// Each stage's schedule, by its name (gemm_<name> in all_stages()). A test process schedules
-// only its stage: ctest runs every test in a process of its own, and validation mode compares
-// each step of the schedule.
-struct Stage {
-  const char* name;
-  Proc (*schedule)(const Proc& plain);
-};
-const Stage kStages[] = {
-    {"naive", [](const Proc& p) { return cuda_gemm_example::schedule_naive(p); }},
-    {"smem_tiled", [](const Proc& p) { return cuda_gemm_example::schedule_smem_tiled(p); }},
-    {"wmma", [](const Proc& p) { return cuda_gemm_example::schedule_wmma(p); }},
-    {"wmma_smem", [](const Proc& p) { return cuda_gemm_example::schedule_wmma_smem(p); }},
-    {"wmma_async", [](const Proc& p) { return cuda_gemm_example::schedule_wmma_smem(p, true); }},
-    {"mma", [](const Proc& p) { return cuda_gemm_example::schedule_mma(p); }},
-    {"mma_pipelined", [](const Proc& p) { return cuda_gemm_example::schedule_mma(p, true); }},
-    {"wmma_large", [](const Proc& p) { return cuda_gemm_example::schedule_wmma_large(p); }},
-    {"mma_large", [](const Proc& p) { return cuda_gemm_example::schedule_mma_large(p); }},
-};
-
-class CudaGemmStage : public ::testing::TestWithParam<std::tuple<int, Sizes>> {};
+// Each stage by its name (cuda_gemm_example::stage schedules only it): ctest runs every test in
+// a process of its own, and validation mode compares each step of the schedule.
+class CudaGemmStage : public ::testing::TestWithParam<std::tuple<std::string, Sizes>> {};
 
 TEST_P(CudaGemmStage, MatchesThePlainProc) {
   const auto [stage, s] = GetParam();
-  Proc plain = cuda_gemm_example::plain_gemm();
-  EXPECT_EQ(
-      compare_procs(plain, kStages[stage].schedule(plain), {{"M", s.m}, {"N", s.n}, {"K", s.k}}),
-      "");
+  EXPECT_EQ(compare_procs(cuda_gemm_example::plain_gemm(), cuda_gemm_example::stage(stage),
+                          {{"M", s.m}, {"N", s.n}, {"K", s.k}}),
+            "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CudaGemmStage,
-                         ::testing::Combine(::testing::Range(0, 9),
+                         ::testing::Combine(::testing::ValuesIn(cuda_gemm_example::stage_names()),
                                             ::testing::Values(Sizes{128, 128, 32},
                                                               Sizes{256, 128, 64},
                                                               Sizes{128, 256, 32})),
-                         [](const ::testing::TestParamInfo<std::tuple<int, Sizes>>& info) {
+                         [](const ::testing::TestParamInfo<std::tuple<std::string, Sizes>>& info) {
                            const Sizes s = std::get<1>(info.param);
-                           return std::string(kStages[std::get<0>(info.param)].name) + "_" +
-                                  std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
-                                  std::to_string(s.k);
+                           return std::get<0>(info.param).substr(5) + "_" + std::to_string(s.m) +
+                                  "x" + std::to_string(s.n) + "x" +
+                                  std::to_string(s.k);  // without "gemm_"
                          });
 
 TEST(CudaGemm, TheTensorCoreStageCallsOnlyTensorCoreInstructions) {

@@ -75,14 +75,14 @@ TEST(CudaThreadOrder, AsyncCopiesWithAWaitingBarrierAgree) {
       {{"N", 2}});
 }
 
-class CudaThreadOrderGemm : public ::testing::TestWithParam<int> {};
+class CudaThreadOrderGemm : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(CudaThreadOrderGemm, TheGemmStageAgreesInEveryOrder) {
-  Proc stage = cuda_gemm_example::all_stages()[static_cast<size_t>(GetParam())];
-  expect_orders_agree(stage, {{"M", 128}, {"N", 128}, {"K", 32}});
+  expect_orders_agree(cuda_gemm_example::stage(GetParam()), {{"M", 128}, {"N", 128}, {"K", 32}});
 }
 
-INSTANTIATE_TEST_SUITE_P(Stages, CudaThreadOrderGemm, ::testing::Range(0, 9));
+INSTANTIATE_TEST_SUITE_P(Stages, CudaThreadOrderGemm,
+                         ::testing::ValuesIn(cuda_gemm_example::stage_names()));
 
 }  // namespace
 }  // namespace exocpp
