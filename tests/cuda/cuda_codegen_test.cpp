@@ -95,7 +95,7 @@ TEST(CudaCodegen, AnInstructionTakesDynamicSharedMemoryForShared) {
 }
 
 TEST(CudaCodegen, AStrideHoleIsTheWindowsRowStride) {
-  std::string cu = compile_procs_to_cuda(cuda_gemm_example::all_stages(), "lib").source;
+  std::string cu = compile_procs_to_cuda({cuda_gemm_example::stage("gemm_wmma")}, "lib").source;
   EXPECT_TRUE(contains(cu,
                        "nvcuda::wmma::load_matrix_sync(Af, &A[(16 * io + 16 * w) * K + 16 * "
                        "ko], K);"))
@@ -105,11 +105,7 @@ TEST(CudaCodegen, AStrideHoleIsTheWindowsRowStride) {
 // wmma_large keeps each warp's 4 x 2 accumulators as one array of fragments, named one by one.
 TEST(CudaCodegen, AnArrayOfWmmaFragmentsIsACArrayOfFragments) {
   std::string cu =
-      compile_procs_to_cuda(
-          {rename(cuda_gemm_example::schedule_wmma_large(cuda_gemm_example::plain_gemm()),
-                  "gemm_wmma_large")},
-          "lib")
-          .source;
+      compile_procs_to_cuda({cuda_gemm_example::stage("gemm_wmma_large")}, "lib").source;
   EXPECT_TRUE(contains(cu,
                        "nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> "
                        "Cf[4][2];"))
@@ -138,7 +134,7 @@ TEST_P(CudaNvcc, TheGemmStagesBuildWithoutWarningsOrSpills) {
 
 TEST_P(CudaNvcc, TheTensorCoreStageUsesTensorCoreInstructions) {
   cuda_test::TempDir dir;
-  emit_cuda(cuda_gemm_example::all_stages(), "cuda_gemm", dir.path());
+  emit_cuda({cuda_gemm_example::stage("gemm_wmma")}, "cuda_gemm", dir.path());
   cuda_test::CommandResult r = cuda_test::run_command(
       "cd '" + dir.path() + "' && '" + cuda_test::nvcc() + "' -arch=" + GetParam() +
       " -fmad=false -ptx cuda_gemm.cu -o - | grep -c 'wmma.mma.sync'");
