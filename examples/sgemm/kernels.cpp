@@ -23,6 +23,16 @@ Proc stage_lanes(Proc p, const CursorLike& expr, const std::string& new_buf,
   return set_memory(p, new_buf, x86::AVX512);
 }
 
+// Every 16-lane load, store and broadcast fmadd of a register tile, plain and masked, becomes
+// its AVX-512 instruction.
+Proc to_vector_instructions(Proc p) {
+  for (const x86::InstrRef& ins :
+       {x86::mm512_loadu_ps, x86::mm512_storeu_ps, x86::mm512_fmadd_ps_broadcast,
+        x86::mm512_mask_loadu_ps, x86::mm512_mask_storeu_ps, x86::mm512_mask_fmadd_ps_broadcast})
+    p = replace_all(p, ins);
+  return p;
+}
+
 // Unrolls every loop named `iter` (innermost first is not needed: unrolling copies bodies).
 Proc unroll_all(Proc p, const std::string& iter) {
   while (!p.find_all("for " + iter + " in _: _").empty())
@@ -83,21 +93,22 @@ Proc schedule_kernel_6xn(const Proc& spec) {
   for (const char* copy : {"for i1 in _: _ #0", "for i1 in _: _", "for i0_1 in _: _"})
     p = divide_loop(p, copy, 16, {"v", "l"}, {.perfect = true});
   p = simplify(p);
+  // Every lane guard in a masked instruction's form: `16 v + l < N` --> `l < N - 16 v`.
+  for (Cursor guard : p.find_all("if _ < N: _")) {
+    const Cursor lanes = guard.parent(), vector = lanes.parent();
+    p = rewrite_expr(p, guard.cond(), lanes.name() + " < N - 16 * " + vector.name());
+  }
   // One version per number of vectors: with 16 q < N <= 16 (q + 1), vectors below q are full,
   // vector q holds N - 16 q columns (1 to 16: a masked instruction's count), the rest none.
   p = specialize(p, p.body_cursor().slice(1, 4), {"N <= 16", "N <= 32", "N <= 48"});
   for (const char* vectors : {"for v in _: _", "for jo in _: _"})
     for (Cursor v : p.find_all(vectors)) p = unroll_loop(p, v);
-  for (Cursor guard : p.find_all("if _ < N: _")) {
+  // The guards of full vectors and of vectors with no columns go; the masked vector's stays.
+  for (Cursor guard : p.find_all("if _ < _: _")) {
     try {
-      p = eliminate_dead_code(p, guard);  // a full vector (or none)
+      p = eliminate_dead_code(p, guard);
     } catch (const SchedulingError&) {
-      // The masked vector: `l + 16 q < N` becomes `l < N - 16 q`, the instructions' form.
-      const std::string cond = guard.cond().to_string();
-      const size_t plus = cond.find(" + "), less = cond.find(" < ");
-      if (plus != std::string::npos && plus < less)
-        p = rewrite_expr(p, guard.cond(),
-                         cond.substr(0, plus) + " < N - " + cond.substr(plus + 3, less - plus - 3));
+      // neither branch is dead: the masked vector, whose guard is the instruction's
     }
   }
   for (const char* lanes : {"for l in _: _", "for ji in _: _"})  // vectors with no columns
@@ -106,12 +117,7 @@ Proc schedule_kernel_6xn(const Proc& spec) {
   p = delete_pass(p);
   for (const char* reg : {"C_reg: _", "B_reg: _"})
     for (Cursor alloc : p.find_all(reg)) p = set_memory(p, alloc, x86::AVX512);
-  p = replace_all(p, x86::mm512_loadu_ps);
-  p = replace_all(p, x86::mm512_storeu_ps);
-  p = replace_all(p, x86::mm512_fmadd_ps_broadcast);
-  p = replace_all(p, x86::mm512_mask_loadu_ps);
-  p = replace_all(p, x86::mm512_mask_storeu_ps);
-  p = replace_all(p, x86::mm512_mask_fmadd_ps_broadcast);
+  p = to_vector_instructions(p);
   // Constant register names: unroll the rows.
   for (const char* iter : {"i", "i0"}) p = unroll_all(p, iter);
   p = simplify(p);
@@ -136,12 +142,7 @@ Proc schedule_kernel_edge(const Proc& spec) {
   p = stage_lanes(p, "B[_] #1", "B_tail", "ji", "16");
   for (Cursor loop : p.find_all("for _ in seq(0, N % 16): _")) p = bound_and_guard(p, loop, "16");
   p = simplify(p);
-  p = replace_all(p, x86::mm512_loadu_ps);
-  p = replace_all(p, x86::mm512_storeu_ps);
-  p = replace_all(p, x86::mm512_fmadd_ps_broadcast);
-  p = replace_all(p, x86::mm512_mask_loadu_ps);
-  p = replace_all(p, x86::mm512_mask_storeu_ps);
-  p = replace_all(p, x86::mm512_mask_fmadd_ps_broadcast);
+  p = to_vector_instructions(p);
   p = simplify(p);
   typecheck(p);  // no plain code left touching a register
   return p;
