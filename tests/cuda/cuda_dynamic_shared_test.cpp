@@ -129,12 +129,9 @@ int main() {
 }
 )";
   cuda_test::CommandResult build =
-      cuda_test::run_command("cd '" + dir.path() + "' && '" + cuda_test::nvcc() +
-                             "' -arch=sm_80 -Werror all-warnings lib.cu main.cu -o run 2>&1");
+      cuda_test::nvcc_build_program(dir.path(), "lib.cu main.cu", "run", "-Werror all-warnings");
   ASSERT_EQ(build.status, 0) << build.output;
-  if (!cuda_test::gpu_present())
-    GTEST_SKIP() << "no CUDA GPU on this machine (nvidia-smi lists none): the program was built "
-                    "but not run";
+  if (!cuda_test::gpu_present()) GTEST_SKIP() << cuda_test::kNoGpu;
   cuda_test::CommandResult run = cuda_test::run_command("'" + dir.path() + "/run' 2>&1");
   EXPECT_EQ(run.status, 0) << run.output;
 }

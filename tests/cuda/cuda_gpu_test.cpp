@@ -58,7 +58,6 @@ class CudaGpu : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CudaGpu, TheStageComputesWhatTheInterpreterComputes) {
   // The program is built everywhere (for sm_80 without a GPU), so that it stays buildable.
-  const bool gpu = cuda_test::gpu_present();
   cuda_test::TempDir dir;
   // Only this stage, so that nvcc builds one kernel per test.
   const std::string stage = GetParam();
@@ -67,13 +66,10 @@ TEST_P(CudaGpu, TheStageComputesWhatTheInterpreterComputes) {
   for (size_t at = host.find("STAGE"); at != std::string::npos; at = host.find("STAGE", at))
     host.replace(at, 5, stage);
   std::ofstream(dir.path() + "/main.cu") << host;
-  cuda_test::CommandResult build = cuda_test::run_command(
-      "cd '" + dir.path() + "' && '" + cuda_test::nvcc() + "' -arch=" + (gpu ? "native" : "sm_80") +
-      " -fmad=false -O2 main.cu cuda_gemm.cu -o gemm");
+  cuda_test::CommandResult build =
+      cuda_test::nvcc_build_program(dir.path(), "main.cu cuda_gemm.cu", "gemm", "-fmad=false -O2");
   ASSERT_EQ(build.status, 0) << build.output;
-  if (!gpu)
-    GTEST_SKIP() << "no CUDA GPU on this machine (nvidia-smi lists none): the program was built "
-                    "for sm_80, and runs only where a GPU is";
+  if (!cuda_test::gpu_present()) GTEST_SKIP() << cuda_test::kNoGpu;
 
   const Proc plain = cuda_gemm_example::plain_gemm();
   const std::map<std::string, int64_t> sizes = {{"M", 128}, {"N", 256}, {"K", 96}};

@@ -229,14 +229,10 @@ int main() {
   return 0;
 }
 )";
-  const bool gpu = cuda_test::gpu_present();
-  cuda_test::CommandResult build = cuda_test::run_command(
-      "cd '" + dir.path() + "' && '" + cuda_test::nvcc() + "' -arch=" + (gpu ? "native" : "sm_80") +
-      " -Werror all-warnings lib.cu main.cu -o run 2>&1");
+  cuda_test::CommandResult build =
+      cuda_test::nvcc_build_program(dir.path(), "lib.cu main.cu", "run", "-Werror all-warnings");
   ASSERT_EQ(build.status, 0) << build.output;
-  if (!gpu)
-    GTEST_SKIP() << "no CUDA GPU on this machine (nvidia-smi lists none): the program was built "
-                    "but not run";
+  if (!cuda_test::gpu_present()) GTEST_SKIP() << cuda_test::kNoGpu;
   cuda_test::CommandResult run = cuda_test::run_command("'" + dir.path() + "/run' 2>&1");
   EXPECT_EQ(run.status, 0) << run.output;
 }

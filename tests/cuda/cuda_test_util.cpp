@@ -67,4 +67,12 @@ bool reports_spills(const std::string& ptxas_output) {
 
 bool gpu_present() { return run_command("nvidia-smi -L").status == 0; }
 
+CommandResult nvcc_build_program(const std::string& dir, const std::string& sources,
+                                 const std::string& out, const std::string& flags) {
+  if (nvcc().empty()) return {127, "nvcc was not found when the build was configured"};
+  return run_command("cd '" + dir + "' && '" + nvcc() +
+                     "' -arch=" + (gpu_present() ? "native" : "sm_80") + " " + flags + " " +
+                     sources + " -o '" + out + "' 2>&1");
+}
+
 }  // namespace exocpp::cuda_test

@@ -52,4 +52,15 @@ bool reports_spills(const std::string& ptxas_output);
 // Whether this machine has a CUDA GPU (nvidia-smi lists one).
 bool gpu_present();
 
+// Builds the program `out` from `sources` (space-separated, in `dir`) with nvcc and `flags`: for
+// this machine's GPU when it has one (-arch=native), else for sm_80, so that a GPU test's
+// program stays buildable where it cannot run.
+CommandResult nvcc_build_program(const std::string& dir, const std::string& sources,
+                                 const std::string& out, const std::string& flags);
+
+// What a GPU test says when it skips running its (built) program.
+inline constexpr const char* kNoGpu =
+    "no CUDA GPU on this machine (nvidia-smi lists none): the program was built for sm_80 but "
+    "not run";
+
 }  // namespace exocpp::cuda_test
