@@ -12,6 +12,7 @@
 #include "codegen/c_proc.h"
 #include "codegen/c_types.h"
 #include "core/ir_visit.h"
+#include "core/printer.h"
 
 namespace exocpp::codegen {
 namespace {
@@ -118,6 +119,22 @@ std::string packed_wrapper(const Proc& p, const std::vector<BufInfo>& infos) {
          join(args, ",\n        ") + ");\n}\n";
 }
 
+// Whether two proc objects are one definition: the same text, calling procs that are one
+// definition in turn (schedules that build a kernel twice, once per caller, make such pairs;
+// C needs the function once).
+bool same_definition(const std::shared_ptr<const ProcNode>& a,
+                     const std::shared_ptr<const ProcNode>& b) {
+  if (a == b) return true;
+  if (to_string(Proc(a)) != to_string(Proc(b))) return false;
+  CallFinder fa, fb;
+  fa.visit(a->body);
+  fb.visit(b->body);
+  if (fa.callees.size() != fb.callees.size()) return false;
+  for (size_t i = 0; i < fa.callees.size(); ++i)
+    if (!same_definition(fa.callees[i], fb.callees[i])) return false;
+  return true;
+}
+
 }  // namespace
 
 std::vector<Proc> call_graph_order(const std::vector<Proc>& procs) {
@@ -133,6 +150,10 @@ std::vector<Proc> call_graph_order(const std::vector<Proc>& procs) {
     auto it = index.find(n.get());
     if (it != index.end()) return it->second;
     auto named = by_name.find(n->name);
+    if (named != by_name.end() && same_definition(nodes[index.at(named->second)], n)) {
+      index[n.get()] = index.at(named->second);
+      return index.at(n.get());
+    }
     if (named != by_name.end())
       throw CodegenError(n->srcinfo, "two different procs are named '" + n->name +
                                          "' (defined at " + named->second->srcinfo.to_string() +
@@ -187,11 +208,22 @@ CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name
   WrittenParams written;
   std::vector<Config> configs;
   std::set<std::string> reserved = {lib_name, lib_name + "_Context"};
+  std::map<std::string, const ProcNode*> emitted_by_name;
   for (const Proc& p : order) {
-    written[p.get()] = written_args(*p.get(), written);
+    emitted_by_name[p.name()] = p.get();
     CallFinder f;
     f.visit(p.body());
     for (const Expr& e : p.preds()) f.visit(e);
+    // A callee that is a second copy of an emitted definition (call_graph_order merged them)
+    // writes the arguments at the same positions as the copy that is emitted.
+    for (const std::shared_ptr<const ProcNode>& c : f.callees) {
+      if (written.count(c.get())) continue;
+      const ProcNode& emitted = *emitted_by_name.at(c->name);
+      std::set<uint64_t>& ids = written[c.get()];
+      for (size_t i = 0; i < c->args.size() && i < emitted.args.size(); ++i)
+        if (written.at(&emitted).count(emitted.args[i].name.id())) ids.insert(c->args[i].name.id());
+    }
+    written[p.get()] = written_args(*p.get(), written);
     for (const Config& c : f.configs) {
       bool seen = false;
       for (const Config& k : configs) {

@@ -376,5 +376,36 @@ TEST(TrustNames, TwoDifferentProcsWithOneNameAreACodegenErrorNamingBoth) {
   }
 }
 
+// A schedule that builds one kernel twice (once per caller) makes two proc objects with one
+// name and one definition: C gets the function once.
+TEST(TrustNames, TwoCopiesOfOneDefinitionAreEmittedOnce) {
+  const std::string g = "def g(x: f32[4] @ DRAM):\n    x[0] = 1.0\n\n";
+  Module m1 = parse_module(g + "def f(x: f32[4] @ DRAM):\n    g(x)\n");
+  Module m2 = parse_module(g + "def h(x: f32[4] @ DRAM):\n    g(x)\n");
+  CSource c = compile_procs_to_c({m1.proc("f"), m2.proc("h")}, "lib");
+  size_t first = c.source.find("void g(");
+  ASSERT_NE(first, std::string::npos) << c.source;
+  EXPECT_EQ(c.source.find("void g(", first + 1), std::string::npos) << c.source;
+  // h writes x through its copy of g: x stays non-const in h's signature too.
+  EXPECT_EQ(c.header.find("const float *x"), std::string::npos) << c.header;
+}
+
+// Same text is not enough: the two copies of `g` call different procs named `leaf`.
+TEST(TrustNames, SameTextCallingDifferentCalleesIsStillACodegenError) {
+  Module m1 = parse_module(
+      "def leaf(x: f32[4] @ DRAM):\n    x[0] = 1.0\n\ndef g(x: f32[4] @ DRAM):\n    leaf(x)\n"
+      "\ndef f(x: f32[4] @ DRAM):\n    g(x)\n");
+  Module m2 = parse_module(
+      "def leaf(x: f32[4] @ DRAM):\n    x[0] = 2.0\n\ndef g(x: f32[4] @ DRAM):\n    leaf(x)\n"
+      "\ndef h(x: f32[4] @ DRAM):\n    g(x)\n");
+  try {
+    compile_procs_to_c({m1.proc("f"), m2.proc("h")}, "lib");
+    FAIL() << "accepted";
+  } catch (const CodegenError& e) {
+    EXPECT_NE(std::string(e.what()).find("two different procs are named"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace exocpp

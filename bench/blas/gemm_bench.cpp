@@ -1,0 +1,335 @@
+// GEMM side by side: the kernels exocpp generates (examples/blas) against OpenBLAS, in f32
+// (sgemm) and f64 (dgemm) on one thread at M = N = K = 256, 512, 1000, 1023, 1024, 2047, 2048,
+// 4096 and the skinny 6 x 64 x 2048 and 4096 x 64 x 4096, and on two threads (the parallel
+// kernels against OpenBLAS with two threads) at 1024, 2048 and 4096; plus the time to run the
+// whole schedule script (every rewrite, every Z3 check) for one kernel and emit its C, and the
+// plain loop as a C compiler builds it. Each figure is reported as GFLOP/s.
+//
+// The peer runs at its best: OpenBLAS reads OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE when it is
+// loaded, and an environment that pins it to an old kernel (this workplace's does) would make it
+// a straw man, so the program drops both and runs itself again before anything else, then prints
+// the kernel OpenBLAS chose. It also measures this core's FMA peak in f32 and f64 (AVX-512 FMA
+// loops) in the same run, and ends with a table per routine and shape: median and best GFLOP/s,
+// % of that peak (twice it on two threads), and the ratio to OpenBLAS.
+//
+// Run interleaved, so the machine's noise hits every contender alike (one command line):
+//   build/bench/blas/gemm_bench --benchmark_enable_random_interleaving=true
+//       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+#include <immintrin.h>
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "schedule.h"
+
+extern "C" {
+#include "blas.h"
+}
+
+namespace {
+
+template <typename T>
+struct Problem {
+  int M, N, K;
+  std::vector<T> A, B, C;
+  Problem(int m, int n, int k)
+      : M(m), N(n), K(k), A(size_t(m) * k), B(size_t(k) * n), C(size_t(m) * n) {
+    std::mt19937 rng(42);
+    std::uniform_real_distribution<T> d(-1, 1);
+    for (T& x : A) x = d(rng);
+    for (T& x : B) x = d(rng);
+    for (T& x : C) x = d(rng);
+  }
+  explicit Problem(const benchmark::State& state)
+      : Problem(int(state.range(0)), int(state.range(1)), int(state.range(2))) {}
+};
+
+template <typename T>
+void set_flops(benchmark::State& state, const Problem<T>& p) {
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * p.M * p.N * p.K * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+
+// C += A * B by exocpp's kernel for T on `threads` threads (1: the serial kernel).
+template <typename T>
+void run_exocpp(int threads, Problem<T>& p) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (threads == 1)
+      sgemm(nullptr, p.M, p.N, p.K, p.A.data(), p.B.data(), p.C.data());
+    else
+      sgemm_parallel(nullptr, p.M, p.N, p.K, p.A.data(), p.B.data(), p.C.data());
+  } else {
+    if (threads == 1)
+      dgemm(nullptr, p.M, p.N, p.K, p.A.data(), p.B.data(), p.C.data());
+    else
+      dgemm_parallel(nullptr, p.M, p.N, p.K, p.A.data(), p.B.data(), p.C.data());
+  }
+}
+
+template <typename T>
+void run_openblas(Problem<T>& p) {
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, p.M, p.N, p.K, 1.0f, p.A.data(), p.K,
+                p.B.data(), p.N, 1.0f, p.C.data(), p.N);
+  else
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, p.M, p.N, p.K, 1.0, p.A.data(), p.K,
+                p.B.data(), p.N, 1.0, p.C.data(), p.N);
+}
+
+template <typename T>
+void BM_exocpp(benchmark::State& state, int threads) {
+  if (!__builtin_cpu_supports("avx512f")) {
+    state.SkipWithError("this CPU has no AVX-512F: the generated kernel cannot run");
+    return;
+  }
+  omp_set_num_threads(threads);
+  Problem<T> p(state);
+  for (auto _ : state) {
+    run_exocpp(threads, p);
+    benchmark::ClobberMemory();
+  }
+  set_flops(state, p);
+}
+
+template <typename T>
+void BM_openblas(benchmark::State& state, int threads) {
+  openblas_set_num_threads(threads);
+  Problem<T> p(state);
+  for (auto _ : state) {
+    run_openblas(p);
+    benchmark::ClobberMemory();
+  }
+  set_flops(state, p);
+}
+
+// The specification as a C compiler sees it (gcc -O2 auto-vectorises what it can).
+void BM_plain_loop(benchmark::State& state) {
+  Problem<float> p(state);
+  for (auto _ : state) {
+    for (int i = 0; i < p.M; i++)
+      for (int j = 0; j < p.N; j++)
+        for (int k = 0; k < p.K; k++)
+          p.C[size_t(i) * p.N + j] += p.A[size_t(i) * p.K + k] * p.B[size_t(k) * p.N + j];
+    benchmark::ClobberMemory();
+  }
+  set_flops(state, p);
+}
+
+// One kernel's whole schedule script (the serial sgemm: every rewrite, every Z3 check, its
+// three tile kernels) and its emission.
+void BM_schedule_script(benchmark::State& state) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "exocpp_gemm_bench";
+  std::filesystem::create_directories(dir);
+  for (auto _ : state) {
+    exocpp::Proc p = blas_example::schedule_gemm(blas_example::kSingle);
+    exocpp::emit_c({p}, "sgemm", dir.string());
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// The "max" statistic of the repetitions: of GFLOP/s, the best run.
+double max_of(const std::vector<double>& v) {
+  return v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+}
+
+void shapes(benchmark::internal::Benchmark* b) {
+  for (int n : {256, 512, 1000, 1023, 1024, 2047, 2048, 4096}) b->Args({n, n, n});
+  b->Args({6, 64, 2048});
+  b->Args({4096, 64, 4096});
+}
+void parallel_shapes(benchmark::internal::Benchmark* b) {
+  for (int n : {1024, 2048, 4096}) b->Args({n, n, n});
+}
+void small_shapes(benchmark::internal::Benchmark* b) {
+  for (int n : {256, 512}) b->Args({n, n, n});
+  b->Args({6, 64, 2048});
+}
+
+// Benchmarks are named "ROUTINE.CONTENDER" (sgemm.exocpp, dgemm_2threads.openblas): the table
+// pairs the contenders of a routine.
+void register_gemm_benchmarks() {
+  auto add = [](const std::string& name, auto fn, int threads, auto apply) {
+    benchmark::RegisterBenchmark(name.c_str(), fn, threads)
+        ->Apply(apply)
+        ->ArgNames({"M", "N", "K"})
+        ->ComputeStatistics("max", max_of)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+  };
+  add("sgemm.exocpp", BM_exocpp<float>, 1, shapes);
+  add("sgemm.openblas", BM_openblas<float>, 1, shapes);
+  add("dgemm.exocpp", BM_exocpp<double>, 1, shapes);
+  add("dgemm.openblas", BM_openblas<double>, 1, shapes);
+  add("sgemm_2threads.exocpp", BM_exocpp<float>, 2, parallel_shapes);
+  add("sgemm_2threads.openblas", BM_openblas<float>, 2, parallel_shapes);
+  add("dgemm_2threads.exocpp", BM_exocpp<double>, 2, parallel_shapes);
+  add("dgemm_2threads.openblas", BM_openblas<double>, 2, parallel_shapes);
+  benchmark::RegisterBenchmark("plain_loop.sgemm", BM_plain_loop)
+      ->Apply(small_shapes)
+      ->ArgNames({"M", "N", "K"})
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("schedule_script.sgemm", BM_schedule_script)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+}
+
+}  // namespace
+
+namespace {
+
+// OpenBLAS picks its kernel when it is loaded: drop the variables that pin it and run this
+// program again, so that the peer is measured on the kernel it chooses for this CPU.
+void unpin_openblas(char** argv) {
+  if (std::getenv("OPENBLAS_CORETYPE") == nullptr && std::getenv("OPENBLAS_L2_SIZE") == nullptr)
+    return;
+  unsetenv("OPENBLAS_CORETYPE");
+  unsetenv("OPENBLAS_L2_SIZE");
+  execv("/proc/self/exe", argv);
+  std::perror("gemm_bench: could not run itself again without OPENBLAS_CORETYPE");
+}
+
+// The FMA loop below is built for AVX-512 only: main() runs it where the CPU has it.
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+struct F32Lanes {
+  using V = __m512;
+  static constexpr int lanes = 16;
+  static V set1(double x) { return _mm512_set1_ps(float(x)); }
+  static V fmadd(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
+  static V add(V a, V b) { return _mm512_add_ps(a, b); }
+  static double lane0(V v) { return _mm512_cvtss_f32(v); }
+};
+struct F64Lanes {
+  using V = __m512d;
+  static constexpr int lanes = 8;
+  static V set1(double x) { return _mm512_set1_pd(x); }
+  static V fmadd(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
+  static V add(V a, V b) { return _mm512_add_pd(a, b); }
+  static double lane0(V v) { return _mm512_cvtsd_f64(v); }
+};
+
+// One core's FMA peak in GFLOP/s at a precision: 12 independent chains of AVX-512 FMAs (enough
+// to cover the FMA latency on two pipes), each in a variable of its own so that all stay in
+// registers, for about a fifth of a second; best of 5.
+template <typename L>
+double fma_peak_gflops() {
+  using V = typename L::V;
+  double best = 0;
+  for (int rep = 0; rep < 5; ++rep) {
+    // Distinct starting values, or the compiler merges identical chains into one.
+    V c0 = L::set1(0.0), c1 = L::set1(0.1), c2 = L::set1(0.2), c3 = L::set1(0.3), c4 = L::set1(0.4),
+      c5 = L::set1(0.5), c6 = L::set1(0.6), c7 = L::set1(0.7), c8 = L::set1(0.8), c9 = L::set1(0.9),
+      c10 = L::set1(1.0), c11 = L::set1(1.1);
+    const V a = L::set1(0.999999), b = L::set1(1e-7);
+    const long iters = 4'000'000;
+    auto start = std::chrono::steady_clock::now();
+    for (long n = 0; n < iters; ++n) {
+      c0 = L::fmadd(c0, a, b);
+      c1 = L::fmadd(c1, a, b);
+      c2 = L::fmadd(c2, a, b);
+      c3 = L::fmadd(c3, a, b);
+      c4 = L::fmadd(c4, a, b);
+      c5 = L::fmadd(c5, a, b);
+      c6 = L::fmadd(c6, a, b);
+      c7 = L::fmadd(c7, a, b);
+      c8 = L::fmadd(c8, a, b);
+      c9 = L::fmadd(c9, a, b);
+      c10 = L::fmadd(c10, a, b);
+      c11 = L::fmadd(c11, a, b);
+    }
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const V sum = L::add(
+        L::add(L::add(L::add(c0, c1), L::add(c2, c3)), L::add(L::add(c4, c5), L::add(c6, c7))),
+        L::add(L::add(c8, c9), L::add(c10, c11)));
+    benchmark::DoNotOptimize(L::lane0(sum));
+    best = std::max(best, 2.0 * L::lanes * 12 * double(iters) / s / 1e9);
+  }
+  return best;
+}
+#pragma GCC pop_options
+
+// Collects each run's GFLOP/s (medians and bests of the repetitions) while printing as usual.
+class TableReporter : public benchmark::ConsoleReporter {
+ public:
+  struct Figures {
+    double median = 0, best = 0;
+  };
+  // Shapes ("M:256/N:256/K:256") in order of M, N, K.
+  struct ByDims {
+    static std::vector<long> dims(const std::string& shape) {
+      std::vector<long> d;
+      for (size_t at = shape.find(':'); at != std::string::npos; at = shape.find(':', at + 1))
+        d.push_back(std::atol(shape.c_str() + at + 1));
+      return d;
+    }
+    bool operator()(const std::string& a, const std::string& b) const { return dims(a) < dims(b); }
+  };
+  // routine (sgemm, dgemm_2threads) -> shape -> contender (exocpp, openblas) -> figures
+  std::map<std::string, std::map<std::string, std::map<std::string, Figures>, ByDims>> table;
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      auto c = r.counters.find("GFLOP/s");
+      if (c == r.counters.end()) continue;
+      const std::string& name = r.run_name.function_name;  // sgemm.exocpp
+      const size_t dot = name.find('.');
+      const std::string shape = r.run_name.args;  // M:256/N:256/K:256
+      Figures& f = table[name.substr(0, dot)][shape][name.substr(dot + 1)];
+      if (r.aggregate_name == "median" || (r.aggregate_name.empty() && f.median == 0))
+        f.median = c->second.value;
+      if (r.aggregate_name == "max" || r.aggregate_name.empty())
+        f.best = std::max(f.best, c->second.value);
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  unpin_openblas(argv);
+  std::printf("OpenBLAS: %s; kernel %s; OPENBLAS_CORETYPE %s\n", openblas_get_config(),
+              openblas_get_corename(),
+              std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "unset");
+  const bool avx512 = __builtin_cpu_supports("avx512f");
+  const double peak32 = avx512 ? fma_peak_gflops<F32Lanes>() : 0;
+  const double peak64 = avx512 ? fma_peak_gflops<F64Lanes>() : 0;
+  if (avx512)
+    std::printf("measured FMA peak of one core: f32 %.1f GFLOP/s, f64 %.1f GFLOP/s\n", peak32,
+                peak64);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  register_gemm_benchmarks();
+  TableReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  for (const auto& [routine, by_shape] : reporter.table) {
+    // The peak of the routine's precision, on as many cores as it has threads.
+    const bool two_threads = routine.find("_2threads") != std::string::npos;
+    const double peak = (routine[0] == 'd' ? peak64 : peak32) * (two_threads ? 2 : 1);
+    std::printf("\n%-16s %-22s %16s %17s %7s %16s\n", routine.c_str(), "M:N:K", "exocpp med/best",
+                "OpenBLAS med/best", "% peak", "exocpp/OpenBLAS");
+    for (const auto& [shape, who] : by_shape) {
+      auto e = who.find("exocpp"), o = who.find("openblas");
+      if (e == who.end() || o == who.end()) continue;
+      std::printf("%-16s %-22s %7.1f / %6.1f %8.1f / %6.1f %6.1f%% %15.2fx\n", "", shape.c_str(),
+                  e->second.median, e->second.best, o->second.median, o->second.best,
+                  peak > 0 ? 100.0 * e->second.median / peak : 0.0,
+                  o->second.median > 0 ? e->second.median / o->second.median : 0.0);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,49 @@
+// blas_gen: runs the GEMM schedule at both precisions, serial and parallel, and writes blas.c /
+// blas.h into the given folder.
+//
+//   blas_gen OUT_DIR [--print]
+//
+// The emitted functions are, for row-major A[M][K], B[K][N], C[M][N] and any M, N, K >= 1,
+//   void sgemm(void *ctxt, int_fast32_t M, int_fast32_t N, int_fast32_t K,
+//              const float *A, const float *B, float *C);          C += A * B
+//   void dgemm(...)                                                the same in double
+//   void sgemm_parallel(...), dgemm_parallel(...)                  the same on OpenMP's threads
+// (the parallel ones run serially when the C file is built without OpenMP).
+#include <chrono>
+#include <cstring>
+#include <iostream>
+#include <vector>
+
+#include "schedule.h"
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    std::cerr << "usage: blas_gen OUT_DIR [--print]\n"
+                 "Schedules the plain gemm of examples/blas/gemm.exo into AVX-512 SGEMM and "
+                 "DGEMM kernels (serial and\nparallel) and writes OUT_DIR/blas.c and "
+                 "OUT_DIR/blas.h.\n";
+    return argc < 2 ? 2 : 0;
+  }
+  using blas_example::kDouble, blas_example::kSingle;
+  try {
+    auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
+    std::vector<exocpp::Proc> procs;
+    for (bool parallel : {false, true})
+      for (const blas_example::Precision* prec : {&kSingle, &kDouble}) {
+        auto t0 = std::chrono::steady_clock::now();
+        procs.push_back(blas_example::schedule_gemm(*prec, {.parallel = parallel}));
+        std::cerr << "blas_gen: " << procs.back().name() << " scheduled in "
+                  << ms(std::chrono::steady_clock::now() - t0) << " ms\n";
+      }
+    auto t1 = std::chrono::steady_clock::now();
+    exocpp::emit_c(procs, "blas", argv[1]);
+    std::cerr << "blas_gen: emitted in " << ms(std::chrono::steady_clock::now() - t1)
+              << " ms: " << argv[1] << "/blas.c, " << argv[1] << "/blas.h\n";
+    if (argc > 2 && std::strcmp(argv[2], "--print") == 0)
+      for (const exocpp::Proc& p : procs) std::cout << p << "\n";
+    return 0;
+  } catch (const exocpp::Error& e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,138 @@
+// The GEMM schedule (see schedule.h). The plan, as a GotoBLAS-style kernel (NR = 64 in f32,
+// 32 in f64):
+//
+//   for ko (K blocks of kc):                       divide_loop k, cut_and_guard: a K tail part
+//     for jo (NR columns):                         divide_loop j, reorder_loops
+//       B_pack = B[ko block, jo panel]              stage_mem (packing), lift_alloc (hoisting);
+//                                                  specialize: with one row of tiles (M < 12)
+//                                                  the tiles read B in place (no copy to amortize)
+//       for io (6 rows):                           divide_loop i; parallelize_loop when parallel
+//         gemm_tile(kc, A[..], B_pack, C[..])      replace by the tile's specification, then
+//                                                  call_eqv to its AVX-512 schedule
+//     edge tiles (N % NR columns, M % 6 rows)      gemm_tile_right / gemm_tile_bottom, likewise
+//
+// The kernels (kernels.cpp) are scheduled from their specifications in gemm.exo: C staged in
+// AVX-512 registers, B rows loaded and A elements broadcast, one fmadd per register of
+// columns, loops unrolled so the registers have constant names.
+#include "schedule.h"
+
+#include <unistd.h>
+
+#include "gemm_exo_text.h"
+#include "kernels.h"
+
+namespace blas_example {
+
+using namespace exocpp;
+
+namespace {
+
+// `for ii: for j: for ki` (rows ii) becomes NR-column tiles `for jo: for ii: for ji: for ki`
+// and the column tail `if N % NR > 0: for ii: for ji in seq(0, N % NR): for ki`.
+Proc tile_columns(Proc p, const Cursor& ii_loop, int nr) {
+  p = divide_loop(p, ii_loop.body()[0], nr, {"jo", "ji"}, {.tail = Tail::CutAndGuard});
+  Cursor jo = p.forward(ii_loop).body()[0];
+  p = fission(p, jo.after());  // ii: jo ; ii: if N % NR > 0
+  Cursor ii_main = p.forward(ii_loop);
+  Cursor ii_tail = ii_main.next();
+  p = reorder_loops(p, ii_main);                    // ii jo -> jo ii
+  p = lift_scope(p, p.forward(ii_tail).body()[0]);  // ii: if -> if: ii
+  return p;
+}
+
+// One K part (`for i: for j: for ki`) cut into 6 x NR tiles, with row and column tails; the
+// full tiles are ordered `for jo: for io` so a packed panel of B serves a whole column of
+// tiles. `b_rows` is the window of B's rows this part reads ("512 * ko:512 * ko + 512").
+Proc tile_part(Proc p, const Cursor& i_loop, const std::string& b_rows, const Precision& prec,
+               const ScheduleOptions& opts) {
+  const int nr = prec.tile_columns();
+  p = divide_loop(p, i_loop, prec.tile_rows(), {"io", "ii"}, {.tail = Tail::CutAndGuard});
+  Cursor io = p.forward(i_loop);
+  Cursor m_tail = io.next();
+  p = tile_columns(p, io.body()[0], nr);
+  p = tile_columns(p, p.forward(m_tail).body()[0], nr);
+  io = p.forward(io);
+  p = fission(p, io.body()[0].after());  // io: jo ; io: if N % NR > 0
+  p = reorder_loops(p, p.forward(io));   // io jo -> jo io
+  if (!opts.pack_b) return p;
+  // A packed panel pays for its copy only when several row tiles read it: with one row of
+  // tiles (M < 12) the tiles read B in place, which has the same layout when N is NR.
+  Cursor jo = p.forward(io).parent();
+  p = specialize(p, p.forward(io), {"M < 12"});
+  Cursor packed = p.forward(jo).body()[0].orelse()[0];
+  const std::string cols = std::to_string(nr) + " * jo";
+  p = stage_mem(p, packed,
+                "B[" + b_rows + ", " + cols + ":" + cols + " + " + std::to_string(nr) + "]",
+                "B_pack");
+  // The row tiles of a panel write disjoint rows of C and only read the panel: threads can
+  // share them (parallelize_loop proves it), each panel packed once before they start.
+  if (opts.parallel) {
+    p = parallelize_loop(p, p.forward(packed));
+    p = parallelize_loop(p, p.forward(packed).prev());  // the packing copy's rows
+  }
+  return p;
+}
+
+}  // namespace
+
+int kc_for_this_machine(const Precision& prec) {
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l2 <= 0) l2 = 1L << 20;
+  const long panel_row = long(prec.tile_columns()) * prec.bytes;
+  int kc = 64;
+  while (kc < 8192 && 2L * kc * panel_row <= l2 / 2) kc *= 2;
+  return kc;
+}
+
+const std::string& gemm_source() {
+  static const std::string text = EXOCPP_GEMM_EXO_TEXT;
+  return text;
+}
+
+Proc instantiate(const Proc& generic, const Precision& prec) {
+  Proc p = rename(generic, prec.name(generic.name()));
+  for (const char* tensor : {"A", "B", "C"}) p = set_precision(p, tensor, prec.type);
+  bool has_nr = false;
+  for (const FnArg& arg : p.args()) has_nr |= arg.name.name() == "NR";
+  if (has_nr) p = partial_eval(p, {{"NR", prec.tile_columns()}});
+  return p;
+}
+
+Proc plain_gemm(const Precision& prec) {
+  return instantiate(parse_module(gemm_source(), {}, "gemm.exo").proc("gemm"), prec);
+}
+
+Proc schedule_gemm(const Precision& prec, const ScheduleOptions& opts) {
+  Proc p = plain_gemm(prec);
+  const int kc_value = opts.kc > 0 ? opts.kc : kc_for_this_machine(prec);
+  const std::string kc = std::to_string(kc_value);
+
+  // K blocks outermost: `for ko: for i: for j: for ki` and the tail `if K % kc > 0: ...`.
+  p = divide_loop(p, "k", kc_value, {"ko", "ki"}, {.tail = Tail::CutAndGuard});
+  p = fission(p, p.find_loop("ko").after(), {.n_lifts = 2});
+  p = reorder_loops(p, "j ko");
+  p = reorder_loops(p, "i ko");
+  p = lift_scope(p, "if K % " + kc + " > 0: _");
+  p = lift_scope(p, "if K % " + kc + " > 0: _");
+  Cursor k_main = p.body_cursor()[0], k_tail = p.body_cursor()[1];
+  p = tile_part(p, p.forward(k_main).body()[0], kc + " * ko:" + kc + " * ko + " + kc, prec, opts);
+  p = tile_part(p, p.forward(k_tail).body()[0],
+                kc + " * (K / " + kc + "):" + kc + " * (K / " + kc + ") + K % " + kc, prec, opts);
+  if (opts.pack_b) {
+    // Both parts' panel buffers become static arrays of kc x NR, allocated once, not per
+    // panel: the K tail's panel (K % kc rows) first grows to kc rows (resize_dim: every access
+    // stays in bounds) so that its shape is constant too.
+    p = resize_dim(p, "B_pack: _ #1", 0, kc, "0");
+    for (int part : {0, 1}) {
+      const std::string alloc = "B_pack: _ #" + std::to_string(part);
+      p = lift_alloc(p, alloc);
+      p = set_memory(p, alloc, "DRAM_STATIC");
+    }
+  }
+  const Module specs = parse_module(gemm_source(), {}, "gemm.exo");
+  p = replace_tiles(p, Tiles::of(specs, prec), prec, opts);
+  if (opts.parallel) p = rename(p, p.name() + "_parallel");
+  return simplify(p);
+}
+
+}  // namespace blas_example

@@ -1,0 +1,57 @@
+// The GEMM schedule: turns the plain three-loop `gemm` of gemm.exo into an AVX-512 kernel with
+// exocpp's public scheduling operations only, at either precision (SGEMM, DGEMM) from the one
+// script, serial or with the row tiles of each packed panel run in parallel (OpenMP). Used by
+// the generator program (main.cpp), the correctness tests (tests/examples) and the benchmark
+// (bench/blas).
+#pragma once
+
+#include <exocpp/exocpp.h>
+
+#include <string>
+
+namespace blas_example {
+
+// A precision the schedule is instantiated at. The register tile is 6 rows by four AVX-512
+// registers of columns: 6 x 64 in f32, 6 x 32 in f64 (24 accumulators either way).
+struct Precision {
+  const char* blas_letter;  // "s" or "d": the prefix of every proc the schedule makes
+  const char* type;         // the exocpp data type: "f32" or "f64"
+  int lanes;                // elements per AVX-512 register
+  int bytes;                // bytes per element
+
+  int tile_rows() const { return 6; }
+  int tile_columns() const { return 4 * lanes; }
+  std::string name(const std::string& base) const { return blas_letter + base; }
+};
+inline constexpr Precision kSingle{"s", "f32", 16, 4};
+inline constexpr Precision kDouble{"d", "f64", 8, 8};
+
+struct ScheduleOptions {
+  int kc = 0;             // K block (rows of a packed B panel); 0: kc_for_this_machine()
+  bool pack_b = true;     // copy each kc-row panel of B into a dense buffer (stage_mem)
+  bool vectorize = true;  // schedule the tiles into AVX-512 (false: plain loops, for debugging)
+  bool parallel = false;  // the row tiles of each packed panel as a `par` loop (OpenMP threads)
+};
+
+// The K block this machine's caches call for: the largest power of two whose packed B panel
+// (kc x tile_columns elements) fills at most half of the L2 cache (sysconf; 1 MiB when the
+// system does not say), so that the panel stays in L2 while every row tile streams past it.
+int kc_for_this_machine(const Precision& prec);
+
+// The text of gemm.exo (embedded at build time).
+const std::string& gemm_source();
+
+// A proc of gemm.exo at `prec`: renamed with the BLAS letter (gemm_tile -> dgemm_tile), its
+// tensors A, B and C, written in R, set to the precision (set_precision), and the tile width NR,
+// where it has one, fixed to prec.tile_columns() (partial_eval).
+exocpp::Proc instantiate(const exocpp::Proc& generic, const Precision& prec);
+
+// The plain `gemm` of gemm.exo at `prec`, named sgemm / dgemm: the specification every
+// schedule of it must compute.
+exocpp::Proc plain_gemm(const Precision& prec);
+
+// The scheduled gemm, named sgemm / dgemm (sgemm_parallel / dgemm_parallel with
+// opts.parallel); emit_c({result, ...}, "blas") writes it and every kernel it calls.
+exocpp::Proc schedule_gemm(const Precision& prec, const ScheduleOptions& opts = {});
+
+}  // namespace blas_example

@@ -1,0 +1,239 @@
+// The GEMM example (examples/blas): the schedule is checked twice, as every rewrite is — the
+// scheduled proc against the plain one in the reference interpreter, at both precisions, serial
+// and parallel — and each emitted, compiled kernel against a plain C++ loop on every M, N, K
+// up to a bound that covers two tiles and every edge, and on random larger shapes.
+#include <exocpp/exocpp.h>
+#include <gtest/gtest.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <unistd.h>
+
+#include <array>
+#include <random>
+#include <vector>
+
+#include "kernels.h"
+#include "schedule.h"
+
+extern "C" {
+#include "blas.h"
+}
+
+using namespace exocpp;
+using blas_example::kDouble;
+using blas_example::kSingle;
+using blas_example::Precision;
+
+namespace {
+
+// The parallel kernels' threads (OpenMP's; without OpenMP they run serially, still checked).
+void use_two_threads() {
+#ifdef _OPENMP
+  omp_set_num_threads(2);
+#endif
+}
+
+bool cpu_has_avx512() { return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"); }
+
+// C += A * B, loops ordered i, k, j so the reference itself is quick.
+template <typename T>
+void reference(int M, int N, int K, const T* A, const T* B, T* C) {
+  for (int i = 0; i < M; i++)
+    for (int k = 0; k < K; k++)
+      for (int j = 0; j < N; j++)
+        C[size_t(i) * N + j] += A[size_t(i) * K + k] * B[size_t(k) * N + j];
+}
+
+// Integer-valued inputs: every partial sum is exact in float, so any summation order agrees.
+template <typename T>
+std::vector<T> random_matrix(std::mt19937& rng, size_t n) {
+  std::uniform_int_distribution<int> d(-4, 4);
+  std::vector<T> m(n);
+  for (T& x : m) x = T(d(rng));
+  return m;
+}
+
+template <typename T>
+using GemmFn = void (*)(void*, int_fast32_t, int_fast32_t, int_fast32_t, const T*, const T*, T*);
+
+// "" or the first difference between `gemm` and the reference.
+template <typename T>
+std::string run_and_compare(GemmFn<T> gemm, std::mt19937& rng, int M, int N, int K) {
+  std::vector<T> A = random_matrix<T>(rng, size_t(M) * K), B = random_matrix<T>(rng, size_t(K) * N);
+  std::vector<T> C = random_matrix<T>(rng, size_t(M) * N), R = C;
+  gemm(nullptr, M, N, K, A.data(), B.data(), C.data());
+  reference(M, N, K, A.data(), B.data(), R.data());
+  for (size_t i = 0; i < C.size(); ++i)
+    if (C[i] != R[i])
+      return "M=" + std::to_string(M) + " N=" + std::to_string(N) + " K=" + std::to_string(K) +
+             ": C[" + std::to_string(i / N) + ", " + std::to_string(i % N) +
+             "] = " + std::to_string(C[i]) + ", expected " + std::to_string(R[i]);
+  return "";
+}
+
+// Every shape with M, N, K in 1..bound; stops at the fifth failure.
+template <typename T>
+void check_every_shape_up_to(GemmFn<T> gemm, int bound) {
+  std::mt19937 rng(1);
+  int failures = 0;
+  for (int M = 1; M <= bound && failures < 5; ++M)
+    for (int N = 1; N <= bound && failures < 5; ++N)
+      for (int K = 1; K <= bound && failures < 5; ++K) {
+        std::string diff = run_and_compare(gemm, rng, M, N, K);
+        if (!diff.empty()) {
+          ADD_FAILURE() << diff;
+          ++failures;
+        }
+      }
+}
+
+template <typename T>
+void check_random_larger_shapes(GemmFn<T> gemm) {
+  std::mt19937 rng(2);
+  std::uniform_int_distribution<int> d(71, 700);
+  for (int t = 0; t < 12; ++t) {
+    int M = d(rng), N = d(rng), K = d(rng);
+    EXPECT_EQ(run_and_compare(gemm, rng, M, N, K), "");
+  }
+  EXPECT_EQ(run_and_compare(gemm, rng, 6, 64, 2048), "");
+  EXPECT_EQ(run_and_compare(gemm, rng, 1, 1, 1100), "");
+  EXPECT_EQ(run_and_compare(gemm, rng, 13, 33, 2100), "");  // more than one K block of 2048
+}
+
+// The interpreter shapes: both K parts (a small K block makes full blocks and a tail appear),
+// one and two rows of tiles, full tiles and both edges at the precision's tile width.
+std::vector<std::array<int, 3>> interpreter_shapes(const Precision& prec) {
+  const int nr = prec.tile_columns();
+  return {{6, nr, 8}, {13, nr + 6, 19}, {5, 17, 3}, {7, 2 * nr + 1, 9}};
+}
+
+void expect_schedule_computes_plain(const Precision& prec,
+                                    const blas_example::ScheduleOptions& opts) {
+  Proc scheduled = blas_example::schedule_gemm(prec, opts);
+  for (auto [M, N, K] : interpreter_shapes(prec))
+    EXPECT_EQ(
+        compare_procs(blas_example::plain_gemm(prec), scheduled, {{"M", M}, {"N", N}, {"K", K}}),
+        "")
+        << scheduled.name() << " at M=" << M << " N=" << N << " K=" << K;
+}
+
+}  // namespace
+
+TEST(GemmSchedule, SgemmComputesThePlainOneInTheInterpreter) {
+  expect_schedule_computes_plain(kSingle, {.kc = 8});
+}
+
+TEST(GemmSchedule, DgemmComputesThePlainOneInTheInterpreter) {
+  expect_schedule_computes_plain(kDouble, {.kc = 8});
+}
+
+TEST(GemmSchedule, ParallelSgemmComputesThePlainOneInTheInterpreter) {
+  expect_schedule_computes_plain(kSingle, {.kc = 8, .parallel = true});
+}
+
+TEST(GemmSchedule, UnpackedVariantComputesThePlainOne) {
+  Proc scheduled = blas_example::schedule_gemm(kSingle, {.kc = 8, .pack_b = false});
+  EXPECT_EQ(compare_procs(blas_example::plain_gemm(kSingle), scheduled,
+                          {{"M", 13}, {"N", 70}, {"K", 19}}),
+            "");
+}
+
+TEST(GemmSchedule, DgemmIsMadeOfF64Kernels) {
+  std::string text = to_string(blas_example::schedule_gemm(kDouble));
+  for (const char* kernel :
+       {"dgemm_tile_avx512(", "dgemm_tile_right_avx512(", "dgemm_tile_bottom_avx512("})
+    EXPECT_NE(text.find(kernel), std::string::npos) << kernel << " in\n" << text;
+  EXPECT_EQ(text.find("f32"), std::string::npos) << text;
+}
+
+TEST(GemmSchedule, SgemmCallsTheAvx512Kernels) {
+  std::string text = to_string(blas_example::schedule_gemm(kSingle));
+  for (const char* kernel :
+       {"sgemm_tile_avx512(", "sgemm_tile_right_avx512(", "sgemm_tile_bottom_avx512("})
+    EXPECT_NE(text.find(kernel), std::string::npos) << kernel << " in\n" << text;
+}
+
+TEST(GemmSchedule, ParallelVariantRunsTheRowTilesOfAPackedPanelInAParLoop) {
+  std::string text = to_string(blas_example::schedule_gemm(kSingle, {.parallel = true}));
+  EXPECT_NE(text.find("in par(0, M / 6)"), std::string::npos) << text;
+}
+
+// The K block is a power of two whose packed panel fills at most half of L2, and the next
+// power of two would not.
+TEST(GemmSchedule, KBlockFillsAtMostHalfOfL2) {
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l2 <= 0) l2 = 1L << 20;
+  for (const Precision* prec : {&kSingle, &kDouble}) {
+    const int kc = blas_example::kc_for_this_machine(*prec);
+    const long panel_row = long(prec->tile_columns()) * prec->bytes;
+    EXPECT_EQ(kc & (kc - 1), 0) << kc;
+    EXPECT_TRUE(kc == 64 || kc * panel_row <= l2 / 2) << kc;
+    EXPECT_TRUE(kc == 8192 || 2 * kc * panel_row > l2 / 2) << kc;
+  }
+}
+
+// The right-edge kernel against its specification, at every vector count and around each
+// boundary between them (one to four vectors, the last masked), at both precisions.
+TEST(GemmSchedule, TheRightEdgeKernelComputesItsSpecificationForEveryWidth) {
+  const Module m = parse_module(blas_example::gemm_source());
+  for (const Precision* prec : {&kSingle, &kDouble}) {
+    const blas_example::Tiles tiles = blas_example::Tiles::of(m, *prec);
+    const Proc kernel = blas_example::schedule_kernel_right(tiles.right, *prec);
+    const int L = prec->lanes;
+    for (int n :
+         {1, L - 1, L, L + 1, 2 * L - 1, 2 * L, 2 * L + 1, 3 * L - 1, 3 * L, 3 * L + 1, 4 * L - 1})
+      EXPECT_EQ(compare_procs(tiles.right, kernel, {{"N", n}, {"K", 3}}), "")
+          << kernel.name() << " at N = " << n;
+  }
+}
+
+#define SKIP_WITHOUT_AVX512() \
+  if (!cpu_has_avx512())      \
+  GTEST_SKIP() << "this CPU has no AVX-512F/FMA: the generated kernel cannot run here"
+
+TEST(GemmGenerated, SgemmCorrectForEveryShapeUpTo70) {
+  SKIP_WITHOUT_AVX512();
+  check_every_shape_up_to<float>(sgemm, 70);
+}
+
+TEST(GemmGenerated, DgemmCorrectForEveryShapeUpTo70) {
+  SKIP_WITHOUT_AVX512();
+  check_every_shape_up_to<double>(dgemm, 70);
+}
+
+// Two rows of tiles (M >= 12) and a full tile of columns reach the parallel loop; two threads
+// share each panel.
+TEST(GemmGenerated, ParallelSgemmCorrectForEveryShapeUpTo70OnTwoThreads) {
+  SKIP_WITHOUT_AVX512();
+  use_two_threads();
+  check_every_shape_up_to<float>(sgemm_parallel, 70);
+}
+
+TEST(GemmGenerated, ParallelDgemmCorrectForEveryShapeUpTo70OnTwoThreads) {
+  SKIP_WITHOUT_AVX512();
+  use_two_threads();
+  check_every_shape_up_to<double>(dgemm_parallel, 70);
+}
+
+TEST(GemmGenerated, SgemmCorrectOnRandomLargerShapes) {
+  SKIP_WITHOUT_AVX512();
+  check_random_larger_shapes<float>(sgemm);
+}
+
+TEST(GemmGenerated, DgemmCorrectOnRandomLargerShapes) {
+  SKIP_WITHOUT_AVX512();
+  check_random_larger_shapes<double>(dgemm);
+}
+
+TEST(GemmGenerated, ParallelSgemmCorrectOnRandomLargerShapes) {
+  SKIP_WITHOUT_AVX512();
+  use_two_threads();
+  check_random_larger_shapes<float>(sgemm_parallel);
+}
+
+TEST(GemmGenerated, ParallelDgemmCorrectOnRandomLargerShapes) {
+  SKIP_WITHOUT_AVX512();
+  use_two_threads();
+  check_random_larger_shapes<double>(dgemm_parallel);
+}
