@@ -256,8 +256,15 @@ std::string ProcEmitter::base_ptr(const BufInfo& b) const {
 std::vector<std::string> ProcEmitter::strides(const BufInfo& b) const {
   std::vector<std::string> out(b.shape.size());
   if (b.kind == BufInfo::Kind::Window) {
-    for (size_t d = 0; d < out.size(); ++d)
-      out[d] = b.cname + ".strides[" + std::to_string(d) + "]";
+    for (size_t d = 0; d < out.size(); ++d) {
+      auto fixed = b.asserted_strides.find(static_cast<int>(d));
+      if (fixed == b.asserted_strides.end())
+        out[d] = b.cname + ".strides[" + std::to_string(d) + "]";
+      else if (fixed->second < 0)
+        out[d] = "(" + std::to_string(fixed->second) + ")";
+      else
+        out[d] = std::to_string(fixed->second);
+    }
     return out;
   }
   std::string acc;

@@ -45,6 +45,9 @@ struct BufInfo {
   // first `distributed` dimensions are the lane loops' iterators (core/typecheck_cuda.cpp), and
   // each thread holds only the rest (`shape`), which accesses index with their other indices.
   int distributed = 0;
+  // Window arguments: dimensions whose stride the proc's asserts fix (`stride(x, 1) == 1`),
+  // emitted as that constant instead of read from the window, so C compilers see it.
+  std::map<int, int64_t> asserted_strides;
   int rank() const { return static_cast<int>(shape.size()); }
 };
 

@@ -100,6 +100,24 @@ void Globals::add(const std::string& g) {
   items.push_back(g);
 }
 
+// Adds to `out` (buffer id -> dimension -> stride) the strides the conjunction `e` fixes to a
+// constant: `stride(x, d) == c` or `c == stride(x, d)`.
+void strides_by_assert(const Expr& e, std::map<uint64_t, std::map<int, int64_t>>& out) {
+  const BinOpNode* b = e.as<BinOpNode>();
+  if (!b) return;
+  if (b->op == BinOpKind::And) {
+    strides_by_assert(b->lhs, out);
+    strides_by_assert(b->rhs, out);
+    return;
+  }
+  if (b->op != BinOpKind::Eq) return;
+  for (const auto& [lhs, rhs] : {std::pair{b->lhs, b->rhs}, std::pair{b->rhs, b->lhs}}) {
+    const StrideExprNode* s = lhs.as<StrideExprNode>();
+    const ConstNode* c = rhs.as<ConstNode>();
+    if (s && c) out[s->name.id()][s->dim] = c->int_val();
+  }
+}
+
 ProcEmitter::ProcEmitter(const Proc& p, const std::string& lib_name, const WrittenParams& written,
                          Globals& globals, const std::set<std::string>& reserved)
     : proc_(p), lib_(lib_name), written_(written), g_(globals), used_names_(reserved) {
@@ -111,7 +129,11 @@ ProcEmitter::ProcEmitter(const Proc& p, const std::string& lib_name, const Writt
   for (const FnArg& a : p.args()) declare(a.name);
   auto w = written_.find(p.get());
   std::set<uint64_t> asserted_nonneg;
-  for (const Expr& pred : p.preds()) nonneg_by_assert(pred, asserted_nonneg);
+  std::map<uint64_t, std::map<int, int64_t>> asserted_strides;
+  for (const Expr& pred : p.preds()) {
+    nonneg_by_assert(pred, asserted_nonneg);
+    strides_by_assert(pred, asserted_strides);
+  }
   for (const FnArg& a : p.args()) {
     BufInfo b;
     b.cname = names_.at(a.name.id());
@@ -134,6 +156,7 @@ ProcEmitter::ProcEmitter(const Proc& p, const std::string& lib_name, const Writt
       b.kind = BufInfo::Kind::ScalarArg;
     } else {
       b.kind = a.type.window ? BufInfo::Kind::Window : BufInfo::Kind::Tensor;
+      if (a.type.window) b.asserted_strides = asserted_strides[a.name.id()];
       for (const Expr& e : a.type.shape) b.shape.push_back(expr(e).text);
     }
     bufs_[a.name.id()] = b;

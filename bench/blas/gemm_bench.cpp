@@ -1,7 +1,9 @@
 // GEMM side by side: the kernels exocpp generates (examples/blas) against OpenBLAS, in f32
 // (sgemm) and f64 (dgemm) on one thread at M = N = K = 256, 512, 1000, 1023, 1024, 2047, 2048,
 // 4096 and the skinny 6 x 64 x 2048 and 4096 x 64 x 4096, and on two threads (the parallel
-// kernels against OpenBLAS with two threads) at 1024, 2048 and 4096; plus the time to run the
+// kernels against OpenBLAS with two threads) at 1024, 2048 and 4096, and through the BLAS
+// interface (blas_sgemm against cblas_sgemm, A^T B^T, alpha = beta = 0.5, one thread) at the
+// same sizes; plus the time to run the
 // whole schedule script (every rewrite, every Z3 check) for one kernel and emit its C, and the
 // plain loop as a C compiler builds it. Each figure is reported as GFLOP/s.
 //
@@ -36,6 +38,7 @@
 
 extern "C" {
 #include "blas.h"
+#include "blas_like.h"
 }
 
 namespace {
@@ -66,15 +69,19 @@ void set_flops(benchmark::State& state, const Problem<T>& p) {
 template <typename T>
 void run_exocpp(int threads, Problem<T>& p) {
   if constexpr (std::is_same_v<T, float>) {
+    const exo_win_2f32c a{p.A.data(), {p.K, 1}}, b{p.B.data(), {p.N, 1}};
+    const exo_win_2f32 c{p.C.data(), {p.N, 1}};
     if (threads == 1)
-      sgemm(nullptr, p.M, p.N, p.K, p.A.data(), p.B.data(), p.C.data());
+      sgemm(nullptr, p.M, p.N, p.K, a, b, c);
     else
-      sgemm_parallel(nullptr, p.M, p.N, p.K, p.A.data(), p.B.data(), p.C.data());
+      sgemm_parallel(nullptr, p.M, p.N, p.K, a, b, c);
   } else {
+    const exo_win_2f64c a{p.A.data(), {p.K, 1}}, b{p.B.data(), {p.N, 1}};
+    const exo_win_2f64 c{p.C.data(), {p.N, 1}};
     if (threads == 1)
-      dgemm(nullptr, p.M, p.N, p.K, p.A.data(), p.B.data(), p.C.data());
+      dgemm(nullptr, p.M, p.N, p.K, a, b, c);
     else
-      dgemm_parallel(nullptr, p.M, p.N, p.K, p.A.data(), p.B.data(), p.C.data());
+      dgemm_parallel(nullptr, p.M, p.N, p.K, a, b, c);
   }
 }
 
@@ -86,6 +93,28 @@ void run_openblas(Problem<T>& p) {
   else
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, p.M, p.N, p.K, 1.0, p.A.data(), p.K,
                 p.B.data(), p.N, 1.0, p.C.data(), p.N);
+}
+
+// The BLAS interface with both operands transposed and alpha = beta = 0.5 (exocpp copies
+// the transposed operands first), one thread: exocpp's blas_sgemm and OpenBLAS's cblas_sgemm.
+void BM_blas_interface(benchmark::State& state, bool exocpp) {
+  if (exocpp && !__builtin_cpu_supports("avx512f")) {
+    state.SkipWithError("this CPU has no AVX-512F: the generated kernel cannot run");
+    return;
+  }
+  omp_set_num_threads(1);
+  openblas_set_num_threads(1);
+  Problem<float> p(state);  // square: A^T and B^T have the shapes of A and B
+  for (auto _ : state) {
+    if (exocpp)
+      blas_sgemm(BlasRowMajor, BlasTrans, BlasTrans, p.M, p.N, p.K, 0.5f, p.A.data(), p.M,
+                 p.B.data(), p.K, 0.5f, p.C.data(), p.N);
+    else
+      cblas_sgemm(CblasRowMajor, CblasTrans, CblasTrans, p.M, p.N, p.K, 0.5f, p.A.data(), p.M,
+                  p.B.data(), p.K, 0.5f, p.C.data(), p.N);
+    benchmark::ClobberMemory();
+  }
+  set_flops(state, p);
 }
 
 template <typename T>
@@ -160,8 +189,8 @@ void small_shapes(benchmark::internal::Benchmark* b) {
 // Benchmarks are named "ROUTINE.CONTENDER" (sgemm.exocpp, dgemm_2threads.openblas): the table
 // pairs the contenders of a routine.
 void register_gemm_benchmarks() {
-  auto add = [](const std::string& name, auto fn, int threads, auto apply) {
-    benchmark::RegisterBenchmark(name.c_str(), fn, threads)
+  auto add = [](const std::string& name, auto fn, auto arg, auto apply) {
+    benchmark::RegisterBenchmark(name.c_str(), fn, arg)
         ->Apply(apply)
         ->ArgNames({"M", "N", "K"})
         ->ComputeStatistics("max", max_of)
@@ -176,6 +205,8 @@ void register_gemm_benchmarks() {
   add("sgemm_2threads.openblas", BM_openblas<float>, 2, parallel_shapes);
   add("dgemm_2threads.exocpp", BM_exocpp<double>, 2, parallel_shapes);
   add("dgemm_2threads.openblas", BM_openblas<double>, 2, parallel_shapes);
+  add("sgemm_TT_alpha_beta.exocpp", BM_blas_interface, true, parallel_shapes);
+  add("sgemm_TT_alpha_beta.openblas", BM_blas_interface, false, parallel_shapes);
   benchmark::RegisterBenchmark("plain_loop.sgemm", BM_plain_loop)
       ->Apply(small_shapes)
       ->ArgNames({"M", "N", "K"})
@@ -320,6 +351,7 @@ int main(int argc, char** argv) {
     // The peak of the routine's precision, on as many cores as it has threads.
     const bool two_threads = routine.find("_2threads") != std::string::npos;
     const double peak = (routine[0] == 'd' ? peak64 : peak32) * (two_threads ? 2 : 1);
+    if (by_shape.empty() || by_shape.begin()->second.count("exocpp") == 0) continue;
     std::printf("\n%-16s %-22s %16s %17s %7s %16s\n", routine.c_str(), "M:N:K", "exocpp med/best",
                 "OpenBLAS med/best", "% peak", "exocpp/OpenBLAS");
     for (const auto& [shape, who] : by_shape) {

@@ -35,6 +35,9 @@ int main(int argc, char** argv) {
         std::cerr << "blas_gen: " << procs.back().name() << " scheduled in "
                   << ms(std::chrono::steady_clock::now() - t0) << " ms\n";
       }
+    for (const blas_example::Precision* prec : {&kSingle, &kDouble})
+      for (const exocpp::Proc& helper : blas_example::schedule_blas_helpers(*prec))
+        procs.push_back(helper);
     auto t1 = std::chrono::steady_clock::now();
     exocpp::emit_c(procs, "blas", argv[1]);
     std::cerr << "blas_gen: emitted in " << ms(std::chrono::steady_clock::now() - t1)

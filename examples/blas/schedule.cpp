@@ -91,9 +91,11 @@ const std::string& gemm_source() {
 
 Proc instantiate(const Proc& generic, const Precision& prec) {
   Proc p = rename(generic, prec.name(generic.name()));
-  for (const char* tensor : {"A", "B", "C"}) p = set_precision(p, tensor, prec.type);
   bool has_nr = false;
-  for (const FnArg& arg : p.args()) has_nr |= arg.name.name() == "NR";
+  for (const FnArg& arg : generic.args()) {
+    has_nr |= arg.name.name() == "NR";
+    if (!arg.mem.empty()) p = set_precision(p, arg.name.name(), prec.type);  // a data argument
+  }
   if (has_nr) p = partial_eval(p, {{"NR", prec.tile_columns()}});
   return p;
 }
@@ -133,6 +135,15 @@ Proc schedule_gemm(const Precision& prec, const ScheduleOptions& opts) {
   p = replace_tiles(p, Tiles::of(specs, prec), prec, opts);
   if (opts.parallel) p = rename(p, p.name() + "_parallel");
   return simplify(p);
+}
+
+std::vector<Proc> schedule_blas_helpers(const Precision& prec) {
+  const Module m = parse_module(gemm_source(), {}, "gemm.exo");
+  Proc scale = instantiate(m.proc("gemm_scale"), prec),
+       copy = instantiate(m.proc("gemm_copy"), prec);
+  Proc transposed = instantiate(m.proc("gemm_copy_transposed"), prec);
+  transposed = tile2d(transposed, "r c", {16, 16}, {"ro", "co", "ri", "ci"});
+  return {scale, copy, simplify(transposed)};
 }
 
 }  // namespace blas_example

@@ -8,6 +8,7 @@
 #include <exocpp/exocpp.h>
 
 #include <string>
+#include <vector>
 
 namespace blas_example {
 
@@ -41,8 +42,8 @@ int kc_for_this_machine(const Precision& prec);
 // The text of gemm.exo (embedded at build time).
 const std::string& gemm_source();
 
-// A proc of gemm.exo at `prec`: renamed with the BLAS letter (gemm_tile -> dgemm_tile), its
-// tensors A, B and C, written in R, set to the precision (set_precision), and the tile width NR,
+// A proc of gemm.exo at `prec`: renamed with the BLAS letter (gemm_tile -> dgemm_tile), every
+// data argument (written in R) set to the precision (set_precision), and the tile width NR,
 // where it has one, fixed to prec.tile_columns() (partial_eval).
 exocpp::Proc instantiate(const exocpp::Proc& generic, const Precision& prec);
 
@@ -53,5 +54,10 @@ exocpp::Proc plain_gemm(const Precision& prec);
 // The scheduled gemm, named sgemm / dgemm (sgemm_parallel / dgemm_parallel with
 // opts.parallel); emit_c({result, ...}, "blas") writes it and every kernel it calls.
 exocpp::Proc schedule_gemm(const Precision& prec, const ScheduleOptions& opts = {});
+
+// The procs that make the gemm a BLAS gemm (blas_like.h), at `prec`: sgemm_scale (C = beta C),
+// sgemm_copy (dst = alpha src) and sgemm_copy_transposed (dst = alpha src^T, in 16 x 16 tiles so
+// that both sides of the copy stay in cache); d* in f64.
+std::vector<exocpp::Proc> schedule_blas_helpers(const Precision& prec);
 
 }  // namespace blas_example

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <array>
+#include <cmath>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -18,6 +20,7 @@
 
 extern "C" {
 #include "blas.h"
+#include "blas_like.h"
 }
 
 using namespace exocpp;
@@ -54,15 +57,25 @@ std::vector<T> random_matrix(std::mt19937& rng, size_t n) {
   return m;
 }
 
+// C += A * B on dense row-major matrices.
 template <typename T>
-using GemmFn = void (*)(void*, int_fast32_t, int_fast32_t, int_fast32_t, const T*, const T*, T*);
+using GemmFn = std::function<void(int M, int N, int K, const T* A, const T* B, T* C)>;
+
+// A generated entry point (which takes windows: rows of any stride) on dense matrices.
+template <typename T, typename ConstWin, typename Win>
+GemmFn<T> dense(void (*gemm)(void*, int_fast32_t, int_fast32_t, int_fast32_t, ConstWin, ConstWin,
+                             Win)) {
+  return [gemm](int M, int N, int K, const T* A, const T* B, T* C) {
+    gemm(nullptr, M, N, K, ConstWin{A, {K, 1}}, ConstWin{B, {N, 1}}, Win{C, {N, 1}});
+  };
+}
 
 // "" or the first difference between `gemm` and the reference.
 template <typename T>
 std::string run_and_compare(GemmFn<T> gemm, std::mt19937& rng, int M, int N, int K) {
   std::vector<T> A = random_matrix<T>(rng, size_t(M) * K), B = random_matrix<T>(rng, size_t(K) * N);
   std::vector<T> C = random_matrix<T>(rng, size_t(M) * N), R = C;
-  gemm(nullptr, M, N, K, A.data(), B.data(), C.data());
+  gemm(M, N, K, A.data(), B.data(), C.data());
   reference(M, N, K, A.data(), B.data(), R.data());
   for (size_t i = 0; i < C.size(); ++i)
     if (C[i] != R[i])
@@ -194,12 +207,12 @@ TEST(GemmSchedule, TheRightEdgeKernelComputesItsSpecificationForEveryWidth) {
 
 TEST(GemmGenerated, SgemmCorrectForEveryShapeUpTo70) {
   SKIP_WITHOUT_AVX512();
-  check_every_shape_up_to<float>(sgemm, 70);
+  check_every_shape_up_to<float>(dense<float>(sgemm), 70);
 }
 
 TEST(GemmGenerated, DgemmCorrectForEveryShapeUpTo70) {
   SKIP_WITHOUT_AVX512();
-  check_every_shape_up_to<double>(dgemm, 70);
+  check_every_shape_up_to<double>(dense<double>(dgemm), 70);
 }
 
 // Two rows of tiles (M >= 12) and a full tile of columns reach the parallel loop; two threads
@@ -207,33 +220,161 @@ TEST(GemmGenerated, DgemmCorrectForEveryShapeUpTo70) {
 TEST(GemmGenerated, ParallelSgemmCorrectForEveryShapeUpTo70OnTwoThreads) {
   SKIP_WITHOUT_AVX512();
   use_two_threads();
-  check_every_shape_up_to<float>(sgemm_parallel, 70);
+  check_every_shape_up_to<float>(dense<float>(sgemm_parallel), 70);
 }
 
 TEST(GemmGenerated, ParallelDgemmCorrectForEveryShapeUpTo70OnTwoThreads) {
   SKIP_WITHOUT_AVX512();
   use_two_threads();
-  check_every_shape_up_to<double>(dgemm_parallel, 70);
+  check_every_shape_up_to<double>(dense<double>(dgemm_parallel), 70);
 }
 
 TEST(GemmGenerated, SgemmCorrectOnRandomLargerShapes) {
   SKIP_WITHOUT_AVX512();
-  check_random_larger_shapes<float>(sgemm);
+  check_random_larger_shapes<float>(dense<float>(sgemm));
 }
 
 TEST(GemmGenerated, DgemmCorrectOnRandomLargerShapes) {
   SKIP_WITHOUT_AVX512();
-  check_random_larger_shapes<double>(dgemm);
+  check_random_larger_shapes<double>(dense<double>(dgemm));
 }
 
 TEST(GemmGenerated, ParallelSgemmCorrectOnRandomLargerShapes) {
   SKIP_WITHOUT_AVX512();
   use_two_threads();
-  check_random_larger_shapes<float>(sgemm_parallel);
+  check_random_larger_shapes<float>(dense<float>(sgemm_parallel));
 }
 
 TEST(GemmGenerated, ParallelDgemmCorrectOnRandomLargerShapes) {
   SKIP_WITHOUT_AVX512();
   use_two_threads();
-  check_random_larger_shapes<double>(dgemm_parallel);
+  check_random_larger_shapes<double>(dense<double>(dgemm_parallel));
+}
+
+// ---- the BLAS interface (blas_like.h) ---------------------------------------------------------
+
+namespace {
+
+// X[r, c] of a matrix stored in `layout` with leading dimension ld.
+template <typename T>
+T& at(std::vector<T>& x, bool row_major, int ld, int r, int c) {
+  return row_major ? x[size_t(r) * ld + c] : x[size_t(c) * ld + r];
+}
+
+// One call of the BLAS interface against the definition, element by element:
+// C = alpha op(A) op(B) + beta C (C not read when beta is 0), every operand stored with a
+// leading dimension 3 larger than it needs. Integer-valued data and alpha, beta in halves keep
+// every sum exact, so any summation order agrees. "" or the first difference.
+template <typename T, typename Gemm>
+std::string check_blas_call(Gemm blas_gemm, std::mt19937& rng, bool row_major, bool ta, bool tb,
+                            int M, int N, int K, T alpha, T beta) {
+  // Rows and columns of each operand as stored.
+  const int a_rows = ta ? K : M, a_cols = ta ? M : K, b_rows = tb ? N : K, b_cols = tb ? K : N;
+  const int lda = (row_major ? a_cols : a_rows) + 3, ldb = (row_major ? b_cols : b_rows) + 3,
+            ldc = (row_major ? N : M) + 3;
+  auto storage = [&](int rows, int cols, int ld) {
+    return random_matrix<T>(rng, size_t(ld) * size_t(std::max(row_major ? rows : cols, 1)));
+  };
+  std::vector<T> A = storage(a_rows, a_cols, lda), B = storage(b_rows, b_cols, ldb),
+                 C = storage(M, N, ldc);
+  if (beta == 0)  // BLAS does not read C then: NaNs in it must not reach the result
+    for (T& x : C) x = std::nan("");
+  std::vector<T> R = C;
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      T sum = 0;
+      for (int k = 0; k < K; k++)
+        sum += (ta ? at(A, row_major, lda, k, i) : at(A, row_major, lda, i, k)) *
+               (tb ? at(B, row_major, ldb, j, k) : at(B, row_major, ldb, k, j));
+      T& r = at(R, row_major, ldc, i, j);
+      r = alpha * sum + (beta == 0 ? T(0) : beta * r);
+    }
+  const int status = blas_gemm(row_major ? BlasRowMajor : BlasColMajor,
+                               ta ? BlasTrans : BlasNoTrans, tb ? BlasTrans : BlasNoTrans, M, N, K,
+                               alpha, A.data(), lda, B.data(), ldb, beta, C.data(), ldc);
+  const std::string call = std::string(row_major ? "row" : "column") + "-major " +
+                           (ta ? "A^T " : "A ") + (tb ? "B^T" : "B") + " M=" + std::to_string(M) +
+                           " N=" + std::to_string(N) + " K=" + std::to_string(K) +
+                           " alpha=" + std::to_string(alpha) + " beta=" + std::to_string(beta);
+  if (status != 0) return call + ": returned " + std::to_string(status);
+  for (size_t e = 0; e < C.size(); ++e)
+    if (!(C[e] == R[e] || (std::isnan(C[e]) && std::isnan(R[e]))))
+      return call + ": element " + std::to_string(e) + " = " + std::to_string(C[e]) +
+             ", expected " + std::to_string(R[e]);
+  return "";
+}
+
+// Every layout and transposition, with alpha and beta in {0, 1, -1, 0.5, 2} pairs, on shapes
+// from empty and single elements to ones with full tiles and both edges.
+template <typename T, typename Gemm>
+void check_blas_interface(Gemm blas_gemm) {
+  std::mt19937 rng(3);
+  const std::vector<std::array<int, 3>> shapes = {{0, 5, 3}, {4, 0, 3},    {1, 1, 1},   {3, 5, 0},
+                                                  {7, 9, 5}, {13, 70, 19}, {20, 33, 64}};
+  const std::vector<std::pair<T, T>> scalars = {{1, 1}, {1, 0}, {-1, 0.5}, {0.5, -1},
+                                                {2, 1}, {0, 2}, {0, 0}};
+  int failures = 0;
+  for (bool row_major : {true, false})
+    for (bool ta : {false, true})
+      for (bool tb : {false, true})
+        for (auto [M, N, K] : shapes)
+          for (auto [alpha, beta] : scalars) {
+            std::string diff =
+                check_blas_call<T>(blas_gemm, rng, row_major, ta, tb, M, N, K, alpha, beta);
+            if (!diff.empty() && failures++ < 5) ADD_FAILURE() << diff;
+          }
+}
+
+}  // namespace
+
+TEST(GemmBlasInterface, SgemmMatchesTheDefinitionInEveryLayoutAndTransposition) {
+  SKIP_WITHOUT_AVX512();
+  use_two_threads();
+  check_blas_interface<float>(blas_sgemm);
+}
+
+TEST(GemmBlasInterface, DgemmMatchesTheDefinitionInEveryLayoutAndTransposition) {
+  SKIP_WITHOUT_AVX512();
+  use_two_threads();
+  check_blas_interface<double>(blas_dgemm);
+}
+
+// Invalid arguments are reported by position, as BLAS's xerbla does, and nothing is written.
+TEST(GemmBlasInterface, InvalidArgumentsAreReportedByPositionAndWriteNothing) {
+  std::vector<float> A(64, 1), B(64, 1), C(64, 7);
+  auto call = [&](int layout, int ta, int M, int N, int K, int lda, int ldb, int ldc) {
+    return blas_sgemm(blas_layout(layout), blas_transpose(ta), BlasNoTrans, M, N, K, 1, A.data(),
+                      lda, B.data(), ldb, 0, C.data(), ldc);
+  };
+  EXPECT_EQ(call(100, BlasNoTrans, 2, 2, 2, 2, 2, 2), 1);
+  EXPECT_EQ(call(BlasRowMajor, 7, 2, 2, 2, 2, 2, 2), 2);
+  EXPECT_EQ(call(BlasRowMajor, BlasNoTrans, -1, 2, 2, 2, 2, 2), 4);
+  EXPECT_EQ(call(BlasRowMajor, BlasNoTrans, 2, -1, 2, 2, 2, 2), 5);
+  EXPECT_EQ(call(BlasRowMajor, BlasNoTrans, 2, 2, -1, 2, 2, 2), 6);
+  EXPECT_EQ(call(BlasRowMajor, BlasNoTrans, 2, 2, 3, 2, 2, 2), 9);   // A's rows hold K = 3
+  EXPECT_EQ(call(BlasRowMajor, BlasTrans, 3, 2, 2, 2, 2, 2), 9);     // A^T's rows hold M = 3
+  EXPECT_EQ(call(BlasRowMajor, BlasNoTrans, 2, 3, 2, 2, 2, 3), 11);  // B's rows hold N = 3
+  EXPECT_EQ(call(BlasColMajor, BlasNoTrans, 3, 2, 2, 3, 2, 2), 14);  // C's columns hold M = 3
+  for (float x : C) EXPECT_EQ(x, 7);
+}
+
+// The helpers' schedules (the tiled transposed copy above all) against their specifications.
+TEST(GemmSchedule, BlasHelpersComputeTheirSpecifications) {
+  const Module m = parse_module(blas_example::gemm_source());
+  for (const Precision* prec : {&kSingle, &kDouble}) {
+    const std::vector<Proc> helpers = blas_example::schedule_blas_helpers(*prec);
+    const std::vector<std::string> specs = {"gemm_scale", "gemm_copy", "gemm_copy_transposed"};
+    ASSERT_EQ(helpers.size(), specs.size());
+    for (size_t h = 0; h < helpers.size(); ++h) {
+      const Proc spec = blas_example::instantiate(m.proc(specs[h]), *prec);
+      const bool is_scale = specs[h] == "gemm_scale";
+      for (auto [rows, cols] : {std::pair{1, 1}, {5, 17}, {33, 16}, {16, 40}})
+        EXPECT_EQ(
+            compare_procs(spec, helpers[h],
+                          is_scale ? std::map<std::string, int64_t>{{"M", rows}, {"N", cols}}
+                                   : std::map<std::string, int64_t>{{"R_", rows}, {"C_", cols}}),
+            "")
+            << helpers[h].name() << " at " << rows << " x " << cols;
+    }
+  }
 }
