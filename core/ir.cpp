@@ -249,6 +249,10 @@ ScalarKind binop_result_type(BinOpKind op, const Expr& lhs, const Expr& rhs) {
   if (l == r) return l;
   if (l == ScalarKind::R) return r;
   if (r == ScalarKind::R) return l;
+  // Two integer precisions (a ui8 times an i8, as in u8 x s8 dot products): integer data
+  // arithmetic is computed in 32-bit int whatever the operands' widths (C's promotion, which
+  // the interpreter follows), so the result is an i32 value.
+  if (is_int_precision(l) && is_int_precision(r)) return ScalarKind::I32;
   return ScalarKind::Error;
 }
 

@@ -39,58 +39,58 @@ static int check_arguments(enum blas_layout layout, enum blas_transpose ta, enum
 
 /* p##gemm_row_major and blas_##p##gemm for element type T, BLAS letter p and exocpp's window
  * suffix w (f32, f64). */
-#define DEFINE_BLAS_GEMM(T, p, w)                                                                \
-  /* Row-major C[M, N] = alpha op(A) op(B) + beta C; ta, tb: whether op transposes. */          \
-  static int p##gemm_row_major(int ta, int tb, int M, int N, int K, T alpha, const T *A,        \
-                               int lda, const T *B, int ldb, T beta, T *C, int ldc) {           \
-    if (M == 0 || N == 0) return 0;                                                             \
-    const int product = K > 0 && alpha != 0; /* does alpha op(A) op(B) add anything? */         \
-    const int copy_a = product && ta, copy_b = product && (tb || alpha != 1);                   \
-    /* Allocated first, so that nothing is written when one cannot be. */                      \
-    T *a_dense = copy_a ? malloc(sizeof(T) * (size_t)M * (size_t)K) : NULL;                     \
-    T *b_dense = copy_b ? malloc(sizeof(T) * (size_t)K * (size_t)N) : NULL;                     \
-    if ((copy_a && !a_dense) || (copy_b && !b_dense)) {                                         \
-      free(a_dense);                                                                            \
-      free(b_dense);                                                                            \
-      return -1;                                                                                \
-    }                                                                                           \
-    const struct exo_win_2##w c_win = {C, {ldc, 1}};                                            \
-    if (beta == 0) {                                                                            \
-      for (int i = 0; i < M; i++) memset(C + (size_t)i * ldc, 0, sizeof(T) * (size_t)N);       \
-    } else if (beta != 1) {                                                                     \
-      p##gemm_scale(NULL, M, N, &beta, c_win);                                                  \
-    }                                                                                           \
-    if (!product) return 0;                                                                     \
-    const T one = 1;                                                                            \
-    if (copy_a)                                                                                 \
-      p##gemm_copy_transposed(NULL, M, K, &one, (struct exo_win_2##w##c){A, {lda, 1}},          \
-                              (struct exo_win_2##w){a_dense, {K, 1}});                          \
-    if (copy_b && tb)                                                                           \
-      p##gemm_copy_transposed(NULL, K, N, &alpha, (struct exo_win_2##w##c){B, {ldb, 1}},        \
-                              (struct exo_win_2##w){b_dense, {N, 1}});                          \
-    else if (copy_b)                                                                            \
-      p##gemm_copy(NULL, K, N, &alpha, (struct exo_win_2##w##c){B, {ldb, 1}},                   \
-                   (struct exo_win_2##w){b_dense, {N, 1}});                                     \
-    const struct exo_win_2##w##c a_win = {copy_a ? a_dense : A, {copy_a ? K : lda, 1}};         \
-    const struct exo_win_2##w##c b_win = {copy_b ? b_dense : B, {copy_b ? N : ldb, 1}};         \
-    p##gemm_parallel(NULL, M, N, K, a_win, b_win, c_win);                                       \
-    free(a_dense);                                                                              \
-    free(b_dense);                                                                              \
-    return 0;                                                                                   \
-  }                                                                                             \
-                                                                                                \
-  int blas_##p##gemm(enum blas_layout layout, enum blas_transpose trans_a,                      \
-                     enum blas_transpose trans_b, int M, int N, int K, T alpha, const T *A,     \
-                     int lda, const T *B, int ldb, T beta, T *C, int ldc) {                     \
-    const int bad = check_arguments(layout, trans_a, trans_b, M, N, K, lda, ldb, ldc);          \
-    if (bad) return bad;                                                                        \
-    if (layout == BlasRowMajor)                                                                 \
-      return p##gemm_row_major(transposed(trans_a), transposed(trans_b), M, N, K, alpha, A,     \
-                               lda, B, ldb, beta, C, ldc);                                      \
-    /* Column-major C is row-major C^T = op(B)^T op(A)^T: the row-major call with A and B       \
-     * swapped, each transposed where it was not (its column-major storage is the transpose). */\
-    return p##gemm_row_major(transposed(trans_b), transposed(trans_a), N, M, K, alpha, B, ldb,  \
-                             A, lda, beta, C, ldc);                                             \
+#define DEFINE_BLAS_GEMM(T, p, w)                                                                 \
+  /* Row-major C[M, N] = alpha op(A) op(B) + beta C; ta, tb: whether op transposes. */            \
+  static int p##gemm_row_major(int ta, int tb, int M, int N, int K, T alpha, const T *A, int lda, \
+                               const T *B, int ldb, T beta, T *C, int ldc) {                      \
+    if (M == 0 || N == 0) return 0;                                                               \
+    const int product = K > 0 && alpha != 0; /* does alpha op(A) op(B) add anything? */           \
+    const int copy_a = product && ta, copy_b = product && (tb || alpha != 1);                     \
+    /* Allocated first, so that nothing is written when one cannot be. */                         \
+    T *a_dense = copy_a ? malloc(sizeof(T) * (size_t)M * (size_t)K) : NULL;                       \
+    T *b_dense = copy_b ? malloc(sizeof(T) * (size_t)K * (size_t)N) : NULL;                       \
+    if ((copy_a && !a_dense) || (copy_b && !b_dense)) {                                           \
+      free(a_dense);                                                                              \
+      free(b_dense);                                                                              \
+      return -1;                                                                                  \
+    }                                                                                             \
+    const struct exo_win_2##w c_win = {C, {ldc, 1}};                                              \
+    if (beta == 0) {                                                                              \
+      for (int i = 0; i < M; i++) memset(C + (size_t)i * ldc, 0, sizeof(T) * (size_t)N);          \
+    } else if (beta != 1) {                                                                       \
+      p##gemm_scale(NULL, M, N, &beta, c_win);                                                    \
+    }                                                                                             \
+    if (!product) return 0;                                                                       \
+    const T one = 1;                                                                              \
+    if (copy_a)                                                                                   \
+      p##gemm_copy_transposed(NULL, M, K, &one, (struct exo_win_2##w##c){A, {lda, 1}},            \
+                              (struct exo_win_2##w){a_dense, {K, 1}});                            \
+    if (copy_b && tb)                                                                             \
+      p##gemm_copy_transposed(NULL, K, N, &alpha, (struct exo_win_2##w##c){B, {ldb, 1}},          \
+                              (struct exo_win_2##w){b_dense, {N, 1}});                            \
+    else if (copy_b)                                                                              \
+      p##gemm_copy(NULL, K, N, &alpha, (struct exo_win_2##w##c){B, {ldb, 1}},                     \
+                   (struct exo_win_2##w){b_dense, {N, 1}});                                       \
+    const struct exo_win_2##w##c a_win = {copy_a ? a_dense : A, {copy_a ? K : lda, 1}};           \
+    const struct exo_win_2##w##c b_win = {copy_b ? b_dense : B, {copy_b ? N : ldb, 1}};           \
+    p##gemm_parallel(NULL, M, N, K, a_win, b_win, c_win);                                         \
+    free(a_dense);                                                                                \
+    free(b_dense);                                                                                \
+    return 0;                                                                                     \
+  }                                                                                               \
+                                                                                                  \
+  int blas_##p##gemm(enum blas_layout layout, enum blas_transpose trans_a,                        \
+                     enum blas_transpose trans_b, int M, int N, int K, T alpha, const T *A,       \
+                     int lda, const T *B, int ldb, T beta, T *C, int ldc) {                       \
+    const int bad = check_arguments(layout, trans_a, trans_b, M, N, K, lda, ldb, ldc);            \
+    if (bad) return bad;                                                                          \
+    if (layout == BlasRowMajor)                                                                   \
+      return p##gemm_row_major(transposed(trans_a), transposed(trans_b), M, N, K, alpha, A, lda,  \
+                               B, ldb, beta, C, ldc);                                             \
+    /* Column-major C is row-major C^T = op(B)^T op(A)^T: the row-major call with A and B         \
+     * swapped, each transposed where it was not (its column-major storage is the transpose). */  \
+    return p##gemm_row_major(transposed(trans_b), transposed(trans_a), N, M, K, alpha, B, ldb, A, \
+                             lda, beta, C, ldc);                                                  \
   }
 
 DEFINE_BLAS_GEMM(float, s, f32)

@@ -1,7 +1,7 @@
 // The AVX2 and AVX512 memories: arrays of vector registers that only instructions may touch.
-// A buffer's last dimension is one register (16 f32 or 8 f64 lanes for AVX512, 8 or 4 for
-// AVX2); the dimensions before it index an array of registers: `f32[4, 16] @ AVX512` is
-// emitted as `__m512 name[4]`, and the window C_reg[i, 0:16] as `C_reg[i]`.
+// A buffer's last dimension is one register (16 f32, 8 f64, 16 i32, 32 ui16 or 64 i8/ui8 lanes
+// for AVX512, half as many for AVX2); the dimensions before it index an array of registers: `f32[4,
+// 16] @ AVX512` is emitted as `__m512 name[4]`, and the window C_reg[i, 0:16] as `C_reg[i]`.
 #include <string>
 #include <vector>
 
@@ -107,9 +107,13 @@ class VectorRegisters : public Memory {
     const std::string base = bits_ == 512 ? "__m512" : "__m256";
     if (prim_type == "float") return {base, "f32", bits_ / 32};
     if (prim_type == "double") return {base + "d", "f64", bits_ / 64};
+    if (prim_type == "int32_t") return {base + "i", "i32", bits_ / 32};
+    if (prim_type == "uint16_t") return {base + "i", "ui16", bits_ / 16};
+    if (prim_type == "int8_t") return {base + "i", "i8", bits_ / 8};
+    if (prim_type == "uint8_t") return {base + "i", "ui8", bits_ / 8};
     throw CodegenError(where, "cannot allocate '" + buf + "' of C type " + prim_type + " in " +
-                                  name_ + ": its registers hold f32 (" + base + ") or f64 (" +
-                                  base + "d) vectors");
+                                  name_ + ": its registers hold f32 (" + base + "), f64 (" + base +
+                                  "d) or integer (" + base + "i) vectors");
   }
 
   std::string name_;

@@ -1,5 +1,6 @@
 // The x86 hardware library: AVX2 and AVX-512 vector registers as memories, and SIMD
-// instructions (f32 and f64) as @instr procs, for use with `set_memory` and `replace`:
+// instructions (f32 and f64; i32 loads, stores and AVX512-VNNI u8 x s8 dot products) as @instr
+// procs, for use with `set_memory` and `replace`:
 //
 //   #include "hwlibs/x86/x86.h"
 //   p = set_memory(p, "C_reg", x86::AVX512);
@@ -52,8 +53,9 @@ class InstrRef {
 };
 std::ostream& operator<<(std::ostream& os, const InstrRef& instr);  // the proc, as text
 
-// Vector registers: AVX2 holds 8 f32 (__m256) or 4 f64 (__m256d); AVX512 holds 16 f32 (__m512)
-// or 8 f64 (__m512d). A buffer's last dimension is one register: `f32[4, 16] @ AVX512` is four.
+// Vector registers: AVX2 holds 8 f32 (__m256) or 4 f64 (__m256d); AVX512 holds 16 f32 (__m512),
+// 8 f64 (__m512d) or integers (__m512i: 16 i32, 32 ui16, 64 i8 or ui8), AVX2 half as many. A
+// buffer's last dimension is one register: `f32[4, 16] @ AVX512` is four.
 inline constexpr MemoryRef AVX2{"AVX2"};
 inline constexpr MemoryRef AVX512{"AVX512"};
 
@@ -94,6 +96,11 @@ inline constexpr MemoryRef AVX512{"AVX512"};
   EXOCPP_X86_AVX512_INSTRUCTIONS(X, pd)   \
   EXOCPP_X86_AVX2_INSTRUCTIONS(X, ps, ss) \
   EXOCPP_X86_AVX2_INSTRUCTIONS(X, pd, sd) \
+  X(mm512_loadu_epi32)                    \
+  X(mm512_storeu_epi32)                   \
+  X(mm512_mask_loadu_epi32)               \
+  X(mm512_mask_storeu_epi32)              \
+  X(mm512_dpbusd_epi32_broadcast)         \
   X(mm_prefetch_ps)                       \
   X(mm_prefetch_pd)
 

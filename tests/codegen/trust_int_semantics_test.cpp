@@ -116,6 +116,49 @@ TEST_P(TrustIntOps, ReductionsWrapAsTheInterpreter) {
 
 INSTANTIATE_TEST_SUITE_P(Precisions, TrustIntOps, ::testing::Values("i8", "ui8", "ui16", "i32"));
 
+// Two integer precisions in one operator (a ui8 times an i8, as in u8 x s8 dot products): an
+// i32 value, computed in 32-bit int; y[i, j] = x[i] OP z[j] over every pair of both types' edge
+// values, stored to i32 and to i8 (which wraps once more), and accumulated into i32.
+std::string mixed_pairwise(const std::string& tx, const std::string& tz, const std::string& op) {
+  std::vector<double> xs = edges(tx), zs;
+  for (double v : edges(tz))
+    if (op != "/" || v != 0) zs.push_back(v);
+  Proc p = proc_of("def f(n: size, m: size, x: " + tx + "[n] @ DRAM, z: " + tz +
+                       "[m] @ DRAM, y: i32[n, m] @ DRAM, w: i8[n, m] @ DRAM, acc: i32[n] @ DRAM):\n"
+                       "    for i in seq(0, n):\n"
+                       "        for j in seq(0, m):\n"
+                       "            y[i, j] = x[i] " +
+                       op +
+                       " z[j]\n"
+                       "            w[i, j] = x[i] " +
+                       op +
+                       " z[j]\n"
+                       "            acc[i] += x[i] " +
+                       op + " z[j]\n",
+                   "f");
+  auto n = static_cast<int64_t>(xs.size()), m = static_cast<int64_t>(zs.size());
+  return run_both(p, {n, m, Buffer::from_values(kind_of(tx), {n}, xs),
+                      Buffer::from_values(kind_of(tz), {m}, zs), Buffer(ScalarKind::I32, {n, m}, 0),
+                      Buffer(ScalarKind::I8, {n, m}, 0), Buffer(ScalarKind::I32, {n}, 0)});
+}
+
+class TrustMixedIntOps : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(TrustMixedIntOps, EveryOperatorOnEdgeValuesAgreesWithTheInterpreter) {
+  const auto& [tx, tz] = GetParam();
+  for (const char* op : {"+", "-", "*", "/"}) EXPECT_EQ(mixed_pairwise(tx, tz, op), "") << op;
+}
+
+INSTANTIATE_TEST_SUITE_P(PrecisionPairs, TrustMixedIntOps,
+                         ::testing::Values(std::pair<std::string, std::string>{"ui8", "i8"},
+                                           std::pair<std::string, std::string>{"i8", "ui8"},
+                                           std::pair<std::string, std::string>{"ui16", "i32"},
+                                           std::pair<std::string, std::string>{"i32", "ui8"},
+                                           std::pair<std::string, std::string>{"i8", "ui16"}),
+                         [](const auto& info) {
+                           return info.param.first + "_" + info.param.second;
+                         });
+
 TEST(TrustIntSemantics, Int32MinDividedByMinusOneWrapsInsteadOfTrapping) {
   Proc p = proc_of(
       "def f(x: i32[2] @ DRAM, y: i32[2] @ DRAM):\n"

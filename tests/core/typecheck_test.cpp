@@ -325,6 +325,26 @@ def f(A: f32[4] @ DRAM, B: f64[4] @ DRAM, r: R[4] @ DRAM):
                     3, 12);
 }
 
+// Integer data arithmetic is 32-bit whatever the operands' widths: two integer precisions
+// combine, into an i32 value.
+TEST(Typecheck, TwoIntegerPrecisionsCombineIntoAnI32Value) {
+  Module m = parse_module(R"(
+def f(a: ui8[4] @ DRAM, b: i8[4] @ DRAM, r: i32[4] @ DRAM):
+    r[0] += a[0] * b[0]
+)");
+  const Stmt& s = m.proc("f").body()[0];
+  EXPECT_EQ(s.as<ReduceNode>()->rhs.type().base, ScalarKind::I32);
+}
+
+TEST(Typecheck, AFloatAndAnIntegerPrecisionStillDoNotCombine) {
+  expect_type_error(R"(
+def f(A: f32[4] @ DRAM, B: i32[4] @ DRAM, r: f32[4] @ DRAM):
+    r[0] = A[0] * B[0]
+)",
+                    "cannot multiply f32 and i32: mixed precisions (R unifies with any precision)",
+                    3, 12);
+}
+
 TEST(Typecheck, ComparingDataValuesIsRejected) {
   expect_type_error(R"(
 def f(A: f32[4] @ DRAM):

@@ -309,9 +309,9 @@ std::string check_blas_call(Gemm blas_gemm, std::mt19937& rng, bool row_major, b
 template <typename T, typename Gemm>
 void check_blas_interface(Gemm blas_gemm) {
   std::mt19937 rng(3);
-  const std::vector<std::array<int, 3>> shapes = {{0, 5, 3}, {4, 0, 3},    {1, 1, 1},   {3, 5, 0},
-                                                  {7, 9, 5}, {13, 70, 19}, {20, 33, 64},
-                                                  {70, 131, 77}};
+  const std::vector<std::array<int, 3>> shapes = {{0, 5, 3},    {4, 0, 3},    {1, 1, 1},
+                                                  {3, 5, 0},    {7, 9, 5},    {13, 70, 19},
+                                                  {20, 33, 64}, {70, 131, 77}};
   const std::vector<std::pair<T, T>> scalars = {{1, 1}, {1, 0}, {-1, 0.5}, {0.5, -1},
                                                 {2, 1}, {0, 2}, {0, 0}};
   int failures = 0;

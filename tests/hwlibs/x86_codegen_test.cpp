@@ -18,6 +18,8 @@ std::string missing_cpu_feature(const std::string& instr_name) {
   __builtin_cpu_init();
   if (instr_name.rfind("mm512_", 0) == 0 && !__builtin_cpu_supports("avx512f"))
     return "this CPU lacks AVX-512F";
+  if (instr_name.find("dpbusd") != std::string::npos && !__builtin_cpu_supports("avx512vnni"))
+    return "this CPU lacks AVX512-VNNI";
   if (instr_name.rfind("mm256_", 0) == 0 &&
       (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")))
     return "this CPU lacks AVX2 or FMA";
@@ -28,8 +30,10 @@ CompileOptions strict(const std::string& compiler) {
   return {compiler, {"-O2", "-march=native", "-Wall", "-Wextra", "-Werror"}};
 }
 
-// "mm512", "mm256" or "mm": the instruction set, which one CPU may have and another lack.
+// "mm512", "mm512vnni", "mm256" or "mm": the instruction set, which one CPU may have and another
+// lack (an AVX-512 CPU without VNNI still compiles and runs the mm512 bank).
 std::string bank_of(const std::string& instr_name) {
+  if (instr_name.find("dpbusd") != std::string::npos) return "mm512vnni";
   return instr_name.substr(0, instr_name.find('_'));
 }
 

@@ -48,27 +48,33 @@ InstrMeaning meaning_of(const std::string& instr_name) {
     m.elem = ScalarKind::F32;
   else if (strip_suffix(s, "_pd") || strip_suffix(s, "_sd"))
     m.elem = ScalarKind::F64;
+  else if (strip_suffix(s, "_epi32"))
+    m.elem = ScalarKind::I32;
   else
-    throw std::invalid_argument("no _ps/_pd/_ss/_sd suffix: " + instr_name);
-  m.width = bits / (m.elem == ScalarKind::F32 ? 32 : 64);
+    throw std::invalid_argument("no _ps/_pd/_ss/_sd/_epi32 suffix: " + instr_name);
+  m.width = bits / (m.elem == ScalarKind::F64 ? 64 : 32);
   if (strip_prefix(s, "maskz_"))
     m.masked = m.zero = true;
   else if (strip_prefix(s, "mask_"))
     m.masked = true;
   if (s == "broadcast") s = "set1";
-  static const std::vector<std::string> ops = {"setzero", "loadu", "storeu", "set1", "fmadd",
-                                               "add",     "mul",   "max",    "relu", "prefetch"};
+  static const std::vector<std::string> ops = {"setzero", "loadu",    "storeu", "set1",
+                                               "fmadd",   "add",      "mul",    "max",
+                                               "relu",    "prefetch", "dpbusd"};
   if (std::find(ops.begin(), ops.end(), s) == ops.end())
     throw std::invalid_argument("unknown operation '" + s + "' in " + instr_name);
-  if (broadcast_operand && s != "fmadd")
-    throw std::invalid_argument("_broadcast on an operation other than fmadd: " + instr_name);
+  if (broadcast_operand && s != "fmadd" && s != "dpbusd")
+    throw std::invalid_argument("_broadcast on an operation other than fmadd or dpbusd: " +
+                                instr_name);
   m.op = s;
   return m;
 }
 
 Wrapped wrap(const Proc& instr) {
   const InstrMeaning m = meaning_of(instr.name());
-  const std::string sfx = m.elem == ScalarKind::F32 ? "ps" : "pd";
+  const std::string sfx = m.elem == ScalarKind::F32   ? "ps"
+                          : m.elem == ScalarKind::F64 ? "pd"
+                                                      : "epi32";
   std::ostringstream sig, pre, call, post;
   std::map<std::string, std::string> renames;  // register argument -> its wrapper buffer
   call << "    " << instr.name() << "(";
@@ -175,6 +181,15 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
       v = in(0, i) > in(1, i) ? in(0, i) : in(1, i);
     else if (m.op == "relu")
       v = in(0, i) > 0 ? in(0, i) : 0.0;
+    else if (m.op == "dpbusd") {
+      // old + the dot product of a[0:4] (unsigned bytes) with b[i, 0:4] (signed bytes), wrapped
+      // to 32 bits as the hardware does.
+      const Buffer &a = *ins.at(0), &b = *ins.at(1);
+      int64_t sum = static_cast<int64_t>(old);
+      for (int64_t t = 0; t < 4; ++t)
+        sum += static_cast<int64_t>(a.get({t})) * static_cast<int64_t>(b.get({i, t}));
+      v = static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(sum)));
+    }
     dst->set({i}, v);
   }
 }

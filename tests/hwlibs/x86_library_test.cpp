@@ -89,7 +89,9 @@ TEST(X86Library, EveryTemplateHoleNamesAnArgument) {
   }
 }
 
-// Vector arguments are contiguous (stride 1), masked counts fit a register.
+// Vector arguments are contiguous (stride 1, and a byte matrix of a dot product dense row by
+// row), masked counts fit a register; operands have the instruction's element type, but for a
+// dot product's unsigned and signed bytes.
 TEST(X86Library, EveryVectorArgumentAssertsUnitStrideAndEveryCountItsBound) {
   for (const Proc& p : x86::library().procs) {
     std::set<std::string> preds;
@@ -101,8 +103,18 @@ TEST(X86Library, EveryVectorArgumentAssertsUnitStrideAndEveryCountItsBound) {
         EXPECT_TRUE(preds.count(n + " <= " + std::to_string(m.width))) << p.name() << ": " << n;
         continue;
       }
-      ASSERT_EQ(a.type.rank(), 1) << p.name() << ": " << n;
-      EXPECT_EQ(a.type.base, m.elem) << p.name() << ": " << n;
+      const bool dot_bytes = m.op == "dpbusd" && (n == "a" || n == "b");
+      ASSERT_EQ(a.type.rank(), n == "b" && dot_bytes ? 2 : 1) << p.name() << ": " << n;
+      EXPECT_EQ(a.type.base, !dot_bytes ? m.elem
+                             : n == "a" ? ScalarKind::UI8
+                                        : ScalarKind::I8)
+          << p.name() << ": " << n;
+      if (a.type.rank() == 2) {
+        EXPECT_TRUE(preds.count("stride(" + n + ", 1) == 1")) << p.name() << ": " << n;
+        EXPECT_TRUE(preds.count("stride(" + n + ", 0) == " + to_string(a.type.shape[1])))
+            << p.name() << ": " << n;
+        continue;
+      }
       if (to_string(a.type.shape[0]) == "1") continue;  // one element: no stride to assert
       EXPECT_TRUE(preds.count("stride(" + n + ", 0) == 1")) << p.name() << ": " << n;
     }

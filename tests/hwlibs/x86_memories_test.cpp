@@ -71,9 +71,17 @@ TEST(X86Memories, AllocRefusesAScalar) {
 }
 
 TEST(X86Memories, AllocRefusesOtherElementTypes) {
-  EXPECT_EQ(codegen_error([] { x86::AVX512.get().alloc("r", "int32_t", {"16"}, here()); }),
-            "cannot allocate 'r' of C type int32_t in AVX512: its registers hold f32 (__m512) "
-            "or f64 (__m512d) vectors");
+  EXPECT_EQ(codegen_error([] { x86::AVX512.get().alloc("r", "exo_f16", {"32"}, here()); }),
+            "cannot allocate 'r' of C type exo_f16 in AVX512: its registers hold f32 (__m512), "
+            "f64 (__m512d) or integer (__m512i) vectors");
+}
+
+// Integer registers are __m512i whatever the lane width: 16 i32, 64 i8.
+TEST(X86Memories, IntegerRegistersAreM512iOfTheirLaneCount) {
+  EXPECT_EQ(x86::AVX512.get().alloc("acc", "int32_t", {"6", "16"}, here()),
+            "__m512i acc[6] = {0};");
+  EXPECT_EQ(x86::AVX512.get().alloc("bytes", "int8_t", {"64"}, here()), "__m512i bytes = {0};");
+  EXPECT_NE(codegen_error([] { x86::AVX512.get().alloc("acc", "int32_t", {"8"}, here()); }), "");
 }
 
 TEST(X86Memories, WindowSelectsTheRegisterDroppingTheLaneIndex) {
