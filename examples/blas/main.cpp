@@ -1,5 +1,5 @@
-// blas_gen: runs the GEMM schedule at both precisions, serial and parallel, and writes blas.c /
-// blas.h into the given folder.
+// blas_gen: runs the GEMM schedules (both float precisions, serial and parallel; the int8 one)
+// and writes blas.c / blas.h and blas_u8s8.c / blas_u8s8.h into the given folder.
 //
 //   blas_gen OUT_DIR [--print]
 //
@@ -8,20 +8,25 @@
 //              const float *A, const float *B, float *C);          C += A * B
 //   void dgemm(...)                                                the same in double
 //   void sgemm_parallel(...), dgemm_parallel(...)                  the same on OpenMP's threads
-// (the parallel ones run serially when the C file is built without OpenMP).
+// (the parallel ones run serially when the C file is built without OpenMP), the BLAS helpers
+// (sgemm_scale, ...: blas_like.h), and in blas_u8s8.c / blas_u8s8.h
+//   void gemm_u8s8(void *ctxt, int_fast32_t M, int_fast32_t N, int_fast32_t K4,
+//                  A (uint8_t[M][4 K4]), Bp (int8_t[K4][N][4]), C (int32_t[M][N]))  C += A * B
+// (AVX512-VNNI; see gemm_u8s8.exo).
 #include <chrono>
 #include <cstring>
 #include <iostream>
 #include <vector>
 
 #include "schedule.h"
+#include "schedule_u8s8.h"
 
 int main(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
     std::cerr << "usage: blas_gen OUT_DIR [--print]\n"
                  "Schedules the plain gemm of examples/blas/gemm.exo into AVX-512 SGEMM and "
-                 "DGEMM kernels (serial and\nparallel) and writes OUT_DIR/blas.c and "
-                 "OUT_DIR/blas.h.\n";
+                 "DGEMM kernels (serial and\nparallel) and an int8 GEMM into AVX512-VNNI, and "
+                 "writes OUT_DIR/blas.c, blas.h,\nblas_u8s8.c and blas_u8s8.h.\n";
     return argc < 2 ? 2 : 0;
   }
   using blas_example::kDouble, blas_example::kSingle;
@@ -38,10 +43,18 @@ int main(int argc, char** argv) {
     for (const blas_example::Precision* prec : {&kSingle, &kDouble})
       for (const exocpp::Proc& helper : blas_example::schedule_blas_helpers(*prec))
         procs.push_back(helper);
+    auto t0 = std::chrono::steady_clock::now();
+    const exocpp::Proc u8s8 = blas_example::schedule_gemm_u8s8();
+    std::cerr << "blas_gen: gemm_u8s8 scheduled in " << ms(std::chrono::steady_clock::now() - t0)
+              << " ms\n";
     auto t1 = std::chrono::steady_clock::now();
     exocpp::emit_c(procs, "blas", argv[1]);
-    std::cerr << "blas_gen: emitted in " << ms(std::chrono::steady_clock::now() - t1)
-              << " ms: " << argv[1] << "/blas.c, " << argv[1] << "/blas.h\n";
+    // The VNNI kernels in a file of their own, built with -mavx512vnni: the flag must not let
+    // the compiler put VNNI instructions into the float kernels, which run without it.
+    exocpp::emit_c({u8s8}, "blas_u8s8", argv[1]);
+    std::cerr << "blas_gen: emitted in " << ms(std::chrono::steady_clock::now() - t1) << " ms: "
+              << argv[1] << "/blas.c, blas.h, blas_u8s8.c, blas_u8s8.h\n";
+    procs.push_back(u8s8);
     if (argc > 2 && std::strcmp(argv[2], "--print") == 0)
       for (const exocpp::Proc& p : procs) std::cout << p << "\n";
     return 0;

@@ -1,0 +1,107 @@
+// The integer GEMM schedule (see schedule_u8s8.h). The plan:
+//
+//   for jo (64 columns):                            divide_loop j (N % 64 == 0 is asserted)
+//     for io (6 rows):                              divide_loop i, cut_and_guard: a row tail
+//       gemm_u8s8_6x64(K4, A[..], Bp[..], C[..])    replace by the 6-row tile, call_eqv
+//     if M % 6 == r: gemm_u8s8_rx64(...)            specialize the tail per row count r (1..5),
+//                                                   each replaced by its r-row tile
+//
+// Column tiles outermost, so that a 64-column panel of B (K4 x 256 bytes) stays in cache while
+// every row tile of it streams past: with M of 1 to 16 (inference) B is read once or twice.
+#include "schedule_u8s8.h"
+
+#include <hwlibs/x86/x86.h>
+
+#include "gemm_u8s8_exo_text.h"
+
+namespace blas_example {
+
+using namespace exocpp;
+
+namespace {
+
+constexpr int kTileRows = 6;
+
+}  // namespace
+
+Proc u8s8_tile_spec(int rows) {
+  const Module m = parse_module(gemm_u8s8_source(), {}, "gemm_u8s8.exo");
+  Proc p = partial_eval(m.proc("gemm_u8s8_rows"), {{"MR", rows}});
+  return rename(p, "gemm_u8s8_" + std::to_string(rows) + "x64");
+}
+
+namespace {
+
+// Unrolls every loop named `iter`.
+Proc unroll_all(Proc p, const std::string& iter) {
+  while (!p.find_all("for " + iter + " in _: _").empty())
+    p = unroll_loop(p, "for " + iter + " in _: _");
+  return p;
+}
+
+}  // namespace
+
+const std::string& gemm_u8s8_source() {
+  static const std::string text = EXOCPP_GEMM_U8S8_EXO_TEXT;
+  return text;
+}
+
+Proc plain_gemm_u8s8() {
+  return parse_module(gemm_u8s8_source(), {}, "gemm_u8s8.exo").proc("gemm_u8s8");
+}
+
+Proc schedule_u8s8_kernel(const Proc& spec, int rows) {
+  const std::string r = std::to_string(rows);
+  Proc p = rename(spec, spec.name() + "_vnni");
+  // for ko: for i: for j: for t
+  p = reorder_loops(p, "j ko");
+  p = reorder_loops(p, "i ko");
+  // C in rows x 4 zmm registers of 16 i32 for the whole K loop.
+  p = stage_mem(p, "for ko in _: _", "C[0:" + r + ", 0:64]", "C_reg");
+  p = divide_dim(p, "C_reg", 1, 16);
+  p = set_memory(p, "C_reg", x86::AVX512);
+  p = divide_loop(p, "j", 16, {"jo", "ji"}, {.perfect = true});
+  p = divide_loop(p, "i1 #0", 16, {"i1o", "i1i"}, {.perfect = true});
+  p = divide_loop(p, "i1 #0", 16, {"i1o", "i1i"}, {.perfect = true});
+  p = simplify(p);
+  // C_reg[i, jo, :] += A[i, 4 ko:4 ko + 4] . Bp[ko, 16 jo:16 jo + 16, 0:4]: one vpdpbusd each.
+  for (const x86::InstrRef& ins :
+       {x86::mm512_loadu_epi32, x86::mm512_storeu_epi32, x86::mm512_dpbusd_epi32_broadcast})
+    p = replace_all(p, ins);
+  // Constant register names: unroll the row and vector loops.
+  for (const char* iter : {"jo", "i", "i1o", "i0"}) p = unroll_all(p, iter);
+  p = simplify(p);
+  typecheck(p);  // no plain code left touching a register
+  return p;
+}
+
+Proc schedule_gemm_u8s8() {
+  Proc p = plain_gemm_u8s8();
+  // Row tiles and the row tail: for io: for ii(6): for j ; if M % 6 > 0: for ii(M % 6): for j
+  p = divide_loop(p, "i", kTileRows, {"io", "ii"}, {.tail = Tail::CutAndGuard});
+  // 64-column tiles in both parts, the columns outermost.
+  for (int part = 0; part < 2; ++part)  // the first j loop left, each time
+    p = divide_loop(p, "for j in _: _ #0", 64, {"jo", "ji"}, {.perfect = true});
+  p = reorder_loops(p, "ii jo #0");
+  p = reorder_loops(p, "io jo");
+  p = reorder_loops(p, "ii jo");
+  p = lift_scope(p, "for jo in _: _ #1");  // if M % 6 > 0: for jo --> for jo: if M % 6 > 0
+  p = fuse(p, "for jo in _: _ #0", "for jo in _: _ #1");
+  p = simplify(p);
+  // The tail, once per row count: M % 6 is 1, ..., 4, else 5.
+  Cursor tail = p.find("if M % 6 > 0: _");
+  p = specialize(p, p.forward(tail).body(), {"M % 6 == 1", "M % 6 == 2", "M % 6 == 3", "M % 6 == 4"});
+  for (int rows = 1; rows <= kTileRows - 1; ++rows) {
+    const Cursor loop = p.find_all("for ii in seq(0, M % 6): _").front();
+    p = rewrite_expr(p, loop.hi(), std::to_string(rows));
+  }
+  for (int rows = 1; rows <= kTileRows; ++rows) {
+    const Proc spec = u8s8_tile_spec(rows);
+    p = replace_all(p, spec);
+    const Proc kernel = schedule_u8s8_kernel(spec, rows);
+    for (Cursor c : p.find_all(spec.name() + "(_)")) p = call_eqv(p, c, kernel);
+  }
+  return simplify(p);
+}
+
+}  // namespace blas_example
