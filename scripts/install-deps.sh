@@ -11,7 +11,8 @@ packages=(
   libz3-dev
   libboost-graph-dev         # the proc call graph (codegen order)
   libomp-dev                 # OpenMP for `par` loops in generated C built with clang
-  libopenblas-dev            # the peer in bench/sgemm
+  libopenblas-dev            # the SGEMM / DGEMM peer in bench/blas
+  libdnnl-dev                # oneDNN, the int8 GEMM peer in bench/blas
 )
 
 missing=()

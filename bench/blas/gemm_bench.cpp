@@ -39,7 +39,12 @@
 extern "C" {
 #include "blas.h"
 #include "blas_like.h"
+#include "blas_u8s8.h"
 }
+
+#ifdef EXOCPP_BENCH_ONEDNN
+#include <oneapi/dnnl/dnnl.hpp>
+#endif
 
 namespace {
 
@@ -143,6 +148,88 @@ void BM_openblas(benchmark::State& state, int threads) {
   set_flops(state, p);
 }
 
+// ---- int8: u8 x s8 -> s32, C += A * B ---------------------------------------------------------
+
+// The inputs of an int8 GEMM; B both as oneDNN takes it (K x N, row-major) and packed the way
+// exocpp's kernel takes it (64-column panels in VNNI's order, Bp[n / 64][k / 4][n % 64][k % 4]),
+// each packed once, untimed, as inference packs its weights.
+struct Int8Problem {
+  int M, N, K;
+  std::vector<uint8_t> A;
+  std::vector<int8_t> B, Bp;
+  std::vector<int32_t> C;
+  explicit Int8Problem(const benchmark::State& state)
+      : M(int(state.range(0))),
+        N(int(state.range(1))),
+        K(int(state.range(2))),
+        A(size_t(M) * K),
+        B(size_t(K) * N),
+        Bp(size_t(K) * N),
+        C(size_t(M) * N) {
+    std::mt19937 rng(42);
+    std::uniform_int_distribution<int> byte(0, 255), sbyte(-128, 127);
+    for (uint8_t& x : A) x = uint8_t(byte(rng));
+    for (int8_t& x : B) x = int8_t(sbyte(rng));
+    for (int k = 0; k < K; ++k)
+      for (int n = 0; n < N; ++n)
+        Bp[((size_t(n / 64) * (K / 4) + k / 4) * 64 + n % 64) * 4 + k % 4] = B[size_t(k) * N + n];
+  }
+};
+
+void set_ops(benchmark::State& state, const Int8Problem& p) {
+  state.counters["GFLOP/s"] = benchmark::Counter(  // integer operations, counted as FLOPs are
+      2.0 * p.M * p.N * p.K * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+
+void BM_u8s8_exocpp(benchmark::State& state, int) {
+  if (!__builtin_cpu_supports("avx512vnni")) {
+    state.SkipWithError("this CPU has no AVX512-VNNI: the generated int8 kernel cannot run");
+    return;
+  }
+  Int8Problem p(state);
+  const exo_win_2ui8c a{p.A.data(), {p.K, 1}};
+  const exo_win_4i8c b{p.Bp.data(), {64 * p.K, 256, 4, 1}};
+  const exo_win_2i32 c{p.C.data(), {p.N, 1}};
+  for (auto _ : state) {
+    gemm_u8s8(nullptr, p.M, p.N / 64, p.K / 4, a, b, c);
+    benchmark::ClobberMemory();
+  }
+  set_ops(state, p);
+}
+
+#ifdef EXOCPP_BENCH_ONEDNN
+// oneDNN's matmul on one thread: weights in the layout it chooses (format `any`, reordered once,
+// untimed), C += A * B through a sum post-op, as exocpp's kernel accumulates.
+void BM_u8s8_onednn(benchmark::State& state, int) {
+  using dnnl::memory;
+  omp_set_num_threads(1);
+  Int8Problem p(state);
+  dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(eng);
+  const memory::dims a_dims = {p.M, p.K}, b_dims = {p.K, p.N}, c_dims = {p.M, p.N};
+  const memory::desc a_md(a_dims, memory::data_type::u8, memory::format_tag::ab),
+      b_any(b_dims, memory::data_type::s8, memory::format_tag::any),
+      b_plain_md(b_dims, memory::data_type::s8, memory::format_tag::ab),
+      c_md(c_dims, memory::data_type::s32, memory::format_tag::ab);
+  dnnl::post_ops sum;
+  sum.append_sum(1.0f);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(sum);
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_any, c_md), attr, eng);
+  memory a_mem(a_md, eng, p.A.data()), c_mem(c_md, eng, p.C.data());
+  memory b_plain(b_plain_md, eng, p.B.data()), b_mem(pd.weights_desc(), eng);
+  dnnl::reorder(b_plain, b_mem).execute(stream, b_plain, b_mem);
+  dnnl::matmul matmul(pd);
+  for (auto _ : state) {
+    matmul.execute(stream,
+                   {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, c_mem}});
+    stream.wait();
+    benchmark::ClobberMemory();
+  }
+  set_ops(state, p);
+}
+#endif
+
 // The specification as a C compiler sees it (gcc -O2 auto-vectorises what it can).
 void BM_plain_loop(benchmark::State& state) {
   Problem<float> p(state);
@@ -207,6 +294,15 @@ void register_gemm_benchmarks() {
   add("dgemm_2threads.openblas", BM_openblas<double>, 2, parallel_shapes);
   add("sgemm_TT_alpha_beta.exocpp", BM_blas_interface, true, parallel_shapes);
   add("sgemm_TT_alpha_beta.openblas", BM_blas_interface, false, parallel_shapes);
+  // int8: the shapes of LLM inference (one to 16 tokens through a 4096 x 4096 layer) and 1024^3.
+  auto int8_shapes = [](benchmark::internal::Benchmark* b) {
+    for (int m : {1, 8, 16}) b->Args({m, 4096, 4096});
+    b->Args({1024, 1024, 1024});
+  };
+  add("u8s8.exocpp", BM_u8s8_exocpp, 1, int8_shapes);
+#ifdef EXOCPP_BENCH_ONEDNN
+  add("u8s8.onednn", BM_u8s8_onednn, 1, int8_shapes);
+#endif
   benchmark::RegisterBenchmark("plain_loop.sgemm", BM_plain_loop)
       ->Apply(small_shapes)
       ->ArgNames({"M", "N", "K"})
@@ -232,9 +328,9 @@ void unpin_openblas(char** argv) {
   std::perror("gemm_bench: could not run itself again without OPENBLAS_CORETYPE");
 }
 
-// The FMA loop below is built for AVX-512 only: main() runs it where the CPU has it.
+// The peak loops below are built for AVX-512 (and VNNI): main() runs each where the CPU has it.
 #pragma GCC push_options
-#pragma GCC target("avx512f")
+#pragma GCC target("avx512f,avx512vnni")
 struct F32Lanes {
   using V = __m512;
   static constexpr int lanes = 16;
@@ -250,6 +346,20 @@ struct F64Lanes {
   static V fmadd(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
   static V add(V a, V b) { return _mm512_add_pd(a, b); }
   static double lane0(V v) { return _mm512_cvtsd_f64(v); }
+};
+
+// vpdpbusd: 16 lanes of 4 u8 x s8 products each, counted as 64 lanes of multiply-adds.
+struct U8S8Lanes {
+  using V = __m512i;
+  static constexpr int lanes = 64;
+  static V set1(double x) { return _mm512_set1_epi32(int(x * 10) + 1); }
+  static V fmadd(V a, V b, V c) { return _mm512_dpbusd_epi32(a, b, c); }
+  static V add(V a, V b) { return _mm512_add_epi32(a, b); }
+  static double lane0(V v) {
+    alignas(64) int32_t lanes[16];
+    _mm512_store_si512(lanes, v);
+    return lanes[0];
+  }
 };
 
 // One core's FMA peak in GFLOP/s at a precision: 12 independent chains of AVX-512 FMAs (enough
@@ -338,9 +448,13 @@ int main(int argc, char** argv) {
   const bool avx512 = __builtin_cpu_supports("avx512f");
   const double peak32 = avx512 ? fma_peak_gflops<F32Lanes>() : 0;
   const double peak64 = avx512 ? fma_peak_gflops<F64Lanes>() : 0;
+  const double peak_u8s8 =
+      avx512 && __builtin_cpu_supports("avx512vnni") ? fma_peak_gflops<U8S8Lanes>() : 0;
   if (avx512)
-    std::printf("measured FMA peak of one core: f32 %.1f GFLOP/s, f64 %.1f GFLOP/s\n", peak32,
-                peak64);
+    std::printf(
+        "measured peak of one core: f32 FMA %.1f GFLOP/s, f64 FMA %.1f GFLOP/s, "
+        "u8 x s8 vpdpbusd %.1f GOP/s\n",
+        peak32, peak64, peak_u8s8);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   register_gemm_benchmarks();
@@ -350,14 +464,19 @@ int main(int argc, char** argv) {
   for (const auto& [routine, by_shape] : reporter.table) {
     // The peak of the routine's precision, on as many cores as it has threads.
     const bool two_threads = routine.find("_2threads") != std::string::npos;
-    const double peak = (routine[0] == 'd' ? peak64 : peak32) * (two_threads ? 2 : 1);
+    const double peak = (routine == "u8s8"   ? peak_u8s8
+                         : routine[0] == 'd' ? peak64
+                                             : peak32) *
+                        (two_threads ? 2 : 1);
     if (by_shape.empty() || by_shape.begin()->second.count("exocpp") == 0) continue;
-    std::printf("\n%-16s %-22s %16s %17s %7s %16s\n", routine.c_str(), "M:N:K", "exocpp med/best",
-                "OpenBLAS med/best", "% peak", "exocpp/OpenBLAS");
+    // The peer: OpenBLAS for the float routines, oneDNN for int8 (GOP/s there).
+    const std::string peer = routine == "u8s8" ? "onednn" : "openblas";
+    std::printf("\n%-19s %-22s %16s %17s %7s %16s\n", routine.c_str(), "M:N:K", "exocpp med/best",
+                (peer + " med/best").c_str(), "% peak", ("exocpp/" + peer).c_str());
     for (const auto& [shape, who] : by_shape) {
-      auto e = who.find("exocpp"), o = who.find("openblas");
+      auto e = who.find("exocpp"), o = who.find(peer);
       if (e == who.end() || o == who.end()) continue;
-      std::printf("%-16s %-22s %7.1f / %6.1f %8.1f / %6.1f %6.1f%% %15.2fx\n", "", shape.c_str(),
+      std::printf("%-19s %-22s %7.1f / %6.1f %8.1f / %6.1f %6.1f%% %15.2fx\n", "", shape.c_str(),
                   e->second.median, e->second.best, o->second.median, o->second.best,
                   peak > 0 ? 100.0 * e->second.median / peak : 0.0,
                   o->second.median > 0 ? e->second.median / o->second.median : 0.0);

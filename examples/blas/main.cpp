@@ -10,8 +10,9 @@
 //   void sgemm_parallel(...), dgemm_parallel(...)                  the same on OpenMP's threads
 // (the parallel ones run serially when the C file is built without OpenMP), the BLAS helpers
 // (sgemm_scale, ...: blas_like.h), and in blas_u8s8.c / blas_u8s8.h
-//   void gemm_u8s8(void *ctxt, int_fast32_t M, int_fast32_t N, int_fast32_t K4,
-//                  A (uint8_t[M][4 K4]), Bp (int8_t[K4][N][4]), C (int32_t[M][N]))  C += A * B
+//   void gemm_u8s8(void *ctxt, int_fast32_t M, int_fast32_t NB, int_fast32_t K4,
+//                  A (uint8_t[M][4 K4]), Bp (int8_t[NB][K4][64][4]), C (int32_t[M][64 NB]))
+//     C += A * B with B[k][n] = Bp[n / 64][k / 4][n % 64][k % 4]
 // (AVX512-VNNI; see gemm_u8s8.exo).
 #include <chrono>
 #include <cstring>
@@ -52,8 +53,8 @@ int main(int argc, char** argv) {
     // The VNNI kernels in a file of their own, built with -mavx512vnni: the flag must not let
     // the compiler put VNNI instructions into the float kernels, which run without it.
     exocpp::emit_c({u8s8}, "blas_u8s8", argv[1]);
-    std::cerr << "blas_gen: emitted in " << ms(std::chrono::steady_clock::now() - t1) << " ms: "
-              << argv[1] << "/blas.c, blas.h, blas_u8s8.c, blas_u8s8.h\n";
+    std::cerr << "blas_gen: emitted in " << ms(std::chrono::steady_clock::now() - t1)
+              << " ms: " << argv[1] << "/blas.c, blas.h, blas_u8s8.c, blas_u8s8.h\n";
     procs.push_back(u8s8);
     if (argc > 2 && std::strcmp(argv[2], "--print") == 0)
       for (const exocpp::Proc& p : procs) std::cout << p << "\n";

@@ -1,13 +1,14 @@
 // The integer GEMM schedule (see schedule_u8s8.h). The plan:
 //
-//   for jo (64 columns):                            divide_loop j (N % 64 == 0 is asserted)
+//   for jb (64-column panels of B):                 reorder_loops
 //     for io (6 rows):                              divide_loop i, cut_and_guard: a row tail
-//       gemm_u8s8_6x64(K4, A[..], Bp[..], C[..])    replace by the 6-row tile, call_eqv
+//       gemm_u8s8_6x64(K4, A[..], Bp[jb], C[..])    replace by the 6-row tile, call_eqv
 //     if M % 6 == r: gemm_u8s8_rx64(...)            specialize the tail per row count r (1..5),
 //                                                   each replaced by its r-row tile
 //
-// Column tiles outermost, so that a 64-column panel of B (K4 x 256 bytes) stays in cache while
-// every row tile of it streams past: with M of 1 to 16 (inference) B is read once or twice.
+// Panels outermost, so that a panel of B (K4 x 256 contiguous bytes) stays in cache while every
+// row tile streams past it: with M of 1 to 16 (inference) B is read once to three times, each
+// panel as one sequential stream.
 #include "schedule_u8s8.h"
 
 #include <hwlibs/x86/x86.h>
@@ -77,20 +78,19 @@ Proc schedule_u8s8_kernel(const Proc& spec, int rows) {
 
 Proc schedule_gemm_u8s8() {
   Proc p = plain_gemm_u8s8();
-  // Row tiles and the row tail: for io: for ii(6): for j ; if M % 6 > 0: for ii(M % 6): for j
+  // Row tiles and the row tail: for io: for ii(6): for jb ; if M % 6 > 0: for ii(M % 6): for jb
   p = divide_loop(p, "i", kTileRows, {"io", "ii"}, {.tail = Tail::CutAndGuard});
-  // 64-column tiles in both parts, the columns outermost.
-  for (int part = 0; part < 2; ++part)  // the first j loop left, each time
-    p = divide_loop(p, "for j in _: _ #0", 64, {"jo", "ji"}, {.perfect = true});
-  p = reorder_loops(p, "ii jo #0");
-  p = reorder_loops(p, "io jo");
-  p = reorder_loops(p, "ii jo");
-  p = lift_scope(p, "for jo in _: _ #1");  // if M % 6 > 0: for jo --> for jo: if M % 6 > 0
-  p = fuse(p, "for jo in _: _ #0", "for jo in _: _ #1");
+  // The panels outermost, in both parts.
+  p = reorder_loops(p, "ii jb #0");
+  p = reorder_loops(p, "io jb");
+  p = reorder_loops(p, "ii jb");
+  p = lift_scope(p, "for jb in _: _ #1");  // if M % 6 > 0: for jb --> for jb: if M % 6 > 0
+  p = fuse(p, "for jb in _: _ #0", "for jb in _: _ #1");
   p = simplify(p);
   // The tail, once per row count: M % 6 is 1, ..., 4, else 5.
   Cursor tail = p.find("if M % 6 > 0: _");
-  p = specialize(p, p.forward(tail).body(), {"M % 6 == 1", "M % 6 == 2", "M % 6 == 3", "M % 6 == 4"});
+  p = specialize(p, p.forward(tail).body(),
+                 {"M % 6 == 1", "M % 6 == 2", "M % 6 == 3", "M % 6 == 4"});
   for (int rows = 1; rows <= kTileRows - 1; ++rows) {
     const Cursor loop = p.find_all("for ii in seq(0, M % 6): _").front();
     p = rewrite_expr(p, loop.hi(), std::to_string(rows));

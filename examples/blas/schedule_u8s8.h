@@ -1,5 +1,6 @@
 // The integer GEMM schedule: the plain `gemm_u8s8` of gemm_u8s8.exo (unsigned bytes times
-// signed bytes into 32-bit integers, B packed in VNNI's layout) scheduled into AVX512-VNNI
+// signed bytes into 32-bit integers, B packed in 64-column panels in VNNI's order) scheduled into
+// AVX512-VNNI
 // kernels with public operations only: 6-row by 64-column register tiles, and one tile of the
 // M % 6 bottom rows, each a vpdpbusd per row and 16 columns per 4 values of K.
 #pragma once

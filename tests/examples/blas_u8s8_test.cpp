@@ -30,13 +30,20 @@ bool cpu_has_vnni() {
 struct Problem {
   int M, N, K4;
   std::vector<uint8_t> A;  // M x 4 K4
-  std::vector<int8_t> Bp;  // K4 x N x 4: B[k, n] = Bp[k / 4, n, k % 4]
+  std::vector<int8_t> Bp;  // N / 64 x K4 x 64 x 4: B[k, n] = Bp[n / 64, k / 4, n % 64, k % 4]
   std::vector<int32_t> C;  // M x N
+  int8_t b(int k, int n) const {
+    return Bp[((size_t(n / 64) * K4 + k / 4) * 64 + n % 64) * 4 + k % 4];
+  }
 };
 
 Problem random_problem(std::mt19937& rng, int M, int N, int K4) {
   std::uniform_int_distribution<int> byte(0, 255), sbyte(-128, 127), word(-1000000, 1000000);
-  Problem p{M, N, K4, std::vector<uint8_t>(size_t(M) * 4 * K4), std::vector<int8_t>(size_t(K4) * N * 4),
+  Problem p{M,
+            N,
+            K4,
+            std::vector<uint8_t>(size_t(M) * 4 * K4),
+            std::vector<int8_t>(size_t(K4) * N * 4),
             std::vector<int32_t>(size_t(M) * N)};
   for (uint8_t& x : p.A) x = uint8_t(byte(rng));
   for (int8_t& x : p.Bp) x = int8_t(sbyte(rng));
@@ -51,8 +58,7 @@ std::vector<int32_t> reference(const Problem& p) {
     for (int j = 0; j < p.N; j++) {
       uint32_t sum = uint32_t(C[size_t(i) * p.N + j]);
       for (int k = 0; k < 4 * p.K4; k++)
-        sum += uint32_t(int32_t(p.A[size_t(i) * 4 * p.K4 + k]) *
-                        int32_t(p.Bp[(size_t(k / 4) * p.N + j) * 4 + k % 4]));
+        sum += uint32_t(int32_t(p.A[size_t(i) * 4 * p.K4 + k]) * int32_t(p.b(k, j)));
       C[size_t(i) * p.N + j] = int32_t(sum);
     }
   return C;
@@ -61,8 +67,8 @@ std::vector<int32_t> reference(const Problem& p) {
 // "" or the first difference between the generated kernel and the definition.
 std::string run_and_compare(Problem p) {
   const std::vector<int32_t> expected = reference(p);
-  gemm_u8s8(nullptr, p.M, p.N, p.K4, exo_win_2ui8c{p.A.data(), {4 * p.K4, 1}},
-            exo_win_3i8c{p.Bp.data(), {4 * p.N, 4, 1}}, exo_win_2i32{p.C.data(), {p.N, 1}});
+  gemm_u8s8(nullptr, p.M, p.N / 64, p.K4, exo_win_2ui8c{p.A.data(), {4 * p.K4, 1}},
+            exo_win_4i8c{p.Bp.data(), {256 * p.K4, 256, 4, 1}}, exo_win_2i32{p.C.data(), {p.N, 1}});
   for (size_t e = 0; e < expected.size(); ++e)
     if (p.C[e] != expected[e])
       return "M=" + std::to_string(p.M) + " N=" + std::to_string(p.N) +
@@ -79,7 +85,7 @@ TEST(GemmU8s8Schedule, ScheduledProcComputesThePlainOneInTheInterpreter) {
   for (auto [M, N, K4] : std::vector<std::array<int, 3>>{
            {1, 64, 2}, {5, 64, 1}, {6, 128, 2}, {7, 64, 3}, {13, 128, 1}, {16, 64, 2}})
     EXPECT_EQ(compare_procs(blas_example::plain_gemm_u8s8(), scheduled,
-                            {{"M", M}, {"N", N}, {"K4", K4}}),
+                            {{"M", M}, {"NB", N / 64}, {"K4", K4}}),
               "")
         << "M=" << M << " N=" << N << " K4=" << K4;
 }
@@ -115,7 +121,8 @@ TEST(GemmU8s8Generated, CorrectOnRandomLargerShapes) {
   SKIP_WITHOUT_VNNI();
   std::mt19937 rng(2);
   std::uniform_int_distribution<int> m(1, 300), n(1, 8), k4(1, 300);
-  for (int t = 0; t < 10; ++t) EXPECT_EQ(run_and_compare(random_problem(rng, m(rng), 64 * n(rng), k4(rng))), "");
+  for (int t = 0; t < 10; ++t)
+    EXPECT_EQ(run_and_compare(random_problem(rng, m(rng), 64 * n(rng), k4(rng))), "");
 }
 
 // 255 x -128 over 80,000 products is -2.6e9: the sums wrap past INT32_MIN, in the kernel as in
