@@ -49,16 +49,22 @@ std::string fill_template(const std::string& tmpl,
   return out;
 }
 
-// Adds to `out` the control variables that assert `e` (a conjunction of comparisons) keeps
-// non-negative: `x >= c`, `x > c - 1`, `c <= x`, `c - 1 < x` with c >= 0.
-void nonneg_by_assert(const Expr& e, std::set<uint64_t>& out) {
+// Calls `f` on each comparison of the conjunction `e` (`a and b and ...`).
+template <typename F>
+void for_each_conjunct(const Expr& e, const F& f) {
   const BinOpNode* b = e.as<BinOpNode>();
   if (!b) return;
   if (b->op == BinOpKind::And) {
-    nonneg_by_assert(b->lhs, out);
-    nonneg_by_assert(b->rhs, out);
+    for_each_conjunct(b->lhs, f);
+    for_each_conjunct(b->rhs, f);
     return;
   }
+  f(b);
+}
+
+// Adds to `out` the control variables that the comparison `b`, asserted, keeps non-negative:
+// `x >= c`, `x > c - 1`, `c <= x`, `c - 1 < x` with c >= 0.
+void nonneg_by_assert(const BinOpNode* b, std::set<uint64_t>& out) {
   auto bound = [&](const Expr& var, const Expr& lim, int64_t least) {
     const ReadNode* r = var.as<ReadNode>();
     const ConstNode* c = lim.as<ConstNode>();
@@ -100,16 +106,9 @@ void Globals::add(const std::string& g) {
   items.push_back(g);
 }
 
-// Adds to `out` (buffer id -> dimension -> stride) the strides the conjunction `e` fixes to a
-// constant: `stride(x, d) == c` or `c == stride(x, d)`.
-void strides_by_assert(const Expr& e, std::map<uint64_t, std::map<int, int64_t>>& out) {
-  const BinOpNode* b = e.as<BinOpNode>();
-  if (!b) return;
-  if (b->op == BinOpKind::And) {
-    strides_by_assert(b->lhs, out);
-    strides_by_assert(b->rhs, out);
-    return;
-  }
+// Adds to `out` (buffer id -> dimension -> stride) the stride the comparison `b`, asserted,
+// fixes to a constant: `stride(x, d) == c` or `c == stride(x, d)`.
+void strides_by_assert(const BinOpNode* b, std::map<uint64_t, std::map<int, int64_t>>& out) {
   if (b->op != BinOpKind::Eq) return;
   for (const auto& [lhs, rhs] : {std::pair{b->lhs, b->rhs}, std::pair{b->rhs, b->lhs}}) {
     const StrideExprNode* s = lhs.as<StrideExprNode>();
@@ -130,10 +129,11 @@ ProcEmitter::ProcEmitter(const Proc& p, const std::string& lib_name, const Writt
   auto w = written_.find(p.get());
   std::set<uint64_t> asserted_nonneg;
   std::map<uint64_t, std::map<int, int64_t>> asserted_strides;
-  for (const Expr& pred : p.preds()) {
-    nonneg_by_assert(pred, asserted_nonneg);
-    strides_by_assert(pred, asserted_strides);
-  }
+  for (const Expr& pred : p.preds())
+    for_each_conjunct(pred, [&](const BinOpNode* b) {
+      nonneg_by_assert(b, asserted_nonneg);
+      strides_by_assert(b, asserted_strides);
+    });
   for (const FnArg& a : p.args()) {
     BufInfo b;
     b.cname = names_.at(a.name.id());

@@ -50,14 +50,13 @@ Proc to_vector_instructions(Proc p, const Precision& prec) {
   return p;
 }
 
-// Unrolls every loop named `iter` (innermost first is not needed: unrolling copies bodies).
+}  // namespace
+
 Proc unroll_all(Proc p, const std::string& iter) {
   while (!p.find_all("for " + iter + " in _: _").empty())
     p = unroll_loop(p, "for " + iter + " in _: _");
   return p;
 }
-
-}  // namespace
 
 Tiles Tiles::of(const Module& gemm_exo, const Precision& prec) {
   return {instantiate(gemm_exo.proc("gemm_tile"), prec),

@@ -27,6 +27,10 @@ exocpp::Proc schedule_kernel_right(const exocpp::Proc& spec, const Precision& pr
 // The bottom edge: per row, full vectors, then one masked vector for N % lanes columns.
 exocpp::Proc schedule_kernel_bottom(const exocpp::Proc& spec, const Precision& prec);
 
+// Unrolls every loop named `iter`, so that register arrays get constant indices (innermost
+// first is not needed: unrolling copies bodies).
+exocpp::Proc unroll_all(exocpp::Proc p, const std::string& iter);
+
 // Every tile of `p` (already cut into tiles by schedule.cpp) becomes a call of its scheduled
 // kernel. With opts.vectorize false, the calls go to the plain specifications.
 exocpp::Proc replace_tiles(const exocpp::Proc& p, const Tiles& tiles, const Precision& prec,

@@ -14,33 +14,19 @@
 #include <hwlibs/x86/x86.h>
 
 #include "gemm_u8s8_exo_text.h"
+#include "kernels.h"
 
 namespace blas_example {
 
 using namespace exocpp;
 
-namespace {
-
-constexpr int kTileRows = 6;
-
-}  // namespace
+constexpr int kTileRows = 6;  // rows of a full tile: 6 x 4 accumulators
 
 Proc u8s8_tile_spec(int rows) {
   const Module m = parse_module(gemm_u8s8_source(), {}, "gemm_u8s8.exo");
   Proc p = partial_eval(m.proc("gemm_u8s8_rows"), {{"MR", rows}});
   return rename(p, "gemm_u8s8_" + std::to_string(rows) + "x64");
 }
-
-namespace {
-
-// Unrolls every loop named `iter`.
-Proc unroll_all(Proc p, const std::string& iter) {
-  while (!p.find_all("for " + iter + " in _: _").empty())
-    p = unroll_loop(p, "for " + iter + " in _: _");
-  return p;
-}
-
-}  // namespace
 
 const std::string& gemm_u8s8_source() {
   static const std::string text = EXOCPP_GEMM_U8S8_EXO_TEXT;
