@@ -59,19 +59,56 @@ Proc unroll_all(Proc p, const std::string& iter) {
 }
 
 Tiles Tiles::of(const Module& gemm_exo, const Precision& prec) {
-  return {instantiate(gemm_exo.proc("gemm_tile"), prec),
+  Tiles t{{},
           instantiate(gemm_exo.proc("gemm_tile_right"), prec),
           instantiate(gemm_exo.proc("gemm_tile_bottom"), prec)};
+  const Proc full = instantiate(gemm_exo.proc("gemm_tile"), prec);
+  for (int rows = 1; rows <= prec.tile_rows(); ++rows)
+    t.full.push_back(rename(partial_eval(full, {{"MR", rows}}), full.name() + "_" + str(rows)));
+  return t;
 }
 
-Proc schedule_kernel_full(const Proc& spec, const Precision& prec) {
+Proc specialize_count(Proc p, const Cursor& guard, const std::string& count, int max) {
+  std::vector<std::string> cases;
+  for (int v = 1; v < max - 1; ++v) cases.push_back(count + " == " + str(v));
+  p = specialize(p, p.forward(guard).body(), cases);
+  // The versions: if count == 1: .. else: if count == 2: .. ... else: (count == max - 1)
+  Cursor version = p.forward(guard).body()[0];
+
+  for (int v = 1; v < max; ++v) {
+    // `version` is the if of count == v, or of count == max - 2 for the last version, its else.
+    const Cursor block = v < max - 1 ? version.body() : version.orelse();
+    std::vector<Cursor> loops;  // the loops of `block` that run `count` times
+    std::vector<Cursor> work = {block};
+    while (!work.empty()) {
+      const Cursor b = work.back();
+      work.pop_back();
+      for (int i = 0; i < b.size(); ++i) {
+        const Cursor s = b[i];
+        if (s.stmt().kind() == StmtKind::For) {
+          if (s.hi().to_string() == count) loops.push_back(s);
+          work.push_back(s.body());
+        } else if (s.stmt().kind() == StmtKind::If) {
+          work.push_back(s.body());
+          if (s.orelse().is_valid()) work.push_back(s.orelse());
+        }
+      }
+    }
+    for (const Cursor& loop : loops) p = rewrite_expr(p, p.forward(loop).hi(), str(v));
+    if (v < max - 2) version = p.forward(version).orelse()[0];
+    version = p.forward(version);
+  }
+  return p;
+}
+
+Proc schedule_kernel_full(const Proc& spec, int rows, const Precision& prec) {
   const std::string lanes = str(prec.lanes), nr = str(prec.tile_columns());
   Proc p = rename(spec, spec.name() + "_avx512");
   // for k: for i: for j
   p = reorder_loops(p, "j k");
   p = reorder_loops(p, "i k");
-  // C lives in 6 x 4 zmm registers for the whole K loop.
-  p = stage_mem(p, "for k in _: _", "C[0:6, 0:" + nr + "]", "C_reg");
+  // C lives in rows x 4 zmm registers for the whole K loop.
+  p = stage_mem(p, "for k in _: _", "C[0:" + str(rows) + ", 0:" + nr + "]", "C_reg");
   p = divide_dim(p, "C_reg", 1, prec.lanes);
   p = set_memory(p, "C_reg", x86::AVX512);
   p = divide_loop(p, "j", prec.lanes, {"jo", "ji"}, {.perfect = true});
@@ -178,16 +215,21 @@ Proc schedule_kernel_bottom(const Proc& spec, const Precision& prec) {
 
 Proc replace_tiles(const Proc& tiled, const Tiles& tiles, const Precision& prec,
                    const ScheduleOptions& opts) {
-  Proc p = replace_all(tiled, tiles.full);
+  // Full-width tiles first (6 rows, then the bottom rows' counts), then the right edge, then
+  // the corner, whose specification would also match the others.
+  Proc p = tiled;
+  for (auto full = tiles.full.rbegin(); full != tiles.full.rend(); ++full)
+    p = replace_all(p, *full);
   p = replace_all(p, tiles.right);
   p = replace_all(p, tiles.bottom);
   if (!opts.vectorize) return p;
-  const Proc full = schedule_kernel_full(tiles.full, prec),
-             right = schedule_kernel_right(tiles.right, prec),
-             bottom = schedule_kernel_bottom(tiles.bottom, prec);
-  for (const auto& [spec, kernel] : {std::pair{&tiles.full, &full}, std::pair{&tiles.right, &right},
-                                     std::pair{&tiles.bottom, &bottom}})
-    for (Cursor c : p.find_all(spec->name() + "(_)")) p = call_eqv(p, c, *kernel);
+  std::vector<std::pair<const Proc*, Proc>> kernels;
+  for (size_t r = 0; r < tiles.full.size(); ++r)
+    kernels.push_back({&tiles.full[r], schedule_kernel_full(tiles.full[r], int(r) + 1, prec)});
+  kernels.push_back({&tiles.right, schedule_kernel_right(tiles.right, prec)});
+  kernels.push_back({&tiles.bottom, schedule_kernel_bottom(tiles.bottom, prec)});
+  for (const auto& [spec, kernel] : kernels)
+    for (Cursor c : p.find_all(spec->name() + "(_)")) p = call_eqv(p, c, kernel);
   return p;
 }
 

@@ -5,27 +5,37 @@
 
 #include <exocpp/exocpp.h>
 
+#include <string>
+#include <vector>
+
 #include "schedule.h"
 
 namespace blas_example {
 
-// The three tile specifications of gemm.exo at one precision (see instantiate).
+// The tile specifications of gemm.exo at one precision (see instantiate).
 struct Tiles {
-  exocpp::Proc full;    // sgemm_tile: 6 x NR
-  exocpp::Proc right;   // sgemm_tile_right: 6 x N, N < NR
-  exocpp::Proc bottom;  // sgemm_tile_bottom: M x N, M <= 6, N <= NR
+  std::vector<exocpp::Proc> full;  // full[r - 1]: sgemm_tile_<r>: r x NR, r = 1..6
+  exocpp::Proc right;              // sgemm_tile_right: 6 x N, N < NR
+  exocpp::Proc bottom;             // sgemm_tile_bottom: M x N, M <= 6, N <= NR (the corner)
   static Tiles of(const exocpp::Module& gemm_exo, const Precision& prec);
 };
 
-// The full tile as a register kernel: C[6, NR] held in 24 zmm registers across the K loop; per
-// k, four B vectors are loaded and each A element broadcast once.
-exocpp::Proc schedule_kernel_full(const exocpp::Proc& spec, const Precision& prec);
+// A full-width tile (full[r - 1]) as a register kernel: C[r, NR] held in 4 r zmm registers
+// across the K loop; per k, four B vectors are loaded and each A element broadcast once.
+exocpp::Proc schedule_kernel_full(const exocpp::Proc& spec, int rows, const Precision& prec);
 // The right edge: the full kernel's register tile for N < NR columns: one version of the K
 // loop per number of vectors (1 to 4), the last of them masked, so that the right edge of a
 // row of tiles runs 6 rows at once as vectors too.
 exocpp::Proc schedule_kernel_right(const exocpp::Proc& spec, const Precision& prec);
 // The bottom edge: per row, full vectors, then one masked vector for N % lanes columns.
 exocpp::Proc schedule_kernel_bottom(const exocpp::Proc& spec, const Precision& prec);
+
+// `if count > 0: body` (cursor `guard`) becomes one version of body per value of count, 1 to
+// max - 1 (specialize), and in each version the loops that run `count` times run that many
+// (rewrite_expr proves it from the version's condition): a tile of the bottom rows then has a
+// constant row count, so a register kernel of that many rows can take it.
+exocpp::Proc specialize_count(exocpp::Proc p, const exocpp::Cursor& guard, const std::string& count,
+                              int max);
 
 // Unrolls every loop named `iter`, so that register arrays get constant indices (innermost
 // first is not needed: unrolling copies bodies).

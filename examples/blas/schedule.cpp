@@ -9,7 +9,9 @@
 //       for io (6 rows):                           divide_loop i; parallelize_loop when parallel
 //         gemm_tile(kc, A[..], B_pack, C[..])      replace by the tile's specification, then
 //                                                  call_eqv to its AVX-512 schedule
-//     edge tiles (N % NR columns, M % 6 rows)      gemm_tile_right / gemm_tile_bottom, likewise
+//     the right edge (N % NR columns)              gemm_tile_right, likewise
+//   if M % 6 == r (specialize, r = 1..5):          the bottom rows: gemm_tile at r rows, and
+//     ...                                          the corner, gemm_tile_bottom
 //
 // The kernels (kernels.cpp) are scheduled from their specifications in gemm.exo: C staged in
 // AVX-512 registers, B rows loaded and A elements broadcast, one fmadd per register of
@@ -51,6 +53,10 @@ Proc tile_part(Proc p, const Cursor& i_loop, const std::string& b_rows, const Pr
   Cursor m_tail = io.next();
   p = tile_columns(p, io.body()[0], nr);
   p = tile_columns(p, p.forward(m_tail).body()[0], nr);
+  // The bottom rows once per row count (1 to 5), so that each is a register tile of that many
+  // rows too: one pass over B instead of one per row.
+  p = specialize_count(p, p.forward(m_tail), "M % " + std::to_string(prec.tile_rows()),
+                       prec.tile_rows());
   io = p.forward(io);
   p = fission(p, io.body()[0].after());  // io: jo ; io: if N % NR > 0
   p = reorder_loops(p, p.forward(io));   // io jo -> jo io

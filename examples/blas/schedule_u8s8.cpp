@@ -74,13 +74,7 @@ Proc schedule_gemm_u8s8() {
   p = fuse(p, "for jb in _: _ #0", "for jb in _: _ #1");
   p = simplify(p);
   // The tail, once per row count: M % 6 is 1, ..., 4, else 5.
-  Cursor tail = p.find("if M % 6 > 0: _");
-  p = specialize(p, p.forward(tail).body(),
-                 {"M % 6 == 1", "M % 6 == 2", "M % 6 == 3", "M % 6 == 4"});
-  for (int rows = 1; rows <= kTileRows - 1; ++rows) {
-    const Cursor loop = p.find_all("for ii in seq(0, M % 6): _").front();
-    p = rewrite_expr(p, loop.hi(), std::to_string(rows));
-  }
+  p = specialize_count(p, p.find("if M % 6 > 0: _"), "M % 6", kTileRows);
   for (int rows = 1; rows <= kTileRows; ++rows) {
     const Proc spec = u8s8_tile_spec(rows);
     p = replace_all(p, spec);

@@ -154,16 +154,16 @@ TEST(GemmSchedule, UnpackedVariantComputesThePlainOne) {
 
 TEST(GemmSchedule, DgemmIsMadeOfF64Kernels) {
   std::string text = to_string(blas_example::schedule_gemm(kDouble));
-  for (const char* kernel :
-       {"dgemm_tile_avx512(", "dgemm_tile_right_avx512(", "dgemm_tile_bottom_avx512("})
+  for (const char* kernel : {"dgemm_tile_6_avx512(", "dgemm_tile_right_avx512(",
+                             "dgemm_tile_bottom_avx512(", "dgemm_tile_1_avx512("})
     EXPECT_NE(text.find(kernel), std::string::npos) << kernel << " in\n" << text;
   EXPECT_EQ(text.find("f32"), std::string::npos) << text;
 }
 
 TEST(GemmSchedule, SgemmCallsTheAvx512Kernels) {
   std::string text = to_string(blas_example::schedule_gemm(kSingle));
-  for (const char* kernel :
-       {"sgemm_tile_avx512(", "sgemm_tile_right_avx512(", "sgemm_tile_bottom_avx512("})
+  for (const char* kernel : {"sgemm_tile_6_avx512(", "sgemm_tile_right_avx512(",
+                             "sgemm_tile_bottom_avx512(", "sgemm_tile_5_avx512("})
     EXPECT_NE(text.find(kernel), std::string::npos) << kernel << " in\n" << text;
 }
 
