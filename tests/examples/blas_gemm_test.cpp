@@ -215,18 +215,33 @@ TEST(GemmGenerated, DgemmCorrectForEveryShapeUpTo70) {
   check_every_shape_up_to<double>(dense<double>(dgemm), 70);
 }
 
-// Two rows of tiles (M >= 12) and a full tile of columns reach the parallel loop; two threads
-// share each panel.
-TEST(GemmGenerated, ParallelSgemmCorrectForEveryShapeUpTo70OnTwoThreads) {
-  SKIP_WITHOUT_AVX512();
-  use_two_threads();
-  check_every_shape_up_to<float>(dense<float>(sgemm_parallel), 70);
+// Every M up to 70 (one row of tiles, where the panel is not packed, to several: M >= 12 reaches
+// the parallel loops) with N and K at every boundary of the tiling. Not every N and K as for the
+// serial kernels, which are the same tiles: each call forks threads per panel, and 343,000 calls
+// under `ctest -j2` (more threads than cores) took minutes.
+template <typename T>
+void check_parallel_shapes(GemmFn<T> gemm, int lanes) {
+  std::mt19937 rng(4);
+  const int nr = 4 * lanes;
+  int failures = 0;
+  for (int M = 1; M <= 70; ++M)
+    for (int N : {1, lanes - 1, lanes + 1, nr - 1, nr, nr + 1, 2 * nr + lanes + 3})
+      for (int K : {1, 2, 7, 33, 70}) {
+        std::string diff = run_and_compare(gemm, rng, M, N, K);
+        if (!diff.empty() && failures++ < 5) ADD_FAILURE() << diff;
+      }
 }
 
-TEST(GemmGenerated, ParallelDgemmCorrectForEveryShapeUpTo70OnTwoThreads) {
+TEST(GemmGenerated, ParallelSgemmCorrectForEveryMAndEveryTileBoundaryOnTwoThreads) {
   SKIP_WITHOUT_AVX512();
   use_two_threads();
-  check_every_shape_up_to<double>(dense<double>(dgemm_parallel), 70);
+  check_parallel_shapes<float>(dense<float>(sgemm_parallel), kSingle.lanes);
+}
+
+TEST(GemmGenerated, ParallelDgemmCorrectForEveryMAndEveryTileBoundaryOnTwoThreads) {
+  SKIP_WITHOUT_AVX512();
+  use_two_threads();
+  check_parallel_shapes<double>(dense<double>(dgemm_parallel), kDouble.lanes);
 }
 
 TEST(GemmGenerated, SgemmCorrectOnRandomLargerShapes) {
