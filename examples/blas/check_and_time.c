@@ -10,8 +10,9 @@
 
 #include "blas.h"
 
-/* plain_T, random_T and check_T for one element type T and the generated gemm `fn`. */
-#define DEFINE_CHECK(T, fn)                                                                     \
+/* plain_fn, random_fn and check_fn for element type T, the generated gemm `fn` and its window
+ * structs' suffix w (f32, f64): the generated functions take windows, rows `ld` apart. */
+#define DEFINE_CHECK(T, fn, w)                                                                  \
   static void plain_##fn(int M, int N, int K, const T *A, const T *B, T *C) {                   \
     for (int i = 0; i < M; i++)                                                                 \
       for (int j = 0; j < N; j++) {                                                             \
@@ -29,7 +30,8 @@
     T *A = random_##fn((long)M * K), *B = random_##fn((long)K * N);                             \
     T *C = random_##fn((long)M * N), *R = malloc(sizeof(T) * (size_t)M * N);                    \
     for (long i = 0; i < (long)M * N; i++) R[i] = C[i];                                         \
-    fn(NULL, M, N, K, A, B, C);                                                                 \
+    fn(NULL, M, N, K, (struct exo_win_2##w##c){A, {K, 1}}, (struct exo_win_2##w##c){B, {N, 1}}, \
+       (struct exo_win_2##w){C, {N, 1}});                                                       \
     plain_##fn(M, N, K, A, B, R);                                                               \
     int bad = 0;                                                                                \
     for (long i = 0; i < (long)M * N && !bad; i++)                                              \
@@ -44,8 +46,8 @@
     free(R);                                                                                    \
     return bad;                                                                                 \
   }
-DEFINE_CHECK(float, sgemm)
-DEFINE_CHECK(double, dgemm)
+DEFINE_CHECK(float, sgemm, f32)
+DEFINE_CHECK(double, dgemm, f64)
 
 static double now(void) {
   struct timespec t;
@@ -69,7 +71,8 @@ int main(void) {
   double best = 1e9;
   for (int r = 0; r < 5; r++) {
     double t = now();
-    sgemm(NULL, n, n, n, A, B, C);
+    sgemm(NULL, n, n, n, (struct exo_win_2f32c){A, {n, 1}}, (struct exo_win_2f32c){B, {n, 1}},
+          (struct exo_win_2f32){C, {n, 1}});
     t = now() - t;
     if (t < best) best = t;
   }
