@@ -30,17 +30,6 @@ exocpp::Proc schedule_kernel_right(const exocpp::Proc& spec, const Precision& pr
 // The bottom edge: per row, full vectors, then one masked vector for N % lanes columns.
 exocpp::Proc schedule_kernel_bottom(const exocpp::Proc& spec, const Precision& prec);
 
-// `if count > 0: body` (cursor `guard`) becomes one version of body per value of count, 1 to
-// max - 1 (specialize), and in each version the loops that run `count` times run that many
-// (rewrite_expr proves it from the version's condition): a tile of the bottom rows then has a
-// constant row count, so a register kernel of that many rows can take it.
-exocpp::Proc specialize_count(exocpp::Proc p, const exocpp::Cursor& guard, const std::string& count,
-                              int max);
-
-// Unrolls every loop named `iter`, so that register arrays get constant indices (innermost
-// first is not needed: unrolling copies bodies).
-exocpp::Proc unroll_all(exocpp::Proc p, const std::string& iter);
-
 // Every tile of `p` (already cut into tiles by schedule.cpp) becomes a call of its scheduled
 // kernel. With opts.vectorize false, the calls go to the plain specifications.
 exocpp::Proc replace_tiles(const exocpp::Proc& p, const Tiles& tiles, const Precision& prec,

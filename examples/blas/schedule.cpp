@@ -22,6 +22,7 @@
 
 #include "gemm_exo_text.h"
 #include "kernels.h"
+#include "loop_helpers.h"
 
 namespace blas_example {
 

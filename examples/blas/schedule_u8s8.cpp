@@ -14,7 +14,7 @@
 #include <hwlibs/x86/x86.h>
 
 #include "gemm_u8s8_exo_text.h"
-#include "kernels.h"
+#include "loop_helpers.h"
 
 namespace blas_example {
 
