@@ -98,6 +98,14 @@ bool ProcEmitter::nonneg(const Expr& e) const {
 }
 
 CExpr ProcEmitter::expr(const Expr& e) {
+  CExpr c = stored_expr(e);
+  // bf16 values are computed on as floats (c_types.h): a read converts what is stored.
+  if (e.type().base == ScalarKind::BF16 && (e.is<ReadNode>() || e.is<ReadConfigNode>()))
+    return {"exo_bf16_to_float(" + c.text + ")", kPostfix};
+  return c;
+}
+
+CExpr ProcEmitter::stored_expr(const Expr& e) {
   const ScalarKind t = e.type().base;
   switch (e.kind()) {
     case ExprKind::Read: {
@@ -162,6 +170,14 @@ CExpr ProcEmitter::expr(const Expr& e) {
         return {
             int_conversion(n->fn->compile(args, ScalarKind::F64), ScalarKind::F64, k, g_.helpers),
             kPostfix};
+      }
+      if (k == ScalarKind::BF16) {
+        // As the interpreter: the extern in double, rounded to bf16 once.
+        for (std::string& a : args) a = "(double)(" + a + ")";
+        g_.add(n->fn->c_global(ScalarKind::F64));
+        return {"exo_bf16_to_float(exo_bf16_from_double(" + n->fn->compile(args, ScalarKind::F64) +
+                    "))",
+                kPostfix};
       }
       g_.add(n->fn->c_global(k));
       std::string s = n->fn->compile(args, k);
@@ -244,6 +260,7 @@ CExpr ProcEmitter::binop(const BinOpNode* b, const Expr& e) {
   // Half precision rounds after every operation, as the interpreter does (C would keep the
   // intermediate in float).
   if (k == ScalarKind::F16) return {"(exo_f16)" + factor(out.text), kUnary};
+  if (k == ScalarKind::BF16) return {"exo_bf16_round(" + out.text + ")", kPostfix};
   return out;
 }
 

@@ -73,7 +73,8 @@ class ProcEmitter {
 
  private:
   // ---- c_expr.cpp
-  CExpr expr(const Expr& e);
+  CExpr expr(const Expr& e);                     // a bf16 value as a float (c_types.h)
+  CExpr stored_expr(const Expr& e);              // a read as its stored C type
   std::string sub(const Expr& e, int min_prec);  // parenthesized when it binds looser
   CExpr binop(const BinOpNode* b, const Expr& e);
   bool nonneg(const Expr& e) const;

@@ -421,6 +421,17 @@ std::string ProcEmitter::store(const std::string& lhs, bool reduce, ScalarKind t
     from = ScalarKind::I32;
   const std::string v = expr(rhs).text;
   const bool int_to = !is_float(to), int_from = !is_float(from);
+  if (to == ScalarKind::BF16) {
+    // The value (a float for f32 and bf16, else a double or an int) rounded once to bf16; a
+    // reduction adds in double first, as the interpreter does.
+    const bool in_float = from == ScalarKind::F32 || from == ScalarKind::BF16;
+    if (!reduce)
+      return lhs + " = " +
+             (in_float ? "exo_bf16_from_float(" + v + ")"
+                       : "exo_bf16_from_double((double)(" + v + "))");
+    return lhs + " = exo_bf16_from_double((double)exo_bf16_to_float(" + lhs + ") + (double)(" + v +
+           "))";
+  }
   if (!reduce) return lhs + " = " + (int_to ? int_conversion(v, from, to, g_.helpers) : v);
   if (int_to && int_from)  // int32 wrap-around, then the target's width
     return lhs + " = " +

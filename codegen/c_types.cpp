@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <set>
 
+#include "core/interpreter.h"
+
 namespace exocpp::codegen {
 
 std::string c_type(ScalarKind k) {
@@ -14,6 +16,8 @@ std::string c_type(ScalarKind k) {
       return "float";
     case ScalarKind::F16:
       return "exo_f16";
+    case ScalarKind::BF16:
+      return "exo_bf16";
     case ScalarKind::F32:
       return "float";
     case ScalarKind::F64:
@@ -81,6 +85,9 @@ std::string float_literal(double v, ScalarKind k) {
       return s;
     case ScalarKind::F16:
       return "(exo_f16)" + s;
+    case ScalarKind::BF16:
+      // bf16 values are computed on as floats: the literal is spelled as the float it rounds to.
+      return float_literal(round_to_kind(ScalarKind::BF16, v), ScalarKind::F32);
     default:
       return "(" + c_type(k) + ")" + s;
   }
@@ -92,6 +99,36 @@ std::string f16_typedef() {
          "// (arithmetic on it is done in float and rounded back at each cast, as _Float16's is).\n"
          "#if defined(__clang__) && !defined(__FLT16_MAX__)\ntypedef __fp16 exo_f16;\n#else\n"
          "typedef _Float16 exo_f16;\n#endif\n#endif\n";
+}
+
+std::string bf16_support() {
+  return "#ifndef EXOCPP_BF16\n#define EXOCPP_BF16\n#include <string.h>\n"
+         "// bfloat16: the upper 16 bits of an IEEE f32.\n"
+         "typedef struct exo_bf16 {\n    uint16_t bits;\n} exo_bf16;\n"
+         "static inline float exo_bf16_to_float(exo_bf16 h) {\n"
+         "    uint32_t u = (uint32_t)h.bits << 16;\n    float f;\n"
+         "    memcpy(&f, &u, sizeof f);\n    return f;\n}\n"
+         "// Round to nearest even; NaN stays a (quiet) NaN.\n"
+         "static inline exo_bf16 exo_bf16_from_float(float f) {\n"
+         "    uint32_t u;\n    memcpy(&u, &f, sizeof u);\n    exo_bf16 h;\n"
+         "    if ((u & 0x7fffffffu) > 0x7f800000u)\n        h.bits = (uint16_t)((u >> 16) | "
+         "0x40u);\n"
+         "    else\n        h.bits = (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);\n"
+         "    return h;\n}\n"
+         "// One rounding from double: to f32 rounding to odd (the low bit records inexactness), "
+         "then\n"
+         "// to nearest even, which is exact rounding as f32 has two bits more than bf16 needs.\n"
+         "static inline exo_bf16 exo_bf16_from_double(double d) {\n"
+         "    float f = (float)d;\n"
+         "    if (d == d && (double)f != d) {\n"
+         "        uint32_t u;\n        memcpy(&u, &f, sizeof u);\n"
+         "        if ((u & 1u) == 0)\n"
+         "            u = ((u >> 31) ? -(double)f > -d : (double)f > d) ? u - 1u : u + 1u;\n"
+         "        memcpy(&f, &u, sizeof f);\n    }\n"
+         "    return exo_bf16_from_float(f);\n}\n"
+         "static inline float exo_bf16_round(float f) {\n"
+         "    return exo_bf16_to_float(exo_bf16_from_float(f));\n}\n"
+         "#endif\n";
 }
 
 bool is_c_keyword(const std::string& s) {

@@ -11,7 +11,7 @@ namespace exocpp::codegen {
 // The C type a buffer of element kind `k` holds (R is emitted as float); control kinds are
 // int_fast32_t, bool is bool.
 std::string c_type(ScalarKind k);
-// Short spelling used in window struct names: f32, f64, f16, i8, ui8, ui16, i32 (R: f32).
+// Short spelling used in window struct names: f32, f64, f16, bf16, i8, ui8, ui16, i32 (R: f32).
 std::string type_suffix(ScalarKind k);
 // The window struct type for a window of `rank` over `k`, `const_data` for read-only windows:
 // "struct exo_win_2f32" / "struct exo_win_2f32c".
@@ -24,6 +24,14 @@ std::string float_literal(double v, ScalarKind k);
 
 // The definition of exo_f16, the C type of f16 values.
 std::string f16_typedef();
+
+// The definition of exo_bf16, the C type of bf16 values (a struct around the 16 bits, so that C
+// never computes on them by mistake), and its conversions: exo_bf16_to_float (exact),
+// exo_bf16_from_float and exo_bf16_from_double (round to nearest even, as the interpreter), and
+// exo_bf16_round (a float rounded to bf16, kept as a float). Emitted C computes on bf16 values in
+// float, rounding after each operation: f32 has more than twice bf16's significand bits plus
+// two, so rounding an exact result to f32 and then to bf16 gives the correctly rounded bf16.
+std::string bf16_support();
 
 bool is_c_keyword(const std::string& s);
 // A function of the C99 standard library that compilers know as a builtin (memcpy, sqrt,

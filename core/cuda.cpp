@@ -54,6 +54,7 @@ int64_t cuda_element_bytes(ScalarKind k) {
     case ScalarKind::UI8:
       return 1;
     case ScalarKind::F16:
+    case ScalarKind::BF16:
     case ScalarKind::UI16:
       return 2;
     case ScalarKind::F64:

@@ -14,16 +14,27 @@ namespace exocpp {
 
 namespace {
 
-// Nearest IEEE binary16 value (round half to even; overflow to inf; subnormals kept).
-double round_to_half(double x) {
+// `x` rounded to nearest-even in a binary format with `fraction_bits` stored significand bits
+// and normal exponents down to `min_exp` (subnormals below), overflowing to infinity from
+// `overflow_at` (the midpoint between the largest finite value and the next power of two).
+double round_to_binary(double x, int fraction_bits, int min_exp, double overflow_at) {
   if (std::isnan(x) || std::isinf(x)) return x;
   double a = std::fabs(x);
-  if (a >= 65520.0) return std::copysign(std::numeric_limits<double>::infinity(), x);
+  if (a >= overflow_at) return std::copysign(std::numeric_limits<double>::infinity(), x);
   int e = 0;
-  std::frexp(a, &e);               // a = m * 2^e with m in [0.5, 1): a's binade starts at 2^(e-1)
-  int exp = std::max(e - 1, -14);  // below 2^-14 the spacing stays that of subnormals
-  double quantum = std::ldexp(1.0, exp - 10);
+  std::frexp(a, &e);  // a = m * 2^e with m in [0.5, 1): a's binade starts at 2^(e-1)
+  int exp = std::max(e - 1, min_exp);  // below 2^min_exp the spacing stays that of subnormals
+  double quantum = std::ldexp(1.0, exp - fraction_bits);
   return std::copysign(std::nearbyint(a / quantum) * quantum, x);
+}
+
+// IEEE half: 10 fraction bits, exponents down to -14, largest finite 65504.
+double round_to_half(double x) { return round_to_binary(x, 10, -14, 65520.0); }
+
+// bfloat16: 7 fraction bits and f32's exponents (down to -126); the largest finite value is
+// (2 - 2^-7) * 2^127, so values from (2 - 2^-8) * 2^127 round to infinity.
+double round_to_bfloat16(double x) {
+  return round_to_binary(x, 7, -126, std::ldexp(2.0 - 1.0 / 256, 127));
 }
 
 // Truncate toward zero, then wrap into a `bits`-wide two's-complement (or unsigned) integer.
@@ -54,6 +65,8 @@ double round_to_kind(ScalarKind k, double v) {
   switch (k) {
     case ScalarKind::F16:
       return round_to_half(v);
+    case ScalarKind::BF16:
+      return round_to_bfloat16(v);
     case ScalarKind::F32:
       return static_cast<double>(static_cast<float>(v));
     case ScalarKind::I8:

@@ -6,7 +6,9 @@
 //    and `%` the remainder with the divisor's sign (Python's `//` and `%`), so `-7 / 2 == -4` and
 //    `-7 % 2 == 1`. Division by zero and 64-bit overflow are InterpErrors, never UB.
 //  - Data values are held as double. Every store rounds to the buffer's precision: f32 to the
-//    nearest float, f16 to the nearest IEEE half (round-to-even, overflow to inf), f64 and R
+//    nearest float, f16 to the nearest IEEE half and bf16 to the nearest bfloat16 (f32's exponent
+//    range with an 8-bit significand, as AVX-512 BF16 uses; round-to-even, overflow to inf, and
+//    subnormals kept: no flush to zero), f64 and R
 //    exact (R: see InterpOptions::real_as); i8, ui8, ui16, i32 truncate toward zero then wrap
 //    two's-complement to their width (storing NaN or inf into an integer buffer is an InterpError).
 //    Float arithmetic is rounded to the expression's precision after each operation (an f32 `a * b`

@@ -44,6 +44,8 @@ const char* to_string(ScalarKind k) {
       return "R";
     case ScalarKind::F16:
       return "f16";
+    case ScalarKind::BF16:
+      return "bf16";
     case ScalarKind::F32:
       return "f32";
     case ScalarKind::F64:
@@ -74,9 +76,9 @@ const char* to_string(ScalarKind k) {
 
 std::optional<ScalarKind> scalar_kind_from_string(const std::string& s) {
   static const ScalarKind all[] = {
-      ScalarKind::R,     ScalarKind::F16,  ScalarKind::F32,   ScalarKind::F64,  ScalarKind::I8,
-      ScalarKind::UI8,   ScalarKind::UI16, ScalarKind::I32,   ScalarKind::Bool, ScalarKind::Int,
-      ScalarKind::Index, ScalarKind::Size, ScalarKind::Stride};
+      ScalarKind::R,   ScalarKind::F16,   ScalarKind::BF16, ScalarKind::F32,   ScalarKind::F64,
+      ScalarKind::I8,  ScalarKind::UI8,   ScalarKind::UI16, ScalarKind::I32,   ScalarKind::Bool,
+      ScalarKind::Int, ScalarKind::Index, ScalarKind::Size, ScalarKind::Stride};
   for (ScalarKind k : all)
     if (s == to_string(k)) return k;
   return std::nullopt;
@@ -104,6 +106,7 @@ bool is_data(ScalarKind k) {
   switch (k) {
     case ScalarKind::R:
     case ScalarKind::F16:
+    case ScalarKind::BF16:
     case ScalarKind::F32:
     case ScalarKind::F64:
     case ScalarKind::I8:
@@ -129,7 +132,8 @@ bool is_indexable(ScalarKind k) {
   return k == ScalarKind::Int || k == ScalarKind::Index || k == ScalarKind::Size;
 }
 bool is_float(ScalarKind k) {
-  return k == ScalarKind::R || k == ScalarKind::F16 || k == ScalarKind::F32 || k == ScalarKind::F64;
+  return k == ScalarKind::R || k == ScalarKind::F16 || k == ScalarKind::BF16 ||
+         k == ScalarKind::F32 || k == ScalarKind::F64;
 }
 
 Type::Type(ScalarKind b, std::vector<Expr> sh, bool win)

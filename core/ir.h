@@ -108,11 +108,12 @@ struct SymHash {
 // Types.
 //
 // Control types (size, index, int, bool, stride) describe loop bounds, indices and shapes; data
-// types (R, f16, f32, f64, i8, ui8, ui16, i32) describe buffer contents. A Type is a scalar
+// types (R, f16, bf16, f32, f64, i8, ui8, ui16, i32) describe buffer contents. A Type is a scalar
 // kind plus, for tensors and windows, a shape.
 enum class ScalarKind : uint8_t {
   R,
   F16,
+  BF16,
   F32,
   F64,
   I8,
@@ -131,7 +132,7 @@ std::optional<ScalarKind> scalar_kind_from_string(const std::string& s);
 bool is_data(ScalarKind k);           // R, f16, ..., i32
 bool is_control(ScalarKind k);        // bool, int, index, size, stride
 bool is_indexable(ScalarKind k);      // int, index, size: usable in index arithmetic
-bool is_float(ScalarKind k);          // R, f16, f32, f64
+bool is_float(ScalarKind k);          // R, f16, bf16, f32, f64
 bool is_int_precision(ScalarKind k);  // i8, ui8, ui16, i32
 // The smallest and largest value of integer precision `k` (i8: -128 and 127, ...); i32's for a
 // kind that is not an integer precision (control values and integer arithmetic are 32-bit).

@@ -47,7 +47,8 @@ Type Parser::parse_type(const char* context) {
     next();
     auto k = scalar_kind_from_string(et.text);
     if (!k)
-      fail(et, "unknown type '" + et.text + "' (expected R, f16, f32, f64, i8, ui8, ui16 or i32)");
+      fail(et, "unknown type '" + et.text +
+                   "' (expected R, f16, bf16, f32, f64, i8, ui8, ui16 or i32)");
     if (!is_data(*k))
       fail(et,
            "a window's element type must be a data type (R, f32, ...), found '" + et.text + "'");
@@ -70,9 +71,9 @@ Type Parser::parse_type(const char* context) {
   next();
   auto k = scalar_kind_from_string(first.text);
   if (!k)
-    fail(first,
-         "unknown type '" + first.text +
-             "' (expected size, index, int, bool, stride, R, f16, f32, f64, i8, ui8, ui16 or i32)");
+    fail(first, "unknown type '" + first.text +
+                    "' (expected size, index, int, bool, stride, R, f16, bf16, f32, f64, i8, ui8, "
+                    "ui16 or i32)");
   if (!peek().is_op("[")) return Type(*k);
   const Token& br = next();
   if (!is_data(*k))

@@ -144,6 +144,7 @@ std::string print_literal(ScalarKind base, double val) {
       return std::to_string(static_cast<int64_t>(val));
     case ScalarKind::R:
     case ScalarKind::F16:
+    case ScalarKind::BF16:
     case ScalarKind::F32:
     case ScalarKind::F64:
     case ScalarKind::I8:

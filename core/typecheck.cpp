@@ -28,6 +28,7 @@
 #include <unordered_map>
 
 #include "core/externs.h"
+#include "core/interpreter.h"
 #include "core/memory.h"
 #include "core/printer.h"
 #include "core/typecheck_internal.h"
@@ -339,13 +340,13 @@ void Checker::check_literals(const Expr& e, ScalarKind ctx, bool whole) {
     if (!is_data(k) || k == ScalarKind::R) return;
     std::string lit = "the literal " + fmt_literal(*v);
     if (is_float(k)) {
-      bool inf = std::isfinite(*v) && (k == ScalarKind::F16   ? std::fabs(*v) >= 65520.0
-                                       : k == ScalarKind::F32 ? std::isinf(static_cast<float>(*v))
-                                                              : false);
-      if (inf)
+      if (std::isfinite(*v) && std::isinf(round_to_kind(k, *v)))
         fail(e.srcinfo(), lit + " does not fit precision " + to_string(k) +
                               " (it would round to infinity; the largest finite value is " +
-                              (k == ScalarKind::F16 ? "65504" : "3.4028235e+38") + ")");
+                              (k == ScalarKind::F16    ? "65504"
+                               : k == ScalarKind::BF16 ? "3.3895314e+38"
+                                                       : "3.4028235e+38") +
+                              ")");
       return;
     }
     if (std::trunc(*v) != *v)

@@ -62,6 +62,7 @@ void Checker::check_control_arg(const std::string& who, const Type& pt, const Ex
       break;
     case ScalarKind::R:
     case ScalarKind::F16:
+    case ScalarKind::BF16:
     case ScalarKind::F32:
     case ScalarKind::F64:
     case ScalarKind::I8:

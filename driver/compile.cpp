@@ -64,6 +64,23 @@ double half_to_double(uint16_t h) {
   return sign * std::ldexp(mant | 0x400, exp - 25);
 }
 
+// bfloat16 is the top half of an f32: round to bfloat16 first (the interpreter's rounding), then
+// the low 16 bits of the float are zero.
+uint16_t double_to_bfloat16(double v) {
+  if (std::isnan(v)) return 0x7fc0;
+  float f = static_cast<float>(round_to_kind(ScalarKind::BF16, v));
+  uint32_t bits = 0;
+  std::memcpy(&bits, &f, sizeof bits);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+double bfloat16_to_double(uint16_t h) {
+  uint32_t bits = static_cast<uint32_t>(h) << 16;
+  float f = 0;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
 size_t elem_size(ScalarKind k) {
   switch (k) {
     case ScalarKind::F64:
@@ -73,6 +90,7 @@ size_t elem_size(ScalarKind k) {
     case ScalarKind::I32:
       return 4;
     case ScalarKind::F16:
+    case ScalarKind::BF16:
     case ScalarKind::UI16:
       return 2;
     default:
@@ -91,6 +109,9 @@ void store_native(ScalarKind k, void* p, double v) {
       return;
     case ScalarKind::F16:
       *static_cast<uint16_t*>(p) = double_to_half(v);
+      return;
+    case ScalarKind::BF16:
+      *static_cast<uint16_t*>(p) = double_to_bfloat16(v);
       return;
     case ScalarKind::I32:
       *static_cast<int32_t*>(p) = static_cast<int32_t>(v);
@@ -118,6 +139,8 @@ double load_native(ScalarKind k, const void* p) {
       return *static_cast<const float*>(p);
     case ScalarKind::F16:
       return half_to_double(*static_cast<const uint16_t*>(p));
+    case ScalarKind::BF16:
+      return bfloat16_to_double(*static_cast<const uint16_t*>(p));
     case ScalarKind::I32:
       return *static_cast<const int32_t*>(p);
     case ScalarKind::UI16:

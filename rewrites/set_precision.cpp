@@ -5,7 +5,7 @@
 //   x : f32[n] @ M   -->   x : f64[n] @ M
 //
 // Every read, write and window of the buffer (and of windows of it) takes the new element type.
-// Legality: `type` is a data type (R, f16, f32, f64, i8, ui8, ui16, i32) and the result
+// Legality: `type` is a data type (R, f16, bf16, f32, f64, i8, ui8, ui16, i32) and the result
 // type-checks (a call passing the buffer to an instruction of another precision is refused).
 //
 // Changing a precision changes what the proc computes (values round or wrap differently): it is
@@ -75,7 +75,8 @@ Proc set_precision(const Proc& p, const CursorLike& alloc_or_arg, const std::str
     Cursor c = rw::resolve_alloc(kOp, p, alloc_or_arg);
     std::optional<ScalarKind> k = scalar_kind_from_string(type);
     if (!k || !is_data(*k))
-      rw::fail(kOp, c, "'" + type + "' is not a data type (R, f16, f32, f64, i8, ui8, ui16, i32)");
+      rw::fail(kOp, c,
+               "'" + type + "' is not a data type (R, f16, bf16, f32, f64, i8, ui8, ui16, i32)");
     if (c.is_arg() && !c.arg().type.is_data())
       rw::fail(kOp, c,
                "'" + c.name() + "' is a control argument; only data buffers have a precision");

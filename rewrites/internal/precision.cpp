@@ -96,11 +96,13 @@ std::optional<Range> int_range(const Expr& e) {
 }
 
 // Float precisions ordered by inclusion of their value sets (R: exact reals; it includes only
-// itself, since an interpreter may compute R in any precision).
+// itself, since an interpreter may compute R in any precision). f16 and bf16 share a rank: neither
+// includes the other (f16 has the longer significand, bf16 the wider exponent).
 bool float_includes(ScalarKind to, ScalarKind from) {
   if (to == from) return true;
   auto rank = [](ScalarKind k) {
-    return k == ScalarKind::F16 ? 1 : k == ScalarKind::F32 ? 2 : k == ScalarKind::F64 ? 3 : 0;
+    if (k == ScalarKind::F16 || k == ScalarKind::BF16) return 1;
+    return k == ScalarKind::F32 ? 2 : k == ScalarKind::F64 ? 3 : 0;
   };
   return rank(from) > 0 && rank(to) > rank(from);
 }
@@ -112,6 +114,8 @@ bool range_fits(const Range& r, ScalarKind to) {
   switch (to) {
     case ScalarKind::F16:
       return m <= 2048;
+    case ScalarKind::BF16:
+      return m <= 256;
     case ScalarKind::F32:
       return m <= 16777216;
     case ScalarKind::F64:
@@ -124,7 +128,9 @@ bool range_fits(const Range& r, ScalarKind to) {
 
 // A bare float literal: its value depends on the precision around it, so it survives only when
 // that precision cannot matter.
-bool literal_exact_everywhere(double v) { return round_to_kind(ScalarKind::F16, v) == v; }
+bool literal_exact_everywhere(double v) {
+  return round_to_kind(ScalarKind::F16, v) == v && round_to_kind(ScalarKind::BF16, v) == v;
+}
 
 }  // namespace
 

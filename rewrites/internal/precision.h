@@ -33,7 +33,7 @@ bool store_keeps_value(const Expr& e, ScalarKind to);
 // that keeps it, else i32 for integer arithmetic that fits it; nullopt when none does.
 std::optional<ScalarKind> precision_keeping(const Expr& e);
 
-// Whether every value of precision `from` is a value of precision `to` (f16 in f32 in f64;
+// Whether every value of precision `from` is a value of precision `to` (f16 and bf16 in f32 in f64;
 // i8 and ui8 in i32; ui8 in ui16; R only in R).
 bool includes_precision(ScalarKind to, ScalarKind from);
 

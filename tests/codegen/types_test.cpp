@@ -22,7 +22,8 @@ TEST_P(CodegenPrecision, ArithmeticMatchesTheInterpreter) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTypes, CodegenPrecision,
-                         ::testing::Values("R", "f16", "f32", "f64", "i8", "ui8", "ui16", "i32"));
+                         ::testing::Values("R", "f16", "bf16", "f32", "f64", "i8", "ui8", "ui16",
+                                           "i32"));
 
 TEST(CodegenTypes, MixedPrecisionStoresRound) {
   const char* src = R"(
@@ -34,6 +35,44 @@ def mixed(N: size, x: f64[N] @ DRAM, h: f16[N] @ DRAM, y: f32[N] @ DRAM, z: i8[N
         z[i] += 100
 )";
   EXPECT_EQ(check(src, "mixed"), "");
+}
+
+TEST(CodegenTypes, Bf16StoresFromEveryPrecisionRound) {
+  const char* src = R"(
+def mixed(N: size, x: f64[N] @ DRAM, y: f32[N] @ DRAM, z: i32[N] @ DRAM, b: bf16[N] @ DRAM,
+          c: bf16[N] @ DRAM, d: bf16[N] @ DRAM, e: f32[N] @ DRAM):
+    for i in seq(0, N):
+        b[i] = x[i] / 3.0
+        c[i] = z[i]
+        c[i] += y[i]
+        d[i] = sqrt(b[i] * b[i]) + 0.1
+        d[i] += x[i]
+        e[i] += b[i] * c[i]
+)";
+  EXPECT_EQ(check(src, "mixed"), "");
+}
+
+// Rounding an f64 or an i32 to f32 first and then to bf16 lands on a tie and rounds to even where
+// the single rounding the interpreter does rounds up: the emitted C must round once.
+TEST(CodegenTypes, Bf16ConversionFromF64AndI32RoundsOnce) {
+  const char* src = R"(
+def once(N: size, x: f64[N] @ DRAM, z: i32[N] @ DRAM, b: bf16[N] @ DRAM, c: bf16[N] @ DRAM):
+    for i in seq(0, N):
+        b[i] = x[i]
+        c[i] = z[i]
+)";
+  Proc p = proc_of(src, "once");
+  const double x0 = 1.0 + 1.0 / 256 + 0x1p-30, z0 = 16777216.0 + 65536.0 + 1.0;
+  std::vector<ArgValue> args = {int64_t{2}, Buffer::from_values(ScalarKind::F64, {2}, {x0, -x0}),
+                                Buffer::from_values(ScalarKind::I32, {2}, {z0, -z0}),
+                                Buffer(ScalarKind::BF16, {2}, 0), Buffer(ScalarKind::BF16, {2}, 0)};
+  std::vector<ArgValue> want = deep_copy(args);
+  interpret(p, want);
+  EXPECT_EQ(std::get<Buffer>(want[3]).get({0}), 1.0 + 1.0 / 128);
+  EXPECT_EQ(std::get<Buffer>(want[4]).get({1}), -(16777216.0 + 131072.0));
+  CompiledLibrary lib({p}, "once");
+  lib.call("once", args);
+  EXPECT_EQ(compare_args(p, want, args), "");
 }
 
 TEST(CodegenTypes, ProcNamedLikeALibcFunctionCallsItself) {

@@ -95,6 +95,22 @@ TEST(InterpreterPrecision, F16RoundsToNearestHalfWithTiesToEven) {
   EXPECT_EQ(round_to_kind(ScalarKind::F16, std::ldexp(1.0, -26)), 0.0);
 }
 
+TEST(InterpreterPrecision, Bf16RoundsToNearestBfloat16WithTiesToEven) {
+  EXPECT_EQ(round_to_kind(ScalarKind::BF16, 1.0 + 1.0 / 128), 1.0 + 1.0 / 128);  // representable
+  EXPECT_EQ(round_to_kind(ScalarKind::BF16, 1.0 + 1.0 / 256), 1.0);              // tie -> even
+  EXPECT_EQ(round_to_kind(ScalarKind::BF16, 1.0 + 3.0 / 256), 1.0 + 2.0 / 128);  // tie -> even
+  EXPECT_EQ(round_to_kind(ScalarKind::BF16, 1.0 + 1.0 / 256 + 0x1p-30), 1.0 + 1.0 / 128);
+  EXPECT_EQ(round_to_kind(ScalarKind::BF16, 0.1), 0.10009765625);
+  const double largest = std::ldexp(2.0 - 1.0 / 128, 127);
+  EXPECT_EQ(round_to_kind(ScalarKind::BF16, largest), largest);
+  EXPECT_EQ(round_to_kind(ScalarKind::BF16, std::ldexp(2.0 - 1.0 / 256, 127) * (1 - 0x1p-40)),
+            largest);
+  EXPECT_TRUE(std::isinf(round_to_kind(ScalarKind::BF16, std::ldexp(2.0 - 1.0 / 256, 127))));
+  EXPECT_EQ(round_to_kind(ScalarKind::BF16, std::ldexp(1.0, -133)),
+            std::ldexp(1.0, -133));  // the smallest subnormal: kept, not flushed
+  EXPECT_EQ(round_to_kind(ScalarKind::BF16, std::ldexp(1.0, -135)), 0.0);
+}
+
 TEST(InterpreterPrecision, IntegerTypesTruncateThenWrap) {
   EXPECT_EQ(round_to_kind(ScalarKind::I8, 127.9), 127.0);
   EXPECT_EQ(round_to_kind(ScalarKind::I8, 128.0), -128.0);
@@ -177,6 +193,14 @@ TEST(InterpreterPrecisionProc, F16RoundsEveryStore) {
   EXPECT_EQ(run_binop("f16", "+", 2048.0, 3.0), 2052.0);  // tie to even
   EXPECT_EQ(run_binop("f16", "+", 1.0, 0x1p-12), 1.0);
   EXPECT_TRUE(std::isinf(run_binop("f16", "*", 300.0, 300.0)));  // overflow past 65504
+}
+
+TEST(InterpreterPrecisionProc, Bf16RoundsEveryStore) {
+  EXPECT_EQ(run_binop("bf16", "+", 256.0, 1.0), 256.0);  // tie to even
+  EXPECT_EQ(run_binop("bf16", "+", 256.0, 3.0), 260.0);  // tie to even
+  const double a = round_to_kind(ScalarKind::BF16, 1e30), b = round_to_kind(ScalarKind::BF16, 1e8);
+  EXPECT_EQ(run_binop("bf16", "*", 1e30, 1e8), round_to_kind(ScalarKind::BF16, a * b));
+  EXPECT_TRUE(std::isinf(run_binop("bf16", "*", 1e30, 1e9)));  // past f32's range too
 }
 
 TEST(InterpreterPrecisionProc, F64AndRAreExactDoubles) {

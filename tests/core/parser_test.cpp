@@ -118,12 +118,12 @@ TEST(ParserProc, WindowArgumentType) {
 
 TEST(ParserProc, EveryScalarTypeIsRecognised) {
   Proc p = last_proc(
-      "def f(a: size, b: index, c: int, d: bool, e: stride, r: R, h: f16, s: f32, g: f64, "
-      "i: i8, u: ui8, v: ui16, w: i32):\n    pass\n");
+      "def f(a: size, b: index, c: int, d: bool, e: stride, r: R, h: f16, bh: bf16, s: f32, "
+      "g: f64, i: i8, u: ui8, v: ui16, w: i32):\n    pass\n");
   const ScalarKind want[] = {
-      ScalarKind::Size, ScalarKind::Index, ScalarKind::Int, ScalarKind::Bool, ScalarKind::Stride,
-      ScalarKind::R,    ScalarKind::F16,   ScalarKind::F32, ScalarKind::F64,  ScalarKind::I8,
-      ScalarKind::UI8,  ScalarKind::UI16,  ScalarKind::I32};
+      ScalarKind::Size, ScalarKind::Index, ScalarKind::Int,  ScalarKind::Bool, ScalarKind::Stride,
+      ScalarKind::R,    ScalarKind::F16,   ScalarKind::BF16, ScalarKind::F32,  ScalarKind::F64,
+      ScalarKind::I8,   ScalarKind::UI8,   ScalarKind::UI16, ScalarKind::I32};
   ASSERT_EQ(p.args().size(), std::size(want));
   for (size_t i = 0; i < std::size(want); ++i) EXPECT_EQ(p.args()[i].type.base, want[i]) << i;
 }

@@ -98,6 +98,9 @@ TEST(TrustLiterals, FloatLiteralOverflowingToInfinityIsATypeError) {
                     ":2:");
   expect_type_error("def f(h: f16[4] @ DRAM):\n    h[0] = h[1] * 100000\n",
                     "does not fit precision f16", ":2:");
+  // bf16's largest finite value is below f32's: 3.39e38 is an f32 but rounds to bf16 infinity.
+  expect_type_error("def f(b: bf16[4] @ DRAM):\n    b[0] = 3.397e38\n",
+                    "does not fit precision bf16", ":2:");
   expect_type_error("def f(x: f32[4] @ DRAM):\n    x[0] = 1e39\n", "does not fit precision f32",
                     ":2:");
 }

@@ -53,6 +53,20 @@ TEST(CudaCodegen, NestedLaneLoopsSplitTheThreadNumber) {
   EXPECT_TRUE(contains(cu, "const int_fast32_t u = t_lane;")) << cu;
 }
 
+TEST(CudaCodegen, Bf16ValuesAreRefusedWithAReason) {
+  const char* src =
+      "def p(N: size, A: bf16[N] @ CUDA_GLOBAL):\n"
+      "    for b in cuda_blocks(0, N):\n"
+      "        for t in cuda_threads(0, 1):\n"
+      "            A[b] = A[b] * 2.0\n";
+  try {
+    emitted(src);
+    FAIL() << "bf16 CUDA was emitted";
+  } catch (const CodegenError& e) {
+    EXPECT_TRUE(contains(e.what(), "bf16 values are emitted as C only")) << e.what();
+  }
+}
+
 TEST(CudaCodegen, ALoopOverFewerThreadsIsEnteredOnlyByThem) {
   EXPECT_TRUE(contains(emitted(kTiles), "if ((int_fast32_t)threadIdx.x < 8) {"));
 }
