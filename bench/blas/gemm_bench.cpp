@@ -3,7 +3,8 @@
 // 4096 and the skinny 6 x 64 x 2048 and 4096 x 64 x 4096, and on two threads (the parallel
 // kernels against OpenBLAS with two threads) at 1024, 2048 and 4096, and through the BLAS
 // interface (blas_sgemm against cblas_sgemm, A^T B^T, alpha = beta = 0.5, one thread) at the
-// same sizes; plus the time to run the
+// same sizes; the int8 (u8 x s8 -> s32, vpdpbusd) and bf16 (bf16 x bf16 -> f32, vdpbf16ps)
+// GEMMs against oneDNN's matmul at the shapes of LLM inference; plus the time to run the
 // whole schedule script (every rewrite, every Z3 check) for one kernel and emit its C, and the
 // plain loop as a C compiler builds it. Each figure is reported as GFLOP/s.
 //
@@ -38,6 +39,7 @@
 
 extern "C" {
 #include "blas.h"
+#include "blas_bf16.h"
 #include "blas_like.h"
 #include "blas_u8s8.h"
 }
@@ -176,7 +178,8 @@ struct Int8Problem {
   }
 };
 
-void set_ops(benchmark::State& state, const Int8Problem& p) {
+template <typename P>
+void set_ops(benchmark::State& state, const P& p) {
   state.counters["GFLOP/s"] = benchmark::Counter(  // integer operations, counted as FLOPs are
       2.0 * p.M * p.N * p.K * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
@@ -197,6 +200,50 @@ void BM_u8s8_exocpp(benchmark::State& state, int) {
   set_ops(state, p);
 }
 
+// ---- bf16: bf16 x bf16 -> f32, C += A * B ------------------------------------------------------
+
+// The inputs of a bf16 GEMM; B both as oneDNN takes it (K x N, row-major) and packed the way
+// exocpp's kernel takes it (64-column panels in vdpbf16ps's order, Bp[n / 64][k / 2][n % 64][k %
+// 2]), each packed once, untimed, as inference packs its weights.
+struct Bf16Problem {
+  int M, N, K;
+  std::vector<exo_bf16> A, B, Bp;
+  std::vector<float> C;
+  explicit Bf16Problem(const benchmark::State& state)
+      : M(int(state.range(0))),
+        N(int(state.range(1))),
+        K(int(state.range(2))),
+        A(size_t(M) * K),
+        B(size_t(K) * N),
+        Bp(size_t(K) * N),
+        C(size_t(M) * N) {
+    std::mt19937 rng(42);
+    std::uniform_real_distribution<float> d(-1, 1);
+    for (exo_bf16& x : A) x = exo_bf16_from_float(d(rng));
+    for (exo_bf16& x : B) x = exo_bf16_from_float(d(rng));
+    for (float& x : C) x = d(rng);
+    for (int k = 0; k < K; ++k)
+      for (int n = 0; n < N; ++n)
+        Bp[((size_t(n / 64) * (K / 2) + k / 2) * 64 + n % 64) * 2 + k % 2] = B[size_t(k) * N + n];
+  }
+};
+
+void BM_bf16_exocpp(benchmark::State& state, int) {
+  if (!__builtin_cpu_supports("avx512bf16")) {
+    state.SkipWithError("this CPU has no AVX512-BF16: the generated bf16 kernel cannot run");
+    return;
+  }
+  Bf16Problem p(state);
+  const exo_win_2bf16c a{p.A.data(), {p.K, 1}};
+  const exo_win_4bf16c b{p.Bp.data(), {64 * p.K, 128, 2, 1}};
+  const exo_win_2f32 c{p.C.data(), {p.N, 1}};
+  for (auto _ : state) {
+    gemm_bf16(nullptr, p.M, p.N / 64, p.K / 2, a, b, c);
+    benchmark::ClobberMemory();
+  }
+  set_ops(state, p);
+}
+
 #ifdef EXOCPP_BENCH_ONEDNN
 // oneDNN's matmul on one thread: weights in the layout it chooses (format `any`, reordered once,
 // untimed), C += A * B through a sum post-op, as exocpp's kernel accumulates.
@@ -211,6 +258,36 @@ void BM_u8s8_onednn(benchmark::State& state, int) {
       b_any(b_dims, memory::data_type::s8, memory::format_tag::any),
       b_plain_md(b_dims, memory::data_type::s8, memory::format_tag::ab),
       c_md(c_dims, memory::data_type::s32, memory::format_tag::ab);
+  dnnl::post_ops sum;
+  sum.append_sum(1.0f);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(sum);
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_any, c_md), attr, eng);
+  memory a_mem(a_md, eng, p.A.data()), c_mem(c_md, eng, p.C.data());
+  memory b_plain(b_plain_md, eng, p.B.data()), b_mem(pd.weights_desc(), eng);
+  dnnl::reorder(b_plain, b_mem).execute(stream, b_plain, b_mem);
+  dnnl::matmul matmul(pd);
+  for (auto _ : state) {
+    matmul.execute(stream,
+                   {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, c_mem}});
+    stream.wait();
+    benchmark::ClobberMemory();
+  }
+  set_ops(state, p);
+}
+
+// oneDNN's bf16 matmul on one thread, with f32 accumulation and result, as the u8s8 one.
+void BM_bf16_onednn(benchmark::State& state, int) {
+  using dnnl::memory;
+  omp_set_num_threads(1);
+  Bf16Problem p(state);
+  dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(eng);
+  const memory::dims a_dims = {p.M, p.K}, b_dims = {p.K, p.N}, c_dims = {p.M, p.N};
+  const memory::desc a_md(a_dims, memory::data_type::bf16, memory::format_tag::ab),
+      b_any(b_dims, memory::data_type::bf16, memory::format_tag::any),
+      b_plain_md(b_dims, memory::data_type::bf16, memory::format_tag::ab),
+      c_md(c_dims, memory::data_type::f32, memory::format_tag::ab);
   dnnl::post_ops sum;
   sum.append_sum(1.0f);
   dnnl::primitive_attr attr;
@@ -294,14 +371,17 @@ void register_gemm_benchmarks() {
   add("dgemm_2threads.openblas", BM_openblas<double>, 2, parallel_shapes);
   add("sgemm_TT_alpha_beta.exocpp", BM_blas_interface, true, parallel_shapes);
   add("sgemm_TT_alpha_beta.openblas", BM_blas_interface, false, parallel_shapes);
-  // int8: the shapes of LLM inference (one to 16 tokens through a 4096 x 4096 layer) and 1024^3.
+  // int8 and bf16: the shapes of LLM inference (one to 16 tokens through a 4096 x 4096 layer)
+  // and 1024^3.
   auto int8_shapes = [](benchmark::internal::Benchmark* b) {
     for (int m : {1, 8, 16}) b->Args({m, 4096, 4096});
     b->Args({1024, 1024, 1024});
   };
   add("u8s8.exocpp", BM_u8s8_exocpp, 1, int8_shapes);
+  add("bf16.exocpp", BM_bf16_exocpp, 1, int8_shapes);
 #ifdef EXOCPP_BENCH_ONEDNN
   add("u8s8.onednn", BM_u8s8_onednn, 1, int8_shapes);
+  add("bf16.onednn", BM_bf16_onednn, 1, int8_shapes);
 #endif
   benchmark::RegisterBenchmark("plain_loop.sgemm", BM_plain_loop)
       ->Apply(small_shapes)
@@ -330,7 +410,7 @@ void unpin_openblas(char** argv) {
 
 // The peak loops below are built for AVX-512 (and VNNI): main() runs each where the CPU has it.
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512vnni")
+#pragma GCC target("avx512f,avx512vnni,avx512bf16")
 struct F32Lanes {
   using V = __m512;
   static constexpr int lanes = 16;
@@ -360,6 +440,18 @@ struct U8S8Lanes {
     _mm512_store_si512(lanes, v);
     return lanes[0];
   }
+};
+
+// vdpbf16ps: 16 lanes of 2 bf16 x bf16 products each, counted as 32 lanes of multiply-adds.
+struct Bf16Lanes {
+  using V = __m512;
+  static constexpr int lanes = 32;
+  static V set1(double x) { return _mm512_set1_ps(float(x)); }
+  static V fmadd(V a, V b, V c) {
+    return _mm512_dpbf16_ps(a, (__m512bh)_mm512_castps_si512(b), (__m512bh)_mm512_castps_si512(c));
+  }
+  static V add(V a, V b) { return _mm512_add_ps(a, b); }
+  static double lane0(V v) { return _mm512_cvtss_f32(v); }
 };
 
 // One core's FMA peak in GFLOP/s at a precision: 12 independent chains of AVX-512 FMAs (enough
@@ -450,11 +542,13 @@ int main(int argc, char** argv) {
   const double peak64 = avx512 ? fma_peak_gflops<F64Lanes>() : 0;
   const double peak_u8s8 =
       avx512 && __builtin_cpu_supports("avx512vnni") ? fma_peak_gflops<U8S8Lanes>() : 0;
+  const double peak_bf16 =
+      avx512 && __builtin_cpu_supports("avx512bf16") ? fma_peak_gflops<Bf16Lanes>() : 0;
   if (avx512)
     std::printf(
         "measured peak of one core: f32 FMA %.1f GFLOP/s, f64 FMA %.1f GFLOP/s, "
-        "u8 x s8 vpdpbusd %.1f GOP/s\n",
-        peak32, peak64, peak_u8s8);
+        "u8 x s8 vpdpbusd %.1f GOP/s, bf16 vdpbf16ps %.1f GFLOP/s\n",
+        peak32, peak64, peak_u8s8, peak_bf16);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   register_gemm_benchmarks();
@@ -465,12 +559,13 @@ int main(int argc, char** argv) {
     // The peak of the routine's precision, on as many cores as it has threads.
     const bool two_threads = routine.find("_2threads") != std::string::npos;
     const double peak = (routine == "u8s8"   ? peak_u8s8
+                         : routine == "bf16" ? peak_bf16
                          : routine[0] == 'd' ? peak64
                                              : peak32) *
                         (two_threads ? 2 : 1);
     if (by_shape.empty() || by_shape.begin()->second.count("exocpp") == 0) continue;
-    // The peer: OpenBLAS for the float routines, oneDNN for int8 (GOP/s there).
-    const std::string peer = routine == "u8s8" ? "onednn" : "openblas";
+    // The peer: OpenBLAS for the float routines, oneDNN for int8 (GOP/s there) and bf16.
+    const std::string peer = routine == "u8s8" || routine == "bf16" ? "onednn" : "openblas";
     std::printf("\n%-19s %-22s %16s %17s %7s %16s\n", routine.c_str(), "M:N:K", "exocpp med/best",
                 (peer + " med/best").c_str(), "% peak", ("exocpp/" + peer).c_str());
     for (const auto& [shape, who] : by_shape) {

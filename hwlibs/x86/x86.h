@@ -101,6 +101,7 @@ inline constexpr MemoryRef AVX512{"AVX512"};
   X(mm512_mask_loadu_epi32)               \
   X(mm512_mask_storeu_epi32)              \
   X(mm512_dpbusd_epi32_broadcast)         \
+  X(mm512_dpbf16_ps_broadcast)            \
   X(mm_prefetch_ps)                       \
   X(mm_prefetch_pd)
 

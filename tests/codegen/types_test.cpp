@@ -75,6 +75,15 @@ def once(N: size, x: f64[N] @ DRAM, z: i32[N] @ DRAM, b: bf16[N] @ DRAM, c: bf16
   EXPECT_EQ(compare_args(p, want, args), "");
 }
 
+// A window struct over f16 or bf16 names the type in the header, before any definition does.
+TEST(CodegenTypes, HalfTypesSeenOnlyInWindowStructsAreDefinedFirst) {
+  const char* src = R"(
+def w(x: [bf16][4] @ DRAM, h: [f16][4] @ DRAM, y: f32[4] @ DRAM):
+    y[0] = 1.0
+)";
+  EXPECT_EQ(check(src, "w"), "");
+}
+
 TEST(CodegenTypes, ProcNamedLikeALibcFunctionCallsItself) {
   // libm has fdiv(); the loaded library must still call its own.
   const char* src = R"(

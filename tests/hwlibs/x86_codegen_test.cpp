@@ -5,6 +5,7 @@
 // one library per compiler, compiled once (the machine is shared: six compiles, not 200).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <mutex>
 
@@ -20,6 +21,8 @@ std::string missing_cpu_feature(const std::string& instr_name) {
     return "this CPU lacks AVX-512F";
   if (instr_name.find("dpbusd") != std::string::npos && !__builtin_cpu_supports("avx512vnni"))
     return "this CPU lacks AVX512-VNNI";
+  if (instr_name.find("dpbf16") != std::string::npos && !__builtin_cpu_supports("avx512bf16"))
+    return "this CPU lacks AVX512-BF16";
   if (instr_name.rfind("mm256_", 0) == 0 &&
       (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")))
     return "this CPU lacks AVX2 or FMA";
@@ -34,6 +37,7 @@ CompileOptions strict(const std::string& compiler) {
 // lack (an AVX-512 CPU without VNNI still compiles and runs the mm512 bank).
 std::string bank_of(const std::string& instr_name) {
   if (instr_name.find("dpbusd") != std::string::npos) return "mm512vnni";
+  if (instr_name.find("dpbf16") != std::string::npos) return "mm512bf16";
   return instr_name.substr(0, instr_name.find('_'));
 }
 
@@ -83,6 +87,47 @@ TEST_P(X86Codegen, CompiledTemplateMatchesTheBody) {
       EXPECT_EQ(compare_compiled(lib, w.wrapper, sizes, seed), "")
           << "N = " << (sizes.empty() ? 0 : sizes.begin()->second) << ", seed " << seed << "\n"
           << w.source;
+}
+
+// The generic check draws small integers, on which every order of summation agrees. On real
+// values the order and rounding of vdpbf16ps's two additions show: the body (odd element first,
+// each sum rounded to f32) must match the hardware bit for bit.
+TEST(X86CodegenBf16, DotProductMatchesTheBodyOnRealValues) {
+  const std::string name = "mm512_dpbf16_ps_broadcast";
+  if (std::string why = missing_cpu_feature(name); !why.empty()) GTEST_SKIP() << why;
+  x86_test::Wrapped w = x86_test::wrap(x86::InstrRef(name.c_str()).get());
+  const CompiledLibrary& lib = bank_wrappers("gcc", name);
+  RandomArgsOptions reals{.integer_valued = false, .lo = -1000, .hi = 1000};
+  for (uint64_t seed = 1; seed <= 50; ++seed) {
+    std::vector<ArgValue> interpreted = random_args(w.wrapper, {}, seed, reals);
+    std::vector<ArgValue> compiled = deep_copy(interpreted);
+    interpret(w.wrapper, interpreted);
+    lib.call(w.wrapper.name(), compiled);
+    ASSERT_EQ(compare_args(w.wrapper, interpreted, compiled), "") << "seed " << seed;
+  }
+}
+
+// Products past f32's range (about 2^250): vdpbf16ps fuses each multiply-add, so lane 0 sums to
+// -inf and then adds a finite +2^250, staying -inf, and the other lanes to +inf. The body's f64
+// temporaries say the same; products rounded to f32 would be infinite, and every lane NaN.
+TEST(X86CodegenBf16, DotProductAddsProductsPastF32sRangeFused) {
+  const std::string name = "mm512_dpbf16_ps_broadcast";
+  if (std::string why = missing_cpu_feature(name); !why.empty()) GTEST_SKIP() << why;
+  x86_test::Wrapped w = x86_test::wrap(x86::InstrRef(name.c_str()).get());
+  const double big = std::ldexp(255.0, 117);  // a bf16 value near 2^125
+  std::vector<double> dst(16, -3e38), b(32);
+  for (int i = 0; i < 16; ++i) {
+    b[size_t(2 * i + 1)] = i == 0 ? -big : big;  // added first
+    b[size_t(2 * i)] = i == 0 ? big : -big;
+  }
+  std::vector<ArgValue> interpreted = {Buffer::from_values(ScalarKind::F32, {16}, dst),
+                                       Buffer::from_values(ScalarKind::BF16, {2}, {big, big}),
+                                       Buffer::from_values(ScalarKind::BF16, {16, 2}, b)};
+  std::vector<ArgValue> compiled = deep_copy(interpreted);
+  interpret(w.wrapper, interpreted);
+  bank_wrappers("gcc", name).call(w.wrapper.name(), compiled);
+  EXPECT_EQ(compare_args(w.wrapper, interpreted, compiled), "");
+  EXPECT_TRUE(std::isinf(std::get<Buffer>(interpreted[0]).get({0})));
 }
 
 std::vector<Case> cases() {

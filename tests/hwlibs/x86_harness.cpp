@@ -60,11 +60,11 @@ InstrMeaning meaning_of(const std::string& instr_name) {
   if (s == "broadcast") s = "set1";
   static const std::vector<std::string> ops = {"setzero", "loadu",    "storeu", "set1",
                                                "fmadd",   "add",      "mul",    "max",
-                                               "relu",    "prefetch", "dpbusd"};
+                                               "relu",    "prefetch", "dpbusd", "dpbf16"};
   if (std::find(ops.begin(), ops.end(), s) == ops.end())
     throw std::invalid_argument("unknown operation '" + s + "' in " + instr_name);
-  if (broadcast_operand && s != "fmadd" && s != "dpbusd")
-    throw std::invalid_argument("_broadcast on an operation other than fmadd or dpbusd: " +
+  if (broadcast_operand && s != "fmadd" && s != "dpbusd" && s != "dpbf16")
+    throw std::invalid_argument("_broadcast on an operation other than fmadd or a dot product: " +
                                 instr_name);
   m.op = s;
   return m;
@@ -189,6 +189,14 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
       for (int64_t t = 0; t < 4; ++t)
         sum += static_cast<int64_t>(a.get({t})) * static_cast<int64_t>(b.get({i, t}));
       v = static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(sum)));
+    } else if (m.op == "dpbf16") {
+      // old + a[1] * b[i, 1], then + a[0] * b[i, 0], as vdpbf16ps: each product exact, each sum
+      // rounded to f32.
+      const Buffer &a = *ins.at(0), &b = *ins.at(1);
+      float acc = static_cast<float>(old);
+      for (int64_t t = 1; t >= 0; --t)
+        acc = static_cast<float>(static_cast<double>(acc) + a.get({t}) * b.get({i, t}));
+      v = acc;
     }
     dst->set({i}, v);
   }

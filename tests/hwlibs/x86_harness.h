@@ -15,7 +15,8 @@ namespace exocpp::x86_test {
 // What an instruction's name says it does.
 struct InstrMeaning {
   std::string op;       // "setzero", "loadu", "storeu", "set1", "fmadd", "add", "mul", "max",
-                        // "relu", "prefetch", "dpbusd" (broadcast_ss/sd read as "set1")
+                        // "relu", "prefetch", "dpbusd", "dpbf16" (broadcast_ss/sd read as
+                        // "set1")
   bool masked = false;  // mask_* / maskz_*: lanes N.. are not computed
   bool zero = false;    // maskz_*: lanes N.. become 0
   int width = 0;        // lanes per register: 16 / 8 (AVX-512 f32 or i32 / f64), 8 / 4 (AVX2)

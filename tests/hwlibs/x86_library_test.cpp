@@ -104,10 +104,13 @@ TEST(X86Library, EveryVectorArgumentAssertsUnitStrideAndEveryCountItsBound) {
         continue;
       }
       const bool dot_bytes = m.op == "dpbusd" && (n == "a" || n == "b");
-      ASSERT_EQ(a.type.rank(), n == "b" && dot_bytes ? 2 : 1) << p.name() << ": " << n;
-      EXPECT_EQ(a.type.base, !dot_bytes ? m.elem
-                             : n == "a" ? ScalarKind::UI8
-                                        : ScalarKind::I8)
+      const bool dot_bf16 = m.op == "dpbf16" && (n == "a" || n == "b");
+      ASSERT_EQ(a.type.rank(), n == "b" && (dot_bytes || dot_bf16) ? 2 : 1)
+          << p.name() << ": " << n;
+      EXPECT_EQ(a.type.base, dot_bf16     ? ScalarKind::BF16
+                             : !dot_bytes ? m.elem
+                             : n == "a"   ? ScalarKind::UI8
+                                          : ScalarKind::I8)
           << p.name() << ": " << n;
       if (a.type.rank() == 2) {
         EXPECT_TRUE(preds.count("stride(" + n + ", 1) == 1")) << p.name() << ": " << n;
