@@ -132,7 +132,8 @@ std::vector<ErrorCase> cases() {
       {"TensorOfControlType", "def f(x: size[4]):\n    pass\n", 1, 14,
        "a tensor's element type must be a data type (R, f32, ...), found 'size'"},
       {"UnknownType", "def f(x: float[4]):\n    pass\n", 1, 10,
-       "unknown type 'float' (expected size, index, int, bool, stride, R, f16, bf16, f32, f64, i8, ui8, "
+       "unknown type 'float' (expected size, index, int, bool, stride, R, f16, bf16, f32, f64, i8, "
+       "ui8, "
        "ui16 or i32)"},
       {"AllocWindow", "def f():\n    t: [f32][4]\n", 2, 8,
        "cannot allocate a window type; allocate a tensor such as f32[16]"},
