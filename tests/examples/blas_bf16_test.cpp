@@ -97,8 +97,14 @@ std::string run_and_compare(Problem p) {
 
 TEST(GemmBf16Schedule, ScheduledProcComputesThePlainOneInTheInterpreter) {
   const Proc scheduled = blas_example::schedule_dot_gemm(bf16());
-  for (auto [M, N, K2] : std::vector<std::array<int, 3>>{
-           {1, 64, 2}, {5, 64, 1}, {6, 128, 2}, {7, 64, 3}, {13, 128, 1}, {16, 64, 2}})
+  for (auto [M, N, K2] : std::vector<std::array<int, 3>>{{1, 64, 2},
+                                                         {5, 64, 1},
+                                                         {6, 128, 2},
+                                                         {7, 64, 3},
+                                                         {8, 64, 2},
+                                                         {13, 128, 1},
+                                                         {14, 64, 1},
+                                                         {16, 64, 2}})
     EXPECT_EQ(compare_procs(blas_example::plain_dot_gemm(bf16()), scheduled,
                             {{"M", M}, {"NB", N / 64}, {"K2", K2}}),
               "")
