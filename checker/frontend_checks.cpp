@@ -178,6 +178,9 @@ class Checker {
     index_ = index;
     stmt(s);
   }
+  void run_aliasing_at(const Stmt& s) {
+    if (const CallNode* c = s.as<CallNode>()) aliasing(c, s.srcinfo());
+  }
 
  private:
   Context ctx_;
@@ -493,6 +496,11 @@ std::optional<MisalignedInstrWindow> find_misaligned_instr_window(const Proc& p)
   } finder(p);
   finder.visit(p.body());
   return finder.found;
+}
+
+void check_call_aliasing(const Proc& p, const BlockPath& path, int index) {
+  Checker(Context::at(p, path, index), false, true)
+      .run_aliasing_at(block_at(p.body(), path)[static_cast<size_t>(index)]);
 }
 
 void check_call(const Proc& p, const BlockPath& path, int index) {

@@ -57,6 +57,11 @@ void check_proc(const Proc& p);
 // (BoundsError / AssertError / AliasError). For a rewrite that puts a call in or changes its
 // callee.
 void check_call(const Proc& p, const BlockPath& path, int index);
+// Only the last of check_call's checks: the call statement `index` of the list at `path` passes
+// no buffer argument its callee writes or reduces into overlapping another (AliasError). For a
+// rewrite that swaps a callee for one with the same signature (call_eqv), where the rest holds
+// as it did for the old callee.
+void check_call_aliasing(const Proc& p, const BlockPath& path, int index);
 // Whether `window` (a window expression, or the name of a window), at the place of `ctx`, is
 // dense: row-major with no gaps, so that a pointer to its first element can stand for it (as
 // a window given for a tensor parameter must).

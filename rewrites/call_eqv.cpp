@@ -17,7 +17,8 @@
 // (checker::config_unread_after); a field that reaches the end of the caller unread is recorded
 // in the result in turn. A class also assumes that buffer arguments a proc writes do not overlap
 // its other buffer arguments (they were scheduled as if apart): the call must pass them apart
-// (checker::check_call, AliasError). Changing a precision leaves the class (set_precision).
+// (checker::check_call_aliasing, AliasError). Changing a precision leaves the class
+// (set_precision).
 #include "checker/frontend_checks.h"
 #include "checker/queries.h"
 #include "checker/queries_config.h"
@@ -129,9 +130,13 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
       if (escapes) rw::record_final_config(edit.node(), cfg, field);
     }
 
-    // The call passes written buffers apart from the other buffer arguments.
+    // The call passes g's written buffers apart from the other buffer arguments (the class's
+    // equivalence assumes it). The rest of what a call must satisfy (windows in bounds,
+    // positive sizes, extents, density, the callee's asserts) depends on the arguments and the
+    // signature, which are f's, and on g's asserts, checked above: a call breaking one of
+    // those breaks it with f too, where the interpreter stops at it either way.
     try {
-      checker::check_call(edit.candidate(), path, ci);
+      checker::check_call_aliasing(edit.candidate(), path, ci);
     } catch (const checker::CheckError& e) {
       rw::fail(kOp, c, e.reason(), e.counterexample());
     }

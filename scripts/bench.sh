@@ -3,8 +3,9 @@
 #   scripts/bench.sh [REPETITIONS] [EXTRA GOOGLE BENCHMARK FLAGS...]
 # GEMM (bench/blas): the generated SGEMM and DGEMM against OpenBLAS on the kernel OpenBLAS picks
 # for this CPU (the program drops OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE and prints the kernel),
-# on one thread and on two, interleaved repetitions; it measures the core's FMA peak first and
-# ends with a table per routine of median and best GFLOP/s, % of peak and the ratio to OpenBLAS.
+# on one thread and on two, interleaved repetitions, and the int8 and bf16 GEMMs against oneDNN's
+# matmul; it measures the core's peaks first and ends with a table per routine of median and
+# best GFLOP/s, % of peak and the ratio to the peer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps="${1:-5}"
