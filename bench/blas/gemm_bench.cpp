@@ -152,15 +152,18 @@ void BM_openblas(benchmark::State& state, int threads) {
 
 // ---- int8: u8 x s8 -> s32, C += A * B ---------------------------------------------------------
 
-// The inputs of an int8 GEMM; B both as oneDNN takes it (K x N, row-major) and packed the way
-// exocpp's kernel takes it (64-column panels in VNNI's order, Bp[n / 64][k / 4][n % 64][k % 4]),
-// each packed once, untimed, as inference packs its weights.
-struct Int8Problem {
+// The inputs of a dot-product GEMM (A: TA, B: TB, C: TC, drawn by the generators); B both as
+// oneDNN takes it (K x N, row-major) and packed the way exocpp's kernel takes it (64-column
+// panels in the instruction's order, Bp[n / 64][k / G][n % 64][k % G] for G values of K per
+// lane), each packed once, untimed, as inference packs its weights.
+template <typename TA, typename TB, typename TC, int G>
+struct DotProblem {
   int M, N, K;
-  std::vector<uint8_t> A;
-  std::vector<int8_t> B, Bp;
-  std::vector<int32_t> C;
-  explicit Int8Problem(const benchmark::State& state)
+  std::vector<TA> A;
+  std::vector<TB> B, Bp;
+  std::vector<TC> C;
+  template <typename DrawA, typename DrawB, typename DrawC>
+  DotProblem(const benchmark::State& state, DrawA draw_a, DrawB draw_b, DrawC draw_c)
       : M(int(state.range(0))),
         N(int(state.range(1))),
         K(int(state.range(2))),
@@ -169,13 +172,25 @@ struct Int8Problem {
         Bp(size_t(K) * N),
         C(size_t(M) * N) {
     std::mt19937 rng(42);
-    std::uniform_int_distribution<int> byte(0, 255), sbyte(-128, 127);
-    for (uint8_t& x : A) x = uint8_t(byte(rng));
-    for (int8_t& x : B) x = int8_t(sbyte(rng));
+    for (TA& x : A) x = draw_a(rng);
+    for (TB& x : B) x = draw_b(rng);
+    for (TC& x : C) x = draw_c(rng);
     for (int k = 0; k < K; ++k)
       for (int n = 0; n < N; ++n)
-        Bp[((size_t(n / 64) * (K / 4) + k / 4) * 64 + n % 64) * 4 + k % 4] = B[size_t(k) * N + n];
+        Bp[((size_t(n / 64) * (K / G) + k / G) * 64 + n % 64) * G + k % G] = B[size_t(k) * N + n];
   }
+};
+
+// u8 x s8 -> s32, bytes over their whole range.
+struct Int8Problem : DotProblem<uint8_t, int8_t, int32_t, 4> {
+  explicit Int8Problem(const benchmark::State& state)
+      : DotProblem(
+            state,
+            [](std::mt19937& r) { return uint8_t(std::uniform_int_distribution<int>(0, 255)(r)); },
+            [](std::mt19937& r) {
+              return int8_t(std::uniform_int_distribution<int>(-128, 127)(r));
+            },
+            [](std::mt19937&) { return int32_t(0); }) {}
 };
 
 template <typename P>
@@ -202,30 +217,13 @@ void BM_u8s8_exocpp(benchmark::State& state, int) {
 
 // ---- bf16: bf16 x bf16 -> f32, C += A * B ------------------------------------------------------
 
-// The inputs of a bf16 GEMM; B both as oneDNN takes it (K x N, row-major) and packed the way
-// exocpp's kernel takes it (64-column panels in vdpbf16ps's order, Bp[n / 64][k / 2][n % 64][k %
-// 2]), each packed once, untimed, as inference packs its weights.
-struct Bf16Problem {
-  int M, N, K;
-  std::vector<exo_bf16> A, B, Bp;
-  std::vector<float> C;
+// bf16 x bf16 -> f32, values in [-1, 1].
+struct Bf16Problem : DotProblem<exo_bf16, exo_bf16, float, 2> {
+  static float unit(std::mt19937& r) { return std::uniform_real_distribution<float>(-1, 1)(r); }
   explicit Bf16Problem(const benchmark::State& state)
-      : M(int(state.range(0))),
-        N(int(state.range(1))),
-        K(int(state.range(2))),
-        A(size_t(M) * K),
-        B(size_t(K) * N),
-        Bp(size_t(K) * N),
-        C(size_t(M) * N) {
-    std::mt19937 rng(42);
-    std::uniform_real_distribution<float> d(-1, 1);
-    for (exo_bf16& x : A) x = exo_bf16_from_float(d(rng));
-    for (exo_bf16& x : B) x = exo_bf16_from_float(d(rng));
-    for (float& x : C) x = d(rng);
-    for (int k = 0; k < K; ++k)
-      for (int n = 0; n < N; ++n)
-        Bp[((size_t(n / 64) * (K / 2) + k / 2) * 64 + n % 64) * 2 + k % 2] = B[size_t(k) * N + n];
-  }
+      : DotProblem(
+            state, [](std::mt19937& r) { return exo_bf16_from_float(unit(r)); },
+            [](std::mt19937& r) { return exo_bf16_from_float(unit(r)); }, unit) {}
 };
 
 void BM_bf16_exocpp(benchmark::State& state, int) {
@@ -245,19 +243,21 @@ void BM_bf16_exocpp(benchmark::State& state, int) {
 }
 
 #ifdef EXOCPP_BENCH_ONEDNN
-// oneDNN's matmul on one thread: weights in the layout it chooses (format `any`, reordered once,
-// untimed), C += A * B through a sum post-op, as exocpp's kernel accumulates.
-void BM_u8s8_onednn(benchmark::State& state, int) {
+// oneDNN's matmul on one thread, A (a_type) times B (b_type) into C (c_type): weights in the
+// layout it chooses (format `any`, reordered once, untimed), C += A * B through a sum post-op,
+// as exocpp's kernels accumulate.
+template <typename P>
+void run_onednn_matmul(benchmark::State& state, P& p, dnnl::memory::data_type a_type,
+                       dnnl::memory::data_type b_type, dnnl::memory::data_type c_type) {
   using dnnl::memory;
   omp_set_num_threads(1);
-  Int8Problem p(state);
   dnnl::engine eng(dnnl::engine::kind::cpu, 0);
   dnnl::stream stream(eng);
   const memory::dims a_dims = {p.M, p.K}, b_dims = {p.K, p.N}, c_dims = {p.M, p.N};
-  const memory::desc a_md(a_dims, memory::data_type::u8, memory::format_tag::ab),
-      b_any(b_dims, memory::data_type::s8, memory::format_tag::any),
-      b_plain_md(b_dims, memory::data_type::s8, memory::format_tag::ab),
-      c_md(c_dims, memory::data_type::s32, memory::format_tag::ab);
+  const memory::desc a_md(a_dims, a_type, memory::format_tag::ab),
+      b_any(b_dims, b_type, memory::format_tag::any),
+      b_plain_md(b_dims, b_type, memory::format_tag::ab),
+      c_md(c_dims, c_type, memory::format_tag::ab);
   dnnl::post_ops sum;
   sum.append_sum(1.0f);
   dnnl::primitive_attr attr;
@@ -276,34 +276,16 @@ void BM_u8s8_onednn(benchmark::State& state, int) {
   set_ops(state, p);
 }
 
-// oneDNN's bf16 matmul on one thread, with f32 accumulation and result, as the u8s8 one.
+void BM_u8s8_onednn(benchmark::State& state, int) {
+  Int8Problem p(state);
+  using T = dnnl::memory::data_type;
+  run_onednn_matmul(state, p, T::u8, T::s8, T::s32);
+}
+
 void BM_bf16_onednn(benchmark::State& state, int) {
-  using dnnl::memory;
-  omp_set_num_threads(1);
   Bf16Problem p(state);
-  dnnl::engine eng(dnnl::engine::kind::cpu, 0);
-  dnnl::stream stream(eng);
-  const memory::dims a_dims = {p.M, p.K}, b_dims = {p.K, p.N}, c_dims = {p.M, p.N};
-  const memory::desc a_md(a_dims, memory::data_type::bf16, memory::format_tag::ab),
-      b_any(b_dims, memory::data_type::bf16, memory::format_tag::any),
-      b_plain_md(b_dims, memory::data_type::bf16, memory::format_tag::ab),
-      c_md(c_dims, memory::data_type::f32, memory::format_tag::ab);
-  dnnl::post_ops sum;
-  sum.append_sum(1.0f);
-  dnnl::primitive_attr attr;
-  attr.set_post_ops(sum);
-  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, b_any, c_md), attr, eng);
-  memory a_mem(a_md, eng, p.A.data()), c_mem(c_md, eng, p.C.data());
-  memory b_plain(b_plain_md, eng, p.B.data()), b_mem(pd.weights_desc(), eng);
-  dnnl::reorder(b_plain, b_mem).execute(stream, b_plain, b_mem);
-  dnnl::matmul matmul(pd);
-  for (auto _ : state) {
-    matmul.execute(stream,
-                   {{DNNL_ARG_SRC, a_mem}, {DNNL_ARG_WEIGHTS, b_mem}, {DNNL_ARG_DST, c_mem}});
-    stream.wait();
-    benchmark::ClobberMemory();
-  }
-  set_ops(state, p);
+  using T = dnnl::memory::data_type;
+  run_onednn_matmul(state, p, T::bf16, T::bf16, T::f32);
 }
 #endif
 

@@ -1,9 +1,7 @@
-// The bf16 GEMM of the BLAS example (examples/blas/gemm_bf16.exo): the schedule against the plain
-// proc in the reference interpreter, each tile kernel against its specification, and the
-// emitted, compiled kernel (AVX512-BF16) against a plain C++ loop that sums as the specification
-// says (products in f32, K in pairs, the odd one first, each addition rounded to f32), bit for
-// bit, on every M up to 20 and on random larger shapes.
-#include <exocpp/exocpp.h>
+// The bf16 GEMM of the BLAS example (examples/blas/gemm_bf16.exo): the emitted, compiled kernel
+// (AVX512-BF16) against a plain C++ loop that sums as the specification says (K in pairs, the
+// odd one first, each a fused multiply-add rounded to f32), bit for bit, on every M up to 20
+// and on random larger shapes. The schedule itself: blas_dot_schedule_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,13 +10,9 @@
 #include <random>
 #include <vector>
 
-#include "schedule_dot.h"
-
 extern "C" {
 #include "blas_bf16.h"
 }
-
-using namespace exocpp;
 
 namespace {
 
@@ -29,8 +23,6 @@ bool cpu_has_bf16() {
 #define SKIP_WITHOUT_BF16() \
   if (!cpu_has_bf16())      \
   GTEST_SKIP() << "this CPU has no AVX512-BF16: the generated kernel cannot run here"
-
-const blas_example::DotGemm& bf16() { return blas_example::bf16_gemm(); }
 
 struct Problem {
   int M, N, K2;
@@ -94,42 +86,6 @@ std::string run_and_compare(Problem p) {
 }
 
 }  // namespace
-
-TEST(GemmBf16Schedule, ScheduledProcComputesThePlainOneInTheInterpreter) {
-  const Proc scheduled = blas_example::schedule_dot_gemm(bf16());
-  for (auto [M, N, K2] : std::vector<std::array<int, 3>>{{1, 64, 2},
-                                                         {5, 64, 1},
-                                                         {6, 128, 2},
-                                                         {7, 64, 3},
-                                                         {8, 64, 2},
-                                                         {13, 128, 1},
-                                                         {14, 64, 1},
-                                                         {16, 64, 2}})
-    EXPECT_EQ(compare_procs(blas_example::plain_dot_gemm(bf16()), scheduled,
-                            {{"M", M}, {"NB", N / 64}, {"K2", K2}}),
-              "")
-        << "M=" << M << " N=" << N << " K2=" << K2;
-}
-
-// Real-valued inputs, on which the order of the sums shows: the kernels keep the specification's.
-TEST(GemmBf16Schedule, EveryTileKernelComputesItsSpecificationOnRealValues) {
-  CompareProcsOptions reals;
-  reals.inputs.integer_valued = false;
-  reals.inputs.lo = -100;
-  reals.inputs.hi = 100;
-  for (int rows = 1; rows <= 6; ++rows) {
-    const Proc spec = blas_example::dot_tile_spec(bf16(), rows);
-    const Proc kernel = blas_example::schedule_dot_kernel(bf16(), spec, rows);
-    EXPECT_EQ(compare_procs(spec, kernel, {{"K2", 3}}, 1, reals), "") << kernel.name();
-  }
-}
-
-TEST(GemmBf16Schedule, TheKernelIsVdpbf16psOnRegisters) {
-  const Proc spec = blas_example::dot_tile_spec(bf16(), 6);
-  const std::string text = to_string(blas_example::schedule_dot_kernel(bf16(), spec, 6));
-  EXPECT_NE(text.find("mm512_dpbf16_ps_broadcast(C_reg[5, 3, 0:16]"), std::string::npos) << text;
-  EXPECT_NE(text.find("C_reg: f32[6, 4, 16] @ AVX512"), std::string::npos) << text;
-}
 
 TEST(GemmBf16Generated, CorrectForEveryMUpTo20) {
   SKIP_WITHOUT_BF16();

@@ -1,21 +1,16 @@
-// The int8 GEMM of the BLAS example (examples/blas/gemm_u8s8.exo): the schedule against the plain
-// proc in the reference interpreter, each tile kernel against its specification, and the
-// emitted, compiled kernel (AVX512-VNNI) against a plain C++ loop on every M up to 20 and on
-// random larger shapes, with bytes over their whole range and sums that wrap at 32 bits.
-#include <exocpp/exocpp.h>
+// The int8 GEMM of the BLAS example (examples/blas/gemm_u8s8.exo): the emitted, compiled kernel
+// (AVX512-VNNI) against a plain C++ loop on every M up to 20 and on random larger shapes, with
+// bytes over their whole range and sums that wrap at 32 bits. The schedule itself:
+// blas_dot_schedule_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <random>
 #include <vector>
 
-#include "schedule_dot.h"
-
 extern "C" {
 #include "blas_u8s8.h"
 }
-
-using namespace exocpp;
 
 namespace {
 
@@ -79,38 +74,6 @@ std::string run_and_compare(Problem p) {
 }
 
 }  // namespace
-
-TEST(GemmU8s8Schedule, ScheduledProcComputesThePlainOneInTheInterpreter) {
-  const Proc scheduled = blas_example::schedule_dot_gemm(blas_example::u8s8_gemm());
-  for (auto [M, N, K4] : std::vector<std::array<int, 3>>{{1, 64, 2},
-                                                         {5, 64, 1},
-                                                         {6, 128, 2},
-                                                         {7, 64, 3},
-                                                         {8, 64, 2},
-                                                         {13, 128, 1},
-                                                         {14, 64, 1},
-                                                         {16, 64, 2}})
-    EXPECT_EQ(compare_procs(blas_example::plain_dot_gemm(blas_example::u8s8_gemm()), scheduled,
-                            {{"M", M}, {"NB", N / 64}, {"K4", K4}}),
-              "")
-        << "M=" << M << " N=" << N << " K4=" << K4;
-}
-
-TEST(GemmU8s8Schedule, EveryTileKernelComputesItsSpecification) {
-  for (int rows = 1; rows <= 6; ++rows) {
-    const Proc spec = blas_example::dot_tile_spec(blas_example::u8s8_gemm(), rows);
-    const Proc kernel = blas_example::schedule_dot_kernel(blas_example::u8s8_gemm(), spec, rows);
-    EXPECT_EQ(compare_procs(spec, kernel, {{"K4", 3}}), "") << kernel.name();
-  }
-}
-
-TEST(GemmU8s8Schedule, TheKernelIsVpdpbusdOnRegisters) {
-  const Proc spec = blas_example::dot_tile_spec(blas_example::u8s8_gemm(), 6);
-  const std::string text =
-      to_string(blas_example::schedule_dot_kernel(blas_example::u8s8_gemm(), spec, 6));
-  EXPECT_NE(text.find("mm512_dpbusd_epi32_broadcast(C_reg[5, 3, 0:16]"), std::string::npos) << text;
-  EXPECT_NE(text.find("C_reg: i32[6, 4, 16] @ AVX512"), std::string::npos) << text;
-}
 
 TEST(GemmU8s8Generated, CorrectForEveryMUpTo20) {
   SKIP_WITHOUT_VNNI();
