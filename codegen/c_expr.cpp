@@ -162,22 +162,15 @@ CExpr ProcEmitter::stored_expr(const Expr& e) {
       for (const Expr& a : n->args) args.push_back(expr(a).text);
       data_ctx_ = saved;
       ScalarKind k = t == ScalarKind::R ? ScalarKind::F32 : t;
-      if (is_data(k) && !is_float(k)) {
-        // The interpreter computes an integer extern in double and converts the result to the
-        // precision once (abs(INT32_MIN) wraps); so does the C, without integer overflow.
+      if ((is_data(k) && !is_float(k)) || k == ScalarKind::BF16) {
+        // The interpreter computes an integer or bf16 extern in double and converts the result
+        // to the precision once (abs(INT32_MIN) wraps); so does the C, without integer overflow.
         for (std::string& a : args) a = "(double)(" + a + ")";
         g_.add(n->fn->c_global(ScalarKind::F64));
-        return {
-            int_conversion(n->fn->compile(args, ScalarKind::F64), ScalarKind::F64, k, g_.helpers),
-            kPostfix};
-      }
-      if (k == ScalarKind::BF16) {
-        // As the interpreter: the extern in double, rounded to bf16 once.
-        for (std::string& a : args) a = "(double)(" + a + ")";
-        g_.add(n->fn->c_global(ScalarKind::F64));
-        return {"exo_bf16_to_float(exo_bf16_from_double(" + n->fn->compile(args, ScalarKind::F64) +
-                    "))",
-                kPostfix};
+        const std::string d = n->fn->compile(args, ScalarKind::F64);
+        if (k == ScalarKind::BF16)
+          return {"exo_bf16_to_float(exo_bf16_from_double(" + d + "))", kPostfix};
+        return {int_conversion(d, ScalarKind::F64, k, g_.helpers), kPostfix};
       }
       g_.add(n->fn->c_global(k));
       std::string s = n->fn->compile(args, k);

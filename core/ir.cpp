@@ -74,14 +74,26 @@ const char* to_string(ScalarKind k) {
   return "?";
 }
 
+// Every type with a surface spelling: the control types, then the data types.
+static const ScalarKind kSpelledTypes[] = {
+    ScalarKind::Size, ScalarKind::Index, ScalarKind::Int,  ScalarKind::Bool, ScalarKind::Stride,
+    ScalarKind::R,    ScalarKind::F16,   ScalarKind::BF16, ScalarKind::F32,  ScalarKind::F64,
+    ScalarKind::I8,   ScalarKind::UI8,   ScalarKind::UI16, ScalarKind::I32};
+
 std::optional<ScalarKind> scalar_kind_from_string(const std::string& s) {
-  static const ScalarKind all[] = {
-      ScalarKind::R,   ScalarKind::F16,   ScalarKind::BF16, ScalarKind::F32,   ScalarKind::F64,
-      ScalarKind::I8,  ScalarKind::UI8,   ScalarKind::UI16, ScalarKind::I32,   ScalarKind::Bool,
-      ScalarKind::Int, ScalarKind::Index, ScalarKind::Size, ScalarKind::Stride};
-  for (ScalarKind k : all)
+  for (ScalarKind k : kSpelledTypes)
     if (s == to_string(k)) return k;
   return std::nullopt;
+}
+
+std::string type_names(bool data_only) {
+  std::vector<std::string> names;
+  for (ScalarKind k : kSpelledTypes)
+    if (!data_only || is_data(k)) names.push_back(to_string(k));
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
 }
 
 bool is_int_precision(ScalarKind k) {

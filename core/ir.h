@@ -129,6 +129,9 @@ enum class ScalarKind : uint8_t {
 };
 const char* to_string(ScalarKind k);  // surface spelling: "f32", "size", "R", ...
 std::optional<ScalarKind> scalar_kind_from_string(const std::string& s);
+// The surface spellings of the data types, or of every type (control types first), for error
+// messages: "R, f16, bf16, f32, f64, i8, ui8, ui16 or i32".
+std::string type_names(bool data_only);
 bool is_data(ScalarKind k);           // R, f16, ..., i32
 bool is_control(ScalarKind k);        // bool, int, index, size, stride
 bool is_indexable(ScalarKind k);      // int, index, size: usable in index arithmetic

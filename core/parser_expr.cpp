@@ -46,9 +46,7 @@ Type Parser::parse_type(const char* context) {
       fail_expected("an element type such as 'f32'", "after '[' in a window type");
     next();
     auto k = scalar_kind_from_string(et.text);
-    if (!k)
-      fail(et, "unknown type '" + et.text +
-                   "' (expected R, f16, bf16, f32, f64, i8, ui8, ui16 or i32)");
+    if (!k) fail(et, "unknown type '" + et.text + "' (expected " + type_names(true) + ")");
     if (!is_data(*k))
       fail(et,
            "a window's element type must be a data type (R, f32, ...), found '" + et.text + "'");
@@ -70,10 +68,7 @@ Type Parser::parse_type(const char* context) {
   }
   next();
   auto k = scalar_kind_from_string(first.text);
-  if (!k)
-    fail(first, "unknown type '" + first.text +
-                    "' (expected size, index, int, bool, stride, R, f16, bf16, f32, f64, i8, ui8, "
-                    "ui16 or i32)");
+  if (!k) fail(first, "unknown type '" + first.text + "' (expected " + type_names(false) + ")");
   if (!peek().is_op("[")) return Type(*k);
   const Token& br = next();
   if (!is_data(*k))

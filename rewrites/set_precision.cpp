@@ -75,8 +75,7 @@ Proc set_precision(const Proc& p, const CursorLike& alloc_or_arg, const std::str
     Cursor c = rw::resolve_alloc(kOp, p, alloc_or_arg);
     std::optional<ScalarKind> k = scalar_kind_from_string(type);
     if (!k || !is_data(*k))
-      rw::fail(kOp, c,
-               "'" + type + "' is not a data type (R, f16, bf16, f32, f64, i8, ui8, ui16, i32)");
+      rw::fail(kOp, c, "'" + type + "' is not a data type (" + type_names(true) + ")");
     if (c.is_arg() && !c.arg().type.is_data())
       rw::fail(kOp, c,
                "'" + c.name() + "' is a control argument; only data buffers have a precision");

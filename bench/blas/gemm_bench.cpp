@@ -66,8 +66,10 @@ struct Problem {
       : Problem(int(state.range(0)), int(state.range(1)), int(state.range(2))) {}
 };
 
-template <typename T>
-void set_flops(benchmark::State& state, const Problem<T>& p) {
+// 2 M N K operations per second (integer ones counted as FLOPs are), for any problem with M, N
+// and K.
+template <typename P>
+void set_flops(benchmark::State& state, const P& p) {
   state.counters["GFLOP/s"] = benchmark::Counter(
       2.0 * p.M * p.N * p.K * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
@@ -193,12 +195,6 @@ struct Int8Problem : DotProblem<uint8_t, int8_t, int32_t, 4> {
             [](std::mt19937&) { return int32_t(0); }) {}
 };
 
-template <typename P>
-void set_ops(benchmark::State& state, const P& p) {
-  state.counters["GFLOP/s"] = benchmark::Counter(  // integer operations, counted as FLOPs are
-      2.0 * p.M * p.N * p.K * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
-}
-
 void BM_u8s8_exocpp(benchmark::State& state, int) {
   if (!__builtin_cpu_supports("avx512vnni")) {
     state.SkipWithError("this CPU has no AVX512-VNNI: the generated int8 kernel cannot run");
@@ -212,7 +208,7 @@ void BM_u8s8_exocpp(benchmark::State& state, int) {
     gemm_u8s8(nullptr, p.M, p.N / 64, p.K / 4, a, b, c);
     benchmark::ClobberMemory();
   }
-  set_ops(state, p);
+  set_flops(state, p);
 }
 
 // ---- bf16: bf16 x bf16 -> f32, C += A * B ------------------------------------------------------
@@ -239,7 +235,7 @@ void BM_bf16_exocpp(benchmark::State& state, int) {
     gemm_bf16(nullptr, p.M, p.N / 64, p.K / 2, a, b, c);
     benchmark::ClobberMemory();
   }
-  set_ops(state, p);
+  set_flops(state, p);
 }
 
 #ifdef EXOCPP_BENCH_ONEDNN
@@ -273,7 +269,7 @@ void run_onednn_matmul(benchmark::State& state, P& p, dnnl::memory::data_type a_
     stream.wait();
     benchmark::ClobberMemory();
   }
-  set_ops(state, p);
+  set_flops(state, p);
 }
 
 void BM_u8s8_onednn(benchmark::State& state, int) {
