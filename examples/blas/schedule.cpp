@@ -2,13 +2,17 @@
 // 32 in f64):
 //
 //   for ko (K blocks of kc):                       divide_loop k, cut_and_guard: a K tail part
-//     for jo (NR columns):                         divide_loop j, reorder_loops
-//       B_pack = B[ko block, jo panel]              stage_mem (packing), lift_alloc (hoisting);
-//                                                  specialize: with one row of tiles (M < 12)
-//                                                  the tiles read B in place (no copy to amortize)
+//     for jc (blocks of P panels of NR columns):   divide_loop j (NR), then the panels (P)
+//       B_pack = B[ko block, jc block]             stage_mem, divide_dim + rearrange_dim: the
+//                                                  block as P dense panels [P][kc][NR];
+//                                                  lift_alloc (one static buffer); specialize:
+//                                                  with one row of tiles (M < 12) the tiles
+//                                                  read B in place (no copy to amortize)
 //       for io (6 rows):                           divide_loop i; parallelize_loop when parallel
-//         gemm_tile(kc, A[..], B_pack, C[..])      replace by the tile's specification, then
-//                                                  call_eqv to its AVX-512 schedule
+//         for jr (the block's panels):             reorder_loops: A's 6 x kc stays in L1
+//           gemm_tile(kc, A[..], B_pack[jr], C[..])  replace by the tile's specification,
+//                                                  then call_eqv to its AVX-512 schedule
+//     the last, partial block (N / NR % P panels)  the same, its buffer resized to P panels
 //     the right edge (N % NR columns)              gemm_tile_right, likewise
 //   if M % 6 == r (specialize, r = 1..5):          the bottom rows: gemm_tile at r rows, and
 //     ...                                          the corner, gemm_tile_bottom
@@ -19,6 +23,8 @@
 #include "schedule.h"
 
 #include <unistd.h>
+
+#include <stdexcept>
 
 #include "gemm_exo_text.h"
 #include "kernels.h"
@@ -43,11 +49,60 @@ Proc tile_columns(Proc p, const Cursor& ii_loop, int nr) {
   return p;
 }
 
+// `for jo: for io: tile(A[io], B[b_rows, jo panel], C[io, jo])` (cursor `jo_loop`) becomes
+// blocks of `panels` NR-column panels, each packed once into B_pack[panels][rows][NR] (dense
+// panels, one after the other) and then swept row tile by row tile:
+//   for jc: B_pack = B[b_rows, jc block]; for io: for jr: tile(A[io], B_pack[jr], C[io, jc jr])
+//   if N / NR % panels > 0: the same for the last, partial block (B_pack resized to `panels`)
+// A row tile's A (6 x kc) then stays in L1 across the block's panels instead of coming from
+// memory once per panel.
+Proc pack_panels(Proc p, const Cursor& jo_loop, const std::string& b_rows, int kc,
+                 const Precision& prec, const ScheduleOptions& opts) {
+  const int nr = prec.tile_columns();
+  const int panels = opts.panels > 0 ? opts.panels : panels_for_this_machine(prec, kc);
+  const std::string block_cols = std::to_string(nr * panels);
+  p = divide_loop(p, jo_loop, panels, {"jc", "jr"}, {.tail = Tail::CutAndGuard});
+  const Cursor jc = p.forward(jo_loop);
+  const Cursor last_block = jc.next();
+  const std::string full_start = block_cols + " * jc";
+  const std::string last_start =
+      block_cols + " * (N / " + std::to_string(nr) + " / " + std::to_string(panels) + ")";
+  const std::string last_cols =
+      std::to_string(nr) + " * (N / " + std::to_string(nr) + " % " + std::to_string(panels) + ")";
+  struct Block {
+    Cursor jr_loop;
+    std::string start, cols;
+  };
+  for (const Block& b : {Block{jc.body()[0], full_start, block_cols},
+                         Block{last_block.body()[0], last_start, last_cols}}) {
+    const Cursor jr = p.forward(b.jr_loop);
+    p = stage_mem(p, jr, "B[" + b_rows + ", " + b.start + ":" + b.start + " + " + b.cols + "]",
+                  "B_pack");
+    const Cursor alloc = p.forward(jr).prev().prev(), copy = p.forward(jr).prev();
+    // The copy's columns panel by panel, so that it writes B_pack[panel, row, column] with no
+    // division left in its indices once the buffer is split.
+    p = divide_loop(p, copy.body()[0], nr, {"panel", "col"}, {.perfect = true});
+    p = divide_dim(p, p.forward(alloc), 1, nr);         // B_pack[rows][block / NR][NR]
+    p = rearrange_dim(p, p.forward(alloc), {1, 0, 2});  // B_pack[block / NR][rows][NR]
+    p = simplify(p);
+    if (b.cols != block_cols)  // the last block's buffer as large as a full one's
+      p = resize_dim(p, p.forward(alloc), 0, std::to_string(panels), "0");
+    p = reorder_loops(p, p.forward(jr));  // jr io -> io jr
+    // The row tiles of a block write disjoint rows of C and only read the block: threads can
+    // share them (parallelize_loop proves it), the block packed once before they start.
+    if (opts.parallel) {
+      p = parallelize_loop(p, p.forward(copy).next());  // the row tiles
+      p = parallelize_loop(p, p.forward(copy));         // the packing copy's rows
+    }
+  }
+  return p;
+}
+
 // One K part (`for i: for j: for ki`) cut into 6 x NR tiles, with row and column tails; the
 // full tiles are ordered `for jo: for io` so a packed panel of B serves a whole column of
 // tiles. `b_rows` is the window of B's rows this part reads ("512 * ko:512 * ko + 512").
-Proc tile_part(Proc p, const Cursor& i_loop, const std::string& b_rows, const Precision& prec,
-               const ScheduleOptions& opts) {
+Proc tile_part(Proc p, const Cursor& i_loop, const std::string& b_rows, int kc,
+               const Precision& prec, const ScheduleOptions& opts) {
   const int nr = prec.tile_columns();
   p = divide_loop(p, i_loop, prec.tile_rows(), {"io", "ii"}, {.tail = Tail::CutAndGuard});
   Cursor io = p.forward(i_loop);
@@ -62,25 +117,23 @@ Proc tile_part(Proc p, const Cursor& i_loop, const std::string& b_rows, const Pr
   p = fission(p, io.body()[0].after());  // io: jo ; io: if N % NR > 0
   p = reorder_loops(p, p.forward(io));   // io jo -> jo io
   if (!opts.pack_b) return p;
-  // A packed panel pays for its copy only when several row tiles read it: with one row of
+  // A packed block pays for its copy only when several row tiles read it: with one row of
   // tiles (M < 12) the tiles read B in place, which has the same layout when N is NR.
   Cursor jo = p.forward(io).parent();
-  p = specialize(p, p.forward(io), {"M < 12"});
-  Cursor packed = p.forward(jo).body()[0].orelse()[0];
-  const std::string cols = std::to_string(nr) + " * jo";
-  p = stage_mem(p, packed,
-                "B[" + b_rows + ", " + cols + ":" + cols + " + " + std::to_string(nr) + "]",
-                "B_pack");
-  // The row tiles of a panel write disjoint rows of C and only read the panel: threads can
-  // share them (parallelize_loop proves it), each panel packed once before they start.
-  if (opts.parallel) {
-    p = parallelize_loop(p, p.forward(packed));
-    p = parallelize_loop(p, p.forward(packed).prev());  // the packing copy's rows
-  }
-  return p;
+  p = specialize(p, jo, {"M < 12"});
+  return pack_panels(p, p.forward(jo).parent().orelse()[0], b_rows, kc, prec, opts);
 }
 
 }  // namespace
+
+int panels_for_this_machine(const Precision& prec, int kc) {
+  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (l3 <= 0) l3 = 8L << 20;
+  const long panel = long(kc) * prec.tile_columns() * prec.bytes;
+  int panels = 2;
+  while (panels < 64 && 2L * panels * panel <= l3 / 8) panels *= 2;
+  return panels;
+}
 
 int kc_for_this_machine(const Precision& prec) {
   long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
@@ -113,6 +166,10 @@ Proc plain_gemm(const Precision& prec) {
 
 Proc schedule_gemm(const Precision& prec, const ScheduleOptions& opts) {
   Proc p = plain_gemm(prec);
+  if (opts.panels == 1 || opts.panels < 0)
+    throw std::invalid_argument(
+        "schedule_gemm: panels must be 0 (this machine's) or at least 2, got " +
+        std::to_string(opts.panels));
   const int kc_value = opts.kc > 0 ? opts.kc : kc_for_this_machine(prec);
   const std::string kc = std::to_string(kc_value);
 
@@ -124,15 +181,17 @@ Proc schedule_gemm(const Precision& prec, const ScheduleOptions& opts) {
   p = lift_scope(p, "if K % " + kc + " > 0: _");
   p = lift_scope(p, "if K % " + kc + " > 0: _");
   Cursor k_main = p.body_cursor()[0], k_tail = p.body_cursor()[1];
-  p = tile_part(p, p.forward(k_main).body()[0], kc + " * ko:" + kc + " * ko + " + kc, prec, opts);
+  p = tile_part(p, p.forward(k_main).body()[0], kc + " * ko:" + kc + " * ko + " + kc, kc_value,
+                prec, opts);
   p = tile_part(p, p.forward(k_tail).body()[0],
-                kc + " * (K / " + kc + "):" + kc + " * (K / " + kc + ") + K % " + kc, prec, opts);
+                kc + " * (K / " + kc + "):" + kc + " * (K / " + kc + ") + K % " + kc, kc_value,
+                prec, opts);
   if (opts.pack_b) {
-    // Both parts' panel buffers become static arrays of kc x NR, allocated once, not per
-    // panel: the K tail's panel (K % kc rows) first grows to kc rows (resize_dim: every access
-    // stays in bounds) so that its shape is constant too.
-    p = resize_dim(p, "B_pack: _ #1", 0, kc, "0");
-    for (int part : {0, 1}) {
+    // The block buffers (full and last block of both K parts) become static arrays of
+    // P x kc x NR, allocated once, not per block: the K tail's (K % kc rows) first grow to kc
+    // rows (resize_dim: every access stays in bounds) so that their shape is constant too.
+    for (int block : {2, 3}) p = resize_dim(p, "B_pack: _ #" + std::to_string(block), 1, kc, "0");
+    for (int part : {0, 1, 2, 3}) {
       const std::string alloc = "B_pack: _ #" + std::to_string(part);
       p = lift_alloc(p, alloc);
       p = set_memory(p, alloc, "DRAM_STATIC");

@@ -28,8 +28,9 @@ inline constexpr Precision kSingle{"s", "f32", 16, 4};
 inline constexpr Precision kDouble{"d", "f64", 8, 8};
 
 struct ScheduleOptions {
-  int kc = 0;             // K block (rows of a packed B panel); 0: kc_for_this_machine()
-  bool pack_b = true;     // copy each kc-row panel of B into a dense buffer (stage_mem)
+  int kc = 0;          // K block (rows of a packed B panel); 0: kc_for_this_machine()
+  int panels = 0;      // NR-column panels of B packed as one block (at least 2); 0: the machine's
+  bool pack_b = true;  // copy each kc x (panels NR) block of B into dense panels (stage_mem)
   bool vectorize = true;  // schedule the tiles into AVX-512 (false: plain loops, for debugging)
   bool parallel = false;  // the row tiles of each packed panel as a `par` loop (OpenMP threads)
 };
@@ -38,6 +39,12 @@ struct ScheduleOptions {
 // (kc x tile_columns elements) fills at most half of the L2 cache (sysconf; 1 MiB when the
 // system does not say), so that the panel stays in L2 while every row tile streams past it.
 int kc_for_this_machine(const Precision& prec);
+
+// The panels of B packed as one block: the largest power of two (2 to 64) whose block
+// (kc x panels NR elements) fills at most an eighth of the L3 cache (sysconf; 8 MiB when the
+// system does not say), so that a block stays in L3 while the row tiles sweep it and each
+// row tile's A stays in L1 across the block's panels.
+int panels_for_this_machine(const Precision& prec, int kc);
 
 // The text of gemm.exo (embedded at build time).
 const std::string& gemm_source();

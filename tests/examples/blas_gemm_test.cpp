@@ -13,6 +13,8 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "kernels.h"
@@ -111,14 +113,17 @@ void check_random_larger_shapes(GemmFn<T> gemm) {
   }
   EXPECT_EQ(run_and_compare(gemm, rng, 6, 64, 2048), "");
   EXPECT_EQ(run_and_compare(gemm, rng, 1, 1, 1100), "");
-  EXPECT_EQ(run_and_compare(gemm, rng, 13, 33, 2100), "");  // more than one K block of 2048
+  EXPECT_EQ(run_and_compare(gemm, rng, 13, 33, 2100), "");  // more than one K block
+  // Full blocks of packed panels, a partial last block and a right edge at either precision.
+  EXPECT_EQ(run_and_compare(gemm, rng, 20, 2200, 1030), "");
 }
 
 // The interpreter shapes: both K parts (a small K block makes full blocks and a tail appear),
-// one and two rows of tiles, full tiles and both edges at the precision's tile width.
+// one and two rows of tiles, full tiles and both edges at the precision's tile width, and
+// (with blocks of 2 panels) a full block of packed panels beside a partial one.
 std::vector<std::array<int, 3>> interpreter_shapes(const Precision& prec) {
   const int nr = prec.tile_columns();
-  return {{6, nr, 8}, {13, nr + 6, 19}, {5, 17, 3}, {7, 2 * nr + 1, 9}};
+  return {{6, nr, 8}, {13, nr + 6, 19}, {5, 17, 3}, {7, 2 * nr + 1, 9}, {12, 3 * nr + 5, 9}};
 }
 
 void expect_schedule_computes_plain(const Precision& prec,
@@ -134,15 +139,15 @@ void expect_schedule_computes_plain(const Precision& prec,
 }  // namespace
 
 TEST(GemmSchedule, SgemmComputesThePlainOneInTheInterpreter) {
-  expect_schedule_computes_plain(kSingle, {.kc = 8});
+  expect_schedule_computes_plain(kSingle, {.kc = 8, .panels = 2});
 }
 
 TEST(GemmSchedule, DgemmComputesThePlainOneInTheInterpreter) {
-  expect_schedule_computes_plain(kDouble, {.kc = 8});
+  expect_schedule_computes_plain(kDouble, {.kc = 8, .panels = 2});
 }
 
 TEST(GemmSchedule, ParallelSgemmComputesThePlainOneInTheInterpreter) {
-  expect_schedule_computes_plain(kSingle, {.kc = 8, .parallel = true});
+  expect_schedule_computes_plain(kSingle, {.kc = 8, .panels = 2, .parallel = true});
 }
 
 TEST(GemmSchedule, UnpackedVariantComputesThePlainOne) {
@@ -167,7 +172,7 @@ TEST(GemmSchedule, SgemmCallsTheAvx512Kernels) {
     EXPECT_NE(text.find(kernel), std::string::npos) << kernel << " in\n" << text;
 }
 
-TEST(GemmSchedule, ParallelVariantRunsTheRowTilesOfAPackedPanelInAParLoop) {
+TEST(GemmSchedule, ParallelVariantRunsTheRowTilesOfAPackedBlockInAParLoop) {
   std::string text = to_string(blas_example::schedule_gemm(kSingle, {.parallel = true}));
   EXPECT_NE(text.find("in par(0, M / 6)"), std::string::npos) << text;
 }
@@ -183,6 +188,30 @@ TEST(GemmSchedule, KBlockFillsAtMostHalfOfL2) {
     EXPECT_EQ(kc & (kc - 1), 0) << kc;
     EXPECT_TRUE(kc == 64 || kc * panel_row <= l2 / 2) << kc;
     EXPECT_TRUE(kc == 8192 || 2 * kc * panel_row > l2 / 2) << kc;
+  }
+}
+
+// A block of packed panels is a power of two of them, 2 to 64, that fills at most an eighth of
+// L3, and twice as many would not.
+TEST(GemmSchedule, PackedBlockFillsAtMostAnEighthOfL3) {
+  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (l3 <= 0) l3 = 8L << 20;
+  for (const Precision* prec : {&kSingle, &kDouble}) {
+    const int kc = blas_example::kc_for_this_machine(*prec);
+    const int panels = blas_example::panels_for_this_machine(*prec, kc);
+    const long block = long(panels) * kc * prec->tile_columns() * prec->bytes;
+    EXPECT_EQ(panels & (panels - 1), 0) << panels;
+    EXPECT_TRUE(panels == 2 || block <= l3 / 8) << panels;
+    EXPECT_TRUE(panels == 64 || 2 * block > l3 / 8) << panels;
+  }
+}
+
+TEST(GemmSchedule, ABlockOfOnePanelIsRefusedWithTheReason) {
+  try {
+    blas_example::schedule_gemm(kDouble, {.kc = 8, .panels = 1});
+    FAIL() << "accepted panels = 1";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("panels must be"), std::string::npos) << e.what();
   }
 }
 
