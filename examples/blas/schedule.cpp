@@ -24,6 +24,7 @@
 
 #include <unistd.h>
 
+#include <fstream>
 #include <stdexcept>
 
 #include "gemm_exo_text.h"
@@ -126,21 +127,46 @@ Proc tile_part(Proc p, const Cursor& i_loop, const std::string& b_rows, int kc,
 
 }  // namespace
 
+long cache_bytes(int level) {
+  // Linux's per-core view first: in a virtual machine sysconf may report a host-wide L3
+  // (320 MiB for a 32 MiB one here).
+  for (int index = 0; index < 8; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::ifstream level_file(dir + "/level"), type_file(dir + "/type"), size_file(dir + "/size");
+    int file_level = 0;
+    std::string type, size;
+    if (!(level_file >> file_level) || !(type_file >> type) || !(size_file >> size)) break;
+    if (file_level != level || type == "Instruction") continue;
+    long value = 0;
+    size_t digits = 0;
+    try {
+      value = std::stol(size, &digits);
+    } catch (const std::exception&) {
+      break;
+    }
+    const std::string unit = size.substr(digits);
+    if (unit == "K") value <<= 10;
+    if (unit == "M") value <<= 20;
+    if (value > 0) return value;
+  }
+  const long reported = sysconf(level == 1   ? _SC_LEVEL1_DCACHE_SIZE
+                                : level == 2 ? _SC_LEVEL2_CACHE_SIZE
+                                             : _SC_LEVEL3_CACHE_SIZE);
+  if (reported > 0) return reported;
+  return level == 1 ? 32L << 10 : level == 2 ? 1L << 20 : 8L << 20;
+}
+
 int panels_for_this_machine(const Precision& prec, int kc) {
-  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  if (l3 <= 0) l3 = 8L << 20;
   const long panel = long(kc) * prec.tile_columns() * prec.bytes;
   int panels = 2;
-  while (panels < 64 && 2L * panels * panel <= l3 / 8) panels *= 2;
+  while (panels < 64 && 2L * panels * panel <= cache_bytes(3) / 8) panels *= 2;
   return panels;
 }
 
 int kc_for_this_machine(const Precision& prec) {
-  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  if (l2 <= 0) l2 = 1L << 20;
   const long panel_row = long(prec.tile_columns()) * prec.bytes;
   int kc = 64;
-  while (kc < 8192 && 2L * kc * panel_row <= l2 / 2) kc *= 2;
+  while (kc < 8192 && 2L * kc * panel_row <= cache_bytes(2) / 4) kc *= 2;
   return kc;
 }
 

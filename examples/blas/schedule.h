@@ -35,15 +35,18 @@ struct ScheduleOptions {
   bool parallel = false;  // the row tiles of each packed panel as a `par` loop (OpenMP threads)
 };
 
+// The size in bytes of this machine's level-`level` data cache (1, 2 or 3), as one core sees
+// it: Linux's /sys/devices/system/cpu/cpu0/cache, else sysconf, else 32 KiB, 1 MiB or 8 MiB.
+long cache_bytes(int level);
+
 // The K block this machine's caches call for: the largest power of two whose packed B panel
-// (kc x tile_columns elements) fills at most half of the L2 cache (sysconf; 1 MiB when the
-// system does not say), so that the panel stays in L2 while every row tile streams past it.
+// (kc x tile_columns elements) fills at most a quarter of L2, so that the panel a row tile
+// reads stays in L2 beside the block's other panels, C's tile and A's rows.
 int kc_for_this_machine(const Precision& prec);
 
 // The panels of B packed as one block: the largest power of two (2 to 64) whose block
-// (kc x panels NR elements) fills at most an eighth of the L3 cache (sysconf; 8 MiB when the
-// system does not say), so that a block stays in L3 while the row tiles sweep it and each
-// row tile's A stays in L1 across the block's panels.
+// (kc x panels NR elements) fills at most an eighth of L3, so that a block stays in L3 while
+// the row tiles sweep it and each row tile's A stays in L1 across the block's panels.
 int panels_for_this_machine(const Precision& prec, int kc);
 
 // The text of gemm.exo (embedded at build time).

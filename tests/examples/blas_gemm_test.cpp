@@ -177,25 +177,31 @@ TEST(GemmSchedule, ParallelVariantRunsTheRowTilesOfAPackedBlockInAParLoop) {
   EXPECT_NE(text.find("in par(0, M / 6)"), std::string::npos) << text;
 }
 
-// The K block is a power of two whose packed panel fills at most half of L2, and the next
+TEST(GemmSchedule, CacheSizesArePositiveAndGrowWithTheLevel) {
+  const long l1 = blas_example::cache_bytes(1), l2 = blas_example::cache_bytes(2),
+             l3 = blas_example::cache_bytes(3);
+  EXPECT_GT(l1, 0);
+  EXPECT_LE(l1, l2);
+  EXPECT_LE(l2, l3);
+}
+
+// The K block is a power of two whose packed panel fills at most a quarter of L2, and the next
 // power of two would not.
-TEST(GemmSchedule, KBlockFillsAtMostHalfOfL2) {
-  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  if (l2 <= 0) l2 = 1L << 20;
+TEST(GemmSchedule, KBlockFillsAtMostAQuarterOfL2) {
+  const long l2 = blas_example::cache_bytes(2);
   for (const Precision* prec : {&kSingle, &kDouble}) {
     const int kc = blas_example::kc_for_this_machine(*prec);
     const long panel_row = long(prec->tile_columns()) * prec->bytes;
     EXPECT_EQ(kc & (kc - 1), 0) << kc;
-    EXPECT_TRUE(kc == 64 || kc * panel_row <= l2 / 2) << kc;
-    EXPECT_TRUE(kc == 8192 || 2 * kc * panel_row > l2 / 2) << kc;
+    EXPECT_TRUE(kc == 64 || kc * panel_row <= l2 / 4) << kc;
+    EXPECT_TRUE(kc == 8192 || 2 * kc * panel_row > l2 / 4) << kc;
   }
 }
 
 // A block of packed panels is a power of two of them, 2 to 64, that fills at most an eighth of
 // L3, and twice as many would not.
 TEST(GemmSchedule, PackedBlockFillsAtMostAnEighthOfL3) {
-  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  if (l3 <= 0) l3 = 8L << 20;
+  const long l3 = blas_example::cache_bytes(3);
   for (const Precision* prec : {&kSingle, &kDouble}) {
     const int kc = blas_example::kc_for_this_machine(*prec);
     const int panels = blas_example::panels_for_this_machine(*prec, kc);
