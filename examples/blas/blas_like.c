@@ -17,6 +17,29 @@ static int valid_transpose(enum blas_transpose t) {
 
 static int max1(int x) { return x > 1 ? x : 1; }
 
+/* A calling thread's buffers for the copied operands, kept from call to call: a fresh buffer of
+ * megabytes costs a page fault per 4 KiB on first touch, as much as the copy itself. Each grows
+ * to the largest request and lives as long as the thread (it stays reachable through the
+ * thread's own storage). */
+struct scratch {
+  void *data;
+  size_t bytes;
+};
+static _Thread_local struct scratch operand_scratch[2];
+
+/* operand_scratch[which] with room for `bytes`, or NULL when it cannot be had (the old
+ * buffer is kept then). */
+static void *scratch_for(int which, size_t bytes) {
+  struct scratch *s = &operand_scratch[which];
+  if (s->bytes >= bytes) return s->data;
+  void *grown = malloc(bytes);
+  if (!grown) return NULL;
+  free(s->data);
+  s->data = grown;
+  s->bytes = bytes;
+  return grown;
+}
+
 /* The checks of the reference BLAS's xerbla, in its argument order (layout is argument 1). */
 static int check_arguments(enum blas_layout layout, enum blas_transpose ta, enum blas_transpose tb,
                            int M, int N, int K, int lda, int ldb, int ldc) {
@@ -46,14 +69,10 @@ static int check_arguments(enum blas_layout layout, enum blas_transpose ta, enum
     if (M == 0 || N == 0) return 0;                                                               \
     const int product = K > 0 && alpha != 0; /* does alpha op(A) op(B) add anything? */           \
     const int copy_a = product && ta, copy_b = product && (tb || alpha != 1);                     \
-    /* Allocated first, so that nothing is written when one cannot be. */                         \
-    T *a_dense = copy_a ? malloc(sizeof(T) * (size_t)M * (size_t)K) : NULL;                       \
-    T *b_dense = copy_b ? malloc(sizeof(T) * (size_t)K * (size_t)N) : NULL;                       \
-    if ((copy_a && !a_dense) || (copy_b && !b_dense)) {                                           \
-      free(a_dense);                                                                              \
-      free(b_dense);                                                                              \
-      return -1;                                                                                  \
-    }                                                                                             \
+    /* Had first, so that nothing is written when one cannot be. */                               \
+    T *a_dense = copy_a ? scratch_for(0, sizeof(T) * (size_t)M * (size_t)K) : NULL;               \
+    T *b_dense = copy_b ? scratch_for(1, sizeof(T) * (size_t)K * (size_t)N) : NULL;               \
+    if ((copy_a && !a_dense) || (copy_b && !b_dense)) return -1;                                  \
     const struct exo_win_2##w c_win = {C, {ldc, 1}};                                              \
     if (beta == 0) {                                                                              \
       for (int i = 0; i < M; i++) memset(C + (size_t)i * ldc, 0, sizeof(T) * (size_t)N);          \
@@ -74,8 +93,6 @@ static int check_arguments(enum blas_layout layout, enum blas_transpose ta, enum
     const struct exo_win_2##w##c a_win = {copy_a ? a_dense : A, {copy_a ? K : lda, 1}};           \
     const struct exo_win_2##w##c b_win = {copy_b ? b_dense : B, {copy_b ? N : ldb, 1}};           \
     p##gemm_parallel(NULL, M, N, K, a_win, b_win, c_win);                                         \
-    free(a_dense);                                                                                \
-    free(b_dense);                                                                                \
     return 0;                                                                                     \
   }                                                                                               \
                                                                                                   \

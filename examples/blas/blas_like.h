@@ -6,7 +6,8 @@
  * for row- or column-major storage with leading dimensions, and compute it with the scheduled
  * procs of blas.c (examples/blas/gemm.exo): C is scaled by beta first (set to zero when beta is
  * 0, as BLAS specifies: C is then not read), then alpha op(B) and op(A), where they are not the
- * operands as stored, are copied into dense buffers, and the gemm kernel accumulates their
+ * operands as stored, are copied into dense buffers (each calling thread keeps its two and
+ * reuses them from call to call), and the gemm kernel accumulates their
  * product into C on OpenMP's threads (sgemm_parallel; one thread when built without OpenMP).
  * The product is alpha * op(B) rounded first, then multiplied by op(A): the order the procs'
  * specifications state, which the interpreter computes too.
