@@ -238,8 +238,14 @@ class Walker {
   Walker(Effects& out, SummaryMemo& memo, int call_depth = 0)
       : out_(out), memo_(memo), call_depth_(call_depth) {}
 
-  void block(const Block& b, Env& env, int top) {
-    for (size_t i = 0; i < b.size(); ++i) stmt(b[i], env, top < 0 ? static_cast<int>(i) : top);
+  // `first_index`: the index of b's first statement in its path step (an else branch's
+  // statements follow its then branch's).
+  void block(const Block& b, Env& env, int top, int first_index = 0) {
+    for (size_t i = 0; i < b.size(); ++i) {
+      path_.push_back(AccessStep{first_index + static_cast<int>(i), -1, first_index > 0});
+      stmt(b[i], env, top < 0 ? static_cast<int>(i) : top);
+      path_.pop_back();
+    }
   }
 
   // The summary of `callee` (computed once per effects_of, then shared by every call site).
@@ -271,6 +277,7 @@ class Walker {
   SummaryMemo& memo_;
   std::vector<LoopRange> loops_;
   std::vector<Guard> guards_;
+  std::vector<AccessStep> path_;
   int call_depth_ = 0;
 
   void use(const Sym& s) {
@@ -291,6 +298,7 @@ class Walker {
     a.guards = guards_;
     a.srcinfo = where;
     a.top = top;
+    a.path = path_;
     a.through_call = call_depth_ > 0;
     out_.accesses.push_back(std::move(a));
   }
@@ -313,6 +321,7 @@ class Walker {
       a.guards = guards_;
       a.srcinfo = where;
       a.top = top;
+      a.path = path_;
       a.through_call = call_depth_ > 0;
       out_.window_corners.push_back(std::move(a));
     }
@@ -328,6 +337,7 @@ class Walker {
     a.guards = guards_;
     a.srcinfo = where;
     a.top = top;
+    a.path = path_;
     a.through_call = call_depth_ > 0;
     out_.accesses.push_back(std::move(a));
   }
@@ -429,6 +439,7 @@ class Walker {
       for (const Guard& g : s.guards) a.guards.push_back(Guard{subst(inner, g.cond), g.negated});
       a.srcinfo = s.srcinfo;
       a.top = top;
+      a.path = path_;
       a.through_call = true;
       a.async = s.async || (c->proc->instr && !c->proc->instr->async.empty());
       out_.accesses.push_back(std::move(a));
@@ -468,7 +479,7 @@ class Walker {
         guards_.push_back(Guard{subst(env, n->cond), false});
         block(n->body, env, top);
         guards_.back().negated = true;
-        block(n->orelse, env, top);
+        block(n->orelse, env, top, static_cast<int>(n->body.size()));
         guards_.pop_back();
         return;
       }
@@ -477,7 +488,9 @@ class Walker {
         reads(n->lo, env, where, top);
         reads(n->hi, env, where, top);
         loops_.push_back(LoopRange{n->iter, subst(env, n->lo), subst(env, n->hi), n});
+        path_.back().loop = static_cast<int>(loops_.size()) - 1;
         block(n->body, env, top);
+        path_.back().loop = -1;
         loops_.pop_back();
         return;
       }

@@ -33,6 +33,15 @@ struct Guard {
   bool negated = false;
 };
 
+// One step of an access's position in the analysed code: the statement holding it (or the
+// loop or if around it) as its index in the block it belongs to (an else branch's statements
+// are counted after the then branch's).
+struct AccessStep {
+  int index = 0;
+  int loop = -1;             // the statement is the For of Access::loops[loop]; -1 otherwise
+  bool else_branch = false;  // the statement is in the else branch of the step before's if
+};
+
 // One access of the analysed code. Its expressions are in the terms of the code's context
 // (callee arguments already replaced by the call's expressions).
 struct Access {
@@ -45,8 +54,12 @@ struct Access {
   std::vector<Guard> guards;     // conditions of the analysed code around it
   SrcInfo srcinfo;               // the statement that makes it
   int top = 0;                   // which top-level statement of the analysed block holds it
-  bool through_call = false;     // made inside a callee
-  bool async = false;            // made by an asynchronous copy (InstrInfo::async)
+  // Where it happens, outermost first: path[0].index == top, the last step is the statement
+  // making it (for an access inside a callee, the call). Reads of a statement happen before
+  // its write or reduction.
+  std::vector<AccessStep> path;
+  bool through_call = false;  // made inside a callee
+  bool async = false;         // made by an asynchronous copy (InstrInfo::async)
 
   bool is_config() const { return config != nullptr; }
   // Both accesses name the same root buffer or the same config field.

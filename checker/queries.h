@@ -54,6 +54,15 @@ Answer can_fuse(const Context& ctx, const Stmt& first, const Stmt& second);
 // `for v..: t[v + e] = ..` covering the location counts as overwriting).
 Answer can_lift_alloc(const Context& ctx, const Stmt& loop, const Stmt& alloc);
 
+// May dimension `dim` of `buf` (allocated in `ctx` just before `code`, which holds every use
+// of it) keep only `size` entries, index e stored at e % size (a circular buffer: resize_dim's
+// fold)? Proved when no access of `code` to `buf` touches an index at least `size` below one
+// that an earlier access touched (the reads of one statement count as simultaneous). Then a
+// value is never overwritten while live: a write of e clobbers only the slots of e - k size,
+// which no later access touches, and of e + k size, which none has touched yet. Refuted with
+// the two accesses. Accesses through windows or calls are not analysed (the caller refuses).
+Answer can_fold_dim(const Context& ctx, const Block& code, const Sym& buf, int dim, int64_t size);
+
 // Does `window` (a WindowExpr such as A[i, 0:16]) contain every location of its buffer that
 // `code` reads, writes or reduces into (for staging)? Refuted with an access outside it.
 Answer window_covers(const Context& ctx, const Expr& window, const Block& code);

@@ -1,5 +1,6 @@
 // can_lift_alloc: may an allocation inside a loop body move in front of the loop? Asks whether
-// a value written into the buffer by one iteration can be read by a later one.
+// a value written into the buffer by one iteration can be read by a later one. can_fold_dim:
+// may a dimension of a buffer become a circular buffer?
 #include "checker/conflict.h"
 #include "checker/queries.h"
 #include "core/uses.h"
@@ -153,6 +154,94 @@ Answer can_lift_alloc(const Context& ctx, const Stmt& loop_stmt, const Stmt& all
     spec.reason = "a value of " + t.name() + " written by one iteration of loop " +
                   loop->iter.name() + " may be read by a later one";
     return find_conflict(enc, ctx, spec);
+  });
+}
+
+namespace {
+
+// The condition "access `b` happens before access `a`" for instances encoded as `eb` and `ea`,
+// comparing their positions from step k on (equal before k): statements of one block in order,
+// iterations of a shared loop in order, never both branches of one if. Within one statement
+// its reads come before its write; two reads of it count as simultaneous, so as either order.
+z3::expr happens_before(z3::context& c, const Access& b, const Encoder::Enc& eb, const Access& a,
+                        const Encoder::Enc& ea, size_t k = 0) {
+  if (k >= b.path.size() || k >= a.path.size()) return c.bool_val(b.kind == AccessKind::Read);
+  const AccessStep& sb = b.path[k];
+  const AccessStep& sa = a.path[k];
+  if (sb.else_branch != sa.else_branch) return c.bool_val(false);
+  if (sb.index != sa.index) return c.bool_val(sb.index < sa.index);
+  if (sb.loop < 0 || sa.loop < 0) return happens_before(c, b, eb, a, ea, k + 1);
+  const z3::expr& ib = eb.iters.at(static_cast<size_t>(sb.loop));
+  const z3::expr& ia = ea.iters.at(static_cast<size_t>(sa.loop));
+  return ib < ia || (ib == ia && happens_before(c, b, eb, a, ea, k + 1));
+}
+
+std::string describe_access(const Access& a, const Encoder::Enc& e, const z3::model& m) {
+  std::vector<std::string> idx;
+  for (const z3::expr& i : e.idx) idx.push_back(model_value(m, i));
+  std::string s = std::string(to_string(a.kind)) + " " + location_text(a, idx);
+  std::string inner;
+  for (size_t k = 0; k < e.iters.size(); ++k)
+    inner += (k ? ", " : "") + a.loops[k].iter.name() + " = " + model_value(m, e.iters[k]);
+  if (!inner.empty()) s += " (" + inner + ")";
+  return s + at_line(a.srcinfo);
+}
+
+}  // namespace
+
+Answer can_fold_dim(const Context& ctx, const Block& code, const Sym& buf, int dim, int64_t size) {
+  return guarded([&]() -> Answer {
+    Effects eff = effects_of(ctx, code);
+    Encoder enc(ctx);
+    z3::context& c = enc.ctx();
+    z3::expr facts = enc.facts(ctx);
+    struct Encoded {
+      const Access* access;
+      Encoder::Enc earlier, later;  // as the earlier and as the later access of a pair
+    };
+    std::vector<Encoded> xs;
+    for (size_t k = 0; k < eff.accesses.size(); ++k) {
+      const Access& a = eff.accesses[k];
+      if (a.is_config() || a.buffer != buf) continue;
+      if (a.through_call)
+        return Answer::unknown_because(buf.name() + " is passed to a call" + at_line(a.srcinfo) +
+                                       ", whose accesses are not ordered here");
+      if (static_cast<int>(a.idx.size()) <= dim)
+        return Answer::unknown_because("an access of " + buf.name() + " without dimension " +
+                                       std::to_string(dim));
+      xs.push_back(Encoded{&a, enc.access(a, "e" + std::to_string(k)),
+                           enc.access(a, "l" + std::to_string(k))});
+    }
+    std::vector<std::pair<std::pair<size_t, size_t>, z3::expr>> pairs;
+    for (size_t i = 0; i < xs.size(); ++i)
+      for (size_t j = 0; j < xs.size(); ++j) {
+        const Encoder::Enc& b = xs[i].earlier;
+        const Encoder::Enc& a = xs[j].later;
+        z3::expr f = b.when && a.when && happens_before(c, *xs[i].access, b, *xs[j].access, a) &&
+                     b.idx[static_cast<size_t>(dim)] - a.idx[static_cast<size_t>(dim)] >=
+                         c.int_val(static_cast<int64_t>(size));
+        pairs.emplace_back(std::make_pair(i, j), f);
+      }
+    if (pairs.empty()) return Answer::proof();
+    z3::expr any = c.bool_val(false);
+    for (const auto& p : pairs) any = any || p.second;
+    std::optional<z3::model> model;
+    if (auto answer = decide(enc, facts && any, model)) return *answer;
+    const std::string reason = "no access of " + buf.name() + " touches an index of dimension " +
+                               std::to_string(dim) + " " + std::to_string(size) +
+                               " or more below one an earlier access touched";
+    const z3::model& m = *model;
+    for (const auto& [ij, f] : pairs) {
+      if (!m.eval(f, true).is_true()) continue;
+      const Encoded& b = xs[ij.first];
+      const Encoded& a = xs[ij.second];
+      std::string cex = describe_access(*b.access, b.earlier, m) + ", then " +
+                        describe_access(*a.access, a.later, m);
+      std::string vals = context_values(enc, m);
+      if (!vals.empty()) cex += "; with " + vals;
+      return Answer::refutation(reason, cex, a.access->srcinfo);
+    }
+    return Answer::refutation(reason, "(no model)");
   });
 }
 

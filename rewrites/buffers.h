@@ -45,7 +45,9 @@ Proc inline_window(const Proc& p, const CursorLike& window_stmt);
 Proc expand_dim(const Proc& p, const CursorLike& alloc, const std::string& alloc_dim,
                 const std::string& indexing_expr);
 struct ResizeDimOptions {
-  bool fold = false;  // not supported yet (refused)
+  // A circular buffer: index e kept at e % size (size a constant, offset 0), when no access
+  // touches an index size or more below one an earlier access touched.
+  bool fold = false;
 };
 // Resizes dimension `dim_idx` to `size`; accesses x[.., e, ..] become x[.., e - offset, ..].
 Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::string& size,

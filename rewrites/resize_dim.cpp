@@ -4,9 +4,18 @@
 //   ]
 //
 // size and offset are parsed in the scope of the allocation. Legality (checker): size > 0 and
-// every access's index in that dimension lies in [offset, offset + size). fold = true
-// (circular buffers) is not supported yet and is refused. The offset is evaluated at every
-// access: the code after the allocation writes nothing it reads (checker::value_unchanged_by).
+// every access's index in that dimension lies in [offset, offset + size). The offset is
+// evaluated at every access: the code after the allocation writes nothing it reads
+// (checker::value_unchanged_by).
+//
+// fold = true makes the dimension a circular buffer (storage folding):
+//
+//   x : T[.., n, ..] ; s     -->     x : T[.., size, ..] ; s[ x[.., e, ..] -> x[.., e % size, ..] ]
+//
+// size is a positive integer constant and the offset 0. Legality (checker::can_fold_dim): no
+// access touches an index `size` or more below one an earlier access touched, so no live
+// value shares a slot with a later write. The buffer may not be windowed, passed to a call or
+// asked for a stride (those would see the folded layout).
 #include "checker/context.h"
 #include "checker/queries.h"
 #include "core/ir_visit.h"
@@ -63,6 +72,44 @@ std::vector<Expr> dim_indices(const Stmt& s, const Sym& buf, int dim) {
   v.visit(s);
   return v.out;
 }
+// resize_dim with fold = true (see the top of the file).
+Proc fold_dim(const Proc& p, const Cursor& a, int dim_idx, const Expr& sz, const Expr& off) {
+  const AllocNode* an = a.stmt().as<AllocNode>();
+  const std::optional<int64_t> size = rw::const_int(sz);
+  if (!size || *size <= 0)
+    rw::fail_argument(kOp, a,
+                      "a folded dimension's size must be a positive integer constant, got '" +
+                          to_string(sz) + "'");
+  const std::optional<int64_t> offset = rw::const_int(off);
+  if (!offset || *offset != 0)
+    rw::fail_argument(kOp, a,
+                      "a folded dimension keeps index e at e % size: the offset must be 0, got '" +
+                          to_string(off) + "'");
+  const Block& list = a.list();
+  Block rest(list.begin() + a.loc().lo + 1, list.end());
+  rw::BufferUses uses = rw::buffer_uses(rest, an->name);
+  const std::string why = "folding would change the layout it sees";
+  if (uses.whole) rw::fail(kOp, a, "'" + a.name() + "' is passed whole to a call: " + why);
+  if (uses.window) rw::fail(kOp, a, "a window of '" + a.name() + "' is taken: " + why);
+  if (uses.stride) rw::fail(kOp, a, "the code takes a stride of '" + a.name() + "': " + why);
+  checker::Context actx = checker::Context::at(p, a.stmt());
+  rw::require_proved(kOp, a, checker::can_fold_dim(actx, rest, an->name, dim_idx, *size), [&] {
+    return "dimension " + std::to_string(dim_idx) + " of '" + a.name() + "' can fold to " +
+           std::to_string(*size) + " entries";
+  });
+  std::vector<Expr> shape = an->type.shape;
+  shape[dim_idx] = sz;
+  Stmt new_alloc = AllocNode::make(an->name, Type(an->type.base, shape), an->mem, an->srcinfo);
+  rw::AccessMap m;
+  m.buf = an->name;
+  m.idx = [&sz, dim_idx](std::vector<Expr> i) {
+    i[dim_idx] = BinOpNode::make(BinOpKind::Mod, i[dim_idx], sz, i[dim_idx].srcinfo());
+    return i;
+  };
+  m.window = [](std::vector<WAccess> w) { return w; };  // refused above
+  return rw::Edit(p).redeclare(a.loc().block, a.loc().lo, new_alloc, m).done();
+}
+
 }  // namespace
 
 Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::string& size,
@@ -70,9 +117,6 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
     const AllocNode* an = a.stmt().as<AllocNode>();
-    if (opts.fold)
-      rw::fail(ErrorCode::Unsupported, "resize_dim.fold", kOp, a,
-               "fold = true (circular buffers) is not supported yet");
     if (dim_idx < 0 || dim_idx >= an->type.rank())
       rw::fail_argument(kOp, a,
                         "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() +
@@ -80,6 +124,7 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
     Expr sz = rw::parse_index_expr(kOp, a, size, "the size");
     Expr off = rw::parse_index_expr(kOp, a, offset, "the offset");
     rw::require_size_expr(kOp, a, sz, "the new size");
+    if (opts.fold) return fold_dim(p, a, dim_idx, sz, off);
     const BlockPath path = a.loc().block;
     const int ai = a.loc().lo;
     const Block& list = a.list();

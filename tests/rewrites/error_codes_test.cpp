@@ -119,17 +119,6 @@ def f(x: f32[8] @ DRAM, y: f32[8] @ DRAM):
   EXPECT_EQ(e.reason_id(), "checker.unknown");
 }
 
-TEST(ErrorCodes, AnUnimplementedOptionIsUnsupported) {
-  Proc p = parse_proc(R"(def f(x: f32[8] @ DRAM):
-    t: f32[8] @ DRAM
-    for i in seq(0, 8):
-        t[i] = x[i]
-        x[i] = t[i]
-)");
-  SchedulingError e = refusal([&] { resize_dim(p, "t", 0, "1", "0", {.fold = true}); });
-  EXPECT_EQ(e.code(), ErrorCode::Unsupported);
-}
-
 TEST(ErrorCodes, EveryCodeHasAName) {
   for (ErrorCode c : {ErrorCode::NotFound, ErrorCode::BadArgument, ErrorCode::NotProved,
                       ErrorCode::Unknown, ErrorCode::Unsupported})

@@ -649,9 +649,16 @@ TEST(ExoBuffersPort, DeleteBuffer) {
   EXPECT_THROW(delete_buffer(bad, "a : _"), SchedulingError);
 }
 
-// test_fold_buffer_* (resize_dim with fold=True): deliberate difference, folding is not
-// supported yet and ResizeDimOptions::fold is documented as refused.
-TEST(ExoBuffersPort, FoldBufferRefused) {
+// resize_dim with fold=True (Exo's test_fold_buffer_*): a dimension becomes a circular buffer.
+ResizeDimOptions folded() {
+  ResizeDimOptions o;
+  o.fold = true;
+  return o;
+}
+
+// test_fold_buffer_loop_simple: iteration i writes x[i..i+3]; a write may land 2 below an
+// earlier one (i + 3, then i + 1 in the next iteration), so 2 entries are too few, 3 enough.
+TEST(ExoBuffersPort, FoldBufferLoopSimple) {
   Proc foo = parse_proc(R"(def foo(N: size):
     assert N > 4
     x: i8[N] @ DRAM
@@ -659,9 +666,137 @@ TEST(ExoBuffersPort, FoldBufferRefused) {
         for j in seq(i, i + 4):
             x[j] = 1.0
 )");
-  ResizeDimOptions o;
-  o.fold = true;
-  EXPECT_THROW(resize_dim(foo, "x : _", 0, "3", "0", o), SchedulingError);
+  expect_refused([&] { resize_dim(foo, "x : _", 0, "2", "0", folded()); }, "resize_dim",
+                 "can fold to 2 entries");
+  Proc q = resize_dim(foo, "x : _", 0, "3", "0", folded());
+  EXPECT_TRUE(has(q, "x: i8[3]")) << q;
+  EXPECT_TRUE(has(q, "x[j % 3] = 1.0")) << q;
+  expect_equivalent(foo, q, {{"N", 7}});
+}
+
+// test_fold_buffer_sequential_stmts: x[5] comes after x[7].
+TEST(ExoBuffersPort, FoldBufferSequentialStmts) {
+  Proc foo = parse_proc(R"(def foo():
+    x: i8[10] @ DRAM
+    x[0] = 0.0
+    x[2] = 0.0
+    x[3] = 0.0
+    x[2] = 0.0
+    x[7] = 0.0
+    x[5] = 0.0
+)");
+  expect_refused([&] { resize_dim(foo, "x : _", 0, "2", "0", folded()); }, "resize_dim", "x[5]");
+  Proc q = resize_dim(foo, "x : _", 0, "3", "0", folded());
+  EXPECT_EQ(to_string(q), R"(def foo():
+    x: i8[3] @ DRAM
+    x[0] = 0.0
+    x[2] = 0.0
+    x[0] = 0.0
+    x[2] = 0.0
+    x[1] = 0.0
+    x[2] = 0.0
+)");
+}
+
+// test_fold_buffer_within_stmt: the two reads of one statement are live at once.
+TEST(ExoBuffersPort, FoldBufferWithinStmt) {
+  Proc foo = parse_proc(R"(def foo():
+    x: i8[10] @ DRAM
+    x[1] = x[3] + x[0]
+)");
+  expect_refused([&] { resize_dim(foo, "x : _", 0, "3", "0", folded()); }, "resize_dim",
+                 "can fold to 3 entries");
+  Proc q = resize_dim(foo, "x : _", 0, "4", "0", folded());
+  EXPECT_TRUE(has(q, "x: i8[4]")) << q;
+  EXPECT_TRUE(has(q, "x[1] = x[3] + x[0]")) << q;
+}
+
+// test_fold_buffer_if_stmt: the two branches of an if never both run, so x[5] of the then
+// branch and x[i - 2] of the else branch are not ordered; x[i - 2] after x[i] is.
+TEST(ExoBuffersPort, FoldBufferIfStmt) {
+  Proc foo = parse_proc(R"(def foo(condition: bool):
+    x: i8[10] @ DRAM
+    x[2] = 0.0
+    if condition:
+        x[1] = 0.0
+        x[5] = 0.0
+    else:
+        for i in seq(2, 5):
+            x[i] = 1.0
+            x[i - 1] = 2.0
+            x[i - 2] = 2.0
+    x[3] = 0.0
+)");
+  expect_refused([&] { resize_dim(foo, "x : _", 0, "2", "0", folded()); }, "resize_dim",
+                 "writes x[2] at line 3, then writes x[0] (i = 2) at line 11");
+  Proc q = resize_dim(foo, "x : _", 0, "3", "0", folded());
+  EXPECT_TRUE(has(q, "x[(i - 2) % 3] = 2.0")) << q;
+}
+
+// test_fold_buffer_blur: the horizontal blur's rows as a line buffer of 3 rows.
+const char* kFoldBlur =
+    R"(def blur(H: size, W: size, inp: i32[H + 2, W] @ DRAM, out: i32[H, W] @ DRAM):
+    assert H % 32 == 0
+    assert W > 32
+    for io in seq(0, H / 32):
+        blur_x: i32[34, W] @ DRAM
+        for ii in seq(0, 2):
+            for j in seq(0, W - 2):
+                blur_x[ii, j] = inp[io * 32 + ii, j] + inp[io * 32 + ii, j + 1] + inp[io * 32 + ii, j + 2]
+        for ii in seq(0, 32):
+            for j in seq(0, W - 2):
+                blur_x[ii + 2, j] = inp[io * 32 + ii + 2, j] + inp[io * 32 + ii + 2, j + 1] + inp[io * 32 + ii + 2, j + 2]
+            for j in seq(0, W - 2):
+                out[32 * io + ii, j] = blur_x[ii, j] + blur_x[ii + 1, j] + blur_x[ii + 2, j]
+)";
+
+TEST(ExoBuffersPort, FoldBufferBlur) {
+  Proc blur = parse_proc(kFoldBlur);
+  Proc q = resize_dim(blur, "blur_x : _", 0, "3", "0", folded());
+  EXPECT_TRUE(has(q, "blur_x: i32[3, W]")) << q;
+  EXPECT_TRUE(has(q, "blur_x[(ii + 2) % 3, j]")) << q;
+  expect_equivalent(blur, q, {{"H", 64}, {"W", 35}});
+}
+
+// Two rows are too few: row ii + 2 would overwrite row ii while it is still to be read.
+TEST(ExoBuffersPort, FoldBufferBlurRefusesTwoRows) {
+  Proc blur = parse_proc(kFoldBlur);
+  expect_refused([&] { resize_dim(blur, "blur_x : _", 0, "2", "0", folded()); }, "resize_dim",
+                 "blur_x[");
+}
+
+// test_fold_buffer_unsharp: the gray rows of the unsharp mask's vertical blur, 8 of them.
+TEST(ExoBuffersPort, FoldBufferUnsharp) {
+  Proc unsharp = parse_proc(
+      R"(def exo_unsharp_base(W: size, H: size, output: f32[3, H, W] @ DRAM, input: f32[3, H + 6, W + 6] @ DRAM):
+    assert H % 32 == 0
+    for y in seq(0, H / 32):
+        gray: f32[38, 6 + W] @ DRAM
+        ratio: f32[1, W] @ DRAM
+        blur_y: f32[1, 6 + W] @ DRAM
+        for yi in seq(0, 6):
+            for x in seq(0, 6 + W):
+                gray[yi, x] = input[0, yi + 32 * y, x] + input[1, yi + 32 * y, x] + input[2, yi + 32 * y, x]
+        for y_i in seq(0, 32):
+            for x in seq(0, 6 + W):
+                gray[6 + y_i, x] = input[0, 6 + y_i + 32 * y, x] + input[1, 6 + y_i + 32 * y, x] + input[2, 6 + y_i + 32 * y, x]
+            for x in seq(0, 6 + W):
+                blur_y[0, x] = gray[3 + y_i, x] + gray[2 + y_i, x] + gray[4 + y_i, x] + gray[1 + y_i, x] + gray[5 + y_i, x] + gray[y_i, x] + gray[6 + y_i, x]
+            for x in seq(0, W):
+                ratio[0, x] = (gray[3 + y_i, 3 + x] - (blur_y[0, 3 + x] + blur_y[0, 2 + x] + blur_y[0, 4 + x] + blur_y[0, 1 + x] + blur_y[0, 5 + x] + blur_y[0, x] + blur_y[0, 6 + x])) / gray[3 + y_i, 3 + x]
+            for c in seq(0, 3):
+                for x in seq(0, W):
+                    output[c, y_i + 32 * y, x] = ratio[0, x] * input[c, 3 + y_i + 32 * y, 3 + x]
+)");
+  Proc q = resize_dim(unsharp, "gray : _", 0, "8", "0", folded());
+  EXPECT_TRUE(has(q, "gray: f32[8, 6 + W]")) << q;
+  CompareProcsOptions nan_is_nan;  // a gray row of zeros divides 0 by 0 on both sides
+  nan_is_nan.trials = 4;
+  nan_is_nan.compare.nan_equal = true;
+  expect_equivalent(unsharp, q, {{"H", 32}, {"W", 5}}, nan_is_nan);
+  // Six rows would let row 6 + y_i overwrite row y_i before the vertical blur reads it.
+  expect_refused([&] { resize_dim(unsharp, "gray : _", 0, "6", "0", folded()); }, "resize_dim",
+                 "gray[");
 }
 
 // test_reuse_buffer2: c, only passed to a call, is replaced by bb.

@@ -202,3 +202,113 @@ TEST(ResolveAlloc, NameWithUnderscoreIsABufferName) {
   EXPECT_NE(to_string(q).find("t_reg: f32[N, 4] @ DRAM"), std::string::npos) << q;
   expect_equivalent(p, q, {{"N", 3}});
 }
+
+// resize_dim with fold = true: circular buffers.
+namespace {
+
+ResizeDimOptions fold_option() {
+  ResizeDimOptions o;
+  o.fold = true;
+  return o;
+}
+
+// A buffer filled whole before it is read cannot fold: the last write (t[N]) lands on the slot
+// of t[0] before t[0] is read.
+TEST(FoldDim, AProducerThatFillsTheWholeBufferFirstIsRefused) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[N + 1] @ DRAM, y: f32[N] @ DRAM):
+    t: f32[N + 1] @ DRAM
+    for i in seq(0, N + 1):
+        t[i] = x[i]
+    for i in seq(0, N):
+        y[i] = t[i] + t[i + 1]
+)");
+  expect_refused([&] { resize_dim(p, "t : _", 0, "2", "0", fold_option()); }, "resize_dim",
+                 "counterexample");
+}
+
+// The same pair computed in one loop, the producer one step ahead: two entries are live at
+// once, and the second write of an iteration lands on the slot read last.
+TEST(FoldDim, ASlidingPairFoldsToTwoEntries) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[N + 1] @ DRAM, y: f32[N] @ DRAM):
+    t: f32[N + 1] @ DRAM
+    t[0] = x[0]
+    for i in seq(0, N):
+        t[i + 1] = x[i + 1]
+        y[i] = t[i] + t[i + 1]
+)");
+  Proc q = resize_dim(p, "t : _", 0, "2", "0", fold_option());
+  EXPECT_NE(to_string(q).find("t: f32[2]"), std::string::npos) << q;
+  expect_equivalent(p, q, {{"N", 1}});
+  expect_equivalent(p, q, {{"N", 9}});
+  expect_refused([&] { resize_dim(p, "t : _", 0, "1", "0", fold_option()); }, "resize_dim",
+                 "can fold to 1 entries");
+}
+
+// A read of the older value after the newer one was written in the same iteration needs one
+// more entry than the values read together.
+TEST(FoldDim, AWriteBeforeTheReadOfTheOldestValueNeedsAnotherEntry) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[N + 2] @ DRAM, y: f32[N] @ DRAM):
+    t: f32[N + 2] @ DRAM
+    t[0] = x[0]
+    t[1] = x[1]
+    for i in seq(0, N):
+        t[i + 2] = x[i + 2]
+        y[i] = t[i]
+)");
+  expect_refused([&] { resize_dim(p, "t : _", 0, "2", "0", fold_option()); }, "resize_dim",
+                 "writes t[");
+  Proc q = resize_dim(p, "t : _", 0, "3", "0", fold_option());
+  expect_equivalent(p, q, {{"N", 5}});
+}
+
+TEST(FoldDim, TheSizeMustBeAPositiveConstant) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[N] @ DRAM):
+    t: f32[N] @ DRAM
+    for i in seq(0, N):
+        t[i] = x[i]
+        x[i] = t[i]
+)");
+  expect_refused([&] { resize_dim(p, "t : _", 0, "N", "0", fold_option()); }, "resize_dim",
+                 "positive integer constant");
+}
+
+TEST(FoldDim, TheOffsetMustBeZero) {
+  Proc p = parse_proc(R"(def f(x: f32[8] @ DRAM):
+    t: f32[8] @ DRAM
+    for i in seq(0, 8):
+        t[i] = x[i]
+        x[i] = t[i]
+)");
+  expect_refused([&] { resize_dim(p, "t : _", 0, "2", "1", fold_option()); }, "resize_dim",
+                 "the offset must be 0");
+}
+
+TEST(FoldDim, AWindowedBufferIsRefused) {
+  Module m = parse_module(R"(def g(v: [f32][2] @ DRAM):
+    v[0] = 1.0
+
+def f(x: f32[8] @ DRAM):
+    t: f32[8] @ DRAM
+    for i in seq(0, 4):
+        g(t[2 * i:2 * i + 2])
+        x[i] = t[2 * i]
+)");
+  expect_refused([&] { resize_dim(m.proc("f"), "t : _", 0, "4", "0", fold_option()); },
+                 "resize_dim", "a window of 't' is taken");
+}
+
+TEST(FoldDim, FoldingTheSecondDimensionKeepsTheFirst) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[3, N] @ DRAM, y: f32[3, N] @ DRAM):
+    t: f32[3, N] @ DRAM
+    for j in seq(0, N):
+        for c in seq(0, 3):
+            t[c, j] = x[c, j]
+        for c in seq(0, 3):
+            y[c, j] = t[c, j] * 2.0
+)");
+  Proc q = resize_dim(p, "t : _", 1, "1", "0", fold_option());
+  EXPECT_NE(to_string(q).find("t: f32[3, 1]"), std::string::npos) << q;
+  expect_equivalent(p, q, {{"N", 6}});
+}
+
+}  // namespace

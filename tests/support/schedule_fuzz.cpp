@@ -668,6 +668,13 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
     return resize_dim(p, any(Targets(p).allocs, c.rng, "resize_dim"), 0,
                       chance(c.rng, 50) ? "3" : "8", chance(c.rng, 50) ? "0" : "1");
   });
+  add("resize_dim.fold", [](const Proc& p, Ctx& c) {
+    static const std::vector<std::string> sizes = {"1", "2", "3", "4", "8"};
+    ResizeDimOptions fold;
+    fold.fold = true;
+    return resize_dim(p, any(Targets(p).allocs, c.rng, "resize_dim"), 0, choose(sizes, c.rng), "0",
+                      fold);
+  });
   add("set_memory", [](const Proc& p, Ctx& c) {
     static const std::vector<std::string> mems = {"DRAM", "DRAM_STATIC", "DRAM_STACK"};
     return set_memory(p, any(Targets(p).allocs, c.rng, "set_memory"), choose(mems, c.rng));
