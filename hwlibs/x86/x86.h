@@ -142,6 +142,20 @@ inline constexpr MemoryRef AVX512{"AVX512"};
   X(mm512_cvtepi16_epi8)                  \
   X(mm512_dpbusd_epi32_broadcast)         \
   X(mm512_dpbf16_ps_broadcast)            \
+  X(mm256_loadu_epi16)                    \
+  X(mm256_storeu_epi16)                   \
+  X(mm256_set1_epi16)                     \
+  X(mm256_add_epi16)                      \
+  X(mm256_sub_epi16)                      \
+  X(mm256_adds_epu16)                     \
+  X(mm256_subs_epu16)                     \
+  X(mm256_mullo_epi16)                    \
+  X(mm256_mulhi_epu16)                    \
+  X(mm256_avg_epu16)                      \
+  X(mm256_min_epu16)                      \
+  X(mm256_max_epu16)                      \
+  X(mm256_srli1_epi16)                    \
+  X(mm256_slli1_epi16)                    \
   X(mm_prefetch_ps)                       \
   X(mm_prefetch_pd)
 

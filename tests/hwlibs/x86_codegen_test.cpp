@@ -16,13 +16,16 @@ namespace {
 
 // "mm512", "mm512bw", "mm512vnni", "mm512bf16", "mm256" or "mm": the instruction set, which one
 // CPU may have and another lack (an AVX-512 CPU without VNNI or BW still compiles and runs the
-// mm512 bank). The 16- and 8-bit lanes (epi16, epu16: ui16; epi8, epu8: ui8) need AVX512-BW.
+// mm512 bank). AVX-512's 16- and 8-bit lanes (epi16, epu16: ui16; epi8, epu8: ui8) need
+// AVX512-BW; AVX2's are in AVX2.
 std::string bank_of(const std::string& instr_name) {
   if (instr_name.find("dpbusd") != std::string::npos) return "mm512vnni";
   if (instr_name.find("dpbf16") != std::string::npos) return "mm512bf16";
-  for (const char* lanes : {"epi16", "epu16", "epi8", "epu8"})
-    if (instr_name.find(lanes) != std::string::npos) return "mm512bw";
-  return instr_name.substr(0, instr_name.find('_'));
+  const std::string bank = instr_name.substr(0, instr_name.find('_'));
+  if (bank == "mm512")
+    for (const char* lanes : {"epi16", "epu16", "epi8", "epu8"})
+      if (instr_name.find(lanes) != std::string::npos) return "mm512bw";
+  return bank;
 }
 
 // Why this CPU cannot run `instr_name`; "" when it can.
