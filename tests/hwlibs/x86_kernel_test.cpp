@@ -187,6 +187,24 @@ TEST(X86Kernels, U16BlurStripBecomesIntegerInstructions) {
   }
 }
 
+// A call's written argument may not alias another: an in-place sum on registers stays a loop
+// (write the sum to another register, as blur_strip does).
+TEST(X86Kernels, InPlaceSumIsRefusedAsAliasing) {
+  Proc p = parse_kernel(R"(
+def acc(a: ui16[32] @ DRAM):
+    ra: ui16[32] @ AVX512
+    rb: ui16[32] @ AVX512
+    for i in seq(0, 32):
+        ra[i] = ra[i] + rb[i]
+)",
+                        "acc", false);
+  SchedulingError e = x86_test::refusal(p, "for i in _: _", x86::mm512_add_epi16);
+  EXPECT_EQ(e.op(), "replace");
+  EXPECT_EQ(e.reason(),
+            "'ra' would be passed for both 'out' and 'x' of 'mm512_add_epi16', and 'out' is "
+            "written: arguments of a call may not alias a written one");
+}
+
 // A masked load must not zero the lanes it does not load: the zeroing variant's body says it
 // does, so it does not unify with a guarded copy.
 TEST(X86Kernels, ZeroMaskedLoadDoesNotReplaceAGuardedCopy) {
