@@ -1,6 +1,6 @@
 // The x86 hardware library: AVX2 and AVX-512 vector registers as memories, and SIMD
-// instructions (f32 and f64; i32 loads, stores and AVX512-VNNI u8 x s8 dot products) as @instr
-// procs, for use with `set_memory` and `replace`:
+// instructions (f32 and f64; i32 and ui16 integer arithmetic, widening and narrowing, and
+// AVX512-VNNI u8 x s8 dot products) as @instr procs, for use with `set_memory` and `replace`:
 //
 //   #include "hwlibs/x86/x86.h"
 //   p = set_memory(p, "C_reg", x86::AVX512);
@@ -76,6 +76,8 @@ inline constexpr MemoryRef AVX512{"AVX512"};
   X(mm512_mask_fmadd_##ps##_broadcast)        \
   X(mm512_add_##ps)                           \
   X(mm512_mul_##ps)                           \
+  X(mm512_mask_add_##ps)                      \
+  X(mm512_mask_mul_##ps)                      \
   X(mm512_max_##ps)                           \
   X(mm512_relu_##ps)
 #define EXOCPP_X86_AVX2_INSTRUCTIONS(X, ps, ss) \
@@ -100,8 +102,60 @@ inline constexpr MemoryRef AVX512{"AVX512"};
   X(mm512_storeu_epi32)                   \
   X(mm512_mask_loadu_epi32)               \
   X(mm512_mask_storeu_epi32)              \
+  X(mm512_set1_epi32)                     \
+  X(mm512_add_epi32)                      \
+  X(mm512_sub_epi32)                      \
+  X(mm512_mullo_epi32)                    \
+  X(mm512_min_epi32)                      \
+  X(mm512_max_epi32)                      \
+  X(mm512_loadu_epi16)                    \
+  X(mm512_storeu_epi16)                   \
+  X(mm512_mask_loadu_epi16)               \
+  X(mm512_mask_storeu_epi16)              \
+  X(mm512_set1_epi16)                     \
+  X(mm512_add_epi16)                      \
+  X(mm512_sub_epi16)                      \
+  X(mm512_adds_epu16)                     \
+  X(mm512_subs_epu16)                     \
+  X(mm512_mullo_epi16)                    \
+  X(mm512_mulhi_epu16)                    \
+  X(mm512_avg_epu16)                      \
+  X(mm512_min_epu16)                      \
+  X(mm512_max_epu16)                      \
+  X(mm512_srli1_epi16)                    \
+  X(mm512_slli1_epi16)                    \
+  X(mm512_srli8_epi16)                    \
+  X(mm512_slli8_epi16)                    \
+  X(mm512_cvtepu16_epi32)                 \
+  X(mm512_cvtepi32_epi16)                 \
+  X(mm512_cvtusepi32_epi16)               \
+  X(mm512_loadu_epi8)                     \
+  X(mm512_storeu_epi8)                    \
+  X(mm512_add_epi8)                       \
+  X(mm512_sub_epi8)                       \
+  X(mm512_adds_epu8)                      \
+  X(mm512_subs_epu8)                      \
+  X(mm512_avg_epu8)                       \
+  X(mm512_min_epu8)                       \
+  X(mm512_max_epu8)                       \
+  X(mm512_cvtepu8_epi16)                  \
+  X(mm512_cvtepi16_epi8)                  \
   X(mm512_dpbusd_epi32_broadcast)         \
   X(mm512_dpbf16_ps_broadcast)            \
+  X(mm256_loadu_epi16)                    \
+  X(mm256_storeu_epi16)                   \
+  X(mm256_set1_epi16)                     \
+  X(mm256_add_epi16)                      \
+  X(mm256_sub_epi16)                      \
+  X(mm256_adds_epu16)                     \
+  X(mm256_subs_epu16)                     \
+  X(mm256_mullo_epi16)                    \
+  X(mm256_mulhi_epu16)                    \
+  X(mm256_avg_epu16)                      \
+  X(mm256_min_epu16)                      \
+  X(mm256_max_epu16)                      \
+  X(mm256_srli1_epi16)                    \
+  X(mm256_slli1_epi16)                    \
   X(mm_prefetch_ps)                       \
   X(mm_prefetch_pd)
 

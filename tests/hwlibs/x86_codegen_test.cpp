@@ -14,11 +14,27 @@
 namespace exocpp {
 namespace {
 
+// "mm512", "mm512bw", "mm512vnni", "mm512bf16", "mm256" or "mm": the instruction set, which one
+// CPU may have and another lack (an AVX-512 CPU without VNNI or BW still compiles and runs the
+// mm512 bank). AVX-512's 16- and 8-bit lanes (epi16, epu16: ui16; epi8, epu8: ui8) need
+// AVX512-BW; AVX2's are in AVX2.
+std::string bank_of(const std::string& instr_name) {
+  if (instr_name.find("dpbusd") != std::string::npos) return "mm512vnni";
+  if (instr_name.find("dpbf16") != std::string::npos) return "mm512bf16";
+  const std::string bank = instr_name.substr(0, instr_name.find('_'));
+  if (bank == "mm512")
+    for (const char* lanes : {"epi16", "epu16", "epi8", "epu8"})
+      if (instr_name.find(lanes) != std::string::npos) return "mm512bw";
+  return bank;
+}
+
 // Why this CPU cannot run `instr_name`; "" when it can.
 std::string missing_cpu_feature(const std::string& instr_name) {
   __builtin_cpu_init();
   if (instr_name.rfind("mm512_", 0) == 0 && !__builtin_cpu_supports("avx512f"))
     return "this CPU lacks AVX-512F";
+  if (bank_of(instr_name) == "mm512bw" && !__builtin_cpu_supports("avx512bw"))
+    return "this CPU lacks AVX512-BW";
   if (instr_name.find("dpbusd") != std::string::npos && !__builtin_cpu_supports("avx512vnni"))
     return "this CPU lacks AVX512-VNNI";
   if (instr_name.find("dpbf16") != std::string::npos && !__builtin_cpu_supports("avx512bf16"))
@@ -31,14 +47,6 @@ std::string missing_cpu_feature(const std::string& instr_name) {
 
 CompileOptions strict(const std::string& compiler) {
   return {compiler, {"-O2", "-march=native", "-Wall", "-Wextra", "-Werror"}};
-}
-
-// "mm512", "mm512vnni", "mm256" or "mm": the instruction set, which one CPU may have and another
-// lack (an AVX-512 CPU without VNNI still compiles and runs the mm512 bank).
-std::string bank_of(const std::string& instr_name) {
-  if (instr_name.find("dpbusd") != std::string::npos) return "mm512vnni";
-  if (instr_name.find("dpbf16") != std::string::npos) return "mm512bf16";
-  return instr_name.substr(0, instr_name.find('_'));
 }
 
 // The wrappers of every instruction of `instr_name`'s bank compiled by `compiler` into one
@@ -59,10 +67,11 @@ const CompiledLibrary& bank_wrappers(const std::string& compiler, const std::str
   return *lib;
 }
 
-// Runs the wrapper compiled and interpreted on the same random inputs: "" or the difference.
+// Runs the wrapper compiled and interpreted on the same random inputs (integers across their
+// whole range, limits included): "" or the difference.
 std::string compare_compiled(const CompiledLibrary& lib, const Proc& wrapper,
                              const std::map<std::string, int64_t>& sizes, uint64_t seed) {
-  std::vector<ArgValue> interpreted = random_args(wrapper, sizes, seed);
+  std::vector<ArgValue> interpreted = x86_test::limit_args(wrapper, sizes, seed);
   std::vector<ArgValue> compiled = deep_copy(interpreted);
   interpret(wrapper, interpreted);
   lib.call(wrapper.name(), compiled);

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <random>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -29,6 +31,52 @@ bool is_destination(const std::string& name) {
   return name == "dst" || name == "C" || name == "out";
 }
 
+int bits_of(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::F64:
+      return 64;
+    case ScalarKind::UI16:
+      return 16;
+    case ScalarKind::I8:
+    case ScalarKind::UI8:
+      return 8;
+    default:
+      return 32;
+  }
+}
+
+// The loadu/storeu suffix of a register of `k`: the wrapper moves every register operand
+// between DRAM and the register with the library's own loads and stores.
+std::string move_suffix(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::F32:
+      return "ps";
+    case ScalarKind::F64:
+      return "pd";
+    case ScalarKind::UI16:
+      return "epi16";
+    case ScalarKind::UI8:
+      return "epi8";
+    default:
+      return "epi32";
+  }
+}
+
+// `v` wrapped to the integer type `k` (two's complement for the signed ones).
+double wrap_to(ScalarKind k, int64_t v) {
+  const auto u = static_cast<uint64_t>(v);
+  switch (k) {
+    case ScalarKind::I8:
+      return static_cast<int8_t>(static_cast<uint8_t>(u));
+    case ScalarKind::UI8:
+      return static_cast<uint8_t>(u);
+    case ScalarKind::UI16:
+      return static_cast<uint16_t>(u);
+    default:
+      return static_cast<int32_t>(static_cast<uint32_t>(u));
+  }
+}
+
 }  // namespace
 
 InstrMeaning meaning_of(const std::string& instr_name) {
@@ -50,31 +98,63 @@ InstrMeaning meaning_of(const std::string& instr_name) {
     m.elem = ScalarKind::F64;
   else if (strip_suffix(s, "_epi32"))
     m.elem = ScalarKind::I32;
+  else if (strip_suffix(s, "_epi16") || strip_suffix(s, "_epu16"))
+    m.elem = ScalarKind::UI16;  // the core has no i16: 16-bit lanes are ui16
+  else if (strip_suffix(s, "_epi8") || strip_suffix(s, "_epu8"))
+    m.elem = ScalarKind::UI8;  // 8-bit lanes are ui8, like the 16-bit ones
   else
-    throw std::invalid_argument("no _ps/_pd/_ss/_sd/_epi32 suffix: " + instr_name);
-  m.width = bits / (m.elem == ScalarKind::F64 ? 64 : 32);
+    throw std::invalid_argument("no _ps/_pd/_ss/_sd/_epi32/_epi16/_epu16/_epi8/_epu8 suffix: " +
+                                instr_name);
+  m.src_elem = m.elem;
+  // A conversion names its source type first: cvtepu16_epi32, cvtepi32_epi16, cvtusepi32_epi16,
+  // cvtepu8_epi16, cvtepi16_epi8.
+  if (strip_prefix(s, "cvtus")) {
+    m.op = "cvtus";
+    s = "cvt" + s;
+  }
+  if (strip_prefix(s, "cvtepu16")) {
+    m.src_elem = ScalarKind::UI16;
+    s = "cvt";
+  } else if (strip_prefix(s, "cvtepi32")) {
+    m.src_elem = ScalarKind::I32;
+    s = "cvt";
+  } else if (strip_prefix(s, "cvtepu8")) {
+    m.src_elem = ScalarKind::UI8;
+    s = "cvt";
+  } else if (strip_prefix(s, "cvtepi16")) {
+    m.src_elem = ScalarKind::UI16;
+    s = "cvt";
+  }
+  m.width = bits / std::max(bits_of(m.elem), bits_of(m.src_elem));
+  // A shift by a constant names its count: srli1, slli8.
+  for (const char* shift : {"srli", "slli"}) {
+    std::string count = s;
+    if (strip_prefix(count, shift) && !count.empty() &&
+        count.find_first_not_of("0123456789") == std::string::npos) {
+      m.shift = std::stoi(count);
+      s = shift;
+    }
+  }
   if (strip_prefix(s, "maskz_"))
     m.masked = m.zero = true;
   else if (strip_prefix(s, "mask_"))
     m.masked = true;
   if (s == "broadcast") s = "set1";
-  static const std::vector<std::string> ops = {"setzero", "loadu",    "storeu", "set1",
-                                               "fmadd",   "add",      "mul",    "max",
-                                               "relu",    "prefetch", "dpbusd", "dpbf16"};
+  static const std::vector<std::string> ops = {
+      "setzero", "loadu", "storeu", "set1",     "fmadd",  "add",   "sub", "mul",
+      "mullo",   "mulhi", "avg",    "min",      "max",    "relu",  "cvt", "srli",
+      "slli",    "adds",  "subs",   "prefetch", "dpbusd", "dpbf16"};
   if (std::find(ops.begin(), ops.end(), s) == ops.end())
     throw std::invalid_argument("unknown operation '" + s + "' in " + instr_name);
   if (broadcast_operand && s != "fmadd" && s != "dpbusd" && s != "dpbf16")
     throw std::invalid_argument("_broadcast on an operation other than fmadd or a dot product: " +
                                 instr_name);
-  m.op = s;
+  if (m.op != "cvtus") m.op = s;
   return m;
 }
 
 Wrapped wrap(const Proc& instr) {
   const InstrMeaning m = meaning_of(instr.name());
-  const std::string sfx = m.elem == ScalarKind::F32   ? "ps"
-                          : m.elem == ScalarKind::F64 ? "pd"
-                                                      : "epi32";
   std::ostringstream sig, pre, call, post;
   std::map<std::string, std::string> renames;  // register argument -> its wrapper buffer
   call << "    " << instr.name() << "(";
@@ -97,7 +177,9 @@ Wrapped wrap(const Proc& instr) {
       continue;
     }
     const std::string bank = a.mem == "AVX512" ? "mm512" : "mm256";
-    pre << "    " << n << "_reg: " << to_string(a.type.base) << "[" << m.width << "] @ " << a.mem
+    const std::string sfx = move_suffix(a.type.base);
+    const int lanes = (a.mem == "AVX512" ? 512 : 256) / bits_of(a.type.base);
+    pre << "    " << n << "_reg: " << to_string(a.type.base) << "[" << lanes << "] @ " << a.mem
         << "\n    " << bank << "_loadu_" << sfx << "(" << n << "_reg, " << n << ")\n";
     call << n << "_reg";
     renames[n] = n + "_reg";
@@ -167,6 +249,43 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
       continue;
     }
     double old = before.get({i}), v = 0.0;
+    if (is_int_precision(m.elem) && m.op != "dpbusd") {
+      // Exact integer arithmetic in 64 bits, then wrapped to the destination's width, as the
+      // hardware computes each lane.
+      const auto a = static_cast<int64_t>(in(0, i));
+      const auto b = ins.size() > 1 ? static_cast<int64_t>(in(1, i)) : 0;
+      int64_t r = 0;
+      if (m.op == "loadu" || m.op == "storeu" || m.op == "set1" || m.op == "cvt")
+        r = a;
+      else if (m.op == "add")
+        r = a + b;
+      else if (m.op == "sub")
+        r = a - b;
+      else if (m.op == "mullo")
+        r = a * b;
+      else if (m.op == "mulhi")  // unsigned operands: the high half of the 32-bit product
+        r = static_cast<int64_t>((static_cast<uint64_t>(a) * static_cast<uint64_t>(b)) >> 16);
+      else if (m.op == "adds")  // unsigned saturation
+        r = std::min<int64_t>(a + b, m.elem == ScalarKind::UI8 ? 0xFF : 0xFFFF);
+      else if (m.op == "subs")
+        r = std::max<int64_t>(a - b, 0);
+      else if (m.op == "srli")
+        r = a >> m.shift;
+      else if (m.op == "slli")
+        r = a << m.shift;
+      else if (m.op == "avg")
+        r = (a + b + 1) >> 1;
+      else if (m.op == "min")
+        r = std::min(a, b);
+      else if (m.op == "max")
+        r = std::max(a, b);
+      else if (m.op == "cvtus")  // the lane read as unsigned 32-bit, saturated to 16 bits
+        r = std::min<uint64_t>(static_cast<uint32_t>(a), 0xFFFF);
+      else
+        throw std::invalid_argument("no integer reference for " + instr_name);
+      dst->set({i}, wrap_to(m.elem, r));
+      continue;
+    }
     if (m.op == "setzero")
       v = 0.0;
     else if (m.op == "loadu" || m.op == "storeu" || m.op == "set1")
@@ -179,6 +298,8 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
       v = in(0, i) * in(1, i);
     else if (m.op == "max")
       v = in(0, i) > in(1, i) ? in(0, i) : in(1, i);
+    else if (m.op == "min")
+      v = in(0, i) < in(1, i) ? in(0, i) : in(1, i);
     else if (m.op == "relu")
       v = in(0, i) > 0 ? in(0, i) : 0.0;
     else if (m.op == "dpbusd") {
@@ -202,6 +323,34 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
   }
 }
 
+std::vector<ArgValue> limit_args(const Proc& wrapper, const std::map<std::string, int64_t>& sizes,
+                                 uint64_t seed) {
+  std::vector<ArgValue> args = random_args(wrapper, sizes, seed);
+  std::mt19937_64 rng(seed);
+  for (ArgValue& v : args) {
+    Buffer* b = std::get_if<Buffer>(&v);
+    if (!b || !is_int_precision(b->kind())) continue;
+    const ScalarKind k = b->kind();
+    const bool is_signed = k == ScalarKind::I8 || k == ScalarKind::I32;
+    const int64_t hi = (int64_t{1} << (bits_of(k) - (is_signed ? 1 : 0))) - 1;
+    const int64_t lo = is_signed ? -hi - 1 : 0;
+    const std::vector<int64_t> edges = {
+        0,   1,   2,   -1,    -2,    lo,    lo + 1, hi,     hi - 1, hi / 2, hi / 2 + 1, 127,
+        128, 255, 256, 32767, 32768, 65535, 65536,  -32768, -65536, 3,      43691};
+    std::uniform_int_distribution<int64_t> any(lo, hi);
+    std::uniform_int_distribution<size_t> pick(0, edges.size() - 1);
+    for (int64_t e = 0; e < b->num_elements(); ++e) {
+      int64_t x = any(rng);
+      if (rng() % 2) {
+        x = edges[pick(rng)];
+        if (x < lo || x > hi) x = hi;  // an edge outside this type's range: its maximum
+      }
+      b->set_flat(e, static_cast<double>(x));
+    }
+  }
+  return args;
+}
+
 std::vector<std::map<std::string, int64_t>> size_cases(const Proc& instr) {
   const InstrMeaning m = meaning_of(instr.name());
   if (!m.masked) return {{}};
@@ -213,7 +362,7 @@ std::vector<std::map<std::string, int64_t>> size_cases(const Proc& instr) {
 std::string check_against_reference(const Proc& instr, const std::map<std::string, int64_t>& sizes,
                                     uint64_t seed) {
   Wrapped w = wrap(instr);
-  std::vector<ArgValue> args = random_args(w.wrapper, sizes, seed);
+  std::vector<ArgValue> args = limit_args(w.wrapper, sizes, seed);
   std::vector<ArgValue> expected = deep_copy(args);
   interpret(w.wrapper, args);
   std::map<std::string, ArgValue> named = by_name(w.wrapper, expected);

@@ -14,13 +14,17 @@ namespace exocpp::x86_test {
 
 // What an instruction's name says it does.
 struct InstrMeaning {
-  std::string op;       // "setzero", "loadu", "storeu", "set1", "fmadd", "add", "mul", "max",
-                        // "relu", "prefetch", "dpbusd", "dpbf16" (broadcast_ss/sd read as
-                        // "set1")
+  std::string op;  // "setzero", "loadu", "storeu", "set1", "fmadd", "add", "sub", "mul",
+                   // "mullo", "mulhi", "avg", "min", "max", "relu", "cvt", "cvtus", "srli",
+                   // "slli", "adds", "subs", "prefetch", "dpbusd", "dpbf16" (broadcast_ss/sd read
+                   // as "set1")
   bool masked = false;  // mask_* / maskz_*: lanes N.. are not computed
   bool zero = false;    // maskz_*: lanes N.. become 0
-  int width = 0;        // lanes per register: 16 / 8 (AVX-512 f32 or i32 / f64), 8 / 4 (AVX2)
-  ScalarKind elem = ScalarKind::F32;
+  int width = 0;        // lanes: 16 / 8 / 32 / 64 (AVX-512 f32 or i32 / f64 / ui16 / ui8), 8 / 4
+                        // (AVX2); a conversion's, those of its wider type
+  ScalarKind elem = ScalarKind::F32;      // the destination's element type
+  ScalarKind src_elem = ScalarKind::F32;  // the operands': elem but for a conversion
+  int shift = 0;                          // srli / slli: the count in the name (srli1: 1)
 };
 // Throws std::invalid_argument for a name that follows no known pattern.
 InstrMeaning meaning_of(const std::string& instr_name);
@@ -41,6 +45,13 @@ Wrapped wrap(const Proc& instr);
 // Applies the instruction named `instr_name` to `args` (keyed by the instruction's argument
 // names, as wrap() keeps them) in plain C++: the expected result of running its wrapper.
 void apply_reference(const std::string& instr_name, std::map<std::string, ArgValue>& args);
+
+// Arguments for `wrapper` as random_args draws them, with every integer buffer then refilled
+// with values of its type's whole range, half of them at or next to its limits (0, the maximum,
+// the minimum, the wrap-around points of 8, 16 and 32 bits): random_args's small integers would
+// never show an instruction that wraps or saturates differently from its body.
+std::vector<ArgValue> limit_args(const Proc& wrapper, const std::map<std::string, int64_t>& sizes,
+                                 uint64_t seed);
 
 // The control values to try for `instr`: each N in 1..width for a masked instruction, else one
 // empty map.

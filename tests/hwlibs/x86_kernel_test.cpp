@@ -117,6 +117,101 @@ TEST(X86Kernels, TailTileUsesMaskedInstructions) {
   }
 }
 
+// One 32-lane strip of a uint16 3x3 box blur's vertical pass as Halide's apps/blur writes it
+// (written registers are distinct: replace refuses a call whose written argument aliases another),
+// three rows summed in wrapping u16 and divided by 3 as Halide lowers it, the high half of the
+// product with 43691 (k[0]) shifted right by 1; its register staging in memory MEM.
+std::string blur_strip(const std::string& mem) {
+  std::string text = R"(
+def blur_strip(a: ui16[32] @ DRAM, b: ui16[32] @ DRAM, c: ui16[32] @ DRAM, k: ui16[1] @ DRAM, out: ui16[32] @ DRAM):
+    ra: ui16[32] @ MEM
+    rb: ui16[32] @ MEM
+    rc: ui16[32] @ MEM
+    rk: ui16[32] @ MEM
+    ab: ui16[32] @ MEM
+    abc: ui16[32] @ MEM
+    hi: ui16[32] @ MEM
+    q: ui16[32] @ MEM
+    for i in seq(0, 32):
+        ra[i] = a[i]
+    for i in seq(0, 32):
+        rb[i] = b[i]
+    for i in seq(0, 32):
+        rc[i] = c[i]
+    for i in seq(0, 32):
+        ab[i] = ra[i] + rb[i]
+    for i in seq(0, 32):
+        abc[i] = ab[i] + rc[i]
+    for i in seq(0, 32):
+        rk[i] = k[0]
+    for i in seq(0, 32):
+        hi[i] = (abc[i] * (rk[i] / 256) + abc[i] * (rk[i] - rk[i] / 256 * 256) / 256) / 256
+    for i in seq(0, 32):
+        q[i] = hi[i] / 2
+    for i in seq(0, 32):
+        out[i] = q[i]
+)";
+  for (size_t at = text.find("MEM"); at != std::string::npos; at = text.find("MEM", at))
+    text.replace(at, 3, mem);
+  return text;
+}
+
+TEST(X86Kernels, U16BlurStripBecomesIntegerInstructions) {
+  Proc plain = parse_kernel(blur_strip("DRAM"), "blur_strip", true);
+  Proc regs = parse_kernel(blur_strip("AVX512"), "blur_strip", false);
+  Proc q = replace_each(regs, {&x86::mm512_loadu_epi16.get(), &x86::mm512_add_epi16.get(),
+                               &x86::mm512_set1_epi16.get(), &x86::mm512_mulhi_epu16.get(),
+                               &x86::mm512_srli1_epi16.get(), &x86::mm512_storeu_epi16.get()});
+  EXPECT_NO_THROW(typecheck(q)) << q;
+  std::string text = to_string(q);
+  EXPECT_EQ(text.find("for i in"), std::string::npos) << text;
+  EXPECT_NE(text.find("mm512_add_epi16(abc[0:32], ab[0:32], rc[0:32])"), std::string::npos) << text;
+  EXPECT_NE(text.find("mm512_mulhi_epu16(hi[0:32], abc[0:32], rk[0:32])"), std::string::npos)
+      << text;
+  // The magic number of a division by 3 and inputs whose sum wraps past 65535.
+  std::vector<ArgValue> args = x86_test::limit_args(plain, {}, 7);
+  std::get<Buffer>(args[3]).set({0}, 43691);
+  std::vector<ArgValue> expected = deep_copy(args);
+  interpret(plain, expected);
+  std::vector<ArgValue> got = deep_copy(args);
+  interpret(q, got);
+  EXPECT_EQ(compare_args(plain, expected, got), "");
+  const Buffer &a = std::get<Buffer>(args[0]), &b = std::get<Buffer>(args[1]),
+               &c = std::get<Buffer>(args[2]), &out = std::get<Buffer>(got[4]);
+  for (int64_t i = 0; i < 32; ++i) {
+    const auto sum = static_cast<uint16_t>(a.get({i}) + b.get({i}) + c.get({i}));
+    EXPECT_EQ(out.get({i}), sum / 3) << "lane " << i;
+  }
+  // Compiled, on the same inputs: the plain C of the DRAM kernel and (on a CPU with AVX512-BW)
+  // the instructions both give the interpreter's result.
+  std::vector<std::pair<Proc, std::string>> builds = {{plain, "blur_strip_plain"}};
+  if (__builtin_cpu_supports("avx512bw")) builds.emplace_back(q, "blur_strip_avx512");
+  for (const auto& [proc, lib_name] : builds) {
+    CompiledLibrary lib({proc}, lib_name, strict());
+    std::vector<ArgValue> compiled = deep_copy(args);
+    lib.call(proc.name(), compiled);
+    EXPECT_EQ(compare_args(plain, expected, compiled), "") << lib_name;
+  }
+}
+
+// A call's written argument may not alias another: an in-place sum on registers stays a loop
+// (write the sum to another register, as blur_strip does).
+TEST(X86Kernels, InPlaceSumIsRefusedAsAliasing) {
+  Proc p = parse_kernel(R"(
+def acc(a: ui16[32] @ DRAM):
+    ra: ui16[32] @ AVX512
+    rb: ui16[32] @ AVX512
+    for i in seq(0, 32):
+        ra[i] = ra[i] + rb[i]
+)",
+                        "acc", false);
+  SchedulingError e = x86_test::refusal(p, "for i in _: _", x86::mm512_add_epi16);
+  EXPECT_EQ(e.op(), "replace");
+  EXPECT_EQ(e.reason(),
+            "'ra' would be passed for both 'out' and 'x' of 'mm512_add_epi16', and 'out' is "
+            "written: arguments of a call may not alias a written one");
+}
+
 // A masked load must not zero the lanes it does not load: the zeroing variant's body says it
 // does, so it does not unify with a guarded copy.
 TEST(X86Kernels, ZeroMaskedLoadDoesNotReplaceAGuardedCopy) {

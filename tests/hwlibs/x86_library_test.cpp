@@ -91,7 +91,7 @@ TEST(X86Library, EveryTemplateHoleNamesAnArgument) {
 
 // Vector arguments are contiguous (stride 1, and a byte matrix of a dot product dense row by
 // row), masked counts fit a register; operands have the instruction's element type, but for a
-// dot product's unsigned and signed bytes.
+// dot product's unsigned and signed bytes and a conversion's source.
 TEST(X86Library, EveryVectorArgumentAssertsUnitStrideAndEveryCountItsBound) {
   for (const Proc& p : x86::library().procs) {
     std::set<std::string> preds;
@@ -107,8 +107,9 @@ TEST(X86Library, EveryVectorArgumentAssertsUnitStrideAndEveryCountItsBound) {
       const bool dot_bf16 = m.op == "dpbf16" && (n == "a" || n == "b");
       ASSERT_EQ(a.type.rank(), n == "b" && (dot_bytes || dot_bf16) ? 2 : 1)
           << p.name() << ": " << n;
+      const bool dst = n == "dst" || n == "C" || n == "out";
       EXPECT_EQ(a.type.base, dot_bf16     ? ScalarKind::BF16
-                             : !dot_bytes ? m.elem
+                             : !dot_bytes ? (dst ? m.elem : m.src_elem)
                              : n == "a"   ? ScalarKind::UI8
                                           : ScalarKind::I8)
           << p.name() << ": " << n;

@@ -65,5 +65,57 @@ TEST(X86SemanticsHarness, MeaningIsReadFromTheName) {
   EXPECT_THROW(x86_test::meaning_of("mm512_frobnicate_ps"), std::invalid_argument);
 }
 
+TEST(X86SemanticsHarness, IntegerLanesAndConversionsAreReadFromTheName) {
+  x86_test::InstrMeaning m = x86_test::meaning_of("mm512_mulhi_epu16");
+  EXPECT_EQ(m.op, "mulhi");
+  EXPECT_EQ(m.width, 32);
+  EXPECT_EQ(m.elem, ScalarKind::UI16);
+  m = x86_test::meaning_of("mm512_avg_epu8");
+  EXPECT_EQ(m.op, "avg");
+  EXPECT_EQ(m.width, 64);
+  EXPECT_EQ(m.elem, ScalarKind::UI8);
+  m = x86_test::meaning_of("mm512_cvtusepi32_epi16");
+  EXPECT_EQ(m.op, "cvtus");
+  EXPECT_EQ(m.width, 16);
+  EXPECT_EQ(m.elem, ScalarKind::UI16);
+  EXPECT_EQ(m.src_elem, ScalarKind::I32);
+  m = x86_test::meaning_of("mm512_cvtepu8_epi16");
+  EXPECT_EQ(m.op, "cvt");
+  EXPECT_EQ(m.width, 32);
+  EXPECT_EQ(m.elem, ScalarKind::UI16);
+  EXPECT_EQ(m.src_elem, ScalarKind::UI8);
+}
+
+// The integer inputs reach the limits: a product of two ui16 past 2^31 wraps negative in 32-bit
+// int, where `/` truncates toward zero, so `x * y / 65536` is not the high half of the product
+// (65535 * 65535 gives 2, not 65534). Small random integers would never show it.
+TEST(X86SemanticsHarness, CatchesAMulhiThatDividesTheWrappedProduct) {
+  x86::register_memories();
+  Proc wrong = parse_module(R"(
+@instr("{out_data} = _mm512_mulhi_epu16({x_data}, {y_data});")
+def mm512_mulhi_epu16(out: [ui16][32] @ AVX512, x: [ui16][32] @ AVX512, y: [ui16][32] @ AVX512):
+    for i in seq(0, 32):
+        out[i] = x[i] * y[i] / 65536
+)")
+                   .proc("mm512_mulhi_epu16");
+  std::string diff = x86_test::check_against_reference(wrong, {}, 1);
+  EXPECT_NE(diff.find("differs"), std::string::npos) << diff;
+}
+
+// vpmovusdw saturates a negative i32 to 65535 (it reads the lane as unsigned): a body that
+// clamps it to 0 is caught.
+TEST(X86SemanticsHarness, CatchesASaturationThatClampsNegativesToZero) {
+  x86::register_memories();
+  Proc wrong = parse_module(R"(
+@instr("_mm256_storeu_si256((__m256i *)&{dst_data}, _mm512_cvtusepi32_epi16({src_data}));")
+def mm512_cvtusepi32_epi16(dst: [ui16][16] @ DRAM, src: [i32][16] @ AVX512):
+    for i in seq(0, 16):
+        dst[i] = select(src[i], 0, 0, select(src[i], 65535, src[i], 65535))
+)")
+                   .proc("mm512_cvtusepi32_epi16");
+  std::string diff = x86_test::check_against_reference(wrong, {}, 1);
+  EXPECT_NE(diff.find("differs"), std::string::npos) << diff;
+}
+
 }  // namespace
 }  // namespace exocpp
