@@ -1,6 +1,6 @@
 // The GEMM schedule: turns the plain three-loop `gemm` of gemm.exo into an AVX-512 kernel with
 // exocpp's public scheduling operations only, at either precision (SGEMM, DGEMM) from the one
-// script, serial or with the row tiles of each packed panel run in parallel (OpenMP). Used by
+// script, serial or with the row tiles of each packed block run in parallel (OpenMP). Used by
 // the generator program (main.cpp), the correctness tests (tests/examples) and the benchmark
 // (bench/blas).
 #pragma once
@@ -32,7 +32,7 @@ struct ScheduleOptions {
   int panels = 0;      // NR-column panels of B packed as one block (at least 2); 0: the machine's
   bool pack_b = true;  // copy each kc x (panels NR) block of B into dense panels (stage_mem)
   bool vectorize = true;  // schedule the tiles into AVX-512 (false: plain loops, for debugging)
-  bool parallel = false;  // the row tiles of each packed panel as a `par` loop (OpenMP threads)
+  bool parallel = false;  // the row tiles of each packed block as a `par` loop (OpenMP threads)
 };
 
 // The size in bytes of this machine's level-`level` data cache (1, 2 or 3), as one core sees
