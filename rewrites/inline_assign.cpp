@@ -1,18 +1,23 @@
 // ============================================================================================
-// inline_assign: replace a scalar by the expression assigned to it.
+// inline_assign: replace a buffer element by the expression assigned to it.
 // ============================================================================================
 //
-//   x = e ; s   -->   s[ x -> e ]
+//   x = e ; s            -->   s[ x -> e ]
+//   x[idx] = e ; s       -->   s[ x[idx] -> e ]      (reads with the same index expressions)
 //
-// The target is the assignment. x must be a scalar buffer allocated earlier in the same
-// statement list (so nothing after the list reads it), and the rest of the list `s` must
-// neither write x nor write anything e reads (buffers, also through windows, and config
-// fields; a call counts as writing every buffer it is passed and every config field), so that
-// e has the same value wherever x was read. Precision: x holds e rounded or wrapped to x's type,
-// so e may stand for x only when that store keeps e's value (rw::store_keeps_value,
+// The target is the assignment. x must be allocated earlier in the same statement list (so
+// nothing after the list reads it), and the rest of the list `s` must neither write x nor write
+// anything e or idx reads (buffers, also through windows, and config fields; a call counts as
+// writing every buffer it is passed and every config field), so that e has the same value
+// wherever x[idx] was read. For a tensor, the assignment's removal must not be seen: every
+// other read of x in s is proved (checker) to touch another element than x[idx], and s may not
+// window x, pass it to a call or ask its stride. Precision: x holds e rounded or wrapped to x's
+// type, so e may stand for x only when that store keeps e's value (rw::store_keeps_value,
 // rewrites/internal/precision.h: `t: i8; t = x[i] * 2` wraps, `x[i] * 2` does not), and the result
 // must type-check (e's precision where x's was used). Forwarding: the assignment's cursors become
 // invalid; the statements after it shift up.
+#include "checker/context.h"
+#include "checker/queries.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "rewrites/internal/code_uses.h"
@@ -27,20 +32,79 @@ namespace exocpp {
 
 namespace {
 
+// Replaces the reads x[idx] (the same index expressions; none for a scalar) by `with`.
 class ReplaceReads : public IRMutator {
  public:
-  ReplaceReads(Sym x, Expr with) : x_(std::move(x)), with_(std::move(with)) {}
+  ReplaceReads(Sym x, std::vector<Expr> idx, Expr with)
+      : x_(std::move(x)), idx_(std::move(idx)), with_(std::move(with)) {}
 
  protected:
   Expr mutate_Read(const ReadNode* n, const Expr& e) override {
-    if (n->name == x_ && n->idx.empty()) return with_;
+    if (n->name == x_ && expr_equal(n->idx, idx_)) return with_;
     return IRMutator::mutate_Read(n, e);
   }
 
  private:
   Sym x_;
+  std::vector<Expr> idx_;
   Expr with_;
 };
+
+std::string index_text(const std::vector<Expr>& idx) {
+  std::string out;
+  for (size_t d = 0; d < idx.size(); ++d) out += (d ? ", " : "") + to_string(idx[d]);
+  return out;
+}
+
+// "some dimension of a differs from b's": (a0 < b0 or a0 > b0) or ...
+Expr any_index_differs(const std::vector<Expr>& a, const std::vector<Expr>& b) {
+  Expr out;
+  for (size_t d = 0; d < a.size() && d < b.size(); ++d) {
+    Expr ne = BinOpNode::make(BinOpKind::Or, BinOpNode::make(BinOpKind::Lt, a[d], b[d]),
+                              BinOpNode::make(BinOpKind::Gt, a[d], b[d]));
+    out = out.defined() ? BinOpNode::make(BinOpKind::Or, out, ne) : ne;
+  }
+  return out;
+}
+
+// How many reads of x `b` makes (anywhere inside it).
+int count_reads(const Block& b, const Sym& x) {
+  struct V : IRVisitor {
+    Sym x;
+    int n = 0;
+    void visit_Read(const ReadNode* r, const Expr& e) override {
+      n += r->name == x;
+      IRVisitor::visit_Read(r, e);
+    }
+  } v;
+  v.x = x;
+  for (const Stmt& s : b) v.visit(s);
+  return v.n;
+}
+
+// The index lists of the reads of x made by statement `s` itself (not by statements nested in
+// it), other than `idx`.
+std::vector<std::vector<Expr>> other_reads(const Stmt& s, const Sym& x,
+                                           const std::vector<Expr>& idx) {
+  struct V : IRVisitor {
+    Sym x;
+    const std::vector<Expr>* idx;
+    std::vector<std::vector<Expr>> out;
+    void visit_Read(const ReadNode* n, const Expr& e) override {
+      if (n->name == x && !expr_equal(n->idx, *idx)) out.push_back(n->idx);
+      IRVisitor::visit_Read(n, e);
+    }
+    void visit_For(const ForNode* n, const Stmt&) override {
+      visit(n->lo);
+      visit(n->hi);
+    }
+    void visit_If(const IfNode* n, const Stmt&) override { visit(n->cond); }
+  } v;
+  v.x = x;
+  v.idx = &idx;
+  v.visit(s);
+  return v.out;
+}
 
 }  // namespace
 
@@ -52,18 +116,21 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
     const AssignNode* a = rw::stmt_as<AssignNode>(op, c, "an assignment");
     const Loc& l = c.loc();
     const Block& list = c.list();
+    // The allocation: in this list before the assignment, or (a tensor) in an enclosing one.
     const AllocNode* alloc = nullptr;
-    for (int i = 0; i < l.lo; ++i)
-      if (auto al = list[static_cast<size_t>(i)].as<AllocNode>(); al && al->name == a->name)
-        alloc = al;
+    bool same_list = true;
+    for (Cursor at = c; !alloc; at = at.parent(), same_list = false) {
+      for (int i = 0; i < at.loc().lo && !alloc; ++i)
+        if (auto al = at.list()[static_cast<size_t>(i)].as<AllocNode>(); al && al->name == a->name)
+          alloc = al;
+      if (alloc || at.loc().block.empty() || a->idx.empty()) break;
+    }
     if (!alloc)
       rw::fail(op, c,
                "'" + a->name.name() +
-                   "' is not allocated earlier in the same block, so it may be read after "
-                   "the block and the assignment cannot be removed");
-    if (!alloc->type.is_scalar() || !a->idx.empty())
-      rw::fail(op, c,
-               "'" + a->name.name() + "' is not a scalar; only scalar assignments can be inlined");
+                   "' is not allocated earlier in the same block (nor, for a tensor, in an "
+                   "enclosing one), so it may be read after the block and the assignment cannot "
+                   "be removed");
 
     if (!rw::store_keeps_value(a->rhs, alloc->type.base))
       rw::fail(
@@ -78,6 +145,11 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
     auto roots = rw::window_roots(p);
     rw::Access in_rest = rw::accesses(rest, roots);
     rw::Access in_e = rw::accesses(a->rhs, roots);
+    for (const Expr& i : a->idx) {  // the index is evaluated again at every replaced read
+      rw::Access in_i = rw::accesses(i, roots);
+      in_e.reads.insert(in_i.reads.begin(), in_i.reads.end());
+      in_e.config_reads.insert(in_i.config_reads.begin(), in_i.config_reads.end());
+    }
     if (in_rest.writes.count(a->name))
       rw::fail(op, c, "'" + a->name.name() + "' is written again later in the block");
     for (const Sym& b : in_e.reads)
@@ -91,8 +163,46 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
                  "the right-hand side reads config field '" + f +
                      "', which may be written later in the block");
 
-    // 3. The rewrite: drop the assignment, substitute e for x after it.
-    ReplaceReads sub(a->name, a->rhs);
+    // 3. A tensor keeps its other elements: no read left in the rest may touch x[idx], whose
+    // assignment goes away.
+    if (!a->idx.empty()) {
+      rw::BufferUses uses = rw::buffer_uses(rest, a->name);
+      const rw::BufferUses anywhere = rw::buffer_uses(p.body(), a->name);
+      uses.window = uses.window || (!same_list && anywhere.window);
+      uses.whole = uses.whole || (!same_list && anywhere.whole);
+      uses.stride = uses.stride || (!same_list && anywhere.stride);
+      const std::string why = ", so its reads cannot all be replaced";
+      if (uses.window) rw::fail(op, c, "a window of '" + a->name.name() + "' is taken later" + why);
+      if (uses.whole)
+        rw::fail(op, c, "'" + a->name.name() + "' is passed whole to a call later" + why);
+      if (uses.stride)
+        rw::fail(op, c, "the stride of '" + a->name.name() + "' is taken later" + why);
+      const std::string written = a->name.name() + "[" + index_text(a->idx) + "]";
+      // Allocated outside this list: other iterations and later code could read what the
+      // assignment wrote, so every read of x must be one of those replaced here.
+      if (!same_list) {
+        ReplaceReads probe(a->name, a->idx, a->rhs);
+        if (rw::buffer_uses(probe.mutate(rest), a->name).read ||
+            rw::buffer_uses(Block(list.begin(), list.begin() + l.lo), a->name).read ||
+            count_reads(p.body(), a->name) != count_reads(rest, a->name))
+          rw::fail(op, c,
+                   "'" + a->name.name() +
+                       "' is allocated outside this block and read elsewhere than as " + written +
+                       " after the assignment in it, so removing the assignment could be seen");
+      }
+      for (const Stmt& s : uses.stmts)
+        for (const std::vector<Expr>& r : other_reads(s, a->name, a->idx)) {
+          Expr differs = any_index_differs(r, a->idx);
+          rw::require_proved(op, c, checker::always_true(checker::Context::at(p, s), differs), [&] {
+            return "the read " + a->name.name() + "[" + index_text(r) + "]" +
+                   " touches another element than " + written +
+                   ", whose assignment inlining removes";
+          });
+        }
+    }
+
+    // 4. The rewrite: drop the assignment, substitute e for x[idx] after it.
+    ReplaceReads sub(a->name, a->idx, a->rhs);
     Block new_rest = sub.mutate(rest);
     rw::Edit edit(p);
     edit.remove(l.block, l.lo, l.lo + 1)

@@ -54,13 +54,84 @@ TEST(InlineAssign, RefusesAnArgument) {
                  "not allocated earlier");
 }
 
-TEST(InlineAssign, RefusesATensorElement) {
+// A tensor element: its reads with the same index take the expression; the other element's
+// read is proved to touch another element and stays.
+TEST(InlineAssign, SubstitutesATensorElement) {
+  Proc p = parse_proc(R"(def f(A: f32[4] @ DRAM, B: f32[4] @ DRAM):
+    t: f32[2] @ DRAM
+    t[1] = B[1]
+    t[0] = B[0] * 2.0
+    A[0] = t[0] + t[1]
+    A[1] = t[0]
+)");
+  Proc q = inline_assign(p, p.body_cursor()[2]);
+  EXPECT_NE(to_string(q).find("A[0] = B[0] * 2.0 + t[1]"), std::string::npos) << q;
+  EXPECT_NE(to_string(q).find("A[1] = B[0] * 2.0"), std::string::npos) << q;
+  EXPECT_EQ(to_string(q).find("t[0] ="), std::string::npos) << q;
+  expect_equivalent(p, q);
+}
+
+// Another read that may touch the assigned element would see its removal.
+TEST(InlineAssign, RefusesAReadThatMayTouchTheAssignedElement) {
+  Proc p = parse_proc(R"(def f(n: size, A: f32[4] @ DRAM, B: f32[4] @ DRAM):
+    assert n <= 2
+    t: f32[2] @ DRAM
+    t[1] = B[1]
+    t[0] = B[0]
+    A[0] = t[0] + t[n - 1]
+)");
+  expect_refused([&] { inline_assign(p, p.body_cursor()[2]); }, "inline_assign",
+                 "touches another element than t[0]");
+}
+
+// The producer of a loop, its buffer allocated outside: every read is in the same iteration
+// with the same index, so the buffer is dead once they are replaced.
+TEST(InlineAssign, SubstitutesAProducerInsideALoop) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    t: f32[N] @ DRAM
+    for i in seq(0, N):
+        t[i] = B[i] * 2.0
+        A[i] = t[i] + 1.0
+)");
+  Proc q = inline_assign(p, p.body_cursor()[1].body()[0]);
+  EXPECT_NE(to_string(q).find("A[i] = B[i] * 2.0 + 1.0"), std::string::npos) << q;
+  expect_equivalent(p, q, {{"N", 1}});
+  expect_equivalent(p, q, {{"N", 7}});
+}
+
+// The same with a read of the previous iteration's element: it would see the removal.
+TEST(InlineAssign, RefusesAProducerReadByAnotherIteration) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N + 1] @ DRAM, B: f32[N + 1] @ DRAM):
+    t: f32[N + 1] @ DRAM
+    t[0] = B[0]
+    for i in seq(0, N):
+        t[i + 1] = B[i + 1]
+        A[i] = t[i + 1] + t[i]
+)");
+  expect_refused([&] { inline_assign(p, p.body_cursor()[2].body()[0]); }, "inline_assign",
+                 "read elsewhere than as t[i + 1]");
+}
+
+TEST(InlineAssign, RefusesATensorWindowedLater) {
   Proc p = parse_proc(R"(def f(A: f32[4] @ DRAM):
     t: f32[2] @ DRAM
     t[0] = 2.0
     A[0] = t[0]
+    w = t[0:2]
+    A[1] = w[0]
 )");
-  expect_refused([&] { inline_assign(p, p.body_cursor()[1]); }, "inline_assign", "not a scalar");
+  expect_refused([&] { inline_assign(p, p.body_cursor()[1]); }, "inline_assign",
+                 "a window of 't' is taken later");
+}
+
+TEST(InlineAssign, RefusesATensorElementThatTheStoreWraps) {
+  Proc p = parse_proc(R"(def f(A: i32[4] @ DRAM, B: i32[4] @ DRAM):
+    t: i8[2] @ DRAM
+    t[0] = B[0] * 2
+    A[0] = t[0]
+)");
+  expect_refused([&] { inline_assign(p, p.body_cursor()[1]); }, "inline_assign",
+                 "does not hold the value");
 }
 
 TEST(InlineAssign, ForwardsTheFollowingStatement) {
