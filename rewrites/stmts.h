@@ -81,6 +81,12 @@ Proc fold_into_reduce(const Proc& p, const CursorLike& assign);
 // e in the rest of the block and the assignment removed. `s` must not write x or anything e reads.
 Proc inline_assign(const Proc& p, const CursorLike& assign);
 
+// Halide's compute_inline: the producer `for x..: f[x + c] = e` (a perfect nest around one
+// assignment, f allocated earlier in the same block) is removed with f's allocation, and every
+// later read f[r] becomes e[x := r - c]. Each read must lie in the produced region and the rest
+// of the block must write nothing e reads (see rewrites/compute_inline.cpp).
+Proc compute_inline(const Proc& p, const CursorLike& producer);
+
 // `x = 0.0 ; for i in _: x += c * y` --> `x = 0.0 ; for i in _: x += y ; x = c * x` for a block
 // of two statements, where every reduction into x in the loop body is scaled by the same c,
 // which the loop does not change.

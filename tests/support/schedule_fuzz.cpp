@@ -552,6 +552,9 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
   add("inline_assign", [](const Proc& p, Ctx& c) {
     return inline_assign(p, any(Targets(p).stmts, c.rng, "inline_assign"));
   });
+  add("compute_inline", [](const Proc& p, Ctx& c) {
+    return compute_inline(p, any(Targets(p).loops, c.rng, "compute_inline"));
+  });
   add("lift_reduce_constant", [](const Proc& p, Ctx& c) {
     return lift_reduce_constant(
         p, one_or_two(any(Targets(p).stmts, c.rng, "lift_reduce_constant"), c.rng));

@@ -1,0 +1,245 @@
+// ============================================================================================
+// compute_inline: a producer loop nest disappears into the reads of what it computed (Halide's
+// compute_inline).
+// ============================================================================================
+//
+//   f : T[..]
+//   for x0 in seq(lo0, hi0):            s[ f[r0, .., rk] -> e[x_d := r_d - c_d] ]
+//       ..                      -->
+//           f[x0 + c0, .., xk + ck] = e
+//   s
+//
+// The target is the producer: a perfect loop nest around one assignment whose index in each
+// dimension is one of the nest's iterators plus an offset free of them (in any order), with
+// bounds that mention none of the nest's iterators and read no config field. f is allocated
+// earlier in the same list, is not an argument, and its only other uses are reads in the rest
+// of the list `s`. Legality:
+//   - every read f[r] in s lies in the produced region: lo_d <= r_d - c_d < hi_d (checker, in the
+//     read's context), so it reads a value the producer wrote;
+//   - s writes neither f nor anything e reads (buffers, also through windows, and config
+//     fields; a call counts as writing every buffer it is passed and every config field), so e
+//     has at the read the value it had when the producer ran;
+//   - the store to f keeps e's value (rw::store_keeps_value: f = e does not round or wrap);
+//   - e does not read f.
+// The producer and f's allocation are removed. Forwarding: cursors inside the producer become
+// invalid; the statements after it shift up.
+#include "checker/context.h"
+#include "checker/queries.h"
+#include "core/ir_visit.h"
+#include "core/printer.h"
+#include "core/uses.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/precision.h"
+#include "rewrites/internal/targets.h"
+#include "rewrites/stmts.h"
+
+namespace exocpp {
+
+namespace {
+
+const char* kOp = "compute_inline";
+
+// One dimension of the producer's index: iterator `loop` of the nest plus `offset`.
+struct IndexForm {
+  size_t loop = 0;
+  Expr offset;
+};
+
+bool mentions_any(const Expr& e, const std::vector<const ForNode*>& nest) {
+  for (const ForNode* f : nest)
+    if (mentions(e, f->iter)) return true;
+  return false;
+}
+
+// `e` as `x + c`, `c + x` or `x - c` with x an iterator of `nest` and c free of them.
+std::optional<IndexForm> index_form(const Expr& e, const std::vector<const ForNode*>& nest) {
+  auto iterator = [&](const Expr& x) -> std::optional<size_t> {
+    const ReadNode* r = x.as<ReadNode>();
+    if (!r || !r->idx.empty()) return std::nullopt;
+    for (size_t k = 0; k < nest.size(); ++k)
+      if (nest[k]->iter == r->name) return k;
+    return std::nullopt;
+  };
+  if (auto k = iterator(e)) return IndexForm{*k, rw::int_const(0)};
+  const BinOpNode* b = e.as<BinOpNode>();
+  if (!b) return std::nullopt;
+  if (b->op == BinOpKind::Add) {
+    if (auto k = iterator(b->lhs); k && !mentions_any(b->rhs, nest)) return IndexForm{*k, b->rhs};
+    if (auto k = iterator(b->rhs); k && !mentions_any(b->lhs, nest)) return IndexForm{*k, b->lhs};
+  }
+  if (b->op == BinOpKind::Sub)
+    if (auto k = iterator(b->lhs); k && !mentions_any(b->rhs, nest))
+      return IndexForm{*k, USubNode::make(b->rhs)};
+  return std::nullopt;
+}
+
+// Replaces every read f[r] by e with each iterator x_k := r_d - c_d.
+class InlineReads : public IRMutator {
+ public:
+  InlineReads(Sym f, Expr e, const std::vector<const ForNode*>& nest,
+              const std::vector<IndexForm>& forms)
+      : f_(std::move(f)), e_(std::move(e)), nest_(nest), forms_(forms) {}
+
+ protected:
+  Expr mutate_Read(const ReadNode* n, const Expr& e) override {
+    if (n->name != f_) return IRMutator::mutate_Read(n, e);
+    rw::SymMap env;
+    for (size_t d = 0; d < forms_.size(); ++d)
+      env.emplace(nest_[forms_[d].loop]->iter, rw::mk_sub(mutate(n->idx[d]), forms_[d].offset));
+    return rw::substitute(e_, env);
+  }
+
+ private:
+  Sym f_;
+  Expr e_;
+  const std::vector<const ForNode*>& nest_;
+  const std::vector<IndexForm>& forms_;
+};
+
+// The index lists of the reads of f made by statement `s` itself (not by nested statements).
+std::vector<std::vector<Expr>> own_reads(const Stmt& s, const Sym& f) {
+  struct V : IRVisitor {
+    Sym f;
+    std::vector<std::vector<Expr>> out;
+    void visit_Read(const ReadNode* n, const Expr& e) override {
+      if (n->name == f) out.push_back(n->idx);
+      IRVisitor::visit_Read(n, e);
+    }
+    void visit_For(const ForNode* n, const Stmt&) override {
+      visit(n->lo);
+      visit(n->hi);
+    }
+    void visit_If(const IfNode* n, const Stmt&) override { visit(n->cond); }
+  } v;
+  v.f = f;
+  v.visit(s);
+  return v.out;
+}
+
+}  // namespace
+
+Proc compute_inline(const Proc& p, const CursorLike& producer) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    // 1. The producer: a perfect nest around one assignment of the form above.
+    Cursor c = rw::resolve_stmt(kOp, p, producer);
+    std::vector<const ForNode*> nest;
+    Stmt s = c.stmt();
+    while (const ForNode* f = s.as<ForNode>()) {
+      nest.push_back(f);
+      if (f->body.size() != 1)
+        rw::fail(kOp, c,
+                 "the producer must be a perfect loop nest around one assignment; loop '" +
+                     f->iter.name() + "' holds " + std::to_string(f->body.size()) + " statements");
+      s = f->body[0];
+    }
+    const AssignNode* a = s.as<AssignNode>();
+    if (nest.empty() || !a)
+      rw::fail(kOp, c, "the producer must be a loop nest around one assignment");
+    for (const ForNode* f : nest)
+      if (mentions_any(f->lo, nest) || mentions_any(f->hi, nest) ||
+          !uses_of(f->lo).config_reads.empty() || !uses_of(f->hi).config_reads.empty())
+        rw::fail(kOp, c,
+                 "the bounds of loop '" + f->iter.name() +
+                     "' depend on the nest's iterators or on a config field, so the produced "
+                     "region is not a box");
+    if (a->idx.size() != nest.size())
+      rw::fail(kOp, c,
+               "'" + a->name.name() + "' has " + std::to_string(a->idx.size()) +
+                   " dimensions and the nest " + std::to_string(nest.size()) +
+                   " loops: each dimension must be indexed by its own loop");
+    std::vector<IndexForm> forms;
+    std::vector<bool> used(nest.size(), false);
+    for (const Expr& i : a->idx) {
+      std::optional<IndexForm> form = index_form(i, nest);
+      if (!form || used[form->loop])
+        rw::fail(kOp, c,
+                 "the index '" + to_string(i) +
+                     "' is not one of the nest's iterators (each used once) plus an offset");
+      used[form->loop] = true;
+      forms.push_back(*form);
+    }
+
+    // 2. The buffer: allocated earlier in this list, used afterwards only by reads in the rest.
+    const Loc& l = c.loc();
+    const Block& list = c.list();
+    int alloc_at = -1;
+    for (int i = 0; i < l.lo; ++i)
+      if (auto al = list[static_cast<size_t>(i)].as<AllocNode>(); al && al->name == a->name)
+        alloc_at = i;
+    if (alloc_at < 0)
+      rw::fail(kOp, c,
+               "'" + a->name.name() +
+                   "' is not allocated earlier in the same block, so it may be used elsewhere");
+    const AllocNode* alloc = list[static_cast<size_t>(alloc_at)].as<AllocNode>();
+    Block between(list.begin() + alloc_at + 1, list.begin() + l.lo);
+    Block rest(list.begin() + l.lo + 1, list.end());
+    if (rw::buffer_uses(between, a->name).any())
+      rw::fail(kOp, c, "'" + a->name.name() + "' is used between its allocation and the producer");
+    rw::BufferUses uses = rw::buffer_uses(rest, a->name);
+    if (uses.write || uses.reduce || uses.window || uses.whole || uses.stride)
+      rw::fail(kOp, c,
+               "'" + a->name.name() +
+                   "' is written, windowed, passed whole or asked its stride after the producer; "
+                   "only reads can take the expression");
+    if (uses_of(a->rhs).read.count(a->name))
+      rw::fail(kOp, c, "the right-hand side reads '" + a->name.name() + "' itself");
+    if (!rw::store_keeps_value(a->rhs, alloc->type.base))
+      rw::fail(
+          kOp, c,
+          "'" + a->name.name() + "' (" + to_string(alloc->type.base) +
+              ") does not hold the value of '" + to_string(a->rhs) +
+              "' exactly: the store rounds or wraps it, so the expression cannot stand for it");
+
+    // 3. The expression keeps its value: the rest writes nothing it reads.
+    auto roots = rw::window_roots(p);
+    rw::Access in_rest = rw::accesses(rest, roots);
+    rw::Access in_e = rw::accesses(a->rhs, roots);
+    for (const Sym& b : in_e.reads)
+      if (in_rest.writes.count(b))
+        rw::fail(
+            kOp, c,
+            "the right-hand side reads '" + b.name() + "', which is written after the producer");
+    for (const std::string& f : in_e.config_reads)
+      if (in_rest.config_writes.count(f) || in_rest.config_writes.count("*"))
+        rw::fail(kOp, c,
+                 "the right-hand side reads config field '" + f +
+                     "', which may be written after the producer");
+
+    // 4. Every read lies in the produced region.
+    for (const Stmt& st : uses.stmts) {
+      checker::Context ctx = checker::Context::at(p, st);
+      for (const std::vector<Expr>& r : own_reads(st, a->name))
+        for (size_t d = 0; d < r.size(); ++d) {
+          const ForNode* loop = nest[forms[d].loop];
+          Expr x = rw::mk_sub(r[d], forms[d].offset);
+          rw::require_proved(kOp, c, checker::always_in_range(ctx, x, loop->lo, loop->hi), [&] {
+            return "the read of " + a->name.name() + " at index '" + to_string(r[d]) +
+                   "' (dimension " + std::to_string(d) + ") lies in the produced range [" +
+                   to_string(rw::mk_add(loop->lo, forms[d].offset)) + ", " +
+                   to_string(rw::mk_add(loop->hi, forms[d].offset)) + ")";
+          });
+        }
+    }
+
+    // 5. The rewrite: the reads take the expression; the producer and the allocation go.
+    InlineReads sub(a->name, a->rhs, nest, forms);
+    Block new_rest = sub.mutate(rest);
+    rw::Edit edit(p);
+    edit.rewrite(l.block, l.lo + 1, static_cast<int>(list.size()), new_rest)
+        .remove(l.block, l.lo, l.lo + 1)
+        .remove(l.block, alloc_at, alloc_at + 1);
+    if (a->rhs.type().base != alloc->type.base) {
+      const SrcInfo at = c.stmt().srcinfo();
+      rw::typecheck_candidate(
+          kOp, edit.node(), "'" + to_string(a->rhs) + "' cannot stand for '" + a->name.name() + "'",
+          &at);
+    }
+    return edit.done();
+  });
+}
+
+}  // namespace exocpp
