@@ -9,14 +9,21 @@
 #include <string>
 #include <vector>
 
+#include "rewrites/loops.h"
 #include "rewrites/target.h"
 
 namespace exocpp {
 
 struct Tile2dOptions {
-  // Prove that both tile sizes divide the loop extents (no guards); otherwise partial tiles are
-  // guarded by ifs (divide_loop's Tail::Guard).
+  // Prove that both tile sizes divide the loop extents (no guards, no tails).
   bool perfect = false;
+  // Otherwise, the partial tiles: Tail::Guard keeps them in the tile loops behind ifs;
+  // Tail::Cut and Tail::CutAndGuard cut them out as their own loops (divide_loop's tails,
+  // CutAndGuard behind `if N % ti > 0`), so the full tiles run without a test:
+  //   for io: for jo: for ii: for ji: s                  the full tiles
+  //   [if ..:] for ii in N % ti: for jo: for ji: s        the last rows, full column tiles
+  //   for i: [if ..:] for ji in M % tj: s                 the last columns, every row
+  Tail tail = Tail::Guard;
 };
 
 // Tiles two directly nested loops (Halide's `tile`):
@@ -27,9 +34,9 @@ struct Tile2dOptions {
 //                                                 for ji in seq(0, tj):
 //                                                     s[i -> ti*io + ii, j -> tj*jo + ji]
 //
-// (with `if` guards on partial tiles unless opts.perfect). `loop_pair` is "i j" (loop i whose
-// only statement is loop j) or a cursor to the outer loop; tile_sizes = {ti, tj};
-// new_names = {io, jo, ii, ji} (outer names first, as Halide). Built from divide_loop (twice),
+// (with `if` guards on partial tiles, or the partial tiles cut out: see Tile2dOptions). `loop_pair`
+// is "i j" (loop i whose only statement is loop j) or a cursor to the outer loop; tile_sizes = {ti,
+// tj}; new_names = {io, jo, ii, ji} (outer names first, as Halide). Built from divide_loop (twice),
 // lift_scope (to move jo above i's guard) and reorder_loops.
 Proc tile2d(const Proc& p, const CursorLike& loop_pair, const std::vector<int64_t>& tile_sizes,
             const std::vector<std::string>& new_names, const Tile2dOptions& opts = {});

@@ -14,6 +14,26 @@
 
 namespace exocpp {
 
+namespace {
+
+// Tiles with the partial tiles cut out (Tail::Cut or Tail::CutAndGuard), for `outer` (for i:
+// for j: s):
+//   1. divide j:                  for i: (for jo: for ji: s) ; (j's tail)
+//   2. fission after jo:          for i: for jo: for ji: s ; for i: (j's tail)
+//   3. divide the first i:        for io: for ii: for jo: ..  ; (i's tail) ; for i: (j's tail)
+//   4. reorder ii and jo:         for io: for jo: for ii: for ji: s ; ...
+Proc tile_with_cut_tails(const Proc& p, const Cursor& outer, const std::vector<int64_t>& sizes,
+                         const std::vector<std::string>& names, Tail tail) {
+  const Loc outer_loc = outer.loc();
+  DivideLoopOptions div{.tail = tail};
+  Proc q = divide_loop(p, outer.body()[0], sizes[1], {names[1], names[3]}, div);
+  q = fission(q, Cursor(q, outer_loc).body()[0].after());
+  q = divide_loop(q, Cursor(q, outer_loc), sizes[0], {names[0], names[2]}, div);
+  return reorder_loops(q, Cursor(q, outer_loc).body()[0]);
+}
+
+}  // namespace
+
 Proc tile2d(const Proc& p, const CursorLike& loop_pair, const std::vector<int64_t>& tile_sizes,
             const std::vector<std::string>& new_names, const Tile2dOptions& opts) {
   const std::string op = "tile2d";
@@ -24,6 +44,8 @@ Proc tile2d(const Proc& p, const CursorLike& loop_pair, const std::vector<int64_
       rw::fail_argument(op, p->srcinfo, "expected four new loop names {io, jo, ii, ji}");
     Cursor outer = rw::resolve_loop_nest(op, p, loop_pair);
     const Loc outer_loc = outer.loc();
+    if (!opts.perfect && opts.tail != Tail::Guard)
+      return tile_with_cut_tails(p, outer, tile_sizes, new_names, opts.tail);
     DivideLoopOptions div{.tail = opts.perfect ? Tail::Cut : Tail::Guard, .perfect = opts.perfect};
 
     // 1. for i: for jo: for ji: [if gj:] s

@@ -24,6 +24,26 @@ TEST(Tile2d, TilesWithGuards) {
   expect_equivalent(p, q);
 }
 
+// The partial tiles cut out as their own loops: the full tiles run without a test.
+TEST(Tile2d, TilesWithCutTails) {
+  for (Tail tail : {Tail::Cut, Tail::CutAndGuard}) {
+    Proc p = parse_proc(kGemm);
+    Proc q = tile2d(p, "i j", {4, 8}, {"io", "jo", "ii", "ji"}, {.tail = tail});
+    const std::string text = to_string(q);
+    EXPECT_NE(text.find(R"(    for io in seq(0, N / 4):
+        for jo in seq(0, M / 8):
+            for ii in seq(0, 4):
+                for ji in seq(0, 8):
+                    B[4 * io + ii, 8 * jo + ji] = A[4 * io + ii, 8 * jo + ji] + 1.0)"),
+              std::string::npos)
+        << q;
+    EXPECT_EQ(text.find("if 4 * io + ii < N"), std::string::npos) << q;
+    EXPECT_EQ(text.find("if ") == std::string::npos, tail == Tail::Cut) << q;
+    for (auto [n, m] : {std::pair{6, 11}, {8, 16}, {3, 5}, {1, 1}, {9, 17}})
+      expect_equivalent(p, q, {{"N", n}, {"M", m}});
+  }
+}
+
 TEST(Tile2d, TilesPerfectly) {
   Proc p = parse_proc(R"(def f(N: size, M: size, A: f32[N, M] @ DRAM):
     assert N % 4 == 0
