@@ -227,9 +227,9 @@ Answer can_fold_dim(const Context& ctx, const Block& code, const Sym& buf, int d
     for (const auto& p : pairs) any = any || p.second;
     std::optional<z3::model> model;
     if (auto answer = decide(enc, facts && any, model)) return *answer;
-    const std::string reason = "no access of " + buf.name() + " touches an index of dimension " +
+    const std::string reason = "an access of " + buf.name() + " touches an index of dimension " +
                                std::to_string(dim) + " " + std::to_string(size) +
-                               " or more below one an earlier access touched";
+                               " or more below one an earlier access touched, whose slot it shares";
     const z3::model& m = *model;
     for (const auto& [ij, f] : pairs) {
       if (!m.eval(f, true).is_true()) continue;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/ir_visit.h"
+#include "core/uses.h"
 
 namespace exocpp {
 
@@ -53,10 +54,74 @@ struct Poly {
 using Interval = std::pair<int64_t, int64_t>;
 using RangeOf = std::function<std::optional<Interval>(const Expr&)>;
 
+// A fact X % k == 0 that holds wherever the simplified code runs.
+struct Divisible {
+  Expr x;
+  int64_t k;
+};
+
+// The facts `X % k == 0` (or `0 == X % k`) among `conds`, looking inside `and`s; only those whose
+// X reads no config field and no data, so that they hold throughout the body.
+std::vector<Divisible> divisibility_facts(const std::vector<Expr>& conds) {
+  std::vector<Divisible> out;
+  std::function<void(const Expr&)> visit = [&](const Expr& e) {
+    const BinOpNode* b = e.as<BinOpNode>();
+    if (!b) return;
+    if (b->op == BinOpKind::And) {
+      visit(b->lhs);
+      visit(b->rhs);
+      return;
+    }
+    if (b->op != BinOpKind::Eq) return;
+    for (auto [mod, zero] : {std::pair{b->lhs, b->rhs}, std::pair{b->rhs, b->lhs}}) {
+      const BinOpNode* m = mod.as<BinOpNode>();
+      const ConstNode* z = zero.as<ConstNode>();
+      const ConstNode* k = m ? m->rhs.as<ConstNode>() : nullptr;
+      if (!m || m->op != BinOpKind::Mod || !z || is_data(z->type.base) || z->int_val() != 0 || !k ||
+          is_data(k->type.base) || k->int_val() <= 0)
+        continue;
+      const Uses u = uses_of(m->lhs);
+      if (u.reads_data || !u.config_reads.empty()) continue;
+      out.push_back(Divisible{m->lhs, k->int_val()});
+    }
+  };
+  for (const Expr& c : conds) visit(c);
+  return out;
+}
+
 class Normalizer {
  public:
   Normalizer() = default;
-  explicit Normalizer(const RangeOf* range_of) : range_of_(range_of) {}
+  explicit Normalizer(const RangeOf* range_of, const std::vector<Divisible>* facts = nullptr)
+      : range_of_(range_of), facts_(facts) {}
+
+  // `poly(e)` with the divisibility facts applied to the result: a term c * (X / k) with k | c
+  // and X % k == 0 becomes (c / k) * X.
+  std::optional<Poly> poly_with_facts(const Expr& e) {
+    std::optional<Poly> p = poly(e);
+    if (!p || !facts_ || facts_->empty()) return p;
+    Poly out;
+    for (const Poly::Term& t : p->terms) {
+      std::optional<Poly> x;
+      if (t.mono.size() == 1)
+        if (auto d = atoms_[static_cast<size_t>(t.mono[0])].as<BinOpNode>();
+            d && d->op == BinOpKind::Div && d->rhs.is<ConstNode>()) {
+          const int64_t k = d->rhs.as<ConstNode>()->int_val();
+          if (k > 0 && t.coeff % k == 0 && divisible(d->lhs, k)) x = poly(d->lhs);
+        }
+      if (!x) {
+        if (!out.add_term(t.mono, t.coeff)) return p;
+        continue;
+      }
+      const int64_t k =
+          atoms_[static_cast<size_t>(t.mono[0])].as<BinOpNode>()->rhs.as<ConstNode>()->int_val();
+      for (const Poly::Term& u : x->terms) {
+        int64_t c;
+        if (!checked_mul(u.coeff, t.coeff / k, &c) || !out.add_term(u.mono, c)) return p;
+      }
+    }
+    return out;
+  }
 
   // The polynomial of a control expression, or nullopt when it does not fit (overflow).
   std::optional<Poly> poly(const Expr& e) {
@@ -120,6 +185,7 @@ class Normalizer {
           return out;
         }
         if (auto folded = fold_by_range(*l, k, b->op)) return folded;
+        if (auto folded = fold_by_facts(*l, k, b->op, b->srcinfo)) return folded;
         // Otherwise the (simplified) division is an atom.
         Expr inner = rebuild(*l, b->lhs);
         Expr atom = BinOpNode::make(b->op, inner, b->rhs, b->srcinfo);
@@ -205,8 +271,55 @@ class Normalizer {
     return r;
   }
 
+  // Whether a fact says k divides the value of `x` (a fact for a multiple of k counts).
+  bool divisible(const Expr& x, int64_t k) {
+    if (!facts_) return false;
+    std::optional<Poly> px = poly(x);
+    if (!px) return false;
+    for (const Divisible& f : *facts_) {
+      if (f.k % k != 0) continue;
+      std::optional<Poly> pf = poly(f.x);
+      if (pf && same_poly(*px, *pf)) return true;
+    }
+    return false;
+  }
+  static bool same_poly(const Poly& a, const Poly& b) {
+    auto covered = [](const Poly& x, const Poly& y) {
+      for (const Poly::Term& t : x.terms) {
+        if (t.coeff == 0) continue;
+        bool found = false;
+        for (const Poly::Term& u : y.terms)
+          found = found || (u.mono == t.mono && u.coeff == t.coeff);
+        if (!found) return false;
+      }
+      return true;
+    };
+    return covered(a, b) && covered(b, a);
+  }
+  // (X + c) / k = X / k + floor(c / k) and (X + c) % k = c mod k when a fact says k divides X
+  // (X: the non-constant terms of `l`).
+  std::optional<Poly> fold_by_facts(const Poly& l, int64_t k, BinOpKind op, const SrcInfo& s) {
+    if (!facts_ || facts_->empty()) return std::nullopt;
+    Poly x;
+    for (const Poly::Term& t : l.terms)
+      if (!t.mono.empty()) x.add_term(t.mono, t.coeff);
+    if (x.terms.empty()) return std::nullopt;
+    Expr xe = rebuild(x, ConstNode::make_int(0, s));
+    if (!divisible(xe, k)) return std::nullopt;
+    const int64_t c = l.constant();
+    Poly out;
+    if (op == BinOpKind::Mod) {
+      out.add_term({}, floor_mod(c, k));
+      return out;
+    }
+    out = *atom_poly(BinOpNode::make(BinOpKind::Div, xe, ConstNode::make_int(k, s), s));
+    out.add_term({}, floor_div(c, k));
+    return out;
+  }
+
   std::vector<Expr> atoms_;
   const RangeOf* range_of_ = nullptr;
+  const std::vector<Divisible>* facts_ = nullptr;
 };
 
 bool is_index_arith(const Expr& e) {
@@ -216,7 +329,7 @@ bool is_index_arith(const Expr& e) {
 
 class Simplifier : public IRMutator {
  public:
-  Simplifier() {
+  explicit Simplifier(std::vector<Divisible> facts = {}) : facts_(std::move(facts)) {
     range_of_ = [this](const Expr& atom) -> std::optional<Interval> {
       auto r = atom.as<ReadNode>();
       if (!r || !r->idx.empty()) return std::nullopt;
@@ -249,8 +362,8 @@ class Simplifier : public IRMutator {
 
  private:
   Expr normalize(const Expr& e) {
-    Normalizer n(&range_of_);
-    std::optional<Poly> p = n.poly(e);
+    Normalizer n(&range_of_, &facts_);
+    std::optional<Poly> p = n.poly_with_facts(e);
     if (!p) return e;
     return n.rebuild(*p, e);
   }
@@ -308,6 +421,7 @@ class Simplifier : public IRMutator {
 
   std::vector<std::pair<Sym, Interval>> ranges_;  // enclosing loops with constant bounds
   RangeOf range_of_;
+  std::vector<Divisible> facts_;  // X % k == 0 throughout the simplified code
 };
 
 }  // namespace
@@ -315,5 +429,8 @@ class Simplifier : public IRMutator {
 Expr simplify_expr(const Expr& e) { return Simplifier().mutate(e); }
 Stmt simplify_stmt(const Stmt& s) { return Simplifier().mutate(s); }
 Block simplify_block(const Block& b) { return Simplifier().mutate(b); }
+Block simplify_block(const Block& b, const std::vector<Expr>& facts) {
+  return Simplifier(divisibility_facts(facts)).mutate(b);
+}
 
 }  // namespace exocpp

@@ -15,5 +15,10 @@ Expr simplify_expr(const Expr& e);
 // Every expression of the statement/block/proc simplified (and `if True:` etc. left alone).
 Stmt simplify_stmt(const Stmt& s);
 Block simplify_block(const Block& b);
+// The same, also using facts that hold throughout `b` (a proc's asserts): each fact
+// `X % k == 0` (X reading no config field and no data; facts may be joined by `and`) makes
+// `X % k` zero, `(X + c) / k` equal to `X / k + floor(c / k)` and `k * (X / k)` equal to X, so
+// that `H - 8 * (H / 8) + 10` is 10 under `assert H % 8 == 0`.
+Block simplify_block(const Block& b, const std::vector<Expr>& facts);
 
 }  // namespace exocpp

@@ -18,7 +18,7 @@ namespace exocpp {
 Proc simplify(const Proc& p) {
   return rw::run_op("simplify", [&]() -> Proc {
     Block old_body = p.body();
-    Block new_body = simplify_block(old_body);
+    Block new_body = simplify_block(old_body, p->preds);
     ForwardFn fwd = [old_body, new_body](const Loc& l) -> Loc {
       if (l.kind != CursorKind::Expr || l.expr.empty()) return l;
       Stmt a = stmt_at(old_body, l.block, l.lo);

@@ -96,10 +96,13 @@ TEST(ResizeDim, RefusesABadDimension) {
   expect_refused([&] { resize_dim(p, tmp_alloc(p), 1, "3", "0"); }, "resize_dim", "does not exist");
 }
 
-TEST(ResizeDim, RefusesFold) {
+// t is filled whole (t[3] written) before t[0] is read: 2 entries are too few, 4 enough.
+TEST(ResizeDim, FoldKeepsEveryLiveEntry) {
   Proc p = parse_proc(kTmp);
-  expect_refused([&] { resize_dim(p, tmp_alloc(p), 0, "4", "0", {.fold = true}); }, "resize_dim",
-                 "not supported");
+  expect_refused([&] { resize_dim(p, tmp_alloc(p), 0, "2", "0", {.fold = true}); }, "resize_dim",
+                 "2 or more below one an earlier access touched");
+  Proc q = resize_dim(p, tmp_alloc(p), 0, "4", "0", {.fold = true});
+  expect_equivalent(p, q, {{"N", 3}});
 }
 
 TEST(ResizeDim, RefusesANonPositiveSize) {

@@ -21,6 +21,33 @@ TEST(Simplify, SimplifiesIndexExpressions) {
   expect_equivalent(p, q);
 }
 
+// The proc's assert that 8 divides H lets `H - 8 * (H / 8)` vanish and (H + 9) / 8 split.
+TEST(Simplify, UsesTheProcsDivisibilityAsserts) {
+  Proc p = parse_proc(R"(def f(H: size, A: f32[H + 10] @ DRAM):
+    assert H % 8 == 0
+    for i in seq(0, H - 8 * (H / 8) + 10):
+        A[i] = 0.0
+    A[(H + 9) / 8] = 1.0
+    A[H % 8] = 2.0
+)");
+  Proc q = simplify(p);
+  EXPECT_NE(to_string(q).find("for i in seq(0, 10):"), std::string::npos) << q;
+  EXPECT_NE(to_string(q).find("A[H / 8 + 1] = 1.0"), std::string::npos) << q;
+  EXPECT_NE(to_string(q).find("A[0] = 2.0"), std::string::npos) << q;
+  expect_equivalent(p, q, {{"H", 8}});
+  expect_equivalent(p, q, {{"H", 24}});
+}
+
+// A divisor that the assert does not imply, or no assert at all, leaves the division.
+TEST(Simplify, KeepsDivisionsNoAssertExplains) {
+  Proc p = parse_proc(R"(def f(H: size, A: f32[H + 10] @ DRAM):
+    assert H % 4 == 0
+    for i in seq(0, H - 8 * (H / 8) + 10):
+        A[i] = 0.0
+)");
+  EXPECT_NE(to_string(simplify(p)).find("H - 8 * (H / 8) + 10"), std::string::npos) << simplify(p);
+}
+
 TEST(Simplify, KeepsStatementCursors) {
   Proc p = parse_proc(kSrc);
   Cursor last = p.body_cursor()[1];
