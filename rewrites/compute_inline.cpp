@@ -29,11 +29,10 @@
 #include "core/printer.h"
 #include "core/uses.h"
 #include "rewrites/internal/code_uses.h"
-#include "rewrites/internal/config_fields.h"
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/inline_expr.h"
 #include "rewrites/internal/operation.h"
-#include "rewrites/internal/precision.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
 
@@ -99,26 +98,6 @@ class InlineReads : public IRMutator {
   const std::vector<const ForNode*>& nest_;
   const std::vector<IndexForm>& forms_;
 };
-
-// The index lists of the reads of f made by statement `s` itself (not by nested statements).
-std::vector<std::vector<Expr>> own_reads(const Stmt& s, const Sym& f) {
-  struct V : IRVisitor {
-    Sym f;
-    std::vector<std::vector<Expr>> out;
-    void visit_Read(const ReadNode* n, const Expr& e) override {
-      if (n->name == f) out.push_back(n->idx);
-      IRVisitor::visit_Read(n, e);
-    }
-    void visit_For(const ForNode* n, const Stmt&) override {
-      visit(n->lo);
-      visit(n->hi);
-    }
-    void visit_If(const IfNode* n, const Stmt&) override { visit(n->cond); }
-  } v;
-  v.f = f;
-  v.visit(s);
-  return v.out;
-}
 
 }  // namespace
 
@@ -187,32 +166,15 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
                    "only reads can take the expression");
     if (uses_of(a->rhs).read.count(a->name))
       rw::fail(kOp, c, "the right-hand side reads '" + a->name.name() + "' itself");
-    if (!rw::store_keeps_value(a->rhs, alloc->type.base))
-      rw::fail(
-          kOp, c,
-          "'" + a->name.name() + "' (" + to_string(alloc->type.base) +
-              ") does not hold the value of '" + to_string(a->rhs) +
-              "' exactly: the store rounds or wraps it, so the expression cannot stand for it");
+    rw::require_store_keeps_value(kOp, c, a->name, a->rhs, alloc->type.base);
 
     // 3. The expression keeps its value: the rest writes nothing it reads.
-    auto roots = rw::window_roots(p);
-    rw::Access in_rest = rw::accesses(rest, roots);
-    rw::Access in_e = rw::accesses(a->rhs, roots);
-    for (const Sym& b : in_e.reads)
-      if (in_rest.writes.count(b))
-        rw::fail(
-            kOp, c,
-            "the right-hand side reads '" + b.name() + "', which is written after the producer");
-    for (const std::string& f : in_e.config_reads)
-      if (in_rest.config_writes.count(f) || in_rest.config_writes.count("*"))
-        rw::fail(kOp, c,
-                 "the right-hand side reads config field '" + f +
-                     "', which may be written after the producer");
+    rw::require_inputs_unwritten(kOp, c, p, rest, {a->rhs}, "after the producer");
 
     // 4. Every read lies in the produced region.
     for (const Stmt& st : uses.stmts) {
       checker::Context ctx = checker::Context::at(p, st);
-      for (const std::vector<Expr>& r : own_reads(st, a->name))
+      for (const std::vector<Expr>& r : rw::own_reads(st, a->name))
         for (size_t d = 0; d < r.size(); ++d) {
           const ForNode* loop = nest[forms[d].loop];
           Expr x = rw::mk_sub(r[d], forms[d].offset);
@@ -232,12 +194,7 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
     edit.rewrite(l.block, l.lo + 1, static_cast<int>(list.size()), new_rest)
         .remove(l.block, l.lo, l.lo + 1)
         .remove(l.block, alloc_at, alloc_at + 1);
-    if (a->rhs.type().base != alloc->type.base) {
-      const SrcInfo at = c.stmt().srcinfo();
-      rw::typecheck_candidate(
-          kOp, edit.node(), "'" + to_string(a->rhs) + "' cannot stand for '" + a->name.name() + "'",
-          &at);
-    }
+    rw::typecheck_substituted(kOp, c, edit, a->name, a->rhs, alloc->type.base);
     return edit.done();
   });
 }

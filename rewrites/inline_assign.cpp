@@ -21,10 +21,9 @@
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "rewrites/internal/code_uses.h"
-#include "rewrites/internal/config_fields.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/inline_expr.h"
 #include "rewrites/internal/operation.h"
-#include "rewrites/internal/precision.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
 
@@ -82,30 +81,6 @@ int count_reads(const Block& b, const Sym& x) {
   return v.n;
 }
 
-// The index lists of the reads of x made by statement `s` itself (not by statements nested in
-// it), other than `idx`.
-std::vector<std::vector<Expr>> other_reads(const Stmt& s, const Sym& x,
-                                           const std::vector<Expr>& idx) {
-  struct V : IRVisitor {
-    Sym x;
-    const std::vector<Expr>* idx;
-    std::vector<std::vector<Expr>> out;
-    void visit_Read(const ReadNode* n, const Expr& e) override {
-      if (n->name == x && !expr_equal(n->idx, *idx)) out.push_back(n->idx);
-      IRVisitor::visit_Read(n, e);
-    }
-    void visit_For(const ForNode* n, const Stmt&) override {
-      visit(n->lo);
-      visit(n->hi);
-    }
-    void visit_If(const IfNode* n, const Stmt&) override { visit(n->cond); }
-  } v;
-  v.x = x;
-  v.idx = &idx;
-  v.visit(s);
-  return v.out;
-}
-
 }  // namespace
 
 Proc inline_assign(const Proc& p, const CursorLike& assign) {
@@ -132,36 +107,16 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
                    "enclosing one), so it may be read after the block and the assignment cannot "
                    "be removed");
 
-    if (!rw::store_keeps_value(a->rhs, alloc->type.base))
-      rw::fail(
-          op, c,
-          "'" + a->name.name() + "' (" + to_string(alloc->type.base) +
-              ") does not hold the value of '" + to_string(a->rhs) + "' (of type " +
-              to_string(a->rhs.type().base) +
-              ") exactly: the store rounds or wraps it, so the expression cannot stand for it");
+    rw::require_store_keeps_value(op, c, a->name, a->rhs, alloc->type.base);
 
     // 2. Legality: x and what e reads keep their values in the rest of the block.
     Block rest(list.begin() + l.lo + 1, list.end());
     auto roots = rw::window_roots(p);
-    rw::Access in_rest = rw::accesses(rest, roots);
-    rw::Access in_e = rw::accesses(a->rhs, roots);
-    for (const Expr& i : a->idx) {  // the index is evaluated again at every replaced read
-      rw::Access in_i = rw::accesses(i, roots);
-      in_e.reads.insert(in_i.reads.begin(), in_i.reads.end());
-      in_e.config_reads.insert(in_i.config_reads.begin(), in_i.config_reads.end());
-    }
-    if (in_rest.writes.count(a->name))
+    if (rw::accesses(rest, roots).writes.count(a->name))
       rw::fail(op, c, "'" + a->name.name() + "' is written again later in the block");
-    for (const Sym& b : in_e.reads)
-      if (in_rest.writes.count(b))
-        rw::fail(
-            op, c,
-            "the right-hand side reads '" + b.name() + "', which is written later in the block");
-    for (const std::string& f : in_e.config_reads)
-      if (in_rest.config_writes.count(f) || in_rest.config_writes.count("*"))
-        rw::fail(op, c,
-                 "the right-hand side reads config field '" + f +
-                     "', which may be written later in the block");
+    std::vector<Expr> inputs = {a->rhs};  // the index is evaluated again at every replaced read
+    inputs.insert(inputs.end(), a->idx.begin(), a->idx.end());
+    rw::require_inputs_unwritten(op, c, p, rest, inputs, "later in the block");
 
     // 3. A tensor keeps its other elements: no read left in the rest may touch x[idx], whose
     // assignment goes away.
@@ -191,7 +146,8 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
                        " after the assignment in it, so removing the assignment could be seen");
       }
       for (const Stmt& s : uses.stmts)
-        for (const std::vector<Expr>& r : other_reads(s, a->name, a->idx)) {
+        for (const std::vector<Expr>& r : rw::own_reads(s, a->name)) {
+          if (expr_equal(r, a->idx)) continue;  // replaced
           Expr differs = any_index_differs(r, a->idx);
           rw::require_proved(op, c, checker::always_true(checker::Context::at(p, s), differs), [&] {
             return "the read " + a->name.name() + "[" + index_text(r) + "]" +
@@ -207,12 +163,7 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
     rw::Edit edit(p);
     edit.remove(l.block, l.lo, l.lo + 1)
         .rewrite(l.block, l.lo, l.lo + static_cast<int>(new_rest.size()), new_rest);
-    if (a->rhs.type().base != alloc->type.base) {
-      const SrcInfo at = c.stmt().srcinfo();
-      rw::typecheck_candidate(
-          op, edit.node(), "'" + to_string(a->rhs) + "' cannot stand for '" + a->name.name() + "'",
-          &at);
-    }
+    rw::typecheck_substituted(op, c, edit, a->name, a->rhs, alloc->type.base);
     return edit.done();
   });
 }

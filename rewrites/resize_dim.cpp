@@ -16,6 +16,8 @@
 // access touches an index `size` or more below one an earlier access touched, so no live
 // value shares a slot with a later write. The buffer may not be windowed, passed to a call or
 // asked for a stride (those would see the folded layout).
+#include <functional>
+
 #include "checker/context.h"
 #include "checker/queries.h"
 #include "core/ir_visit.h"
@@ -72,6 +74,25 @@ std::vector<Expr> dim_indices(const Stmt& s, const Sym& buf, int dim) {
   v.visit(s);
   return v.out;
 }
+// `p` with allocation `a`'s dimension `dim_idx` of size `sz`, every index in that dimension
+// mapped by `idx` (and, for windows, `window`).
+Proc redeclared(const Proc& p, const Cursor& a, int dim_idx, const Expr& sz,
+                const std::function<Expr(const Expr&)>& idx,
+                std::function<std::vector<WAccess>(std::vector<WAccess>)> window) {
+  const AllocNode* an = a.stmt().as<AllocNode>();
+  std::vector<Expr> shape = an->type.shape;
+  shape[dim_idx] = sz;
+  Stmt new_alloc = AllocNode::make(an->name, Type(an->type.base, shape), an->mem, an->srcinfo);
+  rw::AccessMap m;
+  m.buf = an->name;
+  m.idx = [&idx, dim_idx](std::vector<Expr> i) {
+    i[dim_idx] = idx(i[dim_idx]);
+    return i;
+  };
+  m.window = std::move(window);
+  return rw::Edit(p).redeclare(a.loc().block, a.loc().lo, new_alloc, m).done();
+}
+
 // resize_dim with fold = true (see the top of the file).
 Proc fold_dim(const Proc& p, const Cursor& a, int dim_idx, const Expr& sz, const Expr& off) {
   const AllocNode* an = a.stmt().as<AllocNode>();
@@ -97,17 +118,10 @@ Proc fold_dim(const Proc& p, const Cursor& a, int dim_idx, const Expr& sz, const
     return "dimension " + std::to_string(dim_idx) + " of '" + a.name() + "' can fold to " +
            std::to_string(*size) + " entries";
   });
-  std::vector<Expr> shape = an->type.shape;
-  shape[dim_idx] = sz;
-  Stmt new_alloc = AllocNode::make(an->name, Type(an->type.base, shape), an->mem, an->srcinfo);
-  rw::AccessMap m;
-  m.buf = an->name;
-  m.idx = [&sz, dim_idx](std::vector<Expr> i) {
-    i[dim_idx] = BinOpNode::make(BinOpKind::Mod, i[dim_idx], sz, i[dim_idx].srcinfo());
-    return i;
-  };
-  m.window = [](std::vector<WAccess> w) { return w; };  // refused above
-  return rw::Edit(p).redeclare(a.loc().block, a.loc().lo, new_alloc, m).done();
+  return redeclared(
+      p, a, dim_idx, sz,
+      [&sz](const Expr& i) { return BinOpNode::make(BinOpKind::Mod, i, sz, i.srcinfo()); },
+      [](std::vector<WAccess> w) { return w; });  // windows are refused above
 }
 
 }  // namespace
@@ -125,7 +139,6 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
     Expr off = rw::parse_index_expr(kOp, a, offset, "the offset");
     rw::require_size_expr(kOp, a, sz, "the new size");
     if (opts.fold) return fold_dim(p, a, dim_idx, sz, off);
-    const BlockPath path = a.loc().block;
     const int ai = a.loc().lo;
     const Block& list = a.list();
     Block rest(list.begin() + ai + 1, list.end());
@@ -154,23 +167,15 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
         });
     }
 
-    std::vector<Expr> shape = an->type.shape;
-    shape[dim_idx] = sz;
-    Stmt new_alloc = AllocNode::make(an->name, Type(an->type.base, shape), an->mem, an->srcinfo);
-    rw::AccessMap m;
-    m.buf = an->name;
-    m.idx = [&off, dim_idx](std::vector<Expr> i) {
-      i[dim_idx] = rw::simplified_sub(i[dim_idx], off);
-      return i;
-    };
-    m.window = [&off, dim_idx](std::vector<WAccess> w) {
-      WAccess& x = w[dim_idx];
-      x = x.is_interval
-              ? WAccess::interval(rw::simplified_sub(x.lo, off), rw::simplified_sub(x.hi, off))
-              : WAccess::point(rw::simplified_sub(x.lo, off));
-      return w;
-    };
-    return rw::Edit(p).redeclare(path, ai, new_alloc, m).done();
+    return redeclared(
+        p, a, dim_idx, sz, [&off](const Expr& i) { return rw::simplified_sub(i, off); },
+        [&off, dim_idx](std::vector<WAccess> w) {
+          WAccess& x = w[dim_idx];
+          x = x.is_interval
+                  ? WAccess::interval(rw::simplified_sub(x.lo, off), rw::simplified_sub(x.hi, off))
+                  : WAccess::point(rw::simplified_sub(x.lo, off));
+          return w;
+        });
   });
 }
 

@@ -1,0 +1,68 @@
+// See inline_expr.h.
+#include "rewrites/internal/inline_expr.h"
+
+#include "core/ir_visit.h"
+#include "core/printer.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/config_fields.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/precision.h"
+
+namespace exocpp::rw {
+
+void require_store_keeps_value(const std::string& op, const Cursor& where, const Sym& buf,
+                               const Expr& e, ScalarKind to) {
+  if (store_keeps_value(e, to)) return;
+  fail(op, where,
+       "'" + buf.name() + "' (" + to_string(to) + ") does not hold the value of '" + to_string(e) +
+           "' (of type " + to_string(e.type().base) +
+           ") exactly: the store rounds or wraps it, so the expression cannot stand for it");
+}
+
+void require_inputs_unwritten(const std::string& op, const Cursor& where, const Proc& p,
+                              const Block& rest, const std::vector<Expr>& inputs,
+                              const std::string& after) {
+  auto roots = window_roots(p);
+  Access in_rest = accesses(rest, roots);
+  for (const Expr& e : inputs) {
+    Access in_e = accesses(e, roots);
+    for (const Sym& b : in_e.reads)
+      if (in_rest.writes.count(b))
+        fail(op, where,
+             "'" + to_string(e) + "' reads '" + b.name() + "', which is written " + after);
+    for (const std::string& f : in_e.config_reads)
+      if (in_rest.config_writes.count(f) || in_rest.config_writes.count("*"))
+        fail(
+            op, where,
+            "'" + to_string(e) + "' reads config field '" + f + "', which may be written " + after);
+  }
+}
+
+std::vector<std::vector<Expr>> own_reads(const Stmt& s, const Sym& buf) {
+  struct V : IRVisitor {
+    Sym buf;
+    std::vector<std::vector<Expr>> out;
+    void visit_Read(const ReadNode* n, const Expr& e) override {
+      if (n->name == buf) out.push_back(n->idx);
+      IRVisitor::visit_Read(n, e);
+    }
+    void visit_For(const ForNode* n, const Stmt&) override {
+      visit(n->lo);
+      visit(n->hi);
+    }
+    void visit_If(const IfNode* n, const Stmt&) override { visit(n->cond); }
+  } v;
+  v.buf = buf;
+  v.visit(s);
+  return v.out;
+}
+
+void typecheck_substituted(const std::string& op, const Cursor& where, Edit& edit, const Sym& buf,
+                           const Expr& e, ScalarKind to) {
+  if (e.type().base == to) return;
+  const SrcInfo at = where.stmt().srcinfo();
+  typecheck_candidate(op, edit.node(),
+                      "'" + to_string(e) + "' cannot stand for '" + buf.name() + "'", &at);
+}
+
+}  // namespace exocpp::rw

@@ -1,0 +1,37 @@
+// Private helpers of the operations that replace reads of a buffer by the expression stored in
+// it (inline_assign, compute_inline): the checks that the expression may stand for the stored
+// value at the reads, and the reads a statement makes of the buffer.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/cursor.h"
+#include "core/ir.h"
+#include "rewrites/internal/edit.h"
+
+namespace exocpp::rw {
+
+// Refuses (as `op`, at `where`) unless storing `e` in `buf`'s element type `to` keeps its value
+// (store_keeps_value): a rounded or wrapped store cannot be replaced by the expression.
+void require_store_keeps_value(const std::string& op, const Cursor& where, const Sym& buf,
+                               const Expr& e, ScalarKind to);
+
+// Refuses unless `rest` writes nothing that `inputs` read (buffers, also through the windows of
+// `p`, and config fields; a call counts as writing every buffer it is passed and every config
+// field), so that the expressions keep their values while `rest` runs. `after` names the point
+// in the messages ("later in the block", "after the producer").
+void require_inputs_unwritten(const std::string& op, const Cursor& where, const Proc& p,
+                              const Block& rest, const std::vector<Expr>& inputs,
+                              const std::string& after);
+
+// The index lists of the reads of `buf` made by statement `s` itself (its expressions, a
+// loop's bounds, an if's condition; not the statements nested in it).
+std::vector<std::vector<Expr>> own_reads(const Stmt& s, const Sym& buf);
+
+// When `e`'s type differs from `buf`'s element type `to`, type-checks the edited proc, whose
+// reads of `buf` now read `e` (refusing with the reason if `e` cannot stand there).
+void typecheck_substituted(const std::string& op, const Cursor& where, Edit& edit, const Sym& buf,
+                           const Expr& e, ScalarKind to);
+
+}  // namespace exocpp::rw
