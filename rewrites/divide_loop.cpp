@@ -12,7 +12,7 @@
 //     -->  (perfect: N % q == 0 proved)
 //   for io in seq(0, N / q): for ii in seq(0, q): s[i -> q * io + ii]
 //
-// Checks: q > 1; two distinct new names not used in the proc; the loop starts at 0; for
+// Checks: q >= 1 (1 gives one-iteration inner loops, as in Exo); two distinct new names not used in the proc; the loop starts at 0; for
 // perfect, the checker proves N divisible by q (always_divisible). Guard, Cut and CutAndGuard
 // evaluate N again (in the guard, every iteration; for the tail, after the loop), so the checker
 // proves the loop writes nothing N reads (value_unchanged_by). Cut and CutAndGuard assume a
@@ -56,7 +56,7 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
     // 1. Arguments and checks.
     Cursor c = rw::resolve_loop(kOp, p, loop);
     const ForNode* f = rw::as_loop(kOp, c);
-    rw::check_int_arg(kOp, c, "the divisor", div_const, 2);
+    rw::check_int_arg(kOp, c, "the divisor", div_const, 1);
     Names names = check_names(p, c, new_iters);
     if (const_int(f->lo) != 0)
       rw::fail(ErrorCode::NotProved, "loop.lower_bound_not_zero", kOp, c,

@@ -29,7 +29,7 @@ struct DivideLoopOptions {
   bool perfect = false;  // N % q == 0 must be proved; no tail, no guard
 };
 // for i in seq(0, N): s  -->  for io in seq(0, N / q): for ii in seq(0, q): s[i -> q*io + ii]
-// (plus the tail per `tail`). `loop` must start at 0; q > 1; new_iters = {outer, inner}.
+// (plus the tail per `tail`). `loop` must start at 0; q >= 1; new_iters = {outer, inner}.
 Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
                  const std::vector<std::string>& new_iters, const DivideLoopOptions& opts = {});
 

@@ -2,6 +2,7 @@
 // proved and refused, every argument refusal, and cursor forwarding.
 #include "rewrite_test_util.h"
 #include "rewrites/loops.h"
+#include "rewrites/stmts.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;
@@ -89,13 +90,26 @@ TEST(DivideLoop, RefusalOfPerfectCarriesACounterexample) {
   }
 }
 
-TEST(DivideLoop, RefusesADivisorBelowTwo) {
+TEST(DivideLoop, RefusesADivisorBelowOne) {
   Proc p = parse_proc(kScale);
   expect_refused(
       [&] {
-        divide_loop(p, loop0(p), 1, {"io", "ii"});
+        divide_loop(p, loop0(p), 0, {"io", "ii"});
       },
-      "divide_loop", "the divisor must be between 2 and 2147483647, got 1");
+      "divide_loop", "the divisor must be between 1 and 2147483647, got 0");
+}
+
+// Exo's test_divide_loop_by_1_guard and _cut: a divisor of 1 gives one-iteration inner loops.
+TEST(DivideLoop, DividesByOne) {
+  for (Tail tail : {Tail::Guard, Tail::Cut, Tail::CutAndGuard}) {
+    Proc p = parse_proc(kScale);
+    Proc q = simplify(divide_loop(p, loop0(p), 1, {"io", "ii"}, {.tail = tail}));
+    EXPECT_NE(to_string(q).find("for io in seq(0, N):\n        for ii in seq(0, 1):"),
+              std::string::npos)
+        << q;
+    expect_equivalent(p, q, {{"N", 1}});
+    expect_equivalent(p, q, {{"N", 5}});
+  }
 }
 
 TEST(DivideLoop, RefusesANameInUse) {

@@ -565,7 +565,7 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
   add("simplify", [](const Proc& p, Ctx&) { return simplify(p); });
   add("divide_loop", [](const Proc& p, Ctx& c) {
     static const Tail tails[] = {Tail::Guard, Tail::Cut, Tail::CutAndGuard};
-    int q = pick(c.rng, 2, 4);
+    int q = pick(c.rng, 1, 4);
     return divide_loop(p, any(Targets(p).loops, c.rng, "divide_loop"), q,
                        {c.name("o"), c.name("n")},
                        {.tail = tails[pick(c.rng, 0, 2)], .perfect = chance(c.rng, 20)});
