@@ -12,12 +12,12 @@
 //     -->  (perfect: N % q == 0 proved)
 //   for io in seq(0, N / q): for ii in seq(0, q): s[i -> q * io + ii]
 //
-// Checks: q >= 1 (1 gives one-iteration inner loops, as in Exo); two distinct new names not used in the proc; the loop starts at 0; for
-// perfect, the checker proves N divisible by q (always_divisible). Guard, Cut and CutAndGuard
-// evaluate N again (in the guard, every iteration; for the tail, after the loop), so the checker
-// proves the loop writes nothing N reads (value_unchanged_by). Cut and CutAndGuard assume a
-// non-negative range (for N < 0, N % q > 0 would run a tail the original never runs), so the
-// checker proves N >= 0. Guard is right for any N.
+// Checks: q >= 1 (1 gives one-iteration inner loops, as in Exo); two distinct new names not used in
+// the proc; the loop starts at 0; for perfect, the checker proves N divisible by q
+// (always_divisible). Guard, Cut and CutAndGuard evaluate N again (in the guard, every iteration;
+// for the tail, after the loop), so the checker proves the loop writes nothing N reads
+// (value_unchanged_by). Cut and CutAndGuard assume a non-negative range (for N < 0, N % q > 0 would
+// run a tail the original never runs), so the checker proves N >= 0. Guard is right for any N.
 #include "checker/queries.h"
 #include "core/simplify.h"
 #include "rewrites/internal/edit.h"
