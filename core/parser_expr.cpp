@@ -58,7 +58,7 @@ Type Parser::parse_type(const char* context) {
     std::vector<Expr> shape;
     do {
       shape.push_back(parse_expr());
-    } while (accept_op(","));
+    } while (accept_op(",") && !peek().is_op("]"));  // a trailing comma, as Python allows
     expect_op("]", "after the window's shape");
     return Type(*k, std::move(shape), /*win=*/true);
   }
@@ -77,7 +77,7 @@ Type Parser::parse_type(const char* context) {
   std::vector<Expr> shape;
   do {
     shape.push_back(parse_expr());
-  } while (accept_op(","));
+  } while (accept_op(",") && !peek().is_op("]"));  // a trailing comma, as Python allows
   expect_op("]", "after the tensor's shape");
   return Type(*k, std::move(shape));
 }

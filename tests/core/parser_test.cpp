@@ -116,6 +116,15 @@ TEST(ParserProc, WindowArgumentType) {
   EXPECT_EQ(as<ConstNode>(t.shape[1])->int_val(), 4);
 }
 
+// Python (and so Exo) accepts a trailing comma in a subscript: `f32[N, 4,]`.
+TEST(ParserProc, AShapeMayEndWithAComma) {
+  Proc p = last_proc(
+      "def f(n: size, x: f32[n, 4,] @ DRAM, w: [i8][n,]):\n    t: f32[4,] @ DRAM\n    pass\n");
+  EXPECT_EQ(p.args()[1].type.rank(), 2);
+  EXPECT_EQ(p.args()[2].type.rank(), 1);
+  EXPECT_EQ(to_string(p).find(",]"), std::string::npos) << p;
+}
+
 TEST(ParserProc, EveryScalarTypeIsRecognised) {
   Proc p = last_proc(
       "def f(a: size, b: index, c: int, d: bool, e: stride, r: R, h: f16, bh: bf16, s: f32, "
