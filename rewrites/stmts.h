@@ -28,6 +28,11 @@ Proc rename(const Proc& p, const std::string& name);
 // removed from the signature (a new proc, not an equivalent one).
 Proc partial_eval(const Proc& p, const std::map<std::string, int64_t>& values);
 
+// Exo's add_assertion: `p` with `assert cond` added (cond over its control arguments). The
+// result accepts only arguments satisfying it, so it is a new proc (a fresh equivalence
+// class); a condition that simplifies to false is refused, to true changes nothing.
+Proc add_assertion(const Proc& p, const std::string& cond);
+
 // `s1 ; s2` --> `s1 ; pass ; s2` at the gap (a statement means the gap after it).
 Proc insert_pass(const Proc& p, const CursorLike& gap);
 
