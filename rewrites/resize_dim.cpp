@@ -26,6 +26,7 @@
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/inline_expr.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/scope.h"
 #include "rewrites/internal/targets.h"
@@ -38,7 +39,7 @@ const char* kOp = "resize_dim";
 // The indices (in dimension `dim`) with which statement `s` itself accesses `buf`; window
 // intervals contribute lo and hi - 1.
 std::vector<Expr> dim_indices(const Stmt& s, const Sym& buf, int dim) {
-  struct V : IRVisitor {
+  struct V : rw::OwnExprVisitor {  // the statement itself: nested ones are checked on their own
     Sym buf;
     int dim;
     std::vector<Expr> out;
@@ -62,12 +63,6 @@ std::vector<Expr> dim_indices(const Stmt& s, const Sym& buf, int dim) {
       if (n->name == buf) out.push_back(n->idx.at(dim));
       IRVisitor::visit_Reduce(n, st);
     }
-    // Only the statement itself: nested statements are checked in their own context.
-    void visit_For(const ForNode* n, const Stmt&) override {
-      visit(n->lo);
-      visit(n->hi);
-    }
-    void visit_If(const IfNode* n, const Stmt&) override { visit(n->cond); }
   } v;
   v.buf = buf;
   v.dim = dim;

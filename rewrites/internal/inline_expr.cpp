@@ -39,18 +39,13 @@ void require_inputs_unwritten(const std::string& op, const Cursor& where, const 
 }
 
 std::vector<std::vector<Expr>> own_reads(const Stmt& s, const Sym& buf) {
-  struct V : IRVisitor {
+  struct V : OwnExprVisitor {
     Sym buf;
     std::vector<std::vector<Expr>> out;
     void visit_Read(const ReadNode* n, const Expr& e) override {
       if (n->name == buf) out.push_back(n->idx);
       IRVisitor::visit_Read(n, e);
     }
-    void visit_For(const ForNode* n, const Stmt&) override {
-      visit(n->lo);
-      visit(n->hi);
-    }
-    void visit_If(const IfNode* n, const Stmt&) override { visit(n->cond); }
   } v;
   v.buf = buf;
   v.visit(s);

@@ -1,6 +1,7 @@
 // Private helpers of the operations that replace reads of a buffer by the expression stored in
 // it (inline_assign, compute_inline): the checks that the expression may stand for the stored
-// value at the reads, and the reads a statement makes of the buffer.
+// value at the reads, and the reads a statement makes of the buffer (with the visitor of a
+// statement's own expressions, which resize_dim uses too).
 #pragma once
 
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "core/cursor.h"
 #include "core/ir.h"
+#include "core/ir_visit.h"
 #include "rewrites/internal/edit.h"
 
 namespace exocpp::rw {
@@ -24,6 +26,16 @@ void require_store_keeps_value(const std::string& op, const Cursor& where, const
 void require_inputs_unwritten(const std::string& op, const Cursor& where, const Proc& p,
                               const Block& rest, const std::vector<Expr>& inputs,
                               const std::string& after);
+
+// A visitor of a statement's own expressions: a loop's bounds and an if's condition, not the
+// statements nested in them (each of those is analysed in its own context).
+struct OwnExprVisitor : IRVisitor {
+  void visit_For(const ForNode* n, const Stmt&) override {
+    visit(n->lo);
+    visit(n->hi);
+  }
+  void visit_If(const IfNode* n, const Stmt&) override { visit(n->cond); }
+};
 
 // The index lists of the reads of `buf` made by statement `s` itself (its expressions, a
 // loop's bounds, an if's condition; not the statements nested in it).
