@@ -331,9 +331,7 @@ std::vector<ArgValue> limit_args(const Proc& wrapper, const std::map<std::string
     Buffer* b = std::get_if<Buffer>(&v);
     if (!b || !is_int_precision(b->kind())) continue;
     const ScalarKind k = b->kind();
-    const bool is_signed = k == ScalarKind::I8 || k == ScalarKind::I32;
-    const int64_t hi = (int64_t{1} << (bits_of(k) - (is_signed ? 1 : 0))) - 1;
-    const int64_t lo = is_signed ? -hi - 1 : 0;
+    const auto [lo, hi] = int_precision_limits(k);
     const std::vector<int64_t> edges = {
         0,   1,   2,   -1,    -2,    lo,    lo + 1, hi,     hi - 1, hi / 2, hi / 2 + 1, 127,
         128, 255, 256, 32767, 32768, 65535, 65536,  -32768, -65536, 3,      43691};
