@@ -19,10 +19,26 @@
 //   - s writes neither f nor anything e reads (buffers, also through windows, and config
 //     fields; a call counts as writing every buffer it is passed and every config field), so e
 //     has at the read the value it had when the producer ran;
-//   - the store to f keeps e's value (rw::store_keeps_value: f = e does not round or wrap);
+//   - the store to f keeps e's value (rw::store_keeps_value: f = e does not round or wrap), or
+//     every read is a copy (below);
 //   - e does not read f.
+//
+// Copies. A read that is a whole assignment `g[i] = f[r]` with g of f's precision (a "copy", as
+// stage_mem makes) stores the value exactly as f's store did, so there the producer's body may
+// be more than one assignment: the innermost loop's body
+//
+//   t : T'              (local allocations)
+//   t = e1 ; ..         (assignments and reductions to them)
+//   f[x0 + c0, ..] = e
+//
+// replaces the copy, instantiated at x_d := r_d - c_d, its locals renamed, its last statement
+// writing g[i] = e. The store to f may then round or wrap: g's store does the same. Every read
+// must then be a copy, and s must write nothing the body reads.
+//
 // The producer and f's allocation are removed. Forwarding: cursors inside the producer become
 // invalid; the statements after it shift up.
+#include <algorithm>
+
 #include "checker/context.h"
 #include "checker/queries.h"
 #include "core/ir_visit.h"
@@ -33,6 +49,7 @@
 #include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/inline_expr.h"
 #include "rewrites/internal/operation.h"
+#include "rewrites/internal/precision.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
 
@@ -76,48 +93,104 @@ std::optional<IndexForm> index_form(const Expr& e, const std::vector<const ForNo
   return std::nullopt;
 }
 
-// Replaces every read f[r] by e with each iterator x_k := r_d - c_d.
+// The substitution of the producer's iterators at a read f[r]: x_k := r_d - c_d.
+rw::SymMap iterators_at(const std::vector<Expr>& r, const std::vector<const ForNode*>& nest,
+                        const std::vector<IndexForm>& forms) {
+  rw::SymMap env;
+  for (size_t d = 0; d < forms.size(); ++d)
+    env.emplace(nest[forms[d].loop]->iter, rw::mk_sub(r[d], forms[d].offset));
+  return env;
+}
+
+// `g[i] = f[r]` with g of precision `t` (f's) and i free of f: a copy of one element of f.
+const AssignNode* as_copy(const Stmt& s, const Sym& f, ScalarKind t) {
+  const AssignNode* a = s.as<AssignNode>();
+  if (!a || a->name == f || a->type != t) return nullptr;
+  const ReadNode* r = a->rhs.as<ReadNode>();
+  if (!r || r->name != f) return nullptr;
+  for (const Expr& i : a->idx)
+    if (uses_of(i).read.count(f)) return nullptr;
+  return a;
+}
+
+// Replaces every read f[r] by e with each iterator x_k := r_d - c_d; with `body` set (the
+// producer's innermost body ending in f's write), every copy `g[i] = f[r]` by that body
+// instantiated at r, locals renamed, writing g[i] instead of f.
 class InlineReads : public IRMutator {
  public:
-  InlineReads(Sym f, Expr e, const std::vector<const ForNode*>& nest,
-              const std::vector<IndexForm>& forms)
-      : f_(std::move(f)), e_(std::move(e)), nest_(nest), forms_(forms) {}
+  InlineReads(Sym f, ScalarKind t, Expr e, const std::vector<const ForNode*>& nest,
+              const std::vector<IndexForm>& forms, const Block* body)
+      : f_(std::move(f)), t_(t), e_(std::move(e)), nest_(nest), forms_(forms), body_(body) {}
+
+  bool expanded_copies = false;
 
  protected:
   Expr mutate_Read(const ReadNode* n, const Expr& e) override {
     if (n->name != f_) return IRMutator::mutate_Read(n, e);
-    rw::SymMap env;
-    for (size_t d = 0; d < forms_.size(); ++d)
-      env.emplace(nest_[forms_[d].loop]->iter, rw::mk_sub(mutate(n->idx[d]), forms_[d].offset));
-    return rw::substitute(e_, env);
+    return rw::substitute(e_, iterators_at(mutate(n->idx), nest_, forms_));
+  }
+
+  Block mutate_to_block(const Stmt& s) override {
+    const AssignNode* copy = body_ ? as_copy(s, f_, t_) : nullptr;
+    if (!copy) return IRMutator::mutate_to_block(s);
+    expanded_copies = true;
+    const auto& r = copy->rhs.as<ReadNode>()->idx;
+    Block inst = rw::alpha_rename(rw::substitute(*body_, iterators_at(r, nest_, forms_)));
+    const AssignNode* last = inst.back().as<AssignNode>();
+    inst.back() = AssignNode::make(copy->name, copy->type, copy->idx, last->rhs, copy->srcinfo);
+    return inst;
   }
 
  private:
   Sym f_;
+  ScalarKind t_;
   Expr e_;
   const std::vector<const ForNode*>& nest_;
   const std::vector<IndexForm>& forms_;
+  const Block* body_;
 };
+
+// The statements before the producer's write of f in its innermost body may only compute
+// locals: allocations, and assignments or reductions to buffers allocated there.
+void require_local_prefix(const Cursor& c, const Block& body) {
+  std::vector<Sym> locals;
+  for (size_t k = 0; k + 1 < body.size(); ++k) {
+    const Stmt& st = body[k];
+    if (const AllocNode* al = st.as<AllocNode>()) {
+      locals.push_back(al->name);
+      continue;
+    }
+    const Sym* target = nullptr;
+    if (const AssignNode* a = st.as<AssignNode>()) target = &a->name;
+    if (const ReduceNode* r = st.as<ReduceNode>()) target = &r->name;
+    if (!target || std::find(locals.begin(), locals.end(), *target) == locals.end())
+      rw::fail(kOp, c,
+               "the producer must be a perfect loop nest around its assignment (its innermost "
+               "body may first compute values into buffers it allocates); '" +
+                   to_string(st) + "' is not such a step");
+  }
+}
 
 }  // namespace
 
 Proc compute_inline(const Proc& p, const CursorLike& producer) {
   return rw::run_op(kOp, [&]() -> Proc {
-    // 1. The producer: a perfect nest around one assignment of the form above.
+    // 1. The producer: a perfect nest around its body, which ends in the assignment to f.
     Cursor c = rw::resolve_stmt(kOp, p, producer);
     std::vector<const ForNode*> nest;
     Stmt s = c.stmt();
+    Block body;
     while (const ForNode* f = s.as<ForNode>()) {
       nest.push_back(f);
-      if (f->body.size() != 1)
-        rw::fail(kOp, c,
-                 "the producer must be a perfect loop nest around one assignment; loop '" +
-                     f->iter.name() + "' holds " + std::to_string(f->body.size()) + " statements");
+      body = f->body;
+      if (f->body.size() != 1) break;
       s = f->body[0];
     }
-    const AssignNode* a = s.as<AssignNode>();
+    const AssignNode* a = body.empty() ? nullptr : body.back().as<AssignNode>();
     if (nest.empty() || !a)
       rw::fail(kOp, c, "the producer must be a loop nest around one assignment");
+    require_local_prefix(c, body);
+    const bool single = body.size() == 1;
     for (const ForNode* f : nest)
       if (mentions_any(f->lo, nest) || mentions_any(f->hi, nest) ||
           !uses_of(f->lo).config_reads.empty() || !uses_of(f->hi).config_reads.empty())
@@ -154,6 +227,7 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
                "'" + a->name.name() +
                    "' is not allocated earlier in the same block, so it may be used elsewhere");
     const AllocNode* alloc = list[static_cast<size_t>(alloc_at)].as<AllocNode>();
+    const ScalarKind t = alloc->type.base;
     Block between(list.begin() + alloc_at + 1, list.begin() + l.lo);
     Block rest(list.begin() + l.lo + 1, list.end());
     if (rw::buffer_uses(between, a->name).any())
@@ -164,14 +238,38 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
                "'" + a->name.name() +
                    "' is written, windowed, passed whole or asked its stride after the producer; "
                    "only reads can take the expression");
-    if (uses_of(a->rhs).read.count(a->name))
-      rw::fail(kOp, c, "the right-hand side reads '" + a->name.name() + "' itself");
-    rw::require_store_keeps_value(kOp, c, a->name, a->rhs, alloc->type.base);
+    if (rw::buffer_uses(body, a->name).read)
+      rw::fail(kOp, c, "the producer reads '" + a->name.name() + "' itself");
 
-    // 3. The expression keeps its value: the rest writes nothing it reads.
-    rw::require_inputs_unwritten(kOp, c, p, rest, {a->rhs}, "after the producer");
+    // 3. How the reads take the value: the expression itself where the store keeps its value
+    // and the producer is one assignment; otherwise only copies (which store as f's store did).
+    const bool by_expression = single && rw::store_keeps_value(a->rhs, t);
+    if (!by_expression)
+      for (const Stmt& st : uses.stmts)
+        if (!as_copy(st, a->name, t)) {
+          if (single) rw::require_store_keeps_value(kOp, c, a->name, a->rhs, t);
+          rw::fail(kOp, c,
+                   "the producer computes '" + a->name.name() +
+                       "' in several statements, so only copies of its elements (`g[..] = " +
+                       a->name.name() + "[..]`, g of precision " + to_string(t) +
+                       ") can take its body; '" + to_string(st) + "' is not one");
+        }
 
-    // 4. Every read lies in the produced region.
+    // 4. The body keeps its value: the rest writes nothing it reads.
+    std::vector<Expr> inputs;
+    for (const Stmt& st : body) {
+      if (const AssignNode* as = st.as<AssignNode>()) {
+        inputs.push_back(as->rhs);
+        inputs.insert(inputs.end(), as->idx.begin(), as->idx.end());
+      }
+      if (const ReduceNode* rd = st.as<ReduceNode>()) {
+        inputs.push_back(rd->rhs);
+        inputs.insert(inputs.end(), rd->idx.begin(), rd->idx.end());
+      }
+    }
+    rw::require_inputs_unwritten(kOp, c, p, rest, inputs, "after the producer");
+
+    // 5. Every read lies in the produced region.
     for (const Stmt& st : uses.stmts) {
       checker::Context ctx = checker::Context::at(p, st);
       for (const std::vector<Expr>& r : rw::own_reads(st, a->name))
@@ -187,14 +285,18 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
         }
     }
 
-    // 5. The rewrite: the reads take the expression; the producer and the allocation go.
-    InlineReads sub(a->name, a->rhs, nest, forms);
+    // 6. The rewrite: the reads take the expression (or the copies the body); the producer and
+    // the allocation go.
+    InlineReads sub(a->name, t, a->rhs, nest, forms, by_expression ? nullptr : &body);
     Block new_rest = sub.mutate(rest);
     rw::Edit edit(p);
-    edit.rewrite(l.block, l.lo + 1, static_cast<int>(list.size()), new_rest)
-        .remove(l.block, l.lo, l.lo + 1)
-        .remove(l.block, alloc_at, alloc_at + 1);
-    rw::typecheck_substituted(kOp, c, edit, a->name, a->rhs, alloc->type.base);
+    const int end = static_cast<int>(list.size());
+    if (sub.expanded_copies)
+      edit.replace(l.block, l.lo + 1, end, new_rest);
+    else
+      edit.rewrite(l.block, l.lo + 1, end, new_rest);
+    edit.remove(l.block, l.lo, l.lo + 1).remove(l.block, alloc_at, alloc_at + 1);
+    if (by_expression) rw::typecheck_substituted(kOp, c, edit, a->name, a->rhs, t);
     return edit.done();
   });
 }

@@ -89,7 +89,10 @@ Proc inline_assign(const Proc& p, const CursorLike& assign);
 // Halide's compute_inline: the producer `for x..: f[x + c] = e` (a perfect nest around one
 // assignment, f allocated earlier in the same block) is removed with f's allocation, and every
 // later read f[r] becomes e[x := r - c]. Each read must lie in the produced region and the rest
-// of the block must write nothing e reads (see rewrites/compute_inline.cpp).
+// of the block must write nothing e reads (see rewrites/compute_inline.cpp). A copy
+// `g[i] = f[r]` (g of f's precision, as stage_mem makes) takes the producer's whole innermost
+// body instead, so there the store to f may wrap or round, and the body may compute locals
+// first (`s: ui16; s = a + b; f[x] = s / 3`).
 Proc compute_inline(const Proc& p, const CursorLike& producer);
 
 // `x = 0.0 ; for i in _: x += c * y` --> `x = 0.0 ; for i in _: x += y ; x = c * x` for a block

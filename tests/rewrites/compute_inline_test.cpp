@@ -136,4 +136,63 @@ TEST(ComputeInline, RefusesABufferWrittenAgainLater) {
                  "only reads can take the expression");
 }
 
+// A producer whose sum wraps at 16 bits before the division (Halide's uint16 arithmetic): its
+// body, local and all, replaces each copy of its elements.
+const char* kWrappingProducer =
+    R"(def f(N: size, x: ui16[N + 1] @ DRAM, y: ui16[N] @ DRAM):
+    t: ui16[N] @ DRAM
+    for i in seq(0, N):
+        s: ui16 @ DRAM
+        s = x[i] + x[i + 1]
+        t[i] = s / 3
+    for j in seq(0, N):
+        y[j] = t[j]
+)";
+
+TEST(ComputeInline, AMultiStatementBodyReplacesEachCopy) {
+  Proc p = parse_proc(kWrappingProducer);
+  Proc q = compute_inline(p, p.body_cursor()[1]);
+  EXPECT_FALSE(has(q, "t[")) << q;
+  EXPECT_TRUE(has(q, "s = x[j] + x[j + 1]")) << q;
+  EXPECT_TRUE(has(q, "y[j] = s / 3")) << q;
+  expect_equivalent(p, q, {{"N", 1}});
+  expect_equivalent(p, q, {{"N", 9}});
+}
+
+// t's store wraps; a copy into a ui16 buffer wraps the same way, so the copy may take e.
+TEST(ComputeInline, AWrappingStoreInlinesIntoCopiesOfItsPrecision) {
+  Proc p = parse_proc(R"(def f(N: size, x: ui16[N] @ DRAM, y: ui16[N] @ DRAM):
+    t: ui16[N] @ DRAM
+    for i in seq(0, N):
+        t[i] = x[i] + x[i]
+    for j in seq(0, N):
+        y[j] = t[j]
+)");
+  Proc q = compute_inline(p, p.body_cursor()[1]);
+  EXPECT_TRUE(has(q, "y[j] = x[j] + x[j]")) << q;
+  expect_equivalent(p, q, {{"N", 1}});
+  expect_equivalent(p, q, {{"N", 6}});
+}
+
+// An i32 copy of a wrapped ui16 value would keep the 17-bit sum.
+TEST(ComputeInline, RefusesAWrappingStoreCopiedIntoAWiderPrecision) {
+  Proc p = parse_proc(R"(def f(N: size, x: ui16[N] @ DRAM, y: i32[N] @ DRAM):
+    t: ui16[N] @ DRAM
+    for i in seq(0, N):
+        t[i] = x[i] + x[i]
+    for j in seq(0, N):
+        y[j] = t[j]
+)");
+  expect_refused([&] { compute_inline(p, p.body_cursor()[1]); }, "compute_inline",
+                 "does not hold the value");
+}
+
+TEST(ComputeInline, RefusesAMultiStatementBodyReadByAnExpression) {
+  std::string text = kWrappingProducer;
+  text.replace(text.find("y[j] = t[j]"), 11, "y[j] = t[j] * 2");
+  Proc p = parse_proc(text);
+  expect_refused([&] { compute_inline(p, p.body_cursor()[1]); }, "compute_inline",
+                 "only copies of its elements");
+}
+
 }  // namespace
