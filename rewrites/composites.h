@@ -53,4 +53,24 @@ Proc tile2d(const Proc& p, const CursorLike& loop_pair, const std::vector<int64_
 // same statement list, the producer first.
 Proc compute_at(const Proc& p, const CursorLike& producer, const CursorLike& consumer);
 
+// Halide's compute_at with store_at at the same level: the values of the producer nest that one
+// iteration of a consumer loop reads are computed inside that iteration, into a buffer local to
+// it, halo included (recomputed by each iteration that reads it):
+//
+//   f : T[H + 2, W]                         for yo in seq(0, H / 8):
+//   for y in seq(0, H + 2):                     f_yo : T[10, W]
+//       for x in seq(0, W):          -->        for i0 in seq(0, 10):
+//           f[y, x] = e(y, x)                       for i1 in seq(0, W):
+//   for yo in seq(0, H / 8):                            f_yo[i0, i1] = e(8 * yo + i0, i1)
+//       .. f[8 * yo + yi + k, x] ..             .. f_yo[yi + k, x] ..
+//
+// The region is inferred from the consumer's indices (core/bounds_inference.h); each loop of
+// `at_loops` (every later code reading f must be inside one of them: a cut tail is a loop of
+// its own) gets its own buffer `f_<iter>`. Built from stage_mem (one per loop: the region
+// covers the reads) and compute_inline (the producer, whose body may compute locals first and
+// whose store may wrap, becomes the copies; it refuses a region the producer did not compute:
+// "lies in the produced range"), then simplify.
+Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
+                          const std::vector<CursorLike>& at_loops);
+
 }  // namespace exocpp

@@ -1,0 +1,87 @@
+// compute_and_store_at: a producer's values computed inside each iteration of a consumer loop,
+// with the halo the consumer reads, into a buffer local to the iteration.
+#include "rewrite_test_util.h"
+#include "rewrites/composites.h"
+#include "rewrites/loops.h"
+
+using namespace exocpp;
+using namespace exocpp::testing;
+
+namespace {
+
+bool has(const Proc& p, const std::string& needle) {
+  return to_string(p).find(needle) != std::string::npos;
+}
+
+// Halide's uint16 blur: each pass's sum wraps at 16 bits before the division.
+const char* kBlur =
+    R"(def blur(H: size, W: size, inp: ui16[H + 2, W + 2] @ DRAM, out: ui16[H, W] @ DRAM):
+    bx: ui16[H + 2, W] @ DRAM
+    for y in seq(0, H + 2):
+        for x in seq(0, W):
+            sx: ui16 @ DRAM
+            sx = inp[y, x] + inp[y, x + 1] + inp[y, x + 2]
+            bx[y, x] = sx / 3
+    for y in seq(0, H):
+        for x in seq(0, W):
+            sy: ui16 @ DRAM
+            sy = bx[y, x] + bx[y + 1, x] + bx[y + 2, x]
+            out[y, x] = sy / 3
+)";
+
+// Rows of the output in strips of 8, the last H % 8 rows a loop of their own.
+Proc strips(const Proc& p) {
+  return divide_loop(p, "for y in _: _ #1", 8, {"yo", "yi"}, {.tail = Tail::Cut});
+}
+
+TEST(ComputeAndStoreAt, ComputesEachStripsRowsWithTheirHalo) {
+  Proc p = strips(parse_proc(kBlur));
+  Proc q = compute_and_store_at(p, "for y in _: _ #0", {"for yo in _: _", "for yi in _: _ #1"});
+  EXPECT_FALSE(has(q, "bx: ")) << q;
+  EXPECT_TRUE(has(q, "bx_yo: ui16[10, W]")) << q;
+  EXPECT_TRUE(has(q, "bx_yi: ui16[3, W]")) << q;
+  for (int64_t h : {1, 7, 8, 17})
+    for (int64_t w : {1, 3}) expect_equivalent(parse_proc(kBlur), q, {{"H", h}, {"W", w}});
+}
+
+TEST(ComputeAndStoreAt, AtTheRowLoopRecomputesThreeRowsPerRow) {
+  Proc p = parse_proc(kBlur);
+  Proc q = compute_and_store_at(p, "for y in _: _ #0", {"for y in _: _ #1"});
+  EXPECT_TRUE(has(q, "bx_y: ui16[3, W]")) << q;
+  expect_equivalent(p, q, {{"H", 1}, {"W", 1}});
+  expect_equivalent(p, q, {{"H", 5}, {"W", 4}});
+}
+
+TEST(ComputeAndStoreAt, RefusesAConsumerReadingRowsTheProducerDidNotCompute) {
+  std::string text = kBlur;
+  text.replace(text.find("for y in seq(0, H + 2)"), 22, "for y in seq(0, H + 1)");
+  Proc p = strips(parse_proc(text));
+  expect_refused(
+      [&] {
+        compute_and_store_at(p, "for y in _: _ #0", {"for yo in _: _", "for yi in _: _ #1"});
+      },
+      "compute_inline", "lies in the produced range [0, H + 1)");
+}
+
+// A refused step names the primitive that refused it (compute_inline here). The tail's reads
+// are not staged: compute_inline cannot put the producer's body there.
+TEST(ComputeAndStoreAt, RefusesWhenAReaderIsLeftOutsideTheLoops) {
+  Proc p = strips(parse_proc(kBlur));
+  expect_refused([&] { compute_and_store_at(p, "for y in _: _ #0", {"for yo in _: _"}); },
+                 "compute_inline", "only copies of its elements");
+}
+
+TEST(ComputeAndStoreAt, RefusesAnIndexItCannotBound) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[N] @ DRAM, y: f32[N, N] @ DRAM):
+    t: f32[N * N] @ DRAM
+    for i in seq(0, N * N):
+        t[i] = x[0]
+    for a in seq(0, N):
+        for b in seq(0, N):
+            y[a, b] = t[a * b]
+)");
+  expect_refused([&] { compute_and_store_at(p, "for i in _: _", {"for a in _: _"}); },
+                 "compute_and_store_at", "multiplies two variables");
+}
+
+}  // namespace
