@@ -15,7 +15,12 @@
 // float expression, a read), else i32 for integer arithmetic (`x[i] * 2` in i8 is computed in
 // 32-bit int and would wrap in an i8 buffer); a bare float literal that is not exact in every
 // precision is refused, and so is a result that no longer type-checks (an i32 temporary in an
-// i8 operation).
+// i8 operation). One more case keeps integer arithmetic in its own type even though the store
+// may wrap it: when every occurrence reaches its statement's store only through +, - and *
+// (unary minus too), and that statement assigns or reduces into an integer precision no wider
+// than the expression's (`s_ui16 = (a + b) + c`: a + b bound into ui16). Those operations are
+// computed modulo 2^32, so the stored value modulo 2^bits depends only on each operand modulo
+// 2^bits, and the bound value is that operand modulo 2^bits: the store wraps to the same value.
 #include <algorithm>
 
 #include "checker/context.h"
@@ -35,6 +40,57 @@ namespace exocpp {
 
 namespace {
 const char* kOp = "bind_expr";
+
+// Whether the expression at cursor `c` reaches its statement's store only through +, -, * and
+// unary minus, the statement assigning or reducing into integer precision `to`.
+bool wraps_into_store(const Cursor& c, ScalarKind* to) {
+  const Stmt s = c.list()[static_cast<size_t>(c.loc().lo)];
+  const std::vector<int>& steps = c.loc().expr;
+  size_t rhs_index = 0;
+  if (const AssignNode* a = s.as<AssignNode>()) {
+    *to = a->type;
+    rhs_index = a->idx.size();
+  } else if (const ReduceNode* r = s.as<ReduceNode>()) {
+    *to = r->type;
+    rhs_index = r->idx.size();
+  } else {
+    return false;
+  }
+  if (!is_int_precision(*to) || steps.empty() || steps[0] != static_cast<int>(rhs_index))
+    return false;
+  Expr e = expr_at(s, {steps[0]});
+  for (size_t k = 1; k < steps.size(); ++k) {
+    if (const BinOpNode* b = e.as<BinOpNode>()) {
+      if (b->op != BinOpKind::Add && b->op != BinOpKind::Sub && b->op != BinOpKind::Mul)
+        return false;
+    } else if (!e.as<USubNode>()) {
+      return false;
+    }
+    e = expr_children(e)[static_cast<size_t>(steps[k])];
+  }
+  return true;
+}
+
+// The number of values of integer precision k (2^bits).
+int64_t span(ScalarKind k) {
+  auto [lo, hi] = int_precision_limits(k);
+  return hi - lo + 1;
+}
+
+// The precision of the binding: one that keeps the value, or the expression's own integer
+// precision when every occurrence wraps into a store no wider (see above).
+std::optional<ScalarKind> binding_precision(const std::vector<Cursor>& cs, const Expr& e) {
+  const ScalarKind own = e.type().base;
+  if (is_int_precision(own) && rw::is_integer_arith(e)) {
+    bool all = true;
+    for (const Cursor& c : cs) {
+      ScalarKind to{};
+      all = all && wraps_into_store(c, &to) && span(own) >= span(to);
+    }
+    if (all) return own;
+  }
+  return rw::precision_keeping(e);
+}
 }  // namespace
 
 Proc bind_expr(const Proc& p, const CursorLike& expr, const std::string& new_name) {
@@ -74,7 +130,7 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     const int k_last = cs.back().loc().lo;
     Sym b = rw::fresh_name(kOp, p, new_name, first);
     SrcInfo src = list[k0].srcinfo();
-    std::optional<ScalarKind> prec = rw::precision_keeping(e);
+    std::optional<ScalarKind> prec = binding_precision(cs, e);
     if (!prec)
       rw::fail(kOp, first,
                "no buffer precision holds the value of '" + to_string(e) + "' (of type " +

@@ -47,18 +47,54 @@ TEST(TrustPrecision, BindExprReadKeepsItsOwnType) {
   expect_equivalent(p, q, {}, near_limits());
 }
 
-// The i32 temporary then meets an i8 operand: two integer precisions combine into an i32 value
-// (docs/language.md), computed in 32-bit int as the original sum was, so the binding is exact.
-TEST(TrustPrecision, BindExprI32TemporaryInAnI8OperationKeepsTheValue) {
+// `x[i] * 2` reaches the i8 store only through a sum: the store keeps the result modulo 2^8,
+// which the i8 temporary's wrap does not change, so the temporary stays i8.
+TEST(TrustPrecision, BindExprWrapsIntoAStoreNoWiderThanItsType) {
   Proc p = parse_proc(R"(
 def f(x: i8[4] @ DRAM, y: i8[4] @ DRAM, a: i8[4] @ DRAM):
     for i in seq(0, 4):
         a[i] = x[i] * 2 + y[i]
 )");
   Proc q = bind_expr(p, p.find("a[_] = _").rhs().child(0), "t");
-  EXPECT_NE(to_string(q).find("t: i32 @ DRAM"), std::string::npos) << q;
+  EXPECT_NE(to_string(q).find("t: i8 @ DRAM"), std::string::npos) << q;
   expect_equivalent(p, q, {}, near_limits());
   expect_equivalent(p, q, {}, near_limits(-128, 127));
+}
+
+// Halide's uint16 sums: `(a + b) + c` stored into ui16, `a + b` bound into ui16.
+TEST(TrustPrecision, BindExprKeepsAWrappingUnsignedSumInItsType) {
+  Proc p = parse_proc(R"(
+def f(x: ui16[4] @ DRAM, a: ui16[4] @ DRAM):
+    for i in seq(0, 4):
+        a[i] = x[i] + x[3 - i] - x[i] * x[i]
+)");
+  Proc q = bind_expr(p, p.find("a[_] = _").rhs().child(0), "t");
+  EXPECT_NE(to_string(q).find("t: ui16 @ DRAM"), std::string::npos) << q;
+  expect_equivalent(p, q, {}, near_limits(40000, 65535));
+}
+
+// Into an i32 store the i8 wrap would change the result: the temporary is i32.
+TEST(TrustPrecision, BindExprIntoAWiderStoreKeepsTheValue) {
+  Proc p = parse_proc(R"(
+def f(x: i8[4] @ DRAM, y: i8[4] @ DRAM, a: i32[4] @ DRAM):
+    for i in seq(0, 4):
+        a[i] = x[i] * 2 + y[i]
+)");
+  Proc q = bind_expr(p, p.find("a[_] = _").rhs().child(0), "t");
+  EXPECT_NE(to_string(q).find("t: i32 @ DRAM"), std::string::npos) << q;
+  expect_equivalent(p, q, {}, near_limits());
+}
+
+// Under a division the operand's high bits matter: the temporary is i32.
+TEST(TrustPrecision, BindExprUnderADivisionKeepsTheValue) {
+  Proc p = parse_proc(R"(
+def f(x: ui16[4] @ DRAM, a: ui16[4] @ DRAM):
+    for i in seq(0, 4):
+        a[i] = (x[i] + x[i]) / 3
+)");
+  Proc q = bind_expr(p, p.find("a[_] = _").rhs().child(0), "t");
+  EXPECT_NE(to_string(q).find("t: i32 @ DRAM"), std::string::npos) << q;
+  expect_equivalent(p, q, {}, near_limits(40000, 65535));
 }
 
 TEST(TrustPrecision, BindExprUnsignedArithmeticGetsI32) {
