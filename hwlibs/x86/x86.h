@@ -123,6 +123,7 @@ inline constexpr MemoryRef AVX512{"AVX512"};
   X(mm512_min_epu16)                      \
   X(mm512_max_epu16)                      \
   X(mm512_srli1_epi16)                    \
+  X(mm512_div3_epu16)                     \
   X(mm512_slli1_epi16)                    \
   X(mm512_srli8_epi16)                    \
   X(mm512_slli8_epi16)                    \
@@ -155,6 +156,7 @@ inline constexpr MemoryRef AVX512{"AVX512"};
   X(mm256_min_epu16)                      \
   X(mm256_max_epu16)                      \
   X(mm256_srli1_epi16)                    \
+  X(mm256_div3_epu16)                     \
   X(mm256_slli1_epi16)                    \
   X(mm_prefetch_ps)                       \
   X(mm_prefetch_pd)

@@ -141,9 +141,9 @@ InstrMeaning meaning_of(const std::string& instr_name) {
     m.masked = true;
   if (s == "broadcast") s = "set1";
   static const std::vector<std::string> ops = {
-      "setzero", "loadu", "storeu", "set1",     "fmadd",  "add",   "sub", "mul",
-      "mullo",   "mulhi", "avg",    "min",      "max",    "relu",  "cvt", "srli",
-      "slli",    "adds",  "subs",   "prefetch", "dpbusd", "dpbf16"};
+      "setzero", "loadu", "storeu", "set1",     "fmadd",  "add",    "sub", "mul",
+      "mullo",   "mulhi", "avg",    "min",      "max",    "relu",   "cvt", "srli",
+      "slli",    "adds",  "subs",   "prefetch", "dpbusd", "dpbf16", "div3"};
   if (std::find(ops.begin(), ops.end(), s) == ops.end())
     throw std::invalid_argument("unknown operation '" + s + "' in " + instr_name);
   if (broadcast_operand && s != "fmadd" && s != "dpbusd" && s != "dpbf16")
@@ -275,6 +275,8 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
         r = a << m.shift;
       else if (m.op == "avg")
         r = (a + b + 1) >> 1;
+      else if (m.op == "div3")
+        r = a / 3;
       else if (m.op == "min")
         r = std::min(a, b);
       else if (m.op == "max")
