@@ -46,7 +46,8 @@ struct Bounder {
     if (const USubNode* u = e.as<USubNode>()) {
       auto a = range(u->arg);
       if (!a) return std::nullopt;
-      return Range{bin(BinOpKind::Sub, int_expr(0), a->hi), bin(BinOpKind::Sub, int_expr(0), a->lo)};
+      return Range{bin(BinOpKind::Sub, int_expr(0), a->hi),
+                   bin(BinOpKind::Sub, int_expr(0), a->lo)};
     }
     if (const BinOpNode* b = e.as<BinOpNode>()) {
       switch (b->op) {
@@ -149,9 +150,8 @@ class BoxCollector : public IRVisitor {
     if (n->name == buf_) {
       std::vector<std::pair<Expr, Expr>> dims;
       for (const WAccess& w : n->idx)
-        dims.push_back(w.is_interval
-                           ? std::pair{w.lo, bin(BinOpKind::Sub, w.hi, int_expr(1))}
-                           : std::pair{w.lo, w.lo});
+        dims.push_back(w.is_interval ? std::pair{w.lo, bin(BinOpKind::Sub, w.hi, int_expr(1))}
+                                     : std::pair{w.lo, w.lo});
       add(dims);
     }
     IRVisitor::visit_WindowExpr(n, e);

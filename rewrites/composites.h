@@ -73,4 +73,27 @@ Proc compute_at(const Proc& p, const CursorLike& producer, const CursorLike& con
 Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
                           const std::vector<CursorLike>& at_loops);
 
+struct VectorizeOptions {
+  // The iterations past the last full vector: a scalar loop of their own (Tail::Cut) or behind
+  // a test (Tail::CutAndGuard); `perfect` proves there are none.
+  Tail tail = Tail::Cut;
+  bool perfect = false;
+};
+
+// Halide's vectorize: the loop is divided by `width` and each statement of a full strip becomes
+// instructions (procs whose bodies are `width`-lane loops, such as hwlibs/x86's):
+//
+//   for x in seq(0, n):                 for xo in seq(0, n / w):
+//       t : T                               t : T[w] @ MEM ; v0 : T[w] @ MEM ; ..
+//       t = a[x] + b[x]          -->        load(v0, a[w xo:w xo + w]) ; load(v1, ..)
+//       c[x] = t / 3                        add(t, v0, v1) ; div3(v2, t) ; store(c[..], v2)
+//                                       for xi in seq(0, n % w): (the scalar tail)
+//
+// Scalar locals of the body become registers in memory `memory`; a statement no instruction
+// takes whole has its operands bound into registers first (bind_expr: an integer sum keeps
+// its own precision where it only wraps into the store), recursively. Refused, naming the
+// strip, when some strip fits no instruction.
+Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::string& memory,
+               const std::vector<Proc>& instructions, const VectorizeOptions& opts = {});
+
 }  // namespace exocpp

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "checker/frontend_checks.h"
-#include "core/cursor.h"
 #include "core/bounds_inference.h"
+#include "core/cursor.h"
 #include "core/cursor_inspection.h"
 #include "core/errors.h"
 #include "core/externs.h"

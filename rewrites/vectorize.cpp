@@ -1,0 +1,163 @@
+// ============================================================================================
+// vectorize: Halide's vectorize, a loop strip-mined by the vector width and each statement of
+// the strip turned into instructions of a hardware library, written only with primitives.
+// ============================================================================================
+//
+// See rewrites/composites.h for the rewrite rule. Instruction selection is top-down: a strip
+// `for xi in seq(0, w): s` is first offered whole to every instruction (replace unifies it with
+// the instruction's body); when none takes it, the operands of s's right-hand side that are not
+// yet registers are bound into registers of their own (bind_expr, expand_dim, lift_alloc,
+// fission, set_memory), each of those strips is selected the same way, and s is offered again.
+// A strip that no instruction takes and that has nothing left to bind is refused, naming it.
+#include <algorithm>
+
+#include "core/printer.h"
+#include "rewrites/buffers.h"
+#include "rewrites/composites.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/names.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
+#include "rewrites/memories.h"
+#include "rewrites/replace.h"
+
+namespace exocpp {
+
+namespace {
+
+const char* kOp = "vectorize";
+
+std::string unused_name(const Proc& p, const std::string& base) {
+  const std::vector<std::string> taken = rw::bound_names(p);
+  std::string name = base;
+  for (int k = 1; std::find(taken.begin(), taken.end(), name) != taken.end(); ++k)
+    name = base + "_" + std::to_string(k);
+  return name;
+}
+
+class Vectorizer {
+ public:
+  Vectorizer(int width, std::string memory, const std::vector<Proc>& instructions)
+      : width_(width), memory_(std::move(memory)), instructions_(instructions) {}
+
+  // Lowers the strip whose only statement is `s`: `for xi in seq(0, w): s`.
+  Proc lower(Proc p, const Cursor& s_in) {
+    Cursor s = p.forward(s_in);
+    if (Proc q; try_instructions(p, s.parent(), q)) return q;
+    const AssignNode* a = s.stmt().as<AssignNode>();
+    if (!a)
+      rw::fail(kOp, s,
+               "no instruction in the list computes '" + first_line(s) +
+                   "', and only an assignment can be split into instructions");
+    const Sym xi = s.parent().stmt().as<ForNode>()->iter;
+    // The operands to put in registers: the whole right-hand side of a store to memory; the
+    // operands of an operation whose result goes to a register.
+    std::vector<std::vector<int>> operands;  // child steps below the statement
+    const int rhs = static_cast<int>(a->idx.size());
+    if (!is_lane(p, a->name, a->idx, xi)) {
+      if (!is_lane_read(p, a->rhs, xi)) operands.push_back({rhs});
+    } else if (a->rhs.as<BinOpNode>() || a->rhs.as<USubNode>() || a->rhs.as<ExternNode>()) {
+      const std::vector<Expr> kids = expr_children(a->rhs);
+      for (size_t k = 0; k < kids.size(); ++k)
+        if (kids[k].type().is_data() && !is_lane_read(p, kids[k], xi) && !kids[k].as<ConstNode>())
+          operands.push_back({rhs, static_cast<int>(k)});
+    }
+    if (operands.empty())
+      rw::fail(kOp, s,
+               "no instruction in the list computes '" + first_line(s) +
+                   "' (an instruction that does not fit: its body must unify with this strip)");
+    // Bind from the last operand to the first so the earlier ones' steps stay valid.
+    for (auto k = operands.rbegin(); k != operands.rend(); ++k) {
+      Cursor operand = p.forward(s);
+      for (int step : *k) operand = operand.child(step);
+      const std::string name = unused_name(p, "v" + std::to_string(counter_++));
+      p = bind_expr(p, operand, name);
+      Cursor alloc = p.find(name + ": _");
+      p = expand_dim(p, alloc, std::to_string(width_), xi.name());
+      p = lift_alloc(p, p.find(name + ": _"));
+      p = set_memory(p, p.find(name + ": _"), memory_);
+      Cursor bound = p.find(name + " = _");
+      p = fission(p, bound.after());
+      p = lower(p, p.forward(bound));
+    }
+    Cursor again = p.forward(s);
+    if (Proc q; try_instructions(p, again.parent(), q)) return q;
+    rw::fail(kOp, again,
+             "no instruction in the list computes '" + first_line(again) +
+                 "' (an instruction that does not fit: its body must unify with this strip)");
+  }
+
+ private:
+  bool try_instructions(const Proc& p, const Cursor& strip, Proc& out) {
+    for (const Proc& ins : instructions_) {
+      try {
+        out = replace(p, strip, ins);
+        return true;
+      } catch (const SchedulingError&) {
+        // This instruction does not fit; try the next.
+      }
+    }
+    return false;
+  }
+
+  // `buf[idx]` is one lane of a register: buf lives in the vector memory, indexed by xi last.
+  bool is_lane(const Proc& p, const Sym& buf, const std::vector<Expr>& idx, const Sym& xi) const {
+    if (rw::mem_of(p, buf) != memory_ || idx.empty()) return false;
+    const ReadNode* r = idx.back().as<ReadNode>();
+    return r && r->name == xi;
+  }
+  bool is_lane_read(const Proc& p, const Expr& e, const Sym& xi) const {
+    const ReadNode* r = e.as<ReadNode>();
+    return r && is_lane(p, r->name, r->idx, xi);
+  }
+  static std::string first_line(const Cursor& s) {
+    std::string t = to_string(s.stmt());
+    return t.substr(0, t.find('\n'));
+  }
+
+  int width_;
+  std::string memory_;
+  const std::vector<Proc>& instructions_;
+  int counter_ = 0;
+};
+
+}  // namespace
+
+Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::string& memory,
+               const std::vector<Proc>& instructions, const VectorizeOptions& opts) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor l = rw::resolve_loop(kOp, p, loop);
+    if (width < 1) rw::fail_argument(kOp, l, "the width must be positive");
+    if (instructions.empty()) rw::fail_argument(kOp, l, "expected at least one instruction");
+    const std::string iter = l.stmt().as<ForNode>()->iter.name();
+    const std::string outer = unused_name(p, iter + "o"), inner = unused_name(p, iter + "i");
+    DivideLoopOptions d;
+    d.perfect = opts.perfect;
+    d.tail = opts.tail;
+    Proc q = divide_loop(p, l, width, {outer, inner}, d);
+    Cursor strip = q.forward(l).body()[0];
+    const ForNode* fs = strip.stmt().as<ForNode>();
+    // Locals of the body become registers of `width` lanes, allocated outside the strip.
+    std::vector<Sym> locals;
+    for (const Stmt& st : fs->body)
+      if (const AllocNode* al = st.as<AllocNode>()) locals.push_back(al->name);
+    for (const Sym& t : locals) {
+      Cursor body = q.forward(strip).body(), al;
+      for (int k = 0; k < body.size(); ++k)
+        if (const AllocNode* an = body[k].stmt().as<AllocNode>(); an && an->name == t) al = body[k];
+      q = expand_dim(q, al, std::to_string(width), inner);
+      q = lift_alloc(q, q.forward(al));
+      q = set_memory(q, q.forward(al), memory);
+    }
+    // One strip per statement.
+    std::vector<Cursor> stmts;
+    Cursor body = q.forward(strip).body();
+    for (int k = 0; k < body.size(); ++k) stmts.push_back(body[k]);
+    for (size_t k = 0; k + 1 < stmts.size(); ++k) q = fission(q, q.forward(stmts[k]).after());
+    Vectorizer v(width, memory, instructions);
+    for (const Cursor& s : stmts) q = v.lower(q, s);
+    return q;
+  });
+}
+
+}  // namespace exocpp
