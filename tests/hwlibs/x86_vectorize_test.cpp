@@ -1,0 +1,142 @@
+// vectorize with the x86 library: a loop becomes instructions in one call, and Halide's uint16
+// blur (compute_and_store_at + vectorize) runs like the plain proc on inputs whose sums wrap,
+// interpreted and compiled.
+#include <gtest/gtest.h>
+
+#include "hwlibs/x86/x86.h"
+#include "x86_harness.h"
+
+namespace exocpp {
+namespace {
+
+Proc parse_plain(const std::string& text, const std::string& name) {
+  x86::register_memories();
+  return parse_module(text).proc(name);
+}
+
+std::vector<Proc> procs(const std::vector<const x86::InstrRef*>& refs) {
+  std::vector<Proc> out;
+  for (const x86::InstrRef* r : refs) out.push_back(r->get());
+  return out;
+}
+
+bool has(const Proc& p, const std::string& needle) {
+  return to_string(p).find(needle) != std::string::npos;
+}
+
+CompileOptions native() { return {"cc", {"-O2", "-march=native", "-Wall", "-Wextra", "-Werror"}}; }
+
+// The plain proc interpreted and the scheduled one compiled, on inputs at the limits of their
+// precisions (x86_test::limit_args): "" when every argument agrees.
+std::string compiled_matches_plain(const Proc& plain, const Proc& scheduled,
+                                   const std::map<std::string, int64_t>& sizes, uint64_t seed) {
+  std::vector<ArgValue> args = x86_test::limit_args(plain, sizes, seed);
+  std::vector<ArgValue> expected = deep_copy(args), got = deep_copy(args);
+  interpret(plain, expected);
+  CompiledLibrary lib({scheduled}, scheduled.name() + "_vec", native());
+  lib.call(scheduled.name(), got);
+  return compare_args(plain, expected, got);
+}
+
+TEST(X86Vectorize, ElementwiseMathInOneCall) {
+  Proc plain = parse_plain(R"(
+def simple_math(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        x[i] = x[i] * y[i] * y[i]
+)",
+                           "simple_math");
+  Proc p = vectorize(plain, "i", 8, "AVX2",
+                     procs({&x86::mm256_loadu_ps, &x86::mm256_storeu_ps, &x86::mm256_mul_ps}));
+  EXPECT_NO_THROW(typecheck(p)) << p;
+  EXPECT_EQ(to_string(p).find("in seq(0, 8):"), std::string::npos) << p;
+  EXPECT_TRUE(has(p, "mm256_mul_ps(")) << p;
+  for (int64_t n : {1, 8, 21}) {
+    EXPECT_EQ(compare_procs(plain, p, {{"n", n}}), "") << "n = " << n;
+    if (__builtin_cpu_supports("avx2")) {
+      EXPECT_EQ(compare_compiled_with_interpreter(p, {{"n", n}}, 1, native()), "");
+    }
+  }
+}
+
+// Halide's apps/blur in uint16: both passes' sums wrap at 16 bits before the division by 3.
+const char* kBlur =
+    R"(def blur(H: size, W: size, inp: ui16[H + 2, W + 2] @ DRAM, out: ui16[H, W] @ DRAM):
+    bx: ui16[H + 2, W] @ DRAM
+    for y in seq(0, H + 2):
+        for x in seq(0, W):
+            sx: ui16 @ DRAM
+            sx = inp[y, x] + inp[y, x + 1] + inp[y, x + 2]
+            bx[y, x] = sx / 3
+    for y in seq(0, H):
+        for x in seq(0, W):
+            sy: ui16 @ DRAM
+            sy = bx[y, x] + bx[y + 1, x] + bx[y + 2, x]
+            out[y, x] = sy / 3
+)";
+
+// Strips of 8 rows, the horizontal pass computed per strip, both passes in `lanes`-lane
+// registers of `mem` with the instructions of `ins`.
+Proc schedule_blur(const Proc& plain, int lanes, const std::string& mem,
+                   const std::vector<Proc>& ins) {
+  Proc p = divide_loop(plain, "for y in _: _ #1", 8, {"yo", "yi"}, {.tail = Tail::Cut});
+  p = compute_and_store_at(p, "for y in _: _ #0", {"for yo in _: _", "for yi in _: _ #1"});
+  p = vectorize(p, "for i1 in _: _", lanes, mem, ins);
+  return vectorize(p, "for x in _: _", lanes, mem, ins);
+}
+
+TEST(X86Vectorize, Uint16BlurWithAvx2) {
+  Proc plain = parse_plain(kBlur, "blur");
+  Proc p = schedule_blur(plain, 16, "AVX2",
+                         procs({&x86::mm256_loadu_epi16, &x86::mm256_storeu_epi16,
+                                &x86::mm256_add_epi16, &x86::mm256_div3_epu16}));
+  EXPECT_NO_THROW(typecheck(p)) << p;
+  EXPECT_TRUE(has(p, "mm256_div3_epu16(")) << p;
+  for (auto [h, w] : std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {9, 16}, {17, 35}}) {
+    EXPECT_EQ(compare_procs(plain, p, {{"H", h}, {"W", w}}), "") << h << "x" << w;
+    if (__builtin_cpu_supports("avx2")) {
+      EXPECT_EQ(compiled_matches_plain(plain, p, {{"H", h}, {"W", w}}, 3), "") << h << "x" << w;
+    }
+  }
+}
+
+TEST(X86Vectorize, Uint16BlurWithAvx512) {
+  Proc plain = parse_plain(kBlur, "blur");
+  Proc p = schedule_blur(plain, 32, "AVX512",
+                         procs({&x86::mm512_loadu_epi16, &x86::mm512_storeu_epi16,
+                                &x86::mm512_add_epi16, &x86::mm512_div3_epu16}));
+  EXPECT_TRUE(has(p, "mm512_add_epi16(")) << p;
+  EXPECT_EQ(compare_procs(plain, p, {{"H", 10}, {"W", 40}}), "");
+  if (__builtin_cpu_supports("avx512bw")) {
+    for (auto [h, w] : std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {8, 32}, {19, 70}}) {
+      EXPECT_EQ(compiled_matches_plain(plain, p, {{"H", h}, {"W", w}}, 5), "") << h << "x" << w;
+    }
+  }
+}
+
+// No instruction in the list divides: the strip computing `sx / 3` is refused by name.
+TEST(X86Vectorize, RefusesAStripNoInstructionFits) {
+  Proc plain = parse_plain(kBlur, "blur");
+  try {
+    vectorize(plain, "for x in _: _ #0", 16, "AVX2",
+              procs({&x86::mm256_loadu_epi16, &x86::mm256_storeu_epi16, &x86::mm256_add_epi16}));
+    ADD_FAILURE() << "accepted";
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.op(), "vectorize") << e.what();
+    EXPECT_NE(std::string(e.what()).find("no instruction in the list computes"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("/ 3"), std::string::npos) << e.what();
+  }
+}
+
+TEST(X86Vectorize, RefusesAWidthBelowOne) {
+  Proc plain = parse_plain(kBlur, "blur");
+  try {
+    vectorize(plain, "for x in _: _ #0", 0, "AVX2", procs({&x86::mm256_add_epi16}));
+    ADD_FAILURE() << "accepted";
+  } catch (const SchedulingError& e) {
+    EXPECT_NE(std::string(e.what()).find("width must be positive"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace exocpp
