@@ -30,11 +30,16 @@ struct Schedule {
 
 std::string to_string(const Schedule& s);
 
-// Halide's apps/blur CPU schedule (split y by 8, parallel, vectorize x, blur_x store_at the
-// strip and compute_at its row), with the lanes of this target's vectors.
+// The schedules the plain functions below run, the apps' with the sizes that measured fastest
+// on this machine (AMD EPYC, AVX-512; pipelines_bench --halide-sweep times the alternatives).
+// Blur: Halide's apps/blur CPU schedule (split y, parallel, vectorize x, blur_x store_at the
+// strip and compute_at its row), with strips of 64 rows instead of 8 and two vectors of this
+// target (64 uint16 lanes on AVX-512) instead of 8 lanes.
 Schedule default_blur_schedule();
-// Halide's apps/unsharp CPU schedule (split y by 32, parallel, vectorize x by the natural
-// vector width, blur store_at the strip and compute_at its row).
+// Unsharp: after Halide's apps/unsharp CPU schedule (split y, parallel, vectorize x by the
+// natural width, the blurs computed per strip), with strips of 64 rows instead of 32, two
+// vectors (32 float lanes on AVX-512), and blur_x computed whole per strip (compute_at the
+// strip) rather than slid down it, the vertical blur inlined into the output.
 Schedule default_unsharp_schedule();
 
 // One pipeline JIT-compiled for the host (get_jit_target_from_environment()) when constructed.
@@ -50,7 +55,8 @@ class BlurU16 {
   // run, counting the distinct OS threads that ran its parallel tasks (a custom_do_task
   // handler in the JIT user context of this one call).
   int run_counting_threads(int W, int H, const uint16_t* in, uint16_t* out, int threads);
-  double compile_ms() const;  // the JIT compilation in the constructor, wall clock
+  // The JIT compilation in the constructor, wall clock (not the JIT runtime's: init()).
+  double compile_ms() const;
 
  private:
   struct Impl;
@@ -81,8 +87,10 @@ class UnsharpF32 {
 void blur_u16(int W, int H, const uint16_t* in, uint16_t* out, int threads);
 void unsharp_f32(int W, int H, const float* in, float* out, int threads);
 
-// Compiles both default pipelines now; the wall-clock milliseconds each compilation took.
+// Compiles both default pipelines now; the wall-clock milliseconds each compilation took
+// (lowering, LLVM, JIT linking), and the JIT runtime's, made once before the first pipeline.
 struct CompileTimes {
+  double runtime_ms;
   double blur_ms;
   double unsharp_ms;
 };
