@@ -1,6 +1,6 @@
 // bench/pipelines: two image pipelines as exocpp schedules them (exocpp_pipelines.h) against
-// Halide 14 running the CPU schedules of its own apps (halide_pipelines.h), on one and two
-// threads:
+// Halide 14 running the CPU schedules of its own apps, sizes tuned for this machine
+// (halide_pipelines.h), on one and two threads:
 //   blur     3x3 box blur of uint16 images (Halide's apps/blur), sums wrapping in uint16;
 //   unsharp  5x5 binomial unsharp mask of one-channel float images (after apps/unsharp).
 // Each contender runs on the same random input at 1920x1080 and 3840x2160; both outputs are
@@ -10,7 +10,8 @@
 // thread count and size:
 //   RESULT <pipeline> threads=<t> size=<WxH> exocpp_ms=<x> halide_ms=<y>
 // after a header with the Halide target, the CPU, the JIT compile times and the count of
-// threads Halide's thread pool really ran on. Exits 1 when a check fails.
+// threads Halide's thread pool really ran on, and the load average at start and end (other
+// work on a two-core machine skews the two-thread figures most). Exits 1 when a check fails.
 //
 //   pipelines_bench [--reps N] [--quick] [--halide-sweep]
 // --quick: 640x480 only, 3 repetitions (a smoke run). --halide-sweep: also times Halide under
