@@ -1,0 +1,316 @@
+// The Halide 14 peer of bench/pipelines (halide_pipelines.h).
+#include "halide_pipelines.h"
+
+#include <Halide.h>
+
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+namespace halide_peer {
+namespace {
+
+using Halide::Expr;
+using Halide::Func;
+using Halide::ImageParam;
+using Halide::Pipeline;
+using Halide::Target;
+using Halide::Var;
+
+const Target& jit_target() {
+  static const Target target = Halide::get_jit_target_from_environment();
+  return target;
+}
+
+// The JIT shared runtime (Halide's runtime compiled for the target), made by the first
+// compile_jit: compiled here on a trivial pipeline so that the pipelines' compile times leave
+// it out. Returns its wall-clock milliseconds.
+double jit_runtime_ms() {
+  static const double ms = [] {
+    Func f("runtime_probe");
+    Var x("x");
+    f(x) = x;
+    auto t0 = std::chrono::steady_clock::now();
+    f.compile_jit(jit_target());
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }();
+  return ms;
+}
+
+// The runtime's halide_set_num_threads, found in the JIT shared runtime (which exists once a
+// pipeline has been compiled). In Halide 14's thread pool it only grows the pool: once a worker
+// exists, a count of 1 does not keep it from taking tasks (measured: one-thread calls after
+// two-thread ones ran on two threads). So threads = 1 runs the tasks on the calling thread
+// through a serial custom_do_par_for instead, and threads >= 2 leaves them to the pool grown to
+// that many threads.
+void grow_pool(int threads) {
+  static int (*set)(int) = nullptr;
+  static int current = -1;
+  if (threads <= current) return;
+  if (!set) {
+    for (const auto& m : Halide::Internal::JITSharedRuntime::get(nullptr, jit_target(), false)) {
+      void* address = m.find_symbol_by_name("halide_set_num_threads").address;
+      if (address) {
+        set = reinterpret_cast<int (*)(int)>(address);
+        break;
+      }
+    }
+    if (!set) throw std::runtime_error("halide_peer: halide_set_num_threads not in the runtime");
+  }
+  set(threads);
+  current = threads;
+}
+
+// A parallel loop run as a plain loop on the calling thread, each task through the context's
+// task handler (Halide's default runs it; run_counting_threads counts the thread).
+int serial_do_par_for(Halide::JITUserContext* ctx, int (*f)(Halide::JITUserContext*, int, uint8_t*),
+                      int min, int extent, uint8_t* closure) {
+  for (int idx = min; idx < min + extent; ++idx) {
+    int status = ctx->handlers.custom_do_task ? ctx->handlers.custom_do_task(ctx, f, idx, closure)
+                                              : f(ctx, idx, closure);
+    if (status) return status;
+  }
+  return 0;
+}
+
+// The user context of one call on threads threads.
+Halide::JITUserContext context_for(int threads) {
+  if (threads < 1) throw std::invalid_argument("halide_peer: threads must be >= 1");
+  Halide::JITUserContext context;
+  if (threads == 1) {
+    context.handlers.custom_do_par_for = serial_do_par_for;
+  } else {
+    grow_pool(threads);
+  }
+  return context;
+}
+
+void check_size(const char* what, int W, int H, const Schedule& s) {
+  if (W < s.vector_width || H < s.strip_rows || (s.tile_cols > 0 && W < s.tile_cols)) {
+    throw std::invalid_argument(
+        std::string("halide_peer: ") + what + " needs W >= " + std::to_string(s.vector_width) +
+        " and H >= " + std::to_string(s.strip_rows) + " under schedule " + to_string(s));
+  }
+}
+
+// Schedules out (rows of strips in parallel, vectorized) and its horizontal blur bx (stored per
+// strip or tile, computed row by row: Halide slides it down the strip).
+void schedule_pipeline(Func out, Func bx, const Schedule& s) {
+  Var x = out.args()[0], y = out.args()[1];
+  Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+  if (s.tile_cols > 0) {
+    out.tile(x, y, xo, yo, xi, yi, s.tile_cols, s.strip_rows)
+        .parallel(yo)
+        .vectorize(xi, s.vector_width);
+    if (s.sliding) {
+      bx.store_at(out, xo).compute_at(out, yi);
+    } else {
+      bx.compute_at(out, xo);
+    }
+  } else {
+    out.split(y, yo, yi, s.strip_rows).parallel(yo).vectorize(x, s.vector_width);
+    if (s.sliding) {
+      bx.store_at(out, yo).compute_at(out, yi);
+    } else {
+      bx.compute_at(out, yo);
+    }
+  }
+  bx.vectorize(bx.args()[0], s.vector_width);
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Thread counting for run_counting_threads: the set of threads that ran a task of the call.
+std::mutex seen_mutex;
+std::set<std::thread::id> seen_threads;
+
+int counting_do_task(Halide::JITUserContext* ctx, int (*f)(Halide::JITUserContext*, int, uint8_t*),
+                     int idx, uint8_t* closure) {
+  {
+    std::lock_guard<std::mutex> lock(seen_mutex);
+    seen_threads.insert(std::this_thread::get_id());
+  }
+  return f(ctx, idx, closure);
+}
+
+}  // namespace
+
+std::string to_string(const Schedule& s) {
+  std::string r = "strip_rows=" + std::to_string(s.strip_rows) +
+                  " vector_width=" + std::to_string(s.vector_width);
+  if (s.tile_cols > 0) r += " tile_cols=" + std::to_string(s.tile_cols);
+  if (!s.sliding) r += " whole_strip";
+  return r;
+}
+
+// apps/blur's 8 lanes and 8-row strips, and apps/unsharp's natural width, 32-row strips and
+// sliding blur, each measured slower here than these (see the header).
+Schedule default_blur_schedule() {
+  return {.strip_rows = 64, .vector_width = 2 * jit_target().natural_vector_size<uint16_t>()};
+}
+
+Schedule default_unsharp_schedule() {
+  return {.strip_rows = 64,
+          .vector_width = 2 * jit_target().natural_vector_size<float>(),
+          .sliding = false};
+}
+
+struct BlurU16::Impl {
+  Schedule schedule;
+  ImageParam in{Halide::UInt(16), 2, "in"};
+  Pipeline pipeline;
+  double compile_ms = 0;
+};
+
+BlurU16::BlurU16(const Schedule& schedule) : impl_(std::make_unique<Impl>()) {
+  impl_->schedule = schedule;
+  const ImageParam& in = impl_->in;
+  Var x("x"), y("y");
+  Func blur_x("blur_x"), blur_y("blur_y");
+  // uint16 arithmetic throughout: the sums wrap, / 3 is unsigned division.
+  blur_x(x, y) = (in(x, y) + in(x + 1, y) + in(x + 2, y)) / 3;
+  blur_y(x, y) = (blur_x(x, y) + blur_x(x, y + 1) + blur_x(x, y + 2)) / 3;
+  schedule_pipeline(blur_y, blur_x, schedule);
+  impl_->pipeline = Pipeline(blur_y);
+  jit_runtime_ms();
+  auto t0 = std::chrono::steady_clock::now();
+  impl_->pipeline.compile_jit(jit_target());
+  impl_->compile_ms = ms_since(t0);
+}
+
+BlurU16::~BlurU16() = default;
+
+void BlurU16::run(int W, int H, const uint16_t* in, uint16_t* out, int threads) {
+  check_size("blur_u16", W, H, impl_->schedule);
+  Halide::JITUserContext context = context_for(threads);
+  impl_->in.set(Halide::Buffer<uint16_t>(const_cast<uint16_t*>(in), W + 2, H + 2));
+  Halide::Buffer<uint16_t> output(out, W, H);
+  impl_->pipeline.realize(&context, output, jit_target());
+}
+
+int BlurU16::run_counting_threads(int W, int H, const uint16_t* in, uint16_t* out, int threads) {
+  check_size("blur_u16", W, H, impl_->schedule);
+  Halide::JITUserContext context = context_for(threads);
+  context.handlers.custom_do_task = counting_do_task;
+  {
+    std::lock_guard<std::mutex> lock(seen_mutex);
+    seen_threads.clear();
+  }
+  impl_->in.set(Halide::Buffer<uint16_t>(const_cast<uint16_t*>(in), W + 2, H + 2));
+  Halide::Buffer<uint16_t> output(out, W, H);
+  impl_->pipeline.realize(&context, output, jit_target());
+  std::lock_guard<std::mutex> lock(seen_mutex);
+  return static_cast<int>(seen_threads.size());
+}
+
+double BlurU16::compile_ms() const { return impl_->compile_ms; }
+
+struct UnsharpF32::Impl {
+  Schedule schedule;
+  ImageParam in{Halide::Float(32), 2, "in"};
+  Pipeline pipeline;
+  double compile_ms = 0;
+};
+
+UnsharpF32::UnsharpF32(const Schedule& schedule) : impl_(std::make_unique<Impl>()) {
+  impl_->schedule = schedule;
+  const ImageParam& in = impl_->in;
+  Var x("x"), y("y");
+  Func bx("blur_x"), by("blur_y"), out("unsharp");
+  // Sums left to right, as written (Halide does not reassociate float arithmetic).
+  bx(x, y) = 0.0625f * in(x, y) + 0.25f * in(x + 1, y) + 0.375f * in(x + 2, y) +
+             0.25f * in(x + 3, y) + 0.0625f * in(x + 4, y);
+  by(x, y) = 0.0625f * bx(x, y) + 0.25f * bx(x, y + 1) + 0.375f * bx(x, y + 2) +
+             0.25f * bx(x, y + 3) + 0.0625f * bx(x, y + 4);
+  Expr center = in(x + 2, y + 2);
+  out(x, y) = center + (center - by(x, y)) * 1.5f;
+  // by is inlined into out (one use per point); bx slides down each strip.
+  schedule_pipeline(out, bx, schedule);
+  impl_->pipeline = Pipeline(out);
+  jit_runtime_ms();
+  auto t0 = std::chrono::steady_clock::now();
+  impl_->pipeline.compile_jit(jit_target());
+  impl_->compile_ms = ms_since(t0);
+}
+
+UnsharpF32::~UnsharpF32() = default;
+
+void UnsharpF32::run(int W, int H, const float* in, float* out, int threads) {
+  check_size("unsharp_f32", W, H, impl_->schedule);
+  Halide::JITUserContext context = context_for(threads);
+  impl_->in.set(Halide::Buffer<float>(const_cast<float*>(in), W + 4, H + 4));
+  Halide::Buffer<float> output(out, W, H);
+  impl_->pipeline.realize(&context, output, jit_target());
+}
+
+double UnsharpF32::compile_ms() const { return impl_->compile_ms; }
+
+namespace {
+
+BlurU16& default_blur() {
+  static BlurU16 pipeline(default_blur_schedule());
+  return pipeline;
+}
+
+UnsharpF32& default_unsharp() {
+  static UnsharpF32 pipeline(default_unsharp_schedule());
+  return pipeline;
+}
+
+}  // namespace
+
+void blur_u16(int W, int H, const uint16_t* in, uint16_t* out, int threads) {
+  default_blur().run(W, H, in, out, threads);
+}
+
+void unsharp_f32(int W, int H, const float* in, float* out, int threads) {
+  default_unsharp().run(W, H, in, out, threads);
+}
+
+CompileTimes init() {
+  return {jit_runtime_ms(), default_blur().compile_ms(), default_unsharp().compile_ms()};
+}
+
+std::string target_string() { return jit_target().to_string(); }
+
+int blur_threads_used(int W, int H, const uint16_t* in, uint16_t* out, int threads) {
+  return default_blur().run_counting_threads(W, H, in, out, threads);
+}
+
+void blur_u16_reference(int W, int H, const uint16_t* in, uint16_t* out) {
+  const size_t stride = static_cast<size_t>(W) + 2;
+  auto bx = [&](int x, int y) {
+    const uint16_t* r = in + y * stride + x;
+    uint16_t s = static_cast<uint16_t>(r[0] + r[1] + r[2]);
+    return static_cast<uint16_t>(s / 3);
+  };
+  for (int y = 0; y < H; ++y) {
+    for (int x = 0; x < W; ++x) {
+      uint16_t s = static_cast<uint16_t>(bx(x, y) + bx(x, y + 1) + bx(x, y + 2));
+      out[static_cast<size_t>(y) * W + x] = static_cast<uint16_t>(s / 3);
+    }
+  }
+}
+
+void unsharp_f32_reference(int W, int H, const float* in, float* out) {
+  const size_t stride = static_cast<size_t>(W) + 4;
+  auto at = [&](int x, int y) { return in[y * stride + x]; };
+  auto bx = [&](int x, int y) {
+    return 0.0625f * at(x, y) + 0.25f * at(x + 1, y) + 0.375f * at(x + 2, y) +
+           0.25f * at(x + 3, y) + 0.0625f * at(x + 4, y);
+  };
+  for (int y = 0; y < H; ++y) {
+    for (int x = 0; x < W; ++x) {
+      float by = 0.0625f * bx(x, y) + 0.25f * bx(x, y + 1) + 0.375f * bx(x, y + 2) +
+                 0.25f * bx(x, y + 3) + 0.0625f * bx(x, y + 4);
+      float c = at(x + 2, y + 2);
+      out[static_cast<size_t>(y) * W + x] = c + (c - by) * 1.5f;
+    }
+  }
+}
+
+}  // namespace halide_peer

@@ -1,0 +1,114 @@
+// The Halide 14 peer of bench/pipelines: the blur and unsharp pipelines of exocpp_pipelines.h
+// written in Halide, JIT-compiled for the host with the CPU schedules of Halide's own apps
+// (apps/blur, apps/unsharp), and plain C++ references of the same definitions.
+//
+// Buffers are dense and row-major, as in exocpp_pipelines.h: blur reads (H + 2) rows of W + 2
+// uint16 values and writes H rows of W; unsharp reads (H + 4) rows of W + 4 floats and writes H
+// rows of W. Halide.h stays out of this header.
+#ifndef EXOCPP_BENCH_PIPELINES_HALIDE_PIPELINES_H
+#define EXOCPP_BENCH_PIPELINES_HALIDE_PIPELINES_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace halide_peer {
+
+// A schedule of either pipeline, in the shape of Halide's apps: the output split into strips
+// of strip_rows rows run in parallel, each row vectorized by vector_width lanes. With sliding,
+// the horizontal blur is stored per strip (per tile when tile_cols > 0) and computed one row
+// at a time as the vertical blur needs it (Halide's sliding window: each of its rows computed
+// once per strip, in a buffer folded to a few rows), as in the apps; without, it is computed
+// whole for the strip (or tile) before the strip's output. tile_cols > 0 also splits the
+// columns into tiles of that many (the rows of a strip then run tile by tile).
+struct Schedule {
+  int strip_rows;
+  int vector_width;
+  int tile_cols = 0;
+  bool sliding = true;
+};
+
+std::string to_string(const Schedule& s);
+
+// The schedules the plain functions below run, the apps' with the sizes that measured fastest
+// on this machine (AMD EPYC, AVX-512; pipelines_bench --halide-sweep times the alternatives).
+// Blur: Halide's apps/blur CPU schedule (split y, parallel, vectorize x, blur_x store_at the
+// strip and compute_at its row), with strips of 64 rows instead of 8 and two vectors of this
+// target (64 uint16 lanes on AVX-512) instead of 8 lanes.
+Schedule default_blur_schedule();
+// Unsharp: after Halide's apps/unsharp CPU schedule (split y, parallel, vectorize x by the
+// natural width, the blurs computed per strip), with strips of 64 rows instead of 32, two
+// vectors (32 float lanes on AVX-512), and blur_x computed whole per strip (compute_at the
+// strip) rather than slid down it, the vertical blur inlined into the output.
+Schedule default_unsharp_schedule();
+
+// One pipeline JIT-compiled for the host (get_jit_target_from_environment()) when constructed.
+// Not to be run from two threads at once. Sizes: W >= vector_width, H >= strip_rows (else
+// std::invalid_argument); every W and H above that works.
+class BlurU16 {
+ public:
+  explicit BlurU16(const Schedule& schedule);
+  ~BlurU16();
+  BlurU16(const BlurU16&) = delete;
+  BlurU16& operator=(const BlurU16&) = delete;
+  void run(int W, int H, const uint16_t* in, uint16_t* out, int threads);
+  // run, counting the distinct OS threads that ran its parallel tasks (a custom_do_task
+  // handler in the JIT user context of this one call).
+  int run_counting_threads(int W, int H, const uint16_t* in, uint16_t* out, int threads);
+  // The JIT compilation in the constructor, wall clock (not the JIT runtime's: init()).
+  double compile_ms() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+class UnsharpF32 {
+ public:
+  explicit UnsharpF32(const Schedule& schedule);
+  ~UnsharpF32();
+  UnsharpF32(const UnsharpF32&) = delete;
+  UnsharpF32& operator=(const UnsharpF32&) = delete;
+  void run(int W, int H, const float* in, float* out, int threads);
+  double compile_ms() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The plain functions: the default schedules, each compiled on its first use (or by init()).
+// threads (>= 1) is the number of threads the call runs on: 1 runs the parallel strips one
+// after another on the calling thread (a serial custom_do_par_for in the call's JIT user
+// context: Halide 14's halide_set_num_threads cannot shrink a pool that has grown), 2 or more
+// runs them on Halide's thread pool, grown to that many threads through the JIT runtime's
+// halide_set_num_threads (the pool never shrinks: after a call on 3 threads, a call on 2 may
+// use 3).
+void blur_u16(int W, int H, const uint16_t* in, uint16_t* out, int threads);
+void unsharp_f32(int W, int H, const float* in, float* out, int threads);
+
+// Compiles both default pipelines now; the wall-clock milliseconds each compilation took
+// (lowering, LLVM, JIT linking), and the JIT runtime's, made once before the first pipeline.
+struct CompileTimes {
+  double runtime_ms;
+  double blur_ms;
+  double unsharp_ms;
+};
+CompileTimes init();
+
+// The target the pipelines are compiled for (Target::to_string()).
+std::string target_string();
+
+// Runs the default blur once on threads threads and returns how many distinct OS threads ran
+// its parallel tasks (through a custom_do_task handler of the JIT user context): the check that
+// threads = 2 really spreads the work over two threads.
+int blur_threads_used(int W, int H, const uint16_t* in, uint16_t* out, int threads);
+
+// The definitions as naive loops: blur sums in uint16 (wrapping), then / 3; unsharp's sums
+// left to right in float.
+void blur_u16_reference(int W, int H, const uint16_t* in, uint16_t* out);
+void unsharp_f32_reference(int W, int H, const float* in, float* out);
+
+}  // namespace halide_peer
+
+#endif  // EXOCPP_BENCH_PIPELINES_HALIDE_PIPELINES_H

@@ -1,0 +1,350 @@
+// bench/pipelines: two image pipelines as exocpp schedules them (exocpp_pipelines.h) against
+// Halide 14 running the CPU schedules of its own apps, sizes tuned for this machine
+// (halide_pipelines.h), on one and two threads:
+//   blur     3x3 box blur of uint16 images (Halide's apps/blur), sums wrapping in uint16;
+//   unsharp  5x5 binomial unsharp mask of one-channel float images (after apps/unsharp).
+// Each contender runs on the same random input at 1920x1080 and 3840x2160; both outputs are
+// checked against a naive C++ reference (blur bit for bit, unsharp to a relative error of 1e-5,
+// relative to max(|reference|, 1)), then each is timed as the median of --reps runs (9 by
+// default), the two contenders interleaved after one warm-up run each. One line per pipeline,
+// thread count and size:
+//   RESULT <pipeline> threads=<t> size=<WxH> exocpp_ms=<x> halide_ms=<y>
+// after a header with the Halide target, the CPU, the JIT compile times and the count of
+// threads Halide's thread pool really ran on, and the load average at start and end (other
+// work on a two-core machine skews the two-thread figures most). Exits 1 when a check fails.
+//
+//   pipelines_bench [--reps N] [--quick] [--halide-sweep]
+// --quick: 640x480 only, 3 repetitions (a smoke run). --halide-sweep: also times Halide under
+// other schedules of the same shape (strip height, vector width, column tiles), the evidence
+// for the defaults.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "exocpp_pipelines.h"
+#include "halide_pipelines.h"
+
+namespace {
+
+struct Size {
+  int w, h;
+};
+
+struct Options {
+  int reps = 9;
+  bool reps_given = false;
+  bool quick = false;
+  bool sweep = false;
+};
+
+// 64-byte aligned storage (Halide's apps align their buffers so too).
+template <typename T>
+class Aligned {
+ public:
+  explicit Aligned(size_t n) : n_(n) {
+    size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
+    p_ = static_cast<T*>(std::aligned_alloc(64, bytes));
+    if (!p_) throw std::bad_alloc();
+  }
+  ~Aligned() { std::free(p_); }
+  Aligned(const Aligned&) = delete;
+  Aligned& operator=(const Aligned&) = delete;
+  T* data() { return p_; }
+  const T* data() const { return p_; }
+  size_t size() const { return n_; }
+  T& operator[](size_t i) { return p_[i]; }
+  const T& operator[](size_t i) const { return p_[i]; }
+
+ private:
+  T* p_;
+  size_t n_;
+};
+
+// /proc/loadavg's first three fields: other work on the machine skews the two-thread figures.
+std::string load_average() {
+  std::ifstream f("/proc/loadavg");
+  std::string a, b, c;
+  f >> a >> b >> c;
+  return a + " " + b + " " + c;
+}
+
+std::string cpu_model() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+double time_ms(const std::function<void()>& fn) {
+  auto t0 = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Medians of reps runs of a and b, interleaved (the order alternating), after the caller's
+// warm-up.
+std::pair<double, double> time_pair(int reps, const std::function<void()>& a,
+                                    const std::function<void()>& b) {
+  std::vector<double> ta, tb;
+  for (int r = 0; r < reps; ++r) {
+    if (r % 2 == 0) {
+      ta.push_back(time_ms(a));
+      tb.push_back(time_ms(b));
+    } else {
+      tb.push_back(time_ms(b));
+      ta.push_back(time_ms(a));
+    }
+  }
+  return {median(ta), median(tb)};
+}
+
+// The number of outputs that differ from the reference (blur: bit for bit).
+size_t blur_mismatches(const Aligned<uint16_t>& got, const Aligned<uint16_t>& ref) {
+  size_t bad = 0;
+  for (size_t i = 0; i < ref.size(); ++i) bad += got[i] != ref[i];
+  return bad;
+}
+
+// max |got - ref| / max(|ref|, 1) (NaN counts as infinite).
+double unsharp_max_error(const Aligned<float>& got, const Aligned<float>& ref) {
+  double worst = 0;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    double e =
+        std::fabs(double(got[i]) - double(ref[i])) / std::max(std::fabs(double(ref[i])), 1.0);
+    if (!(e <= worst)) worst = std::isnan(e) ? INFINITY : e;
+  }
+  return worst;
+}
+
+constexpr double kUnsharpTolerance = 1e-5;
+
+std::string size_str(Size s) { return std::to_string(s.w) + "x" + std::to_string(s.h); }
+
+void random_blur_input(Size s, Aligned<uint16_t>& in, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> d(0, 65535);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint16_t>(d(rng));
+  (void)s;
+}
+
+void random_unsharp_input(Size s, Aligned<float>& in, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(0.0f, 1.0f);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = d(rng);
+  (void)s;
+}
+
+// Runs and checks one pipeline at one size and thread count; false when a check fails.
+bool bench_blur(Size s, int threads, int reps) {
+  const size_t n_in = size_t(s.w + 2) * (s.h + 2), n_out = size_t(s.w) * s.h;
+  Aligned<uint16_t> in(n_in), ref(n_out), oe(n_out), oh(n_out);
+  random_blur_input(s, in, 1234u + s.w);
+  halide_peer::blur_u16_reference(s.w, s.h, in.data(), ref.data());
+  auto exo = [&] { exocpp_blur_u16(s.w, s.h, in.data(), oe.data(), threads); };
+  auto hal = [&] { halide_peer::blur_u16(s.w, s.h, in.data(), oh.data(), threads); };
+  std::fill_n(oe.data(), n_out, uint16_t(0xdead));
+  std::fill_n(oh.data(), n_out, uint16_t(0xbeef));
+  exo();
+  hal();
+  size_t bad_e = blur_mismatches(oe, ref), bad_h = blur_mismatches(oh, ref);
+  std::printf("CHECK blur threads=%d size=%s exocpp_mismatches=%zu halide_mismatches=%zu %s\n",
+              threads, size_str(s).c_str(), bad_e, bad_h, bad_e || bad_h ? "FAIL" : "ok");
+  if (bad_e || bad_h) return false;
+  auto [te, th] = time_pair(reps, exo, hal);
+  std::printf("RESULT blur threads=%d size=%s exocpp_ms=%.3f halide_ms=%.3f\n", threads,
+              size_str(s).c_str(), te, th);
+  std::fflush(stdout);
+  return true;
+}
+
+bool bench_unsharp(Size s, int threads, int reps) {
+  const size_t n_in = size_t(s.w + 4) * (s.h + 4), n_out = size_t(s.w) * s.h;
+  Aligned<float> in(n_in), ref(n_out), oe(n_out), oh(n_out);
+  random_unsharp_input(s, in, 4321u + s.w);
+  halide_peer::unsharp_f32_reference(s.w, s.h, in.data(), ref.data());
+  auto exo = [&] { exocpp_unsharp_f32(s.w, s.h, in.data(), oe.data(), threads); };
+  auto hal = [&] { halide_peer::unsharp_f32(s.w, s.h, in.data(), oh.data(), threads); };
+  std::fill_n(oe.data(), n_out, NAN);
+  std::fill_n(oh.data(), n_out, NAN);
+  exo();
+  hal();
+  double err_e = unsharp_max_error(oe, ref), err_h = unsharp_max_error(oh, ref);
+  bool ok = err_e <= kUnsharpTolerance && err_h <= kUnsharpTolerance;
+  std::printf(
+      "CHECK unsharp threads=%d size=%s exocpp_max_rel_err=%.3g halide_max_rel_err=%.3g %s\n",
+      threads, size_str(s).c_str(), err_e, err_h, ok ? "ok" : "FAIL");
+  if (!ok) return false;
+  auto [te, th] = time_pair(reps, exo, hal);
+  std::printf("RESULT unsharp threads=%d size=%s exocpp_ms=%.3f halide_ms=%.3f\n", threads,
+              size_str(s).c_str(), te, th);
+  std::fflush(stdout);
+  return true;
+}
+
+// --halide-sweep: Halide alone under other schedules of the apps' shape.
+template <typename T, typename Pipeline, typename Reference>
+bool sweep_one(const char* name, int halo, const std::vector<halide_peer::Schedule>& schedules,
+               const std::vector<Size>& sizes, int reps, Reference reference,
+               const std::function<void(Aligned<T>&)>& fill,
+               const std::function<bool(const Aligned<T>&, const Aligned<T>&)>& same) {
+  bool ok = true;
+  for (const auto& sched : schedules) {
+    Pipeline p(sched);
+    std::printf("SWEEP %s [%s] compile_ms=%.1f\n", name, halide_peer::to_string(sched).c_str(),
+                p.compile_ms());
+    for (Size s : sizes) {
+      const size_t n_in = size_t(s.w + halo) * (s.h + halo), n_out = size_t(s.w) * s.h;
+      Aligned<T> in(n_in), ref(n_out), out(n_out);
+      fill(in);
+      reference(s.w, s.h, in.data(), ref.data());
+      for (int threads : {1, 2}) {
+        auto run = [&] { p.run(s.w, s.h, in.data(), out.data(), threads); };
+        run();
+        bool good = same(out, ref);
+        ok &= good;
+        std::vector<double> times;
+        for (int r = 0; r < reps; ++r) times.push_back(time_ms(run));
+        double t = median(times);
+        std::printf("SWEEP %s [%s] threads=%d size=%s halide_ms=%.3f%s\n", name,
+                    halide_peer::to_string(sched).c_str(), threads, size_str(s).c_str(), t,
+                    good ? "" : " FAIL");
+        std::fflush(stdout);
+      }
+    }
+  }
+  return ok;
+}
+
+bool sweep(const std::vector<Size>& sizes, int reps) {
+  using halide_peer::Schedule;
+  // Natural vector widths (the defaults take two vectors).
+  const int vb = halide_peer::default_blur_schedule().vector_width / 2;
+  const int vu = halide_peer::default_unsharp_schedule().vector_width / 2;
+  // First apps/blur's own (8-row strips, 8 lanes) and apps/unsharp's (32-row strips, natural
+  // width, sliding), then variations, the defaults among them.
+  std::vector<Schedule> blur = {
+      {8, 8},       {8, vb},      {32, vb},     {64, vb},           {8, 2 * vb},
+      {32, 2 * vb}, {64, 2 * vb}, {8, vb, 512}, {32, vb, 0, false}, {64, 2 * vb, 0, false}};
+  std::vector<Schedule> unsharp = {{32, vu},
+                                   {8, vu},
+                                   {64, vu},
+                                   {32, 2 * vu},
+                                   {64, 2 * vu},
+                                   {32, vu, 512},
+                                   {32, vu, 0, false},
+                                   {32, 2 * vu, 0, false},
+                                   {64, 2 * vu, 0, false},
+                                   {16, 2 * vu, 0, false}};
+  bool ok = sweep_one<uint16_t, halide_peer::BlurU16>(
+      "blur", 2, blur, sizes, reps, halide_peer::blur_u16_reference,
+      [](Aligned<uint16_t>& in) { random_blur_input({}, in, 99); },
+      [](const Aligned<uint16_t>& a, const Aligned<uint16_t>& r) {
+        return blur_mismatches(a, r) == 0;
+      });
+  ok &= sweep_one<float, halide_peer::UnsharpF32>(
+      "unsharp", 4, unsharp, sizes, reps, halide_peer::unsharp_f32_reference,
+      [](Aligned<float>& in) { random_unsharp_input({}, in, 99); },
+      [](const Aligned<float>& a, const Aligned<float>& r) {
+        return unsharp_max_error(a, r) <= kUnsharpTolerance;
+      });
+  return ok;
+}
+
+int usage(const char* argv0) {
+  std::fprintf(stderr, "usage: %s [--reps N] [--quick] [--halide-sweep]\n", argv0);
+  return 2;
+}
+
+int run(int argc, char** argv) {
+  Options opt;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) {
+      opt.reps = std::atoi(argv[++i]);
+      opt.reps_given = true;
+      if (opt.reps < 1) return usage(argv[0]);
+    } else if (!std::strcmp(argv[i], "--quick")) {
+      opt.quick = true;
+    } else if (!std::strcmp(argv[i], "--halide-sweep")) {
+      opt.sweep = true;
+    } else {
+      return usage(argv[0]);
+    }
+  }
+  if (opt.quick && !opt.reps_given) opt.reps = 3;
+  std::vector<Size> sizes =
+      opt.quick ? std::vector<Size>{{640, 480}} : std::vector<Size>{{1920, 1080}, {3840, 2160}};
+
+  halide_peer::CompileTimes ct = halide_peer::init();
+  std::printf("# pipelines_bench: halide_target=%s cpu=\"%s\" cpus_online=%u reps=%d\n",
+              halide_peer::target_string().c_str(), cpu_model().c_str(),
+              std::thread::hardware_concurrency(), opt.reps);
+  std::printf("# load average at start: %s\n", load_average().c_str());
+  std::printf("# halide_jit_compile_ms blur=%.1f unsharp=%.1f (runtime, once before them: %.1f)\n",
+              ct.blur_ms, ct.unsharp_ms, ct.runtime_ms);
+  std::printf("# halide schedules: blur [%s] unsharp [%s]\n",
+              halide_peer::to_string(halide_peer::default_blur_schedule()).c_str(),
+              halide_peer::to_string(halide_peer::default_unsharp_schedule()).c_str());
+  {
+    // Does threads=2 run on two threads? Count the OS threads that ran the blur's tasks.
+    Size s = {1920, 1080};
+    Aligned<uint16_t> in(size_t(s.w + 2) * (s.h + 2)), out(size_t(s.w) * s.h);
+    random_blur_input(s, in, 7);
+    int used[3] = {0, 0, 0};
+    for (int t : {1, 2}) {
+      for (int r = 0; r < 10 && used[t] < t; ++r) {  // a busy machine may leave one idle
+        used[t] =
+            std::max(used[t], halide_peer::blur_threads_used(s.w, s.h, in.data(), out.data(), t));
+      }
+    }
+    std::printf("# halide threads ran: threads=1 -> %d thread(s), threads=2 -> %d thread(s)%s\n",
+                used[1], used[2],
+                used[1] == 1 && used[2] == 2 ? "" : " (UNEXPECTED: is the machine busy?)");
+  }
+  std::fflush(stdout);
+
+  bool ok = true;
+  for (int threads : {1, 2}) {
+    for (Size s : sizes) ok &= bench_blur(s, threads, opt.reps);
+  }
+  for (int threads : {1, 2}) {
+    for (Size s : sizes) ok &= bench_unsharp(s, threads, opt.reps);
+  }
+  if (opt.sweep) ok &= sweep(sizes, opt.reps);
+  std::printf("# load average at end: %s\n", load_average().c_str());
+  if (!ok) std::printf("pipelines_bench: a check FAILED\n");
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pipelines_bench: %s\n", e.what());
+    return 1;
+  }
+}
