@@ -64,14 +64,16 @@ Proc compute_at(const Proc& p, const CursorLike& producer, const CursorLike& con
 //   for yo in seq(0, H / 8):                            f_yo[i0, i1] = e(8 * yo + i0, i1)
 //       .. f[8 * yo + yi + k, x] ..             .. f_yo[yi + k, x] ..
 //
-// The region is inferred from the consumer's indices (core/bounds_inference.h); each loop of
-// `at_loops` (every later code reading f must be inside one of them: a cut tail is a loop of
-// its own) gets its own buffer `f_<iter>`. Built from stage_mem (one per loop: the region
-// covers the reads) and compute_inline (the producer, whose body may compute locals first and
-// whose store may wrap, becomes the copies; it refuses a region the producer did not compute:
-// "lies in the produced range"), then simplify.
+// The region is inferred from the consumer's indices (core/bounds_inference.h). Each entry of
+// `at` is a loop (a pattern or a statement cursor: computed per iteration, as above, into
+// `f_<iter>`) or a block cursor (`loop.as_block()`: the region the whole block reads, computed
+// once just before it, into `f_block`, as for a cut tail of strips). Every later code reading
+// f must be inside one of them. Built from stage_mem (one per entry: the region covers the
+// reads) and compute_inline (the producer, whose body may compute locals first and whose store
+// may wrap, becomes the copies; it refuses a region the producer did not compute: "lies in the
+// produced range"), then simplify.
 Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
-                          const std::vector<CursorLike>& at_loops);
+                          const std::vector<CursorLike>& at);
 
 struct VectorizeOptions {
   // The iterations past the last full vector: a scalar loop of their own (Tail::Cut) or behind

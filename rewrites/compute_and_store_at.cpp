@@ -50,28 +50,39 @@ std::string unused_name(const Proc& p, const std::string& base) {
 }  // namespace
 
 Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
-                          const std::vector<CursorLike>& at_loops) {
+                          const std::vector<CursorLike>& at) {
   return rw::run_op(kOp, [&]() -> Proc {
     Cursor prod = rw::resolve_stmt(kOp, p, producer);
     const Sym f = produced_buffer(prod);
-    if (at_loops.empty()) rw::fail_argument(kOp, prod, "expected at least one consumer loop");
-    std::vector<Cursor> loops;
-    for (const CursorLike& l : at_loops) loops.push_back(rw::resolve_loop(kOp, p, l));
+    if (at.empty()) rw::fail_argument(kOp, prod, "expected at least one consumer loop or block");
+    std::vector<Cursor> places;
+    for (const CursorLike& l : at)
+      places.push_back(!l.is_pattern() && l.cursor().is_block() ? rw::resolve_block(kOp, p, l)
+                                                                : rw::resolve_loop(kOp, p, l));
     Proc q = p;
-    for (const Cursor& l : loops) {
-      Cursor loop = q.forward(l);
-      const ForNode* fl = loop.stmt().as<ForNode>();
+    for (const Cursor& place : places) {
+      Cursor at = q.forward(place);
+      // A loop: the region one iteration reads, staged in its body. A block: the region the
+      // whole block reads, staged around it once.
+      const ForNode* fl = at.is_block() ? nullptr : at.stmt().as<ForNode>();
+      Block code;
+      if (fl) {
+        code = fl->body;
+      } else {
+        for (int k = 0; k < at.size(); ++k) code.push_back(at[k].stmt());
+      }
+      const std::string where = fl ? "one iteration of loop '" + fl->iter.name() + "'" : "the block";
       std::string why;
-      std::optional<std::vector<BoxDim>> box = accessed_box(fl->body, f, &why);
+      std::optional<std::vector<BoxDim>> box = accessed_box(code, f, &why);
       if (!box)
-        rw::fail(kOp, loop,
-                 "cannot infer the part of '" + f.name() + "' one iteration of loop '" +
-                     fl->iter.name() + "' reads: " + why);
+        rw::fail(kOp, at,
+                 "cannot infer the part of '" + f.name() + "' " + where + " reads: " + why);
       std::string window = f.name() + "[";
       for (size_t d = 0; d < box->size(); ++d)
         window += (d ? ", " : "") + to_string((*box)[d].lo) + ":" + to_string((*box)[d].hi);
       window += "]";
-      q = stage_mem(q, loop.body(), window, unused_name(q, f.name() + "_" + fl->iter.name()));
+      const std::string suffix = fl ? fl->iter.name() : "block";
+      q = stage_mem(q, fl ? at.body() : at, window, unused_name(q, f.name() + "_" + suffix));
     }
     return simplify(compute_inline(q, q.forward(prod)));
   });

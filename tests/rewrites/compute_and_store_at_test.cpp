@@ -44,6 +44,15 @@ TEST(ComputeAndStoreAt, ComputesEachStripsRowsWithTheirHalo) {
     for (int64_t w : {1, 3}) expect_equivalent(parse_proc(kBlur), q, {{"H", h}, {"W", w}});
 }
 
+// The tail block's rows computed once before it, not three per row.
+TEST(ComputeAndStoreAt, ABlockCursorComputesItsRegionOnceBeforeIt) {
+  Proc p = strips(parse_proc(kBlur));
+  Cursor tail = p.find("for yi in _: _ #1").as_block();
+  Proc q = compute_and_store_at(p, "for y in _: _ #0", {"for yo in _: _", tail});
+  EXPECT_TRUE(has(q, "bx_block: ui16[H % 8 + 2, W]")) << q;
+  for (int64_t h : {1, 7, 8, 17}) expect_equivalent(parse_proc(kBlur), q, {{"H", h}, {"W", 2}});
+}
+
 TEST(ComputeAndStoreAt, AtTheRowLoopRecomputesThreeRowsPerRow) {
   Proc p = parse_proc(kBlur);
   Proc q = compute_and_store_at(p, "for y in _: _ #0", {"for y in _: _ #1"});
