@@ -15,7 +15,16 @@
 // float expression, a read), else i32 for integer arithmetic (`x[i] * 2` in i8 is computed in
 // 32-bit int and would wrap in an i8 buffer); a bare float literal that is not exact in every
 // precision is refused, and so is a result that no longer type-checks (an i32 temporary in an
-// i8 operation). One more case keeps integer arithmetic in its own type even though the store
+// i8 operation).
+//
+// Hoisting (with `before`): the binding goes before statement `before` of an enclosing list,
+// and the expressions may sit at any depth inside that statement or later ones of its list.
+// Legality: the expression reads only names in scope at `before` (no loop variable or buffer
+// bound inside those statements), and those statements, from `before` to the one holding the
+// last occurrence, write nothing it reads (rw::require_inputs_unwritten): every occurrence then
+// has the value it had at `before`.
+//
+// One more precision case keeps integer arithmetic in its own type even though the store
 // may wrap it: when every occurrence reaches its statement's store only through +, - and *
 // (unary minus too), and that statement assigns or reduces into an integer precision no wider
 // than the expression's (`s_ui16 = (a + b) + c`: a + b bound into ui16). Those operations are
@@ -27,13 +36,16 @@
 #include "checker/queries.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
+#include "core/uses.h"
 #include "rewrites/buffers.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/config_fields.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/inline_expr.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/precision.h"
+#include "rewrites/internal/scope.h"
 #include "rewrites/internal/targets.h"
 
 namespace exocpp {
@@ -169,6 +181,81 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
                                   " value does not fit where it is used",
                               &src);
     }
+    return edit.done();
+  });
+}
+
+Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::string& new_name,
+               const CursorLike& before) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    if (exprs.empty()) rw::fail_argument(kOp, p->srcinfo, "no expression to bind");
+    const Cursor at = rw::resolve_stmt(kOp, p, before);
+    const BlockPath& path = at.loc().block;
+    const int k0 = at.loc().lo;
+    std::vector<Cursor> cs;
+    for (const CursorLike& x : exprs) cs.push_back(rw::resolve_expr(kOp, p, x));
+    const Expr e = cs.front().expr();
+    if (!e.type().is_scalar() || !e.type().is_data())
+      rw::fail(kOp, cs.front(),
+               "'" + to_string(e) + "' is not a data value (only data expressions can be bound)");
+    // The statement of `before`'s list holding each occurrence.
+    int k_last = k0;
+    for (const Cursor& c : cs) {
+      const Loc& l = c.loc();
+      const bool same_list = l.block == path;
+      const bool nested =
+          l.block.size() > path.size() && std::equal(path.begin(), path.end(), l.block.begin());
+      const int k = same_list ? l.lo : nested ? l.block[path.size()].index : -1;
+      if (k < k0)
+        rw::fail(kOp, c,
+                 "'" + to_string(c.expr()) +
+                     "' is not inside the statement the binding goes "
+                     "before, nor inside a later statement of its list");
+      if (!expr_equal(c.expr(), e))
+        rw::fail(kOp, c, "'" + to_string(c.expr()) + "' differs from '" + to_string(e) + "'");
+      if (rw::is_call_buffer_argument(c))
+        rw::fail(kOp, c,
+                 "'" + to_string(c.expr()) +
+                     "' is a buffer argument of the call: the callee receives its location, not a "
+                     "value, so the callee's writes would no longer reach it");
+      k_last = std::max(k_last, k);
+    }
+    for (size_t i = 0; i < cs.size(); ++i)
+      for (size_t j = i + 1; j < cs.size(); ++j)
+        if (cs[i].loc() == cs[j].loc()) rw::fail(kOp, cs[j], "the same expression is named twice");
+    // Only names visible at `before`.
+    const std::vector<ScopeVar> scope = rw::scope_at(at);
+    for (const Sym& name : uses_of(e).read)
+      if (std::none_of(scope.begin(), scope.end(),
+                       [&](const ScopeVar& v) { return v.sym == name; }))
+        rw::fail(kOp, cs.front(),
+                 "'" + to_string(e) + "' reads '" + name.name() +
+                     "', which is not visible before the statement the binding goes before");
+    const Block& list = at.list();
+    Block span(list.begin() + k0, list.begin() + k_last + 1);
+    rw::require_inputs_unwritten(kOp, cs.front(), p, span, {e},
+                                 "between the binding and its last use");
+    std::optional<ScalarKind> prec = binding_precision(cs, e);
+    if (!prec)
+      rw::fail(kOp, cs.front(),
+               "no buffer precision holds the value of '" + to_string(e) + "' (of type " +
+                   to_string(e.type().base) +
+                   ") exactly: storing it would round or wrap it where the original does not");
+    Sym b = rw::fresh_name(kOp, p, new_name, at);
+    const SrcInfo src = list[k0].srcinfo();
+    Type t(*prec);
+    Expr rd = ReadNode::make(b, {}, t, e.srcinfo());
+    rw::Edit edit(p);
+    for (const Cursor& c : cs) edit.expr(c.loc(), rd);
+    edit.insert(path, k0,
+                {AllocNode::make(b, t, "DRAM", src), AssignNode::make(b, t.base, {}, e, src)});
+    if (t.base != e.type().base)
+      rw::typecheck_candidate(kOp, edit.node(),
+                              "'" + to_string(e) + "' of type " + to_string(e.type().base) +
+                                  " needs a " + to_string(t.base) +
+                                  " buffer to keep its value, but a " + to_string(t.base) +
+                                  " value does not fit where it is used",
+                              &src);
     return edit.done();
   });
 }

@@ -37,6 +37,12 @@ Proc delete_buffer(const Proc& p, const CursorLike& alloc);
 // the statement holding the first one.
 Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::string& new_name);
 Proc bind_expr(const Proc& p, const CursorLike& expr, const std::string& new_name);
+// The same, assigned before statement `before` instead, which is or precedes (in the same list)
+// a statement holding each expression, at any depth: a loop-invariant value computed once
+// outside the loops that use it. The expression may read nothing bound inside those statements
+// (their loop variables, allocations), and they may write nothing it reads.
+Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::string& new_name,
+               const CursorLike& before);
 // Replaces a window statement `w = A[...]` by its definition at every use of w.
 Proc inline_window(const Proc& p, const CursorLike& window_stmt);
 

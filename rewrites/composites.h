@@ -77,7 +77,8 @@ Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
 
 struct VectorizeOptions {
   // The iterations past the last full vector: a scalar loop of their own (Tail::Cut) or behind
-  // a test (Tail::CutAndGuard); `perfect` proves there are none.
+  // a test (Tail::CutAndGuard); `perfect` proves there are none (implied when the trip count is
+  // a constant multiple of the width).
   Tail tail = Tail::Cut;
   bool perfect = false;
 };
@@ -97,5 +98,28 @@ struct VectorizeOptions {
 // strip, when some strip fits no instruction.
 Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::string& memory,
                const std::vector<Proc>& instructions, const VectorizeOptions& opts = {});
+
+struct SlidingWindowOptions {
+  // Fold the producer's buffer to the rows still live (a circular buffer, resize_dim fold).
+  bool fold = true;
+  // The folded size; 0: the halo plus one (the rows one consumer iteration reads).
+  int fold_rows = 0;
+};
+
+// Halide's sliding window with storage folding (store_at the outer loop, compute_at the inner
+// one): a producer loop that computes rows ahead of the consumer loop right after it, k more
+// rows than the consumer's iterations (its halo, a constant), becomes the prologue and one loop
+// that computes each next row just before the consumer iteration that first reads it:
+//
+//   for i in seq(0, n + k): P(i)           for i in seq(0, k): P(i)
+//   for j in seq(0, n): C(j)       -->     for j in seq(0, n): (P(j + k) ; C(j))
+//
+// and with fold the producer's buffer keeps only fold_rows rows (k + 1 by default), indexed
+// modulo that count. Typically applied to the loops compute_and_store_at made inside a strip.
+// Built from cut_loop, shift_loop, fuse (which proves each row is computed before it is read)
+// and resize_dim with fold (which proves no row is overwritten while still read: "a fold that
+// would overwrite a live value" is refused there).
+Proc sliding_window(const Proc& p, const CursorLike& producer, const CursorLike& consumer,
+                    const SlidingWindowOptions& opts = {});
 
 }  // namespace exocpp

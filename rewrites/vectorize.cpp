@@ -11,6 +11,8 @@
 // A strip that no instruction takes and that has nothing left to bind is refused, naming it.
 #include <algorithm>
 
+#include "core/cursor_inspection.h"
+#include "core/ir_visit.h"
 #include "core/printer.h"
 #include "rewrites/buffers.h"
 #include "rewrites/composites.h"
@@ -50,18 +52,15 @@ class Vectorizer {
                "no instruction in the list computes '" + first_line(s) +
                    "', and only an assignment can be split into instructions");
     const Sym xi = s.parent().stmt().as<ForNode>()->iter;
+    for (const std::vector<int>& k : register_operands(p, *a, xi))
+      if (const Expr c = expr_at(s.stmt(), k); c.as<ConstNode>())
+        rw::fail(kOp, s,
+                 "the literal '" + to_string(c) + "' in '" + first_line(s) +
+                     "' cannot become a register: no instruction takes it whole, and a literal "
+                     "is not an argument a broadcast can read (pass it as a one-element buffer)");
     // The operands to put in registers: the whole right-hand side of a store to memory; the
     // operands of an operation whose result goes to a register.
-    std::vector<std::vector<int>> operands;  // child steps below the statement
-    const int rhs = static_cast<int>(a->idx.size());
-    if (!is_lane(p, a->name, a->idx, xi)) {
-      if (!is_lane_read(p, a->rhs, xi)) operands.push_back({rhs});
-    } else if (a->rhs.as<BinOpNode>() || a->rhs.as<USubNode>() || a->rhs.as<ExternNode>()) {
-      const std::vector<Expr> kids = expr_children(a->rhs);
-      for (size_t k = 0; k < kids.size(); ++k)
-        if (kids[k].type().is_data() && !is_lane_read(p, kids[k], xi) && !kids[k].as<ConstNode>())
-          operands.push_back({rhs, static_cast<int>(k)});
-    }
+    std::vector<std::vector<int>> operands = register_operands(p, *a, xi);
     if (operands.empty())
       rw::fail(kOp, s,
                "no instruction in the list computes '" + first_line(s) +
@@ -70,8 +69,10 @@ class Vectorizer {
     for (auto k = operands.rbegin(); k != operands.rend(); ++k) {
       Cursor operand = p.forward(s);
       for (int step : *k) operand = operand.child(step);
+      if (is_lane_read(p, operand.expr(), xi)) continue;  // an equal operand's register took it
       const std::string name = unused_name(p, "v" + std::to_string(counter_++));
-      p = bind_expr(p, operand, name);
+      // Every occurrence of the operand in the statement shares one register.
+      p = bind_expr(p, occurrences(p.forward(s), operand.expr()), name);
       Cursor alloc = p.find(name + ": _");
       p = expand_dim(p, alloc, std::to_string(width_), xi.name());
       p = lift_alloc(p, p.find(name + ": _"));
@@ -100,6 +101,42 @@ class Vectorizer {
     return false;
   }
 
+  // The operands of `a` that must be registers before an instruction can take it (child steps
+  // below the statement): the whole right-hand side of a store to memory; the data operands,
+  // not yet register lanes, of an operation whose result goes to a register.
+  std::vector<std::vector<int>> register_operands(const Proc& p, const AssignNode& a,
+                                                  const Sym& xi) const {
+    std::vector<std::vector<int>> out;
+    const int rhs = static_cast<int>(a.idx.size());
+    if (!is_lane(p, a.name, a.idx, xi)) {
+      if (!is_lane_read(p, a.rhs, xi)) out.push_back({rhs});
+    } else if (a.rhs.as<BinOpNode>() || a.rhs.as<USubNode>() || a.rhs.as<ExternNode>()) {
+      const std::vector<Expr> kids = expr_children(a.rhs);
+      for (size_t k = 0; k < kids.size(); ++k)
+        if (kids[k].type().is_data() && !is_lane_read(p, kids[k], xi))
+          out.push_back({rhs, static_cast<int>(k)});
+    }
+    return out;
+  }
+
+  // The expressions of statement `s`'s right-hand side equal to `e`.
+ public:
+  static std::vector<CursorLike> occurrences(const Cursor& s, const Expr& e) {
+    std::vector<CursorLike> out;
+    std::vector<Cursor> todo = {s.child(s.num_children() - 1)};
+    while (!todo.empty()) {
+      Cursor c = todo.back();
+      todo.pop_back();
+      if (expr_equal(c.expr(), e)) {
+        out.push_back(c);
+        continue;
+      }
+      for (int k = 0; k < c.num_children(); ++k) todo.push_back(c.child(k));
+    }
+    return out;
+  }
+
+ private:
   // `buf[idx]` is one lane of a register: buf lives in the vector memory, indexed by xi last.
   bool is_lane(const Proc& p, const Sym& buf, const std::vector<Expr>& idx, const Sym& xi) const {
     if (rw::mem_of(p, buf) != memory_ || idx.empty()) return false;
@@ -121,6 +158,51 @@ class Vectorizer {
   int counter_ = 0;
 };
 
+// Buffer elements at constant indices that the strip's statements read (a filter's weights)
+// are bound once before the top-level statement holding the loop (bind_expr with `before`,
+// which proves nothing in between writes them), in one-element DRAM_STACK buffers: the
+// broadcast of such an element then reads a local the C compiler keeps in a register, rather
+// than memory that the strip's stores might alias. An element bind_expr will not hoist stays.
+Proc hoist_invariant_elements(Proc q, const Cursor& strip) {
+  std::vector<Cursor> stmts;
+  const Cursor body = q.forward(strip).body();
+  for (int k = 0; k < body.size(); ++k)
+    if (body[k].stmt().as<AssignNode>() || body[k].stmt().as<ReduceNode>())
+      stmts.push_back(body[k]);
+  int counter = 0;
+  for (const Cursor& st : stmts) {
+    struct Elements : IRVisitor {
+      std::vector<Expr> found;
+      void visit_Read(const ReadNode* n, const Expr& e) override {
+        bool constant = !n->idx.empty();
+        for (const Expr& i : n->idx) constant = constant && i.as<ConstNode>();
+        if (constant && std::none_of(found.begin(), found.end(),
+                                     [&](const Expr& f) { return expr_equal(f, e); }))
+          found.push_back(e);
+        IRVisitor::visit_Read(n, e);
+      }
+    } elements;
+    const Stmt& node = q.forward(st).stmt();
+    const std::vector<Expr> kids = expr_children(node);
+    elements.visit(kids.back());
+    for (const Expr& e : elements.found) {
+      const Cursor here = q.forward(st);
+      const std::string name = unused_name(q, "c" + std::to_string(counter++));
+      Proc hoisted;
+      try {
+        std::vector<CursorLike> occ;
+        for (const CursorLike& c : Vectorizer::occurrences(here, e)) occ.push_back(c);
+        hoisted = bind_expr(q, occ, name, get_top_level_stmt(here));
+      } catch (const SchedulingError&) {
+        continue;  // written in between, or not visible there: bound in the strip instead
+      }
+      q = expand_dim(hoisted, hoisted.find(name + ": _"), "1", "0");
+      q = set_memory(q, q.find(name + ": _"), "DRAM_STACK");
+    }
+  }
+  return q;
+}
+
 }  // namespace
 
 Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::string& memory,
@@ -132,7 +214,10 @@ Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::stri
     const std::string iter = l.stmt().as<ForNode>()->iter.name();
     const std::string outer = unused_name(p, iter + "o"), inner = unused_name(p, iter + "i");
     DivideLoopOptions d;
-    d.perfect = opts.perfect;
+    // A constant trip count that the width divides leaves no tail to cut.
+    const Expr hi = l.stmt().as<ForNode>()->hi;
+    const ConstNode* n = hi.as<ConstNode>();
+    d.perfect = opts.perfect || (n && n->is_int() && n->int_val() % width == 0);
     d.tail = opts.tail;
     Proc q = divide_loop(p, l, width, {outer, inner}, d);
     Cursor strip = q.forward(l).body()[0];
@@ -149,6 +234,7 @@ Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::stri
       q = lift_alloc(q, q.forward(al));
       q = set_memory(q, q.forward(al), memory);
     }
+    q = hoist_invariant_elements(q, strip);
     // One strip per statement.
     std::vector<Cursor> stmts;
     Cursor body = q.forward(strip).body();

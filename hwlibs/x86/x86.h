@@ -75,6 +75,7 @@ inline constexpr MemoryRef AVX512{"AVX512"};
   X(mm512_fmadd_##ps##_broadcast)             \
   X(mm512_mask_fmadd_##ps##_broadcast)        \
   X(mm512_add_##ps)                           \
+  X(mm512_sub_##ps)                           \
   X(mm512_mul_##ps)                           \
   X(mm512_mask_add_##ps)                      \
   X(mm512_mask_mul_##ps)                      \
@@ -90,6 +91,7 @@ inline constexpr MemoryRef AVX512{"AVX512"};
   X(mm256_fmadd_##ps)                           \
   X(mm256_fmadd_##ps##_broadcast)               \
   X(mm256_add_##ps)                             \
+  X(mm256_sub_##ps)                             \
   X(mm256_mul_##ps)                             \
   X(mm256_max_##ps)                             \
   X(mm256_relu_##ps)

@@ -296,6 +296,8 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
       v = old + in(0, i) * in(1, i);
     else if (m.op == "add")
       v = in(0, i) + in(1, i);
+    else if (m.op == "sub")
+      v = in(0, i) - in(1, i);
     else if (m.op == "mul")
       v = in(0, i) * in(1, i);
     else if (m.op == "max")

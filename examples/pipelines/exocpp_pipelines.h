@@ -1,6 +1,5 @@
-// The two image pipelines of bench/pipelines as exocpp schedules them: declarations only. The
-// library that defines them is named by the CMake variable EXOCPP_PIPELINES_LIB; without it the
-// program links the plain loops of exocpp_stand_in.c instead.
+// The two image pipelines of examples/pipelines behind plain C entry points (defined in
+// exocpp_pipelines.c on the generated pipelines.c), as bench/pipelines calls them.
 //
 // Both take dense row-major buffers. threads is 1 or 2: how many threads the call may use.
 //   exocpp_blur_u16:    in is (H + 2) rows of W + 2 uint16 values, out is H rows of W;
@@ -13,8 +12,8 @@
 //                                  + 0.0625f * in(x + 4, y), summed left to right,
 //                       by(x, y) = the same weights over bx(x, y .. y + 4),
 //                       out(x, y) = in(x + 2, y + 2) + (in(x + 2, y + 2) - by(x, y)) * 1.5f.
-#ifndef EXOCPP_BENCH_PIPELINES_EXOCPP_PIPELINES_H
-#define EXOCPP_BENCH_PIPELINES_EXOCPP_PIPELINES_H
+#ifndef EXOCPP_EXAMPLES_PIPELINES_EXOCPP_PIPELINES_H
+#define EXOCPP_EXAMPLES_PIPELINES_EXOCPP_PIPELINES_H
 
 #include <stdint.h>
 
@@ -29,4 +28,4 @@ void exocpp_unsharp_f32(int W, int H, const float* in, float* out, int threads);
 }
 #endif
 
-#endif  // EXOCPP_BENCH_PIPELINES_EXOCPP_PIPELINES_H
+#endif  // EXOCPP_EXAMPLES_PIPELINES_EXOCPP_PIPELINES_H
