@@ -71,7 +71,8 @@ Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
       } else {
         for (int k = 0; k < at.size(); ++k) code.push_back(at[k].stmt());
       }
-      const std::string where = fl ? "one iteration of loop '" + fl->iter.name() + "'" : "the block";
+      const std::string where =
+          fl ? "one iteration of loop '" + fl->iter.name() + "'" : "the block";
       std::string why;
       std::optional<std::vector<BoxDim>> box = accessed_box(code, f, &why);
       if (!box)
