@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "schedule.h"
+#include "pipelines_schedule.h"
 
 int main(int argc, char** argv) {
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     if (std::strcmp(argv[i], "--print") == 0) {
       print = true;
+    } else if (std::strcmp(argv[i], "--unroll") == 0 && i + 1 < argc) {
+      opts.unroll = std::stoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--tile") == 0 && i + 1 < argc &&
                std::sscanf(argv[i + 1], "%dx%d", &opts.tile_rows, &opts.tile_cols) == 2) {
       ++i;

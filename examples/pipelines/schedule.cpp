@@ -1,4 +1,4 @@
-// See schedule.h. Each schedule is the few lines of its Halide counterpart (Halide's apps/blur
+// See pipelines_schedule.h. Each schedule is the few lines of its Halide counterpart (Halide's apps/blur
 // and apps/unsharp), one operation per line:
 //
 //   Halide                                     exocpp
@@ -7,7 +7,7 @@
 //                                                  loop, the partial tiles' blocks)
 //   out.vectorize(xi, 32); bx.vectorize(x, 32) vectorize(every innermost loop)
 //   out.parallel(yo)                           parallelize_loop(yo)
-#include "schedule.h"
+#include "pipelines_schedule.h"
 
 #include "hwlibs/x86/x86.h"
 #include "pipelines_exo_text.h"
@@ -53,20 +53,28 @@ Proc tiles(Proc p, const PipelineOptions& opts, int lanes, const std::vector<Pro
   if (opts.tile_cols > 0) {
     p = tile2d(p, consumer, {opts.tile_rows, opts.tile_cols}, {"yo", "xo", "yi", "xi"},
                {.tail = Tail::Cut});
-    const Cursor full = p.forward(consumer), last_rows = full.next(),
-                 last_cols = last_rows.next();
+    const Cursor full = p.forward(consumer), last_rows = full.next(), last_cols = last_rows.next();
     p = compute_and_store_at(p, "for y in _: _ #0",
                              {full.body()[0], last_rows.as_block(), last_cols.as_block()});
     // A full tile's buffer (both pipelines call the first pass bx) has a constant shape:
     // automatic storage, not the heap.
     p = set_memory(p, p.find_alloc_or_arg("bx_xo"), "DRAM_STACK");
   } else {
-    // Strips of whole rows.
+    // Strips of whole rows, each computing the first pass's rows as it goes down the strip
+    // into a circular buffer of the rows still read.
     p = divide_loop(p, consumer, opts.tile_rows, {"yo", "yi"}, {.tail = Tail::Cut});
     const Cursor full = p.forward(consumer), last_rows = full.next();
     p = compute_and_store_at(p, "for y in _: _ #0", {full, last_rows.as_block()});
+    if (opts.sliding) p = sliding_window(p, p.find("for i0 in _: _"), p.find("for yi in _: _"));
   }
   for (const Cursor& row : innermost_loops(p)) p = vectorize(p, row, lanes, "AVX512", ins);
+  if (opts.unroll > 1) {
+    // Two (or more) vectors per iteration of every vector loop over W.
+    for (const Cursor& loop : p.find_all("for _ in seq(0, W / " + std::to_string(lanes) + "): _")) {
+      p = divide_loop(p, loop, opts.unroll, {"vo", "vi"}, {.tail = Tail::Cut});
+      p = unroll_loop(p, p.forward(loop).body()[0]);
+    }
+  }
   if (opts.parallel) p = parallelize_loop(p, "yo");
   return simplify(p);
 }

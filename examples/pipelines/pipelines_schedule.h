@@ -13,7 +13,11 @@ struct PipelineOptions {
   // L1 while the second pass reads it. The partial tiles at the bottom and the right are
   // computed as two more blocks.
   int tile_rows = 32;
-  int tile_cols = 256;
+  int tile_cols = 0;
+  // With tile_cols == 0: strips of whole rows whose first pass slides down the strip
+  // (sliding_window) instead of being computed whole first.
+  bool sliding = true;
+  int unroll = 2;         // vectors per iteration of the vector loops
   bool parallel = false;  // the rows of tiles as a par loop (OpenMP), named <pipeline>_parallel
 };
 
