@@ -6,8 +6,8 @@
 // Each contender runs on the same random input at 1920x1080 and 3840x2160; both outputs are
 // checked against a naive C++ reference (blur bit for bit, unsharp to a relative error of 1e-5,
 // relative to max(|reference|, 1)), then each is timed over --reps runs (9 by
-// default), the two contenders in alternating blocks (see time_pair; GOMP_SPINCOUNT, see main). One line per pipeline,
-// thread count and size:
+// default), the two contenders in alternating blocks (see time_pair; GOMP_SPINCOUNT, see main). One
+// line per pipeline, thread count and size:
 //   RESULT <pipeline> threads=<t> size=<WxH> exocpp_ms=<x> halide_ms=<y>     (medians)
 //   BEST <pipeline> threads=<t> size=<WxH> exocpp_ms=<x> halide_ms=<y>       (best runs)
 // after a header with the Halide target, the CPU, the JIT compile times and the count of
@@ -18,6 +18,8 @@
 // --quick: 640x480 only, 3 repetitions (a smoke run). --halide-sweep: also times Halide under
 // other schedules of the same shape (strip height, vector width, column tiles), the evidence
 // for the defaults.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -33,8 +35,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <unistd.h>
 
 #include "exocpp_pipelines.h"
 #include "halide_pipelines.h"

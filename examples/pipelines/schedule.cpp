@@ -1,5 +1,5 @@
-// See pipelines_schedule.h. Each schedule is the few lines of its Halide counterpart (Halide's apps/blur
-// and apps/unsharp), one operation per line:
+// See pipelines_schedule.h. Each schedule is the few lines of its Halide counterpart (Halide's
+// apps/blur and apps/unsharp), one operation per line:
 //
 //   Halide                                     exocpp
 //   out.tile(x, y, xo, yo, xi, yi, 256, 32)    tile2d(out's y x, {32, 256}, cut tails)
@@ -7,10 +7,9 @@
 //                                                  loop, the partial tiles' blocks)
 //   out.vectorize(xi, 32); bx.vectorize(x, 32) vectorize(every innermost loop)
 //   out.parallel(yo)                           parallelize_loop(yo)
-#include "pipelines_schedule.h"
-
 #include "hwlibs/x86/x86.h"
 #include "pipelines_exo_text.h"
+#include "pipelines_schedule.h"
 
 namespace pipelines_example {
 

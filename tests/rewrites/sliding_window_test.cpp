@@ -32,8 +32,7 @@ const char* kBlur =
 // Strips of 8 rows, the horizontal pass computed per strip (rows 8 yo .. 8 yo + 9 into
 // bx_yo) and once for the last rows.
 Proc per_strip() {
-  Proc p = divide_loop(parse_proc(kBlur), "for y in _: _ #1", 8, {"yo", "yi"},
-                       {.tail = Tail::Cut});
+  Proc p = divide_loop(parse_proc(kBlur), "for y in _: _ #1", 8, {"yo", "yi"}, {.tail = Tail::Cut});
   return compute_and_store_at(p, "for y in _: _ #0",
                               {"for yo in _: _", p.find("for yi in _: _ #1").as_block()});
 }
