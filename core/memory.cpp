@@ -69,6 +69,7 @@ class DramMemory : public Memory {
  public:
   std::string name() const override { return "DRAM"; }
   std::string global() const override { return "#include <stdio.h>\n#include <stdlib.h>"; }
+  bool passes_as_dram() const override { return true; }
 };
 
 // Statically sized buffers declared as C arrays at function scope.
@@ -76,6 +77,7 @@ class DramStaticMemory : public Memory {
  public:
   std::string name() const override { return "DRAM_STATIC"; }
   bool static_storage() const override { return true; }
+  bool passes_as_dram() const override { return true; }
   std::string alloc(const std::string& n, const std::string& t,
                     const std::vector<std::string>& shape, const SrcInfo&) const override {
     if (shape.empty()) return t + " " + n + ";";
@@ -91,6 +93,7 @@ class DramStaticMemory : public Memory {
 class DramStackMemory : public Memory {
  public:
   std::string name() const override { return "DRAM_STACK"; }
+  bool passes_as_dram() const override { return true; }
   std::string alloc(const std::string& n, const std::string& t,
                     const std::vector<std::string>& shape, const SrcInfo&) const override {
     if (shape.empty()) return t + " " + n + ";";

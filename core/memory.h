@@ -62,6 +62,10 @@ class Memory {
   // 48 KB a kernel's static arrays are limited to. The CUDA code generator lays such arrays
   // out (constant shapes, 128-byte aligned) instead of calling alloc() and free().
   virtual bool dynamic_shared() const { return false; }
+  // Whether a buffer here may be passed where a proc or instruction declares `@ DRAM`: its
+  // arrays are plain C arrays of host memory, addressed as DRAM's are (DRAM itself,
+  // DRAM_STATIC, DRAM_STACK, and library memories that only place or align host arrays).
+  virtual bool passes_as_dram() const { return false; }
 };
 
 // The C expression for the element offset of `indices` (C index expressions) with C `strides`:

@@ -13,6 +13,7 @@ packages=(
   libomp-dev                 # OpenMP for `par` loops in generated C built with clang
   libopenblas-dev            # the SGEMM / DGEMM peer in bench/blas
   libdnnl-dev                # oneDNN, the int8 GEMM peer in bench/blas
+  libhalide14-0-dev          # Halide 14, the image-pipeline peer in bench/pipelines
 )
 
 missing=()

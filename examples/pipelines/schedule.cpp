@@ -65,6 +65,8 @@ Proc tiles(Proc p, const PipelineOptions& opts, int lanes, const std::vector<Pro
     const Cursor full = p.forward(consumer), last_rows = full.next();
     p = compute_and_store_at(p, "for y in _: _ #0", {full, last_rows.as_block()});
     if (opts.sliding) p = sliding_window(p, p.find("for i0 in _: _"), p.find("for yi in _: _"));
+    // Rows of the strip's buffer start on cache lines (when a row is a multiple of 64 bytes).
+    p = set_memory(p, p.find_alloc_or_arg("bx_yo"), "DRAM_ALIGNED");
   }
   for (const Cursor& row : innermost_loops(p)) p = vectorize(p, row, lanes, "AVX512", ins);
   if (opts.unroll > 1) {

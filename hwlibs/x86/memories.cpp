@@ -120,6 +120,49 @@ class VectorRegisters : public Memory {
   int bits_;
 };
 
+// Heap memory whose arrays start on a 64-byte boundary (a cache line, one AVX-512 register):
+// a row of a multiple of 64 bytes then never splits a vector load or store across two lines,
+// which malloc's 16-byte alignment does to every other one. Plain code reads and writes it as
+// DRAM. The allocation over-allocates with malloc and keeps the original pointer just before
+// the aligned one (C99: no aligned_alloc or posix_memalign needed).
+class AlignedDram : public Memory {
+ public:
+  std::string name() const override { return "DRAM_ALIGNED"; }
+  bool passes_as_dram() const override { return true; }
+  std::string global() const override {
+    return "#include <stdint.h>\n"
+           "#include <stdlib.h>\n"
+           "static inline void *exo_aligned64_alloc(size_t n) {\n"
+           "    unsigned char *raw = (unsigned char *)malloc(n + 64 + sizeof(void *));\n"
+           "    if (!raw) return NULL;\n"
+           "    uintptr_t at = ((uintptr_t)(raw + sizeof(void *)) + 63) & ~(uintptr_t)63;\n"
+           "    ((void **)at)[-1] = raw;\n"
+           "    return (void *)at;\n"
+           "}\n"
+           "static inline void exo_aligned64_free(void *p) {\n"
+           "    if (p) free(((void **)p)[-1]);\n"
+           "}";
+  }
+  std::string alloc(const std::string& new_name, const std::string& prim_type,
+                    const std::vector<std::string>& shape, const SrcInfo& where) const override {
+    if (shape.empty()) return Memory::alloc(new_name, prim_type, shape, where);
+    std::string size;
+    for (const std::string& s : shape) size += "(" + s + ") * ";
+    return prim_type + " *" + new_name + " = (" + prim_type + "*) exo_aligned64_alloc(" + size +
+           "sizeof(" + prim_type + "));";
+  }
+  std::string free(const std::string& new_name, const std::string& prim_type,
+                   const std::vector<std::string>& shape, const SrcInfo& where) const override {
+    if (shape.empty()) return Memory::free(new_name, prim_type, shape, where);
+    return "exo_aligned64_free(" + new_name + ");";
+  }
+};
+
+const std::shared_ptr<const Memory>& dram_aligned() {
+  static const std::shared_ptr<const Memory> m = std::make_shared<AlignedDram>();
+  return m;
+}
+
 const std::shared_ptr<const Memory>& avx2() {
   static const std::shared_ptr<const Memory> m = std::make_shared<VectorRegisters>("AVX2", 256);
   return m;
@@ -135,6 +178,7 @@ void register_memories() {
   static const bool registered = [] {
     register_memory(avx2());
     register_memory(avx512());
+    register_memory(dram_aligned());
     return true;
   }();
   (void)registered;
@@ -145,6 +189,7 @@ const Memory& MemoryRef::get() const {
   const std::string n = name_;
   if (n == "AVX2") return *avx2();
   if (n == "AVX512") return *avx512();
+  if (n == "DRAM_ALIGNED") return *dram_aligned();
   throw InternalError("x86::MemoryRef: no memory named " + n);
 }
 

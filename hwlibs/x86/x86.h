@@ -20,7 +20,7 @@
 
 namespace exocpp::x86 {
 
-// Registers the AVX2 and AVX512 memories (idempotent, thread-safe), so that .exo text
+// Registers the AVX2, AVX512 and DRAM_ALIGNED memories (idempotent, thread-safe), so that .exo text
 // mentioning `@ AVX512` parses. Using any handle below does it too.
 void register_memories();
 
@@ -58,6 +58,9 @@ std::ostream& operator<<(std::ostream& os, const InstrRef& instr);  // the proc,
 // buffer's last dimension is one register: `f32[4, 16] @ AVX512` is four.
 inline constexpr MemoryRef AVX2{"AVX2"};
 inline constexpr MemoryRef AVX512{"AVX512"};
+// Heap memory (like DRAM, plain code may use it) whose arrays start on a 64-byte boundary, so
+// that rows of a multiple of 64 bytes keep every vector load and store within one cache line.
+inline constexpr MemoryRef DRAM_ALIGNED{"DRAM_ALIGNED"};
 
 // Every instruction, by name. The names follow Exo's x86 library (src/exo/platforms/x86.py)
 // and Intel's intrinsics; `N` in a masked instruction is the count of lanes it touches.

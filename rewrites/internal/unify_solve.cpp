@@ -11,6 +11,7 @@
 #include "checker/frontend_checks.h"
 #include "checker/queries.h"
 #include "core/ir_visit.h"
+#include "core/memory.h"
 #include "core/printer.h"
 #include "core/simplify.h"
 #include "core/uses.h"
@@ -212,7 +213,8 @@ class Solver {
                       to_string(ck) + ": precisions must agree (R matches any)");
     std::string cm = a.mem.empty() ? "DRAM" : a.mem;
     std::string km = mem_of(caller_, buf);
-    bool dram_family = cm == "DRAM" && (km == "DRAM_STATIC" || km == "DRAM_STACK");
+    const Memory* caller_mem = find_memory(km);
+    bool dram_family = cm == "DRAM" && caller_mem && caller_mem->passes_as_dram();
     if (cm != km && !dram_family)
       fail(where,
            "'" + buf.name() + "' lives in " + km + " but " + who(a.name) + " is declared @ " + cm);

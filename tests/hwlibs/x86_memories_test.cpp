@@ -1,5 +1,6 @@
-// The AVX2 and AVX512 memories (hwlibs/x86/memories.cpp): the C they emit for allocation,
-// freeing and windows, and the CodegenErrors for shapes and windows a register cannot hold.
+// The AVX2, AVX512 and DRAM_ALIGNED memories (hwlibs/x86/memories.cpp): the C they emit for
+// allocation, freeing and windows, and the CodegenErrors for shapes and windows a register cannot
+// hold.
 #include <gtest/gtest.h>
 
 #include "hwlibs/x86/x86.h"
@@ -105,6 +106,44 @@ TEST(X86Memories, WindowRefusesAStridedLaneDimension) {
               x86::AVX2.get().window("__m256", "r", {"k", "0"}, {"1", "8"}, here());
             }),
             "a window of 'r' in AVX2 must have unit stride in its last dimension, but it is 8");
+}
+
+// DRAM_ALIGNED: plain host arrays on a 64-byte boundary, passed where DRAM is declared.
+TEST(X86Memories, AlignedDramPassesAsDramAndAllocatesOnACacheLine) {
+  const Memory& m = x86::DRAM_ALIGNED.get();
+  EXPECT_TRUE(m.can_read());
+  EXPECT_TRUE(m.passes_as_dram());
+  EXPECT_NE(m.alloc("t", "float", {"N", "16"}, here()).find("exo_aligned64_alloc((N) * (16) *"),
+            std::string::npos);
+  EXPECT_EQ(m.free("t", "float", {"N", "16"}, here()), "exo_aligned64_free(t);");
+}
+
+// A DRAM_ALIGNED buffer feeds a register through replace (the load declares its source @ DRAM),
+// and the compiled proc computes what the interpreter does.
+TEST(X86Memories, AlignedDramBufferFeedsInstructionsAndRuns) {
+  x86::register_memories();
+  Proc p = parse_module(R"(
+def copy2(N: size, x: f32[N, 16] @ DRAM, y: f32[N, 16] @ DRAM):
+    t: f32[N, 16] @ DRAM_ALIGNED
+    for i in seq(0, N):
+        for j in seq(0, 16):
+            t[i, j] = x[i, j] * 2.0
+    for i in seq(0, N):
+        r: f32[16] @ DRAM
+        for j in seq(0, 16):
+            r[j] = t[i, j]
+        for j in seq(0, 16):
+            y[i, j] = r[j]
+)")
+               .proc("copy2");
+  Proc q = set_memory(p, "r", "AVX512");
+  q = replace_all(q, x86::mm512_loadu_ps.get());
+  q = replace_all(q, x86::mm512_storeu_ps.get());
+  EXPECT_NE(to_string(q).find("mm512_loadu_ps(r[0:16], t[i, 0:16])"), std::string::npos) << q;
+  if (!__builtin_cpu_supports("avx512f")) GTEST_SKIP() << "this CPU has no AVX-512F";
+  CompileOptions native{"cc", {"-O2", "-march=native", "-Wall", "-Wextra", "-Werror"}};
+  for (int64_t n : {1, 3, 17})
+    EXPECT_EQ(compare_compiled_with_interpreter(q, {{"N", n}}, 2, native), "");
 }
 
 }  // namespace

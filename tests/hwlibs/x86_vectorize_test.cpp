@@ -138,5 +138,30 @@ TEST(X86Vectorize, RefusesAWidthBelowOne) {
   }
 }
 
+// mm512_div3_epu16 (a multiply-high by 43691 and a shift) against the division on every one of
+// the 65536 uint16 values, compiled.
+TEST(X86Vectorize, Div3IsExactOnEverySixteenBitValue) {
+  if (!__builtin_cpu_supports("avx512bw")) GTEST_SKIP() << "this CPU has no AVX-512 BW";
+  Proc plain = parse_plain(R"(
+def d3(x: ui16[65536] @ DRAM, y: ui16[65536] @ DRAM):
+    for i in seq(0, 65536):
+        y[i] = x[i] / 3
+)",
+                           "d3");
+  Proc p =
+      vectorize(plain, "i", 32, "AVX512",
+                procs({&x86::mm512_loadu_epi16, &x86::mm512_storeu_epi16, &x86::mm512_div3_epu16}));
+  EXPECT_TRUE(has(p, "mm512_div3_epu16(")) << p;
+  std::vector<ArgValue> args = random_args(p, {}, 1);
+  Buffer& x = std::get<Buffer>(args[0]);
+  for (int64_t v = 0; v < 65536; ++v) x.set({v}, double(v));
+  CompiledLibrary lib({p}, "div3_all", native());
+  lib.call("d3", args);
+  const Buffer& y = std::get<Buffer>(args[1]);
+  int64_t wrong = 0;
+  for (int64_t v = 0; v < 65536; ++v) wrong += y.get({v}) != double(v / 3);
+  EXPECT_EQ(wrong, 0);
+}
+
 }  // namespace
 }  // namespace exocpp
