@@ -319,6 +319,13 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
   add("bind_expr", [](const Proc& p, Ctx& c) {
     return bind_expr(p, any(Targets(p).exprs, c.rng, "bind_expr"), c.name("b"));
   });
+  add("bind_expr_before", [](const Proc& p, Ctx& c) {
+    // Hoisted before the top-level statement holding it, or an earlier one.
+    Cursor e = any(Targets(p).exprs, c.rng, "bind_expr_before");
+    Cursor top = get_top_level_stmt(e);
+    while (top.prev().is_valid() && chance(c.rng, 30)) top = top.prev();
+    return bind_expr(p, std::vector<CursorLike>{e}, c.name("h"), top);
+  });
   add("inline_window", [](const Proc& p, Ctx& c) {
     return inline_window(p, any(Targets(p).windows, c.rng, "inline_window"));
   });
@@ -380,6 +387,21 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
   });
   add("set_window", [](const Proc& p, Ctx& c) {
     return set_window(p, choose(std::vector<std::string>{"A", "B"}, c.rng), true);
+  });
+  add("compute_and_store_at", [](const Proc& p, Ctx& c) {
+    // A producer loop and a later loop (any depth) or the block of one.
+    Targets t(p);
+    Cursor prod = any(t.loops, c.rng, "compute_and_store_at");
+    std::vector<Cursor> later;
+    for (const Cursor& l : t.loops)
+      if (get_top_level_stmt(l).loc().lo > get_top_level_stmt(prod).loc().lo) later.push_back(l);
+    Cursor at = any(later, c.rng, "compute_and_store_at");
+    return compute_and_store_at(p, prod, {chance(c.rng, 30) ? CursorLike(at.as_block()) : CursorLike(at)});
+  });
+  add("sliding_window", [](const Proc& p, Ctx& c) {
+    Cursor s = any(Targets(p).loops, c.rng, "sliding_window");
+    if (!s.next().is_valid()) no_target("sliding_window");
+    return sliding_window(p, s, s.next(), {.fold = chance(c.rng, 70)});
   });
   add("compute_at", [](const Proc& p, Ctx& c) {
     Cursor s = any(Targets(p).stmts, c.rng, "compute_at");
