@@ -396,7 +396,8 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
     for (const Cursor& l : t.loops)
       if (get_top_level_stmt(l).loc().lo > get_top_level_stmt(prod).loc().lo) later.push_back(l);
     Cursor at = any(later, c.rng, "compute_and_store_at");
-    return compute_and_store_at(p, prod, {chance(c.rng, 30) ? CursorLike(at.as_block()) : CursorLike(at)});
+    return compute_and_store_at(p, prod,
+                                {chance(c.rng, 30) ? CursorLike(at.as_block()) : CursorLike(at)});
   });
   add("sliding_window", [](const Proc& p, Ctx& c) {
     Cursor s = any(Targets(p).loops, c.rng, "sliding_window");
