@@ -92,10 +92,13 @@ struct VectorizeOptions {
 //       c[x] = t / 3                        add(t, v0, v1) ; div3(v2, t) ; store(c[..], v2)
 //                                       for xi in seq(0, n % w): (the scalar tail)
 //
-// Scalar locals of the body become registers in memory `memory`; a statement no instruction
-// takes whole has its operands bound into registers first (bind_expr: an integer sum keeps
-// its own precision where it only wraps into the store), recursively. Refused, naming the
-// strip, when some strip fits no instruction.
+// Scalar locals of the body become registers in memory `memory`; elements read at constant
+// indices (a filter's weights) are bound once before the loop nest (bind_expr with `before`)
+// into one-element DRAM_STACK buffers a broadcast instruction reads; a statement no instruction
+// takes whole has its operands bound into registers first, equal operands sharing one (bind_expr:
+// an integer sum keeps its own precision where it only wraps into the store), recursively.
+// Refused, naming the strip, when some strip fits no instruction, and for a literal operand
+// (pass it as a one-element buffer).
 Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::string& memory,
                const std::vector<Proc>& instructions, const VectorizeOptions& opts = {});
 
