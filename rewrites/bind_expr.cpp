@@ -89,6 +89,39 @@ int64_t span(ScalarKind k) {
   return hi - lo + 1;
 }
 
+// Refuses a data expression `e` that is not a value (a tensor, a control value).
+void require_data_value(const Cursor& first, const Expr& e) {
+  if (!e.type().is_scalar() || !e.type().is_data())
+    rw::fail(kOp, first,
+             "'" + to_string(e) + "' is not a data value (only data expressions can be bound)");
+}
+
+// Refuses an occurrence that differs from `e` or that is a call's buffer argument.
+void require_bindable_occurrence(const Cursor& c, const Expr& e) {
+  if (!expr_equal(c.expr(), e))
+    rw::fail(kOp, c, "'" + to_string(c.expr()) + "' differs from '" + to_string(e) + "'");
+  if (rw::is_call_buffer_argument(c))
+    rw::fail(kOp, c,
+             "'" + to_string(c.expr()) +
+                 "' is a buffer argument of the call: the callee receives its location, not a "
+                 "value, so the callee's writes would no longer reach it");
+}
+
+// The binding's type (binding_precision), or a refusal when no precision holds e's value.
+Type binding_type(const Cursor& first, const std::vector<Cursor>& cs, const Expr& e);
+
+// Type-checks the edited proc when the binding's precision differs from e's own: the new
+// temporary must fit where e was used.
+void typecheck_binding(rw::Edit& edit, const Expr& e, const Type& t, const SrcInfo& src) {
+  if (t.base == e.type().base) return;
+  rw::typecheck_candidate(kOp, edit.node(),
+                          "'" + to_string(e) + "' of type " + to_string(e.type().base) +
+                              " needs a " + to_string(t.base) +
+                              " buffer to keep its value, but a " + to_string(t.base) +
+                              " value does not fit where it is used",
+                          &src);
+}
+
 // The precision of the binding: one that keeps the value, or the expression's own integer
 // precision when every occurrence wraps into a store no wider (see above).
 std::optional<ScalarKind> binding_precision(const std::vector<Cursor>& cs, const Expr& e) {
@@ -102,6 +135,16 @@ std::optional<ScalarKind> binding_precision(const std::vector<Cursor>& cs, const
     if (all) return own;
   }
   return rw::precision_keeping(e);
+}
+
+Type binding_type(const Cursor& first, const std::vector<Cursor>& cs, const Expr& e) {
+  std::optional<ScalarKind> prec = binding_precision(cs, e);
+  if (!prec)
+    rw::fail(kOp, first,
+             "no buffer precision holds the value of '" + to_string(e) + "' (of type " +
+                 to_string(e.type().base) +
+                 ") exactly: storing it would round or wrap it where the original does not");
+  return Type(*prec);
 }
 }  // namespace
 
@@ -121,19 +164,11 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     const Expr e = first.expr();
     const BlockPath path = first.loc().block;
     const int k0 = first.loc().lo;
-    if (!e.type().is_scalar() || !e.type().is_data())
-      rw::fail(kOp, first,
-               "'" + to_string(e) + "' is not a data value (only data expressions can be bound)");
+    require_data_value(first, e);
     for (const Cursor& c : cs) {
       if (!(c.loc().block == path))
         rw::fail(kOp, c, "every expression must be in the same statement list as the first one");
-      if (!expr_equal(c.expr(), e))
-        rw::fail(kOp, c, "'" + to_string(c.expr()) + "' differs from '" + to_string(e) + "'");
-      if (rw::is_call_buffer_argument(c))
-        rw::fail(kOp, c,
-                 "'" + to_string(c.expr()) +
-                     "' is a buffer argument of the call: the callee receives its location, not a "
-                     "value, so the callee's writes would no longer reach it");
+      require_bindable_occurrence(c, e);
     }
     for (size_t i = 1; i < cs.size(); ++i)
       if (cs[i].loc() == cs[i - 1].loc())
@@ -142,13 +177,7 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     const int k_last = cs.back().loc().lo;
     Sym b = rw::fresh_name(kOp, p, new_name, first);
     SrcInfo src = list[k0].srcinfo();
-    std::optional<ScalarKind> prec = binding_precision(cs, e);
-    if (!prec)
-      rw::fail(kOp, first,
-               "no buffer precision holds the value of '" + to_string(e) + "' (of type " +
-                   to_string(e.type().base) +
-                   ") exactly: storing it would round or wrap it where the original does not");
-    Type t(*prec);
+    const Type t = binding_type(first, cs, e);
     Stmt alloc = AllocNode::make(b, t, "DRAM", src);
     Stmt assign = AssignNode::make(b, t.base, {}, e, src);
     // Nothing between the binding and the last occurrence may change the expression's value:
@@ -173,14 +202,7 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     // The two new statements go before k0; the statements using `b` are rewritten in place.
     rw::Edit edit(p);
     edit.insert(path, k0, {alloc, assign}).rewrite(path, k0 + 2, k_last + 3, stmts);
-    if (t.base != e.type().base) {
-      rw::typecheck_candidate(kOp, edit.node(),
-                              "'" + to_string(e) + "' of type " + to_string(e.type().base) +
-                                  " needs a " + to_string(t.base) +
-                                  " buffer to keep its value, but a " + to_string(t.base) +
-                                  " value does not fit where it is used",
-                              &src);
-    }
+    typecheck_binding(edit, e, t, src);
     return edit.done();
   });
 }
@@ -195,9 +217,7 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     std::vector<Cursor> cs;
     for (const CursorLike& x : exprs) cs.push_back(rw::resolve_expr(kOp, p, x));
     const Expr e = cs.front().expr();
-    if (!e.type().is_scalar() || !e.type().is_data())
-      rw::fail(kOp, cs.front(),
-               "'" + to_string(e) + "' is not a data value (only data expressions can be bound)");
+    require_data_value(cs.front(), e);
     // The statement of `before`'s list holding each occurrence.
     int k_last = k0;
     for (const Cursor& c : cs) {
@@ -211,13 +231,7 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
                  "'" + to_string(c.expr()) +
                      "' is not inside the statement the binding goes "
                      "before, nor inside a later statement of its list");
-      if (!expr_equal(c.expr(), e))
-        rw::fail(kOp, c, "'" + to_string(c.expr()) + "' differs from '" + to_string(e) + "'");
-      if (rw::is_call_buffer_argument(c))
-        rw::fail(kOp, c,
-                 "'" + to_string(c.expr()) +
-                     "' is a buffer argument of the call: the callee receives its location, not a "
-                     "value, so the callee's writes would no longer reach it");
+      require_bindable_occurrence(c, e);
       k_last = std::max(k_last, k);
     }
     for (size_t i = 0; i < cs.size(); ++i)
@@ -235,27 +249,15 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     Block span(list.begin() + k0, list.begin() + k_last + 1);
     rw::require_inputs_unwritten(kOp, cs.front(), p, span, {e},
                                  "between the binding and its last use");
-    std::optional<ScalarKind> prec = binding_precision(cs, e);
-    if (!prec)
-      rw::fail(kOp, cs.front(),
-               "no buffer precision holds the value of '" + to_string(e) + "' (of type " +
-                   to_string(e.type().base) +
-                   ") exactly: storing it would round or wrap it where the original does not");
+    const Type t = binding_type(cs.front(), cs, e);
     Sym b = rw::fresh_name(kOp, p, new_name, at);
     const SrcInfo src = list[k0].srcinfo();
-    Type t(*prec);
     Expr rd = ReadNode::make(b, {}, t, e.srcinfo());
     rw::Edit edit(p);
     for (const Cursor& c : cs) edit.expr(c.loc(), rd);
     edit.insert(path, k0,
                 {AllocNode::make(b, t, "DRAM", src), AssignNode::make(b, t.base, {}, e, src)});
-    if (t.base != e.type().base)
-      rw::typecheck_candidate(kOp, edit.node(),
-                              "'" + to_string(e) + "' of type " + to_string(e.type().base) +
-                                  " needs a " + to_string(t.base) +
-                                  " buffer to keep its value, but a " + to_string(t.base) +
-                                  " value does not fit where it is used",
-                              &src);
+    typecheck_binding(edit, e, t, src);
     return edit.done();
   });
 }

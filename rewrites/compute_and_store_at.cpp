@@ -15,6 +15,7 @@
 #include "core/printer.h"
 #include "rewrites/buffers.h"
 #include "rewrites/composites.h"
+#include "rewrites/internal/inline_expr.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
@@ -28,25 +29,9 @@ const char* kOp = "compute_and_store_at";
 
 // The buffer the producer nest computes: the last assignment of its innermost body.
 Sym produced_buffer(const Cursor& producer) {
-  Stmt s = producer.stmt();
-  Block body;
-  while (const ForNode* f = s.as<ForNode>()) {
-    body = f->body;
-    if (body.size() != 1) break;
-    s = body[0];
-  }
-  const AssignNode* a = body.empty() ? nullptr : body.back().as<AssignNode>();
+  const AssignNode* a = rw::producer_nest(producer.stmt()).store;
   if (!a) rw::fail(kOp, producer, "the producer must be a loop nest ending in one assignment");
   return a->name;
-}
-
-// `base`, or `base_1`, `base_2`, .. : a name bound nowhere in `p`.
-std::string unused_name(const Proc& p, const std::string& base) {
-  const std::vector<std::string> taken = rw::bound_names(p);
-  std::string name = base;
-  for (int k = 1; std::find(taken.begin(), taken.end(), name) != taken.end(); ++k)
-    name = base + "_" + std::to_string(k);
-  return name;
 }
 
 }  // namespace
@@ -99,7 +84,7 @@ Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
         window += (d ? ", " : "") + to_string((*box)[d].lo) + ":" + to_string((*box)[d].hi);
       window += "]";
       const std::string suffix = fl ? fl->iter.name() : "block";
-      q = stage_mem(q, fl ? at.body() : at, window, unused_name(q, f.name() + "_" + suffix));
+      q = stage_mem(q, fl ? at.body() : at, window, rw::unused_name(q, f.name() + "_" + suffix));
     }
     return simplify(compute_inline(q, q.forward(prod)));
   });

@@ -177,16 +177,10 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
   return rw::run_op(kOp, [&]() -> Proc {
     // 1. The producer: a perfect nest around its body, which ends in the assignment to f.
     Cursor c = rw::resolve_stmt(kOp, p, producer);
-    std::vector<const ForNode*> nest;
-    Stmt s = c.stmt();
-    Block body;
-    while (const ForNode* f = s.as<ForNode>()) {
-      nest.push_back(f);
-      body = f->body;
-      if (f->body.size() != 1) break;
-      s = f->body[0];
-    }
-    const AssignNode* a = body.empty() ? nullptr : body.back().as<AssignNode>();
+    const rw::ProducerNest pn = rw::producer_nest(c.stmt());
+    const std::vector<const ForNode*>& nest = pn.loops;
+    const Block& body = pn.body;
+    const AssignNode* a = pn.store;
     if (nest.empty() || !a)
       rw::fail(kOp, c, "the producer must be a loop nest around one assignment");
     require_local_prefix(c, body);

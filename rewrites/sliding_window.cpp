@@ -13,6 +13,7 @@
 #include "core/uses.h"
 #include "rewrites/buffers.h"
 #include "rewrites/composites.h"
+#include "rewrites/internal/inline_expr.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
@@ -22,18 +23,6 @@ namespace exocpp {
 namespace {
 
 const char* kOp = "sliding_window";
-
-// The assignment the producer nest ends in.
-const AssignNode* produced_assign(const Stmt& producer) {
-  Stmt s = producer;
-  Block body;
-  while (const ForNode* f = s.as<ForNode>()) {
-    body = f->body;
-    if (body.size() != 1) break;
-    s = body[0];
-  }
-  return body.empty() ? nullptr : body.back().as<AssignNode>();
-}
 
 }  // namespace
 
@@ -46,7 +35,7 @@ Proc sliding_window(const Proc& p, const CursorLike& producer, const CursorLike&
     const ForNode* fc = cons.stmt().as<ForNode>();
     if (prod.loc().block != cons.loc().block || prod.loc().lo + 1 != cons.loc().lo)
       rw::fail(kOp, prod, "the consumer loop must directly follow the producer loop");
-    const AssignNode* a = produced_assign(prod.stmt());
+    const AssignNode* a = rw::producer_nest(prod.stmt()).store;
     if (!a) rw::fail(kOp, prod, "the producer must be a loop nest ending in one assignment");
     // The halo: how many more rows the producer computes than the consumer's iterations.
     const Expr halo = simplify_expr(

@@ -29,14 +29,6 @@ namespace {
 
 const char* kOp = "vectorize";
 
-std::string unused_name(const Proc& p, const std::string& base) {
-  const std::vector<std::string> taken = rw::bound_names(p);
-  std::string name = base;
-  for (int k = 1; std::find(taken.begin(), taken.end(), name) != taken.end(); ++k)
-    name = base + "_" + std::to_string(k);
-  return name;
-}
-
 class Vectorizer {
  public:
   Vectorizer(int width, std::string memory, const std::vector<Proc>& instructions)
@@ -70,7 +62,7 @@ class Vectorizer {
       Cursor operand = p.forward(s);
       for (int step : *k) operand = operand.child(step);
       if (is_lane_read(p, operand.expr(), xi)) continue;  // an equal operand's register took it
-      const std::string name = unused_name(p, "v" + std::to_string(counter_++));
+      const std::string name = rw::unused_name(p, "v" + std::to_string(counter_++));
       // Every occurrence of the operand in the statement shares one register.
       p = bind_expr(p, occurrences(p.forward(s), operand.expr()), name);
       Cursor alloc = p.find(name + ": _");
@@ -187,7 +179,7 @@ Proc hoist_invariant_elements(Proc q, const Cursor& strip) {
     elements.visit(kids.back());
     for (const Expr& e : elements.found) {
       const Cursor here = q.forward(st);
-      const std::string name = unused_name(q, "c" + std::to_string(counter++));
+      const std::string name = rw::unused_name(q, "c" + std::to_string(counter++));
       Proc hoisted;
       try {
         std::vector<CursorLike> occ;
@@ -212,7 +204,8 @@ Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::stri
     if (width < 1) rw::fail_argument(kOp, l, "the width must be positive");
     if (instructions.empty()) rw::fail_argument(kOp, l, "expected at least one instruction");
     const std::string iter = l.stmt().as<ForNode>()->iter.name();
-    const std::string outer = unused_name(p, iter + "o"), inner = unused_name(p, iter + "i");
+    const std::string outer = rw::unused_name(p, iter + "o"),
+                      inner = rw::unused_name(p, iter + "i");
     DivideLoopOptions d;
     // A constant trip count that the width divides leaves no tail to cut.
     const Expr hi = l.stmt().as<ForNode>()->hi;

@@ -10,6 +10,19 @@
 
 namespace exocpp::rw {
 
+ProducerNest producer_nest(const Stmt& s) {
+  ProducerNest n;
+  Stmt at = s;
+  while (const ForNode* f = at.as<ForNode>()) {
+    n.loops.push_back(f);
+    n.body = f->body;
+    if (f->body.size() != 1) break;
+    at = f->body[0];
+  }
+  n.store = n.body.empty() ? nullptr : n.body.back().as<AssignNode>();
+  return n;
+}
+
 void require_store_keeps_value(const std::string& op, const Cursor& where, const Sym& buf,
                                const Expr& e, ScalarKind to) {
   if (store_keeps_value(e, to)) return;

@@ -14,6 +14,17 @@
 
 namespace exocpp::rw {
 
+// A producer nest, as compute_inline and the composites built on it take it: loops each holding
+// one statement, down to an innermost body (several statements or one non-loop). `loops` gets
+// the loops, outermost first, and `body` that innermost body; the result is its last statement
+// when that is an assignment (the store of the produced buffer), else null.
+struct ProducerNest {
+  std::vector<const ForNode*> loops;
+  Block body;
+  const AssignNode* store = nullptr;
+};
+ProducerNest producer_nest(const Stmt& s);
+
 // Refuses (as `op`, at `where`) unless storing `e` in `buf`'s element type `to` keeps its value
 // (store_keeps_value): a rounded or wrapped store cannot be replaced by the expression.
 void require_store_keeps_value(const std::string& op, const Cursor& where, const Sym& buf,

@@ -167,4 +167,9 @@ Sym fresh_iter(const Proc& p, const std::string& base, std::vector<std::string>&
   return Sym(name);
 }
 
+std::string unused_name(const Proc& p, const std::string& base) {
+  std::vector<std::string> none;
+  return fresh_iter(p, base, none).name();
+}
+
 }  // namespace exocpp::rw

@@ -39,5 +39,8 @@ std::vector<std::string> bound_names(const Proc& p);
 // A loop-variable name based on `base` ("i0", then "i0_1", ...) not bound anywhere in `p` nor
 // in `taken`; the chosen name is added to `taken`.
 Sym fresh_iter(const Proc& p, const std::string& base, std::vector<std::string>& taken);
+// `base`, or `base_1`, `base_2`, ...: a name bound nowhere in `p`, for a buffer a composite
+// introduces (the composite's primitive then validates it as a new name).
+std::string unused_name(const Proc& p, const std::string& base);
 
 }  // namespace exocpp::rw

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "hwlibs/x86/x86.h"
+#include "support/halide_blur.h"
 #include "x86_harness.h"
 
 namespace exocpp {
@@ -58,21 +59,7 @@ def simple_math(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
   }
 }
 
-// Halide's apps/blur in uint16: both passes' sums wrap at 16 bits before the division by 3.
-const char* kBlur =
-    R"(def blur(H: size, W: size, inp: ui16[H + 2, W + 2] @ DRAM, out: ui16[H, W] @ DRAM):
-    bx: ui16[H + 2, W] @ DRAM
-    for y in seq(0, H + 2):
-        for x in seq(0, W):
-            sx: ui16 @ DRAM
-            sx = inp[y, x] + inp[y, x + 1] + inp[y, x + 2]
-            bx[y, x] = sx / 3
-    for y in seq(0, H):
-        for x in seq(0, W):
-            sy: ui16 @ DRAM
-            sy = bx[y, x] + bx[y + 1, x] + bx[y + 2, x]
-            out[y, x] = sy / 3
-)";
+const char* const kBlur = exocpp::testing::kHalideBlurU16;
 
 // Strips of 8 rows, the horizontal pass computed per strip, both passes in `lanes`-lane
 // registers of `mem` with the instructions of `ins`.

@@ -3,31 +3,14 @@
 #include "rewrite_test_util.h"
 #include "rewrites/composites.h"
 #include "rewrites/loops.h"
+#include "support/halide_blur.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;
 
 namespace {
 
-bool has(const Proc& p, const std::string& needle) {
-  return to_string(p).find(needle) != std::string::npos;
-}
-
-// Halide's uint16 blur: each pass's sum wraps at 16 bits before the division.
-const char* kBlur =
-    R"(def blur(H: size, W: size, inp: ui16[H + 2, W + 2] @ DRAM, out: ui16[H, W] @ DRAM):
-    bx: ui16[H + 2, W] @ DRAM
-    for y in seq(0, H + 2):
-        for x in seq(0, W):
-            sx: ui16 @ DRAM
-            sx = inp[y, x] + inp[y, x + 1] + inp[y, x + 2]
-            bx[y, x] = sx / 3
-    for y in seq(0, H):
-        for x in seq(0, W):
-            sy: ui16 @ DRAM
-            sy = bx[y, x] + bx[y + 1, x] + bx[y + 2, x]
-            out[y, x] = sy / 3
-)";
+const char* const kBlur = exocpp::testing::kHalideBlurU16;
 
 // Rows of the output in strips of 8, the last H % 8 rows a loop of their own.
 Proc strips(const Proc& p) {

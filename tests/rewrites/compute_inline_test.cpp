@@ -7,10 +7,6 @@ using namespace exocpp::testing;
 
 namespace {
 
-bool has(const Proc& p, const std::string& needle) {
-  return to_string(p).find(needle) != std::string::npos;
-}
-
 // A separable blur: the horizontal pass inlined into the vertical one.
 const char* kBlur =
     R"(def blur(H: size, W: size, inp: f32[H + 2, W + 2] @ DRAM, out: f32[H, W] @ DRAM):

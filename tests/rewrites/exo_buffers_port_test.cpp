@@ -11,10 +11,6 @@ using namespace exocpp::testing;
 
 namespace {
 
-bool has(const Proc& p, const std::string& needle) {
-  return to_string(p).find(needle) != std::string::npos;
-}
-
 // test_rearrange_dim: three permutations of a copy buffer.
 TEST(ExoBuffersPort, RearrangeDim) {
   Proc foo = parse_proc(R"(def foo(N: size, M: size, K: size, x: i8[N, M, K] @ DRAM):

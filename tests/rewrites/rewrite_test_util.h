@@ -38,6 +38,11 @@ inline void expect_golden(const std::string& name, const std::string& actual) {
   EXPECT_EQ(ss.str(), actual) << "golden file " << path << " differs (UPDATE_GOLDEN=1 rewrites it)";
 }
 
+// Whether the printed proc contains `needle`.
+inline bool has(const Proc& p, const std::string& needle) {
+  return to_string(p).find(needle) != std::string::npos;
+}
+
 // The check every accepted rewrite goes through: `before` and `after` give the same results on
 // random integer-valued inputs satisfying the asserts (several seeds), and the printed `after`
 // parses back to the same text.
