@@ -9,10 +9,9 @@
 // disappears into those copies (compute_inline, which proves every copied element is one the
 // producer wrote, that nothing it reads changes before the copies, and that the copies store
 // what f's store did). No legality reasoning of its own: a refusal names the primitive.
-#include "checker/context.h"
-#include "checker/queries.h"
 #include "core/bounds_inference.h"
 #include "core/printer.h"
+#include "core/simplify.h"
 #include "rewrites/buffers.h"
 #include "rewrites/composites.h"
 #include "rewrites/internal/inline_expr.h"
@@ -65,20 +64,21 @@ Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
       if (!box)
         rw::fail(kOp, at,
                  "cannot infer the part of '" + f.name() + "' " + where + " reads: " + why);
-      // An empty region cannot be staged (stage_mem refuses a window that may be empty): say
-      // so in this operation's terms, with the sizes that empty it.
-      const checker::Context ctx = checker::Context::at(fl ? at.body()[0] : at[0]);
-      for (size_t d = 0; d < box->size(); ++d)
-        rw::require_proved(
-            kOp, at,
-            checker::always_true(ctx, BinOpNode::make(BinOpKind::Lt, (*box)[d].lo, (*box)[d].hi)),
-            [&] {
-              return "the part of '" + f.name() + "' " + where + " reads is never empty " +
-                     "(dimension " + std::to_string(d) + ": [" + to_string((*box)[d].lo) + ", " +
-                     to_string((*box)[d].hi) +
-                     ")): an empty buffer cannot be staged; let the code run only when it reads "
-                     "something (a tail cut with Tail::CutAndGuard is behind an `if`)";
-            });
+      // A region that is always empty (the code is a loop of no iterations) cannot be staged:
+      // a buffer of extent 0 is not a type. A region that is empty only for some sizes is fine
+      // (a buffer of no elements, which no code reads).
+      for (size_t d = 0; d < box->size(); ++d) {
+        const Expr extent =
+            simplify_expr(BinOpNode::make(BinOpKind::Sub, (*box)[d].hi, (*box)[d].lo));
+        const ConstNode* k = extent.as<ConstNode>();
+        if (k && k->is_int() && k->int_val() <= 0)
+          rw::fail(kOp, at,
+                   "the part of '" + f.name() + "' " + where +
+                       " reads is always empty (dimension " + std::to_string(d) + ": [" +
+                       to_string((*box)[d].lo) + ", " + to_string((*box)[d].hi) +
+                       ")): that code never runs; leave it out (divide by a factor that leaves "
+                       "a tail, or remove the empty loop first)");
+      }
       std::string window = f.name() + "[";
       for (size_t d = 0; d < box->size(); ++d)
         window += (d ? ", " : "") + to_string((*box)[d].lo) + ":" + to_string((*box)[d].hi);
