@@ -41,6 +41,7 @@
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/config_fields.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/inline_expr.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
@@ -120,6 +121,52 @@ void typecheck_binding(rw::Edit& edit, const Expr& e, const Type& t, const SrcIn
                               " buffer to keep its value, but a " + to_string(t.base) +
                               " value does not fit where it is used",
                           &src);
+}
+
+// The hoisted expression is evaluated at `at` even when the code holding it would not have
+// evaluated it (a loop of no iterations): it must not fault there. Refuses an integer division
+// or modulo of data (a zero divisor is an error) and proves every element it reads lies in its
+// buffer at `at` (an index valid only inside the loop would read outside).
+void require_safe_to_evaluate_at(const Cursor& at, const Cursor& where, const Expr& e,
+                                 const std::vector<ScopeVar>& scope) {
+  struct Faults : IRVisitor {
+    std::vector<const BinOpNode*> divisions;
+    std::vector<const ReadNode*> reads;
+    void visit_BinOp(const BinOpNode* n, const Expr& x) override {
+      if ((n->op == BinOpKind::Div || n->op == BinOpKind::Mod) && x.type().is_data() &&
+          !is_float(x.type().base))
+        divisions.push_back(n);
+      IRVisitor::visit_BinOp(n, x);
+    }
+    void visit_Read(const ReadNode* n, const Expr& x) override {
+      if (!n->idx.empty()) reads.push_back(n);
+      IRVisitor::visit_Read(n, x);
+    }
+  } f;
+  f.visit(e);
+  if (!f.divisions.empty())
+    rw::fail(kOp, where,
+             "'" + to_string(e) +
+                 "' divides integer data: hoisted, it could divide by zero where the original "
+                 "never evaluated it");
+  const checker::Context ctx = checker::Context::at(at);
+  for (const ReadNode* r : f.reads) {
+    const auto v = std::find_if(scope.begin(), scope.end(),
+                                [&](const ScopeVar& s) { return s.sym == r->name; });
+    if (v == scope.end() || v->type.shape.size() != r->idx.size())
+      rw::fail(kOp, where,
+               "cannot check that the read of " + r->name.name() +
+                   " lies in its buffer where the binding goes");
+    for (size_t d = 0; d < r->idx.size(); ++d)
+      rw::require_proved(
+          kOp, where, checker::always_in_range(ctx, r->idx[d], rw::int_const(0), v->type.shape[d]),
+          [&] {
+            return "the read of " + r->name.name() + " at index '" + to_string(r->idx[d]) +
+                   "' (dimension " + std::to_string(d) +
+                   ") lies in the buffer where the binding goes, since it is evaluated there "
+                   "even if the code holding it never runs";
+          });
+  }
 }
 
 // The precision of the binding: one that keeps the value, or the expression's own integer
@@ -249,6 +296,7 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     Block span(list.begin() + k0, list.begin() + k_last + 1);
     rw::require_inputs_unwritten(kOp, cs.front(), p, span, {e},
                                  "between the binding and its last use");
+    require_safe_to_evaluate_at(at, cs.front(), e, scope);
     const Type t = binding_type(cs.front(), cs, e);
     Sym b = rw::fresh_name(kOp, p, new_name, at);
     const SrcInfo src = list[k0].srcinfo();

@@ -1,8 +1,10 @@
-// Halide-style scheduling composites built only out of Exo's primitives (rewrites/loops.h and
-// rewrites/stmts.h): 2-D tiling and a compute_at-style producer/consumer fusion. They add no
-// legality reasoning of their own: every step is a primitive that asks the checker, so a
-// composite is exactly as safe as the primitives it calls, and a refused step names the
-// primitive that refused.
+// Halide-style scheduling composites built only out of Exo's primitives (rewrites/loops.h,
+// rewrites/stmts.h, rewrites/buffers.h, rewrites/replace.h): 2-D tiling, compute_at as loop
+// fusion and with a halo (compute_and_store_at), the sliding window with storage folding, and
+// vectorize. They add no legality reasoning of their own: every step is a primitive that asks
+// the checker, so a composite is exactly as safe as the primitives it calls, and a refused step
+// names the primitive that refused (a composite refuses by its own name only arguments it
+// cannot use: a strip no instruction fits, a region it cannot bound or that is always empty).
 #pragma once
 
 #include <cstdint>

@@ -140,4 +140,50 @@ TEST(BindExpr, AcceptsWritesToOtherElementsInBetween) {
   expect_equivalent(p, q, {{"N", 4}});
 }
 
+// Hoisting: a loop-invariant element bound once before the loop.
+TEST(BindExpr, HoistsAnInvariantElementBeforeTheLoop) {
+  Proc p = parse_proc(R"(def f(n: size, w: f32[3] @ DRAM, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        y[i] = w[1] * x[i] + w[1]
+)");
+  Cursor loop = p.find("for i in _: _");
+  Proc q = bind_expr(p, {p.find("w[1] #0"), p.find("w[1] #1")}, "c", loop);
+  EXPECT_TRUE(has(q, "c = w[1]\n    for i in seq(0, n):")) << q;
+  EXPECT_TRUE(has(q, "y[i] = c * x[i] + c")) << q;
+  expect_equivalent(p, q, {{"n", 1}});
+  expect_equivalent(p, q, {{"n", 5}});
+}
+
+// x[4] is read only when the loop runs past i = 4 (n > 4); before the loop it may lie outside x.
+TEST(BindExpr, RefusesToHoistAReadThatMayLieOutsideItsBuffer) {
+  Proc p = parse_proc(R"(def f(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        if i > 4:
+            y[i] = x[4]
+)");
+  expect_refused([&] { bind_expr(p, {p.find("x[4]")}, "c", p.find("for i in _: _")); }, "bind_expr",
+                 "lies in the buffer where the binding goes");
+}
+
+// An integer division hoisted out of a loop that may not run could divide by zero.
+TEST(BindExpr, RefusesToHoistAnIntegerDivisionOfData) {
+  Proc p = parse_proc(R"(def f(n: size, a: i32[2] @ DRAM, y: i32[n] @ DRAM):
+    for i in seq(0, n):
+        y[i] = a[0] / a[1]
+)");
+  expect_refused([&] { bind_expr(p, {p.find("a[0] / a[1]")}, "c", p.find("for i in _: _")); },
+                 "bind_expr", "could divide by zero");
+}
+
+// A value the loop writes cannot be hoisted above it.
+TEST(BindExpr, RefusesToHoistAValueTheLoopWrites) {
+  Proc p = parse_proc(R"(def f(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        x[0] = y[i]
+        y[i] = x[0]
+)");
+  expect_refused([&] { bind_expr(p, {p.find("y[_] = _").rhs()}, "c", p.find("for i in _: _")); },
+                 "bind_expr", "which is written between the binding and its last use");
+}
+
 }  // namespace
