@@ -44,15 +44,15 @@ class Vectorizer {
                "no instruction in the list computes '" + first_line(s) +
                    "', and only an assignment can be split into instructions");
     const Sym xi = s.parent().stmt().as<ForNode>()->iter;
-    for (const std::vector<int>& k : register_operands(p, *a, xi))
+    // The operands to put in registers: the whole right-hand side of a store to memory; the
+    // operands of an operation whose result goes to a register.
+    const std::vector<std::vector<int>> operands = register_operands(p, *a, xi);
+    for (const std::vector<int>& k : operands)
       if (const Expr c = expr_at(s.stmt(), k); c.as<ConstNode>())
         rw::fail(kOp, s,
                  "the literal '" + to_string(c) + "' in '" + first_line(s) +
                      "' cannot become a register: no instruction takes it whole, and a literal "
                      "is not an argument a broadcast can read (pass it as a one-element buffer)");
-    // The operands to put in registers: the whole right-hand side of a store to memory; the
-    // operands of an operation whose result goes to a register.
-    std::vector<std::vector<int>> operands = register_operands(p, *a, xi);
     if (operands.empty())
       rw::fail(kOp, s,
                "no instruction in the list computes '" + first_line(s) +
@@ -182,9 +182,7 @@ Proc hoist_invariant_elements(Proc q, const Cursor& strip) {
       const std::string name = rw::unused_name(q, "c" + std::to_string(counter++));
       Proc hoisted;
       try {
-        std::vector<CursorLike> occ;
-        for (const CursorLike& c : Vectorizer::occurrences(here, e)) occ.push_back(c);
-        hoisted = bind_expr(q, occ, name, get_top_level_stmt(here));
+        hoisted = bind_expr(q, Vectorizer::occurrences(here, e), name, get_top_level_stmt(here));
       } catch (const SchedulingError&) {
         continue;  // written in between, or not visible there: bound in the strip instead
       }

@@ -61,7 +61,6 @@ Stencil draw(std::mt19937& rng) {
 
 TEST(StencilScheduleRandom, AcceptedSchedulesComputeThePlainStencil) {
   std::mt19937 rng(20261126);
-  int accepted = 0;
   for (int trial = 0; trial < 40; ++trial) {
     const Stencil s = draw(rng);
     const Proc plain = parse_proc(source(s));
@@ -73,7 +72,6 @@ TEST(StencilScheduleRandom, AcceptedSchedulesComputeThePlainStencil) {
     p = compute_and_store_at(p, "for y in _: _ #0",
                              {"for yo in _: _", p.find("for yi in _: _ #1").as_block()});
     if (slide) p = sliding_window(p, p.find("for i0 in _: _"), p.find("for yi in _: _"));
-    ++accepted;
     SCOPED_TRACE(source(s) + "strips of " + std::to_string(rows) + (slide ? ", sliding" : "") +
                  "\n" + to_string(p));
     CompareProcsOptions o;
@@ -86,7 +84,6 @@ TEST(StencilScheduleRandom, AcceptedSchedulesComputeThePlainStencil) {
          std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {rows, 2}, {2 * rows + 1, 3}})
       expect_equivalent(plain, p, {{"H", h}, {"W", w}}, o);
   }
-  EXPECT_EQ(accepted, 40);
 }
 
 // The consumer reads one row past the producer's: whatever the strips, the schedule is refused.
