@@ -98,9 +98,12 @@ struct VectorizeOptions {
 // indices (a filter's weights) are bound once before the loop nest (bind_expr with `before`)
 // into one-element DRAM_STACK buffers a broadcast instruction reads; a statement no instruction
 // takes whole has its operands bound into registers first, equal operands sharing one (bind_expr:
-// an integer sum keeps its own precision where it only wraps into the store), recursively.
-// Refused, naming the strip, when some strip fits no instruction, and for a literal operand
-// (pass it as a one-element buffer).
+// an integer sum keeps its own precision where it only wraps into the store), recursively. A
+// literal operand (`x * 1.5`) is bound the same way before the loop nest, then broadcast; a
+// reduction into a register (`acc += a[x] * b[x]`) has its right-hand side bound into a register
+// and is then offered whole again (an accumulate instruction such as reduce_add_wide).
+// Refused, naming the strip, when some strip fits no instruction, and naming the literal when a
+// literal operand cannot be bound (one no precision holds exactly, such as 0.1).
 Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::string& memory,
                const std::vector<Proc>& instructions, const VectorizeOptions& opts = {});
 

@@ -38,21 +38,19 @@ class Vectorizer {
   Proc lower(Proc p, const Cursor& s_in) {
     Cursor s = p.forward(s_in);
     if (Proc q; try_instructions(p, s.parent(), q)) return q;
-    const AssignNode* a = s.stmt().as<AssignNode>();
-    if (!a)
+    if (!s.stmt().as<AssignNode>() && !s.stmt().as<ReduceNode>())
       rw::fail(kOp, s,
                "no instruction in the list computes '" + first_line(s) +
-                   "', and only an assignment can be split into instructions");
+                   "', and only an assignment or a reduction can be split into instructions");
     const Sym xi = s.parent().stmt().as<ForNode>()->iter;
-    // The operands to put in registers: the whole right-hand side of a store to memory; the
-    // operands of an operation whose result goes to a register.
-    const std::vector<std::vector<int>> operands = register_operands(p, *a, xi);
+    // The operands to put in registers: the whole right-hand side of a store to memory or of a
+    // reduction; the operands of an operation whose result goes to a register.
+    const std::vector<std::vector<int>> operands = register_operands(p, s.stmt(), xi);
+    // A literal operand is bound once before the loop nest into a one-element buffer, which a
+    // broadcast instruction then reads like any other scalar.
     for (const std::vector<int>& k : operands)
-      if (const Expr c = expr_at(s.stmt(), k); c.as<ConstNode>())
-        rw::fail(kOp, s,
-                 "the literal '" + to_string(c) + "' in '" + first_line(s) +
-                     "' cannot become a register: no instruction takes it whole, and a literal "
-                     "is not an argument a broadcast can read (pass it as a one-element buffer)");
+      if (const Expr c = expr_at(p.forward(s).stmt(), k); c.as<ConstNode>())
+        p = hoist_literal(p, p.forward(s), c);
     if (operands.empty())
       rw::fail(kOp, s,
                "no instruction in the list computes '" + first_line(s) +
@@ -93,17 +91,42 @@ class Vectorizer {
     return false;
   }
 
-  // The operands of `a` that must be registers before an instruction can take it (child steps
-  // below the statement): the whole right-hand side of a store to memory; the data operands,
-  // not yet register lanes, of an operation whose result goes to a register.
-  std::vector<std::vector<int>> register_operands(const Proc& p, const AssignNode& a,
+  // Binds every occurrence of literal `c` in statement `s` to a one-element DRAM_STACK buffer
+  // set before the top-level statement holding `s` (bind_expr's hoisting form). Refused, naming
+  // the literal, when bind_expr refuses (a literal not exact in every precision, such as 0.1).
+  Proc hoist_literal(const Proc& p, const Cursor& s, const Expr& c) {
+    const std::string name = rw::unused_name(p, "c" + std::to_string(counter_++));
+    Proc q;
+    try {
+      q = bind_expr(p, occurrences(s, c), name, get_top_level_stmt(s));
+    } catch (const SchedulingError& e) {
+      rw::fail(kOp, s,
+               "the literal '" + to_string(c) + "' in '" + first_line(s) +
+                   "' must become a register, and it cannot be bound to a buffer a broadcast "
+                   "reads: " +
+                   e.reason());
+    }
+    q = expand_dim(q, q.find(name + ": _"), "1", "0");
+    return set_memory(q, q.find(name + ": _"), "DRAM_STACK");
+  }
+
+  // The operands of assignment or reduction `s` that must be registers before an instruction
+  // can take it (child steps below the statement): the whole right-hand side of a store to
+  // memory or of a reduction (`acc[xi] += v[xi]`, a reduce_add_wide); the data operands, not
+  // yet register lanes, of an operation whose result is assigned to a register.
+  std::vector<std::vector<int>> register_operands(const Proc& p, const Stmt& s,
                                                   const Sym& xi) const {
     std::vector<std::vector<int>> out;
-    const int rhs = static_cast<int>(a.idx.size());
-    if (!is_lane(p, a.name, a.idx, xi)) {
-      if (!is_lane_read(p, a.rhs, xi)) out.push_back({rhs});
-    } else if (a.rhs.as<BinOpNode>() || a.rhs.as<USubNode>() || a.rhs.as<ExternNode>()) {
-      const std::vector<Expr> kids = expr_children(a.rhs);
+    const AssignNode* a = s.as<AssignNode>();
+    const ReduceNode* r = s.as<ReduceNode>();
+    const Sym& name = a ? a->name : r->name;
+    const std::vector<Expr>& idx = a ? a->idx : r->idx;
+    const Expr& value = a ? a->rhs : r->rhs;
+    const int rhs = static_cast<int>(idx.size());
+    if (r || !is_lane(p, name, idx, xi)) {
+      if (!is_lane_read(p, value, xi)) out.push_back({rhs});
+    } else if (value.as<BinOpNode>() || value.as<USubNode>() || value.as<ExternNode>()) {
+      const std::vector<Expr> kids = expr_children(value);
       for (size_t k = 0; k < kids.size(); ++k)
         if (kids[k].type().is_data() && !is_lane_read(p, kids[k], xi))
           out.push_back({rhs, static_cast<int>(k)});

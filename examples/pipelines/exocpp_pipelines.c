@@ -1,6 +1,5 @@
 // The entry points of exocpp_pipelines.h on the generated pipelines (pipelines.h): dense images
-// in, the serial or the OpenMP version by thread count. The unsharp mask's weights are the
-// binomial 1 4 6 4 1 over 16 and its amount 1.5, the values bench/pipelines gives Halide.
+// in, the serial or the OpenMP version by thread count.
 #include "exocpp_pipelines.h"
 
 #include "pipelines.h"
@@ -27,12 +26,19 @@ void exocpp_blur_u16(int W, int H, const uint16_t* in, uint16_t* out, int thread
 }
 
 void exocpp_unsharp_f32(int W, int H, const float* in, float* out, int threads) {
-  static const float wts[3] = {0.0625f, 0.25f, 0.375f};
-  static const float amount[1] = {1.5f};
   if (threads > 1) {
     use_threads(threads);
-    unsharp_parallel(0, H, W, in, wts, amount, out);
+    unsharp_parallel(0, H, W, in, out);
   } else {
-    unsharp(0, H, W, in, wts, amount, out);
+    unsharp(0, H, W, in, out);
+  }
+}
+
+void exocpp_conv5x5_f32(int W, int H, const float* in, const float* w, float* out, int threads) {
+  if (threads > 1) {
+    use_threads(threads);
+    conv5x5_parallel(0, H, W, in, w, out);
+  } else {
+    conv5x5(0, H, W, in, w, out);
   }
 }

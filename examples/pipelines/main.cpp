@@ -5,8 +5,7 @@
 //
 // The emitted functions take row-major dense images (see pipelines.exo):
 //   void blur(void *ctxt, int_fast32_t H, int_fast32_t W, const uint16_t *inp, uint16_t *out);
-//   void unsharp(void *ctxt, int_fast32_t H, int_fast32_t W, const float *inp,
-//                const float *wts, const float *amount, float *out);
+//   void unsharp(void *ctxt, int_fast32_t H, int_fast32_t W, const float *inp, float *out);
 // and blur_parallel / unsharp_parallel on OpenMP's threads. AVX-512 (BW for blur) is needed to
 // run them.
 #include <chrono>
@@ -45,8 +44,8 @@ int main(int argc, char** argv) {
     std::vector<exocpp::Proc> procs;
     for (bool parallel : {false, true}) {
       opts.parallel = parallel;
-      for (auto schedule :
-           {pipelines_example::schedule_blur, pipelines_example::schedule_unsharp}) {
+      for (auto schedule : {pipelines_example::schedule_blur, pipelines_example::schedule_unsharp,
+                            pipelines_example::schedule_conv5x5}) {
         auto t0 = std::chrono::steady_clock::now();
         procs.push_back(schedule(opts));
         std::cerr << "pipelines_gen: " << procs.back().name() << " scheduled in "

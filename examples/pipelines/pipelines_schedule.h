@@ -24,9 +24,11 @@ struct PipelineOptions {
 // The plain procs of pipelines.exo.
 exocpp::Proc plain_blur();
 exocpp::Proc plain_unsharp();
+exocpp::Proc plain_conv5x5();
 
 // The scheduled procs (same arguments, same results: each step is checked).
 exocpp::Proc schedule_blur(const PipelineOptions& opts = {});
 exocpp::Proc schedule_unsharp(const PipelineOptions& opts = {});
+exocpp::Proc schedule_conv5x5(const PipelineOptions& opts = {});
 
 }  // namespace pipelines_example

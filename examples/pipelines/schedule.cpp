@@ -43,6 +43,16 @@ std::vector<Cursor> innermost_loops(const Proc& p) {
   return out;
 }
 
+// Two (or more) vectors per iteration of every vector loop over W.
+Proc unroll_vectors(Proc p, int lanes, int unroll) {
+  if (unroll <= 1) return p;
+  for (const Cursor& loop : p.find_all("for _ in seq(0, W / " + std::to_string(lanes) + "): _")) {
+    p = divide_loop(p, loop, unroll, {"vo", "vi"}, {.tail = Tail::Cut});
+    p = unroll_loop(p, p.forward(loop).body()[0]);
+  }
+  return p;
+}
+
 // The common schedule: the consumer (`for y in _: _ #1`) in tiles of rows x columns, the
 // producer (`for y in _: _ #0`) computed per tile with its halo (and once for the last rows and
 // once for the last columns, the partial tiles), every innermost loop vectorized, the rows of
@@ -69,13 +79,7 @@ Proc tiles(Proc p, const PipelineOptions& opts, int lanes, const std::vector<Pro
     p = set_memory(p, p.find_alloc_or_arg("bx_yo"), "DRAM_ALIGNED");
   }
   for (const Cursor& row : innermost_loops(p)) p = vectorize(p, row, lanes, "AVX512", ins);
-  if (opts.unroll > 1) {
-    // Two (or more) vectors per iteration of every vector loop over W.
-    for (const Cursor& loop : p.find_all("for _ in seq(0, W / " + std::to_string(lanes) + "): _")) {
-      p = divide_loop(p, loop, opts.unroll, {"vo", "vi"}, {.tail = Tail::Cut});
-      p = unroll_loop(p, p.forward(loop).body()[0]);
-    }
-  }
+  p = unroll_vectors(p, lanes, opts.unroll);
   if (opts.parallel) p = parallelize_loop(p, "yo");
   return simplify(p);
 }
@@ -84,6 +88,7 @@ Proc tiles(Proc p, const PipelineOptions& opts, int lanes, const std::vector<Pro
 
 Proc plain_blur() { return pipelines().proc("blur"); }
 Proc plain_unsharp() { return pipelines().proc("unsharp"); }
+Proc plain_conv5x5() { return pipelines().proc("conv5x5"); }
 
 Proc schedule_blur(const PipelineOptions& opts) {
   Proc p = tiles(plain_blur(), opts, 32,
@@ -99,6 +104,23 @@ Proc schedule_unsharp(const PipelineOptions& opts) {
             instructions({&x86::mm512_loadu_ps, &x86::mm512_storeu_ps, &x86::mm512_set1_ps,
                           &x86::mm512_add_ps, &x86::mm512_sub_ps, &x86::mm512_mul_ps}));
   return opts.parallel ? rename(p, "unsharp_parallel") : p;
+}
+
+// Halide: conv.update().unroll(r.x).unroll(r.y); out.vectorize(x, 16); out.split(y, yo, yi, 32)
+// .parallel(yo). The 25 taps unrolled, each output vector summed in a register from the
+// weights (broadcast once each, before the loops) and 25 loads of the input.
+Proc schedule_conv5x5(const PipelineOptions& opts) {
+  Proc p = unroll_loop(plain_conv5x5(), "for dx in _: _");
+  p = unroll_loop(p, "for dy in _: _");
+  p = divide_loop(p, "for y in _: _", opts.tile_rows, {"yo", "yi"}, {.tail = Tail::Cut});
+  for (const Cursor& row : p.find_all("for x in _: _"))
+    p = vectorize(
+        p, row, 16, "AVX512",
+        instructions({&x86::mm512_loadu_ps, &x86::mm512_storeu_ps, &x86::mm512_set1_ps,
+                      &x86::mm512_setzero_ps, &x86::mm512_reduce_add_wide_ps, &x86::mm512_mul_ps}));
+  p = unroll_vectors(p, 16, opts.unroll);
+  if (opts.parallel) p = rename(parallelize_loop(p, "yo"), "conv5x5_parallel");
+  return simplify(p);
 }
 
 }  // namespace pipelines_example

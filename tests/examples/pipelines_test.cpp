@@ -1,4 +1,5 @@
-// examples/pipelines: the scheduled blur and unsharp mask compute what the plain procs compute
+// examples/pipelines: the scheduled blur, unsharp mask and 5x5 convolution compute what the plain
+// procs compute
 // (interpreted, on inputs across the whole uint16 range so the sums wrap), the emitted C agrees
 // with the interpreter, and the generated library's entry points (exocpp_pipelines.h) agree
 // with the plain procs, serial and parallel.
@@ -50,6 +51,23 @@ TEST(Pipelines, UnsharpScheduleComputesThePlainUnsharpMask) {
   }
 }
 
+// Real-valued inputs in [-1, 1]: every product and partial sum rounds, so only a schedule that
+// keeps the order of the 25 additions agrees bit for bit.
+TEST(Pipelines, Conv5x5ScheduleComputesThePlainConvolutionInOrder) {
+  CompareProcsOptions reals;
+  reals.trials = 2;
+  reals.inputs.integer_valued = false;
+  reals.inputs.lo = -1;
+  reals.inputs.hi = 1;
+  for (bool parallel : {false, true}) {
+    Proc q = pipelines_example::schedule_conv5x5({.parallel = parallel});
+    for (auto [h, w] : std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {33, 47}})
+      EXPECT_EQ(
+          compare_procs(pipelines_example::plain_conv5x5(), q, {{"H", h}, {"W", w}}, 1, reals), "")
+          << h << "x" << w << (parallel ? " parallel" : "");
+  }
+}
+
 // Another shape of schedule: tiles of rows and columns, no sliding, no unrolling.
 TEST(Pipelines, TiledBlurComputesThePlainBlur) {
   Proc q = pipelines_example::schedule_blur(
@@ -93,15 +111,9 @@ TEST(Pipelines, GeneratedEntryPointsAgreeWithThePlainProcs) {
 
   std::vector<ArgValue> sharp_args =
       random_args(pipelines_example::plain_unsharp(), {{"H", H}, {"W", W}}, 8);
-  Buffer &img = std::get<Buffer>(sharp_args[2]), &wts = std::get<Buffer>(sharp_args[3]),
-         &amount = std::get<Buffer>(sharp_args[4]);
-  // The weights and amount the entry point uses.
-  wts.set({0}, 0.0625);
-  wts.set({1}, 0.25);
-  wts.set({2}, 0.375);
-  amount.set({0}, 1.5);
+  Buffer &img = std::get<Buffer>(sharp_args[2]);
   interpret(pipelines_example::plain_unsharp(), sharp_args);
-  const Buffer &sharp = std::get<Buffer>(sharp_args[5]);
+  const Buffer &sharp = std::get<Buffer>(sharp_args[3]);
   std::vector<float> fin((H + 4) * (W + 4)), fout(H * W);
   for (int y = 0; y < H + 4; ++y)
     for (int x = 0; x < W + 4; ++x) fin[y * (W + 4) + x] = float(img.get({y, x}));
@@ -111,6 +123,27 @@ TEST(Pipelines, GeneratedEntryPointsAgreeWithThePlainProcs) {
     for (int y = 0; y < H; ++y)
       for (int x = 0; x < W; ++x) bad += fout[y * W + x] != float(sharp.get({y, x}));
     EXPECT_EQ(bad, 0) << threads << " thread(s)";
+  }
+
+  RandomArgsOptions reals;
+  reals.integer_valued = false;
+  reals.lo = -1;
+  reals.hi = 1;
+  std::vector<ArgValue> conv_args =
+      random_args(pipelines_example::plain_conv5x5(), {{"H", H}, {"W", W}}, 9, reals);
+  const Buffer &cin = std::get<Buffer>(conv_args[2]), &cw = std::get<Buffer>(conv_args[3]);
+  std::vector<float> weights(25);
+  for (int k = 0; k < 25; ++k) weights[k] = float(cw.get({k / 5, k % 5}));
+  for (int y = 0; y < H + 4; ++y)
+    for (int x = 0; x < W + 4; ++x) fin[y * (W + 4) + x] = float(cin.get({y, x}));
+  interpret(pipelines_example::plain_conv5x5(), conv_args);
+  const Buffer &conv = std::get<Buffer>(conv_args[4]);
+  for (int threads : {1, 2}) {
+    exocpp_conv5x5_f32(W, H, fin.data(), weights.data(), fout.data(), threads);
+    int bad = 0;
+    for (int y = 0; y < H; ++y)
+      for (int x = 0; x < W; ++x) bad += fout[y * W + x] != float(conv.get({y, x}));
+    EXPECT_EQ(bad, 0) << "conv5x5, " << threads << " thread(s)";
   }
 }
 

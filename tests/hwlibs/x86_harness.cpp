@@ -141,9 +141,9 @@ InstrMeaning meaning_of(const std::string& instr_name) {
     m.masked = true;
   if (s == "broadcast") s = "set1";
   static const std::vector<std::string> ops = {
-      "setzero", "loadu", "storeu", "set1",     "fmadd",  "add",    "sub", "mul",
-      "mullo",   "mulhi", "avg",    "min",      "max",    "relu",   "cvt", "srli",
-      "slli",    "adds",  "subs",   "prefetch", "dpbusd", "dpbf16", "div3"};
+      "setzero", "loadu", "storeu", "set1",     "fmadd",  "add",    "sub",  "mul",
+      "mullo",   "mulhi", "avg",    "min",      "max",    "relu",   "cvt",  "srli",
+      "slli",    "adds",  "subs",   "prefetch", "dpbusd", "dpbf16", "div3", "reduce_add_wide"};
   if (std::find(ops.begin(), ops.end(), s) == ops.end())
     throw std::invalid_argument("unknown operation '" + s + "' in " + instr_name);
   if (broadcast_operand && s != "fmadd" && s != "dpbusd" && s != "dpbf16")
@@ -294,6 +294,8 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
       v = in(0, i);
     else if (m.op == "fmadd")
       v = old + in(0, i) * in(1, i);
+    else if (m.op == "reduce_add_wide")
+      v = old + in(0, i);
     else if (m.op == "add")
       v = in(0, i) + in(1, i);
     else if (m.op == "sub")

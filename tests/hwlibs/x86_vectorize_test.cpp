@@ -59,6 +59,98 @@ def simple_math(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
   }
 }
 
+// A literal operand is bound once before the loop into a one-element buffer that a broadcast
+// reads: the vectorized proc computes what the plain one does, interpreted and compiled.
+TEST(X86Vectorize, ALiteralOperandIsBroadcastFromAHoistedBuffer) {
+  Proc plain = parse_plain(R"(
+def scale_shift(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        y[i] = x[i] * 1.5 + 0.25 * x[i]
+)",
+                           "scale_shift");
+  Proc p = vectorize(plain, "i", 16, "AVX512",
+                     procs({&x86::mm512_loadu_ps, &x86::mm512_storeu_ps, &x86::mm512_set1_ps,
+                            &x86::mm512_mul_ps, &x86::mm512_add_ps}));
+  EXPECT_NO_THROW(typecheck(p)) << p;
+  EXPECT_TRUE(has(p, "mm512_set1_ps(")) << p;
+  EXPECT_TRUE(has(p, "= 1.5\n")) << p;
+  for (int64_t n : {1, 16, 37}) {
+    EXPECT_EQ(compare_procs(plain, p, {{"n", n}}), "") << "n = " << n;
+    if (__builtin_cpu_supports("avx512f")) {
+      EXPECT_EQ(compare_compiled_with_interpreter(p, {{"n", n}}, 2, native()), "") << "n = " << n;
+    }
+  }
+}
+
+// A literal that no precision holds exactly (0.1) cannot be bound to a buffer without changing
+// its value in some precision: vectorize refuses it, naming the literal and bind_expr's reason.
+TEST(X86Vectorize, RefusesALiteralNoBufferHoldsExactly) {
+  Proc plain = parse_plain(R"(
+def scale(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        y[i] = x[i] * 0.1
+)",
+                           "scale");
+  try {
+    vectorize(plain, "i", 16, "AVX512",
+              procs({&x86::mm512_loadu_ps, &x86::mm512_storeu_ps, &x86::mm512_set1_ps,
+                     &x86::mm512_mul_ps}));
+    ADD_FAILURE() << "accepted";
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.op(), "vectorize") << e.what();
+    EXPECT_NE(std::string(e.what()).find("the literal '0.1'"), std::string::npos) << e.what();
+  }
+}
+
+// A reduction into a register (`acc += a[i] * b[i]` with acc a local): the product goes to a
+// register of its own and the sum into the accumulator with reduce_add_wide, in order.
+TEST(X86Vectorize, AReductionIntoARegisterUsesReduceAddWide) {
+  Proc plain = parse_plain(R"(
+def muladd(n: size, a: f32[n] @ DRAM, b: f32[n] @ DRAM, c: f32[n] @ DRAM):
+    for i in seq(0, n):
+        acc: f32 @ DRAM
+        acc = c[i]
+        acc += a[i] * b[i]
+        c[i] = acc
+)",
+                           "muladd");
+  Proc p = vectorize(plain, "i", 16, "AVX512",
+                     procs({&x86::mm512_loadu_ps, &x86::mm512_storeu_ps, &x86::mm512_mul_ps,
+                            &x86::mm512_reduce_add_wide_ps}));
+  EXPECT_NO_THROW(typecheck(p)) << p;
+  EXPECT_TRUE(has(p, "mm512_reduce_add_wide_ps(acc")) << p;
+  CompareProcsOptions reals;
+  reals.inputs.integer_valued = false;
+  reals.inputs.lo = -1000;
+  reals.inputs.hi = 1000;
+  for (int64_t n : {1, 16, 35}) {
+    EXPECT_EQ(compare_procs(plain, p, {{"n", n}}, 1, reals), "") << "n = " << n;
+    if (__builtin_cpu_supports("avx512f")) {
+      EXPECT_EQ(compare_compiled_with_interpreter(p, {{"n", n}}, 4, native()), "") << "n = " << n;
+    }
+  }
+}
+
+// A reduction into memory that no instruction takes is refused, naming the statement.
+TEST(X86Vectorize, RefusesAReductionIntoMemoryNoInstructionTakes) {
+  Proc plain = parse_plain(R"(
+def accumulate(n: size, a: f32[n] @ DRAM, c: f32[n] @ DRAM):
+    for i in seq(0, n):
+        c[i] += a[i]
+)",
+                           "accumulate");
+  try {
+    vectorize(plain, "i", 16, "AVX512",
+              procs({&x86::mm512_loadu_ps, &x86::mm512_reduce_add_wide_ps}));
+    ADD_FAILURE() << "accepted";
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.op(), "vectorize") << e.what();
+    EXPECT_NE(std::string(e.what()).find("no instruction in the list computes"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("c["), std::string::npos) << e.what();
+  }
+}
+
 const char* const kBlur = exocpp::testing::kHalideBlurU16;
 
 // Strips of 8 rows, the horizontal pass computed per strip, both passes in `lanes`-lane
