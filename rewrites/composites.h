@@ -95,7 +95,8 @@ struct VectorizeOptions {
 //                                       for xi in seq(0, n % w): (the scalar tail)
 //
 // Scalar locals of the body become registers in memory `memory`; elements read at constant
-// indices (a filter's weights) are bound once before the loop nest (bind_expr with `before`)
+// indices (a filter's weights) are bound once before the loop nest, below a parallel loop
+// around it, so each thread has its own (bind_expr with `before`)
 // into one-element DRAM_STACK buffers a broadcast instruction reads; a statement no instruction
 // takes whole has its operands bound into registers first, equal operands sharing one (bind_expr:
 // an integer sum keeps its own precision where it only wraps into the store), recursively. A

@@ -29,6 +29,21 @@ namespace {
 
 const char* kOp = "vectorize";
 
+// Where the values a broadcast reads are bound: before the outermost statement holding `c`
+// below the innermost parallel loop around it (the top-level statement when there is none).
+// Inside a parallel loop the binding is a local of each iteration: one bound outside would be
+// shared with the threads by reference, and the C compiler would load it again after every store
+// that might alias it.
+Cursor binding_point(const Cursor& c) {
+  Cursor at = c;
+  while (at.is_stmt() && !at.loc().block.empty()) {
+    const Cursor up = at.parent();
+    if (const ForNode* f = up.stmt().as<ForNode>(); f && is_parallel(f->mode)) break;
+    at = up;
+  }
+  return at;
+}
+
 class Vectorizer {
  public:
   Vectorizer(int width, std::string memory, const std::vector<Proc>& instructions)
@@ -92,13 +107,14 @@ class Vectorizer {
   }
 
   // Binds every occurrence of literal `c` in statement `s` to a one-element DRAM_STACK buffer
-  // set before the top-level statement holding `s` (bind_expr's hoisting form). Refused, naming
-  // the literal, when bind_expr refuses (a literal not exact in every precision, such as 0.1).
+  // set before the loop nest holding `s` (binding_point; bind_expr's hoisting form). Refused,
+  // naming the literal, when bind_expr refuses (a literal not exact in every precision, such as
+  // 0.1).
   Proc hoist_literal(const Proc& p, const Cursor& s, const Expr& c) {
     const std::string name = rw::unused_name(p, "c" + std::to_string(counter_++));
     Proc q;
     try {
-      q = bind_expr(p, occurrences(s, c), name, get_top_level_stmt(s));
+      q = bind_expr(p, occurrences(s, c), name, binding_point(s));
     } catch (const SchedulingError& e) {
       rw::fail(kOp, s,
                "the literal '" + to_string(c) + "' in '" + first_line(s) +
@@ -174,7 +190,7 @@ class Vectorizer {
 };
 
 // Buffer elements at constant indices that the strip's statements read (a filter's weights)
-// are bound once before the top-level statement holding the loop (bind_expr with `before`,
+// are bound once before the loop nest holding the loop (binding_point; bind_expr with `before`,
 // which proves nothing in between writes them), in one-element DRAM_STACK buffers: the
 // broadcast of such an element then reads a local the C compiler keeps in a register, rather
 // than memory that the strip's stores might alias. An element bind_expr will not hoist stays.
@@ -205,7 +221,7 @@ Proc hoist_invariant_elements(Proc q, const Cursor& strip) {
       const std::string name = rw::unused_name(q, "c" + std::to_string(counter++));
       Proc hoisted;
       try {
-        hoisted = bind_expr(q, Vectorizer::occurrences(here, e), name, get_top_level_stmt(here));
+        hoisted = bind_expr(q, Vectorizer::occurrences(here, e), name, binding_point(here));
       } catch (const SchedulingError&) {
         continue;  // written in between, or not visible there: bound in the strip instead
       }

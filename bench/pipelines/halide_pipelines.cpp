@@ -16,6 +16,7 @@ using Halide::Expr;
 using Halide::Func;
 using Halide::ImageParam;
 using Halide::Pipeline;
+using Halide::RDom;
 using Halide::Target;
 using Halide::Var;
 
@@ -95,34 +96,79 @@ void check_size(const char* what, int W, int H, const Schedule& s) {
   }
 }
 
-// Schedules out (rows of strips in parallel, vectorized) and its horizontal blur bx (stored per
-// strip or tile, computed row by row: Halide slides it down the strip).
-void schedule_pipeline(Func out, Func bx, const Schedule& s) {
+// The loops of the output that split_into_strips makes, where its producers can go: the strip
+// (the tile when there are tiles), the row in it, and the vectors of the row (vectorize(x, n)
+// keeps the name x for the loop over vectors, its lanes an inner loop).
+struct OutputLoops {
+  Var strip, row, vectors;
+};
+
+// Splits out into strips of rows run in parallel (and tiles), each row vectorized.
+OutputLoops split_into_strips(Func out, const Schedule& s) {
   Var x = out.args()[0], y = out.args()[1];
   Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
   if (s.tile_cols > 0) {
     out.tile(x, y, xo, yo, xi, yi, s.tile_cols, s.strip_rows)
         .parallel(yo)
         .vectorize(xi, s.vector_width);
-    if (s.sliding) {
-      bx.store_at(out, xo).compute_at(out, yi);
-    } else {
-      bx.compute_at(out, xo);
-    }
+    return {xo, yi, xi};
+  }
+  out.split(y, yo, yi, s.strip_rows).parallel(yo).vectorize(x, s.vector_width);
+  return {yo, yi, x};
+}
+
+// Schedules out and its horizontal blur bx (stored per strip or tile, computed row by row:
+// Halide slides it down the strip; or computed whole per strip).
+void schedule_pipeline(Func out, Func bx, const Schedule& s) {
+  OutputLoops loops = split_into_strips(out, s);
+  if (s.sliding) {
+    bx.store_at(out, loops.strip).compute_at(out, loops.row);
   } else {
-    out.split(y, yo, yi, s.strip_rows).parallel(yo).vectorize(x, s.vector_width);
-    if (s.sliding) {
-      bx.store_at(out, yo).compute_at(out, yi);
-    } else {
-      bx.compute_at(out, yo);
-    }
+    bx.compute_at(out, loops.strip);
   }
   bx.vectorize(bx.args()[0], s.vector_width);
+}
+
+// Schedules out and the reduction conv it copies: conv computed per vector of out, so that its
+// storage is those vector_width lanes, kept in registers through the 25 taps (Halide's default
+// for a reduction is compute-innermost: here at the vector loop rather than inside its lanes),
+// its pure and update steps vectorized over the same lanes, the lanes the innermost loop, the
+// taps unrolled when unroll_taps.
+void schedule_reduction(Func out, Func conv, const RDom& r, const Schedule& s) {
+  OutputLoops loops = split_into_strips(out, s);
+  Var x = conv.args()[0];
+  conv.compute_at(out, loops.vectors).vectorize(x);
+  conv.update().reorder(x, r.x, r.y).vectorize(x);
+  if (s.unroll_taps) conv.update().unroll(r.x).unroll(r.y);
 }
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
+
+// What each pipeline class keeps (its Impl adds the inputs): the schedule, and the pipeline of
+// the output Func compiled for the host.
+struct CompiledPipeline {
+  Schedule schedule;
+  Pipeline pipeline;
+  double compile_ms = 0;
+
+  // Compiles out's pipeline, timing the compilation alone (the JIT runtime made before).
+  void compile(Func out) {
+    pipeline = Pipeline(out);
+    jit_runtime_ms();
+    auto t0 = std::chrono::steady_clock::now();
+    pipeline.compile_jit(jit_target());
+    compile_ms = ms_since(t0);
+  }
+
+  // Runs the pipeline, its inputs set, into out (H rows of W) in context.
+  template <typename T>
+  void realize(Halide::JITUserContext& context, T* out, int W, int H) {
+    Halide::Buffer<T> output(out, W, H);
+    pipeline.realize(&context, output, jit_target());
+  }
+};
 
 // Thread counting for run_counting_threads: the set of threads that ran a task of the call.
 std::mutex seen_mutex;
@@ -144,6 +190,7 @@ std::string to_string(const Schedule& s) {
                   " vector_width=" + std::to_string(s.vector_width);
   if (s.tile_cols > 0) r += " tile_cols=" + std::to_string(s.tile_cols);
   if (!s.sliding) r += " whole_strip";
+  if (!s.unroll_taps) r += " taps_not_unrolled";
   return r;
 }
 
@@ -159,11 +206,12 @@ Schedule default_unsharp_schedule() {
           .sliding = false};
 }
 
-struct BlurU16::Impl {
-  Schedule schedule;
+Schedule default_conv5x5_schedule() {
+  return {.strip_rows = 8, .vector_width = 2 * jit_target().natural_vector_size<float>()};
+}
+
+struct BlurU16::Impl : CompiledPipeline {
   ImageParam in{Halide::UInt(16), 2, "in"};
-  Pipeline pipeline;
-  double compile_ms = 0;
 };
 
 BlurU16::BlurU16(const Schedule& schedule) : impl_(std::make_unique<Impl>()) {
@@ -175,11 +223,7 @@ BlurU16::BlurU16(const Schedule& schedule) : impl_(std::make_unique<Impl>()) {
   blur_x(x, y) = (in(x, y) + in(x + 1, y) + in(x + 2, y)) / 3;
   blur_y(x, y) = (blur_x(x, y) + blur_x(x, y + 1) + blur_x(x, y + 2)) / 3;
   schedule_pipeline(blur_y, blur_x, schedule);
-  impl_->pipeline = Pipeline(blur_y);
-  jit_runtime_ms();
-  auto t0 = std::chrono::steady_clock::now();
-  impl_->pipeline.compile_jit(jit_target());
-  impl_->compile_ms = ms_since(t0);
+  impl_->compile(blur_y);
 }
 
 BlurU16::~BlurU16() = default;
@@ -188,8 +232,7 @@ void BlurU16::run(int W, int H, const uint16_t* in, uint16_t* out, int threads) 
   check_size("blur_u16", W, H, impl_->schedule);
   Halide::JITUserContext context = context_for(threads);
   impl_->in.set(Halide::Buffer<uint16_t>(const_cast<uint16_t*>(in), W + 2, H + 2));
-  Halide::Buffer<uint16_t> output(out, W, H);
-  impl_->pipeline.realize(&context, output, jit_target());
+  impl_->realize(context, out, W, H);
 }
 
 int BlurU16::run_counting_threads(int W, int H, const uint16_t* in, uint16_t* out, int threads) {
@@ -201,19 +244,15 @@ int BlurU16::run_counting_threads(int W, int H, const uint16_t* in, uint16_t* ou
     seen_threads.clear();
   }
   impl_->in.set(Halide::Buffer<uint16_t>(const_cast<uint16_t*>(in), W + 2, H + 2));
-  Halide::Buffer<uint16_t> output(out, W, H);
-  impl_->pipeline.realize(&context, output, jit_target());
+  impl_->realize(context, out, W, H);
   std::lock_guard<std::mutex> lock(seen_mutex);
   return static_cast<int>(seen_threads.size());
 }
 
 double BlurU16::compile_ms() const { return impl_->compile_ms; }
 
-struct UnsharpF32::Impl {
-  Schedule schedule;
+struct UnsharpF32::Impl : CompiledPipeline {
   ImageParam in{Halide::Float(32), 2, "in"};
-  Pipeline pipeline;
-  double compile_ms = 0;
 };
 
 UnsharpF32::UnsharpF32(const Schedule& schedule) : impl_(std::make_unique<Impl>()) {
@@ -230,11 +269,7 @@ UnsharpF32::UnsharpF32(const Schedule& schedule) : impl_(std::make_unique<Impl>(
   out(x, y) = center + (center - by(x, y)) * 1.5f;
   // by is inlined into out (one use per point); bx slides down each strip.
   schedule_pipeline(out, bx, schedule);
-  impl_->pipeline = Pipeline(out);
-  jit_runtime_ms();
-  auto t0 = std::chrono::steady_clock::now();
-  impl_->pipeline.compile_jit(jit_target());
-  impl_->compile_ms = ms_since(t0);
+  impl_->compile(out);
 }
 
 UnsharpF32::~UnsharpF32() = default;
@@ -243,11 +278,47 @@ void UnsharpF32::run(int W, int H, const float* in, float* out, int threads) {
   check_size("unsharp_f32", W, H, impl_->schedule);
   Halide::JITUserContext context = context_for(threads);
   impl_->in.set(Halide::Buffer<float>(const_cast<float*>(in), W + 4, H + 4));
-  Halide::Buffer<float> output(out, W, H);
-  impl_->pipeline.realize(&context, output, jit_target());
+  impl_->realize(context, out, W, H);
 }
 
 double UnsharpF32::compile_ms() const { return impl_->compile_ms; }
+
+struct Conv5x5F32::Impl : CompiledPipeline {
+  ImageParam in{Halide::Float(32), 2, "in"};
+  ImageParam w{Halide::Float(32), 2, "w"};
+};
+
+Conv5x5F32::Conv5x5F32(const Schedule& schedule) : impl_(std::make_unique<Impl>()) {
+  impl_->schedule = schedule;
+  const ImageParam& in = impl_->in;
+  ImageParam& w = impl_->w;
+  // w is always a dense 5x5 block: with its shape known, each weight is a load at a constant
+  // offset.
+  w.dim(0).set_bounds(0, 5);
+  w.dim(1).set_bounds(0, 5).set_stride(5);
+  Var x("x"), y("y");
+  Func conv("conv"), out("conv5x5");
+  // r.x (dx) is the inner loop of the reduction, r.y (dy) the outer, as in the definition; each
+  // tap adds to the sum so far (Halide does not reassociate float arithmetic).
+  RDom r(0, 5, 0, 5, "r");
+  conv(x, y) = 0.0f;
+  conv(x, y) += w(r.x, r.y) * in(x + r.x, y + r.y);
+  out(x, y) = conv(x, y);
+  schedule_reduction(out, conv, r, schedule);
+  impl_->compile(out);
+}
+
+Conv5x5F32::~Conv5x5F32() = default;
+
+void Conv5x5F32::run(int W, int H, const float* in, const float* w, float* out, int threads) {
+  check_size("conv5x5_f32", W, H, impl_->schedule);
+  Halide::JITUserContext context = context_for(threads);
+  impl_->in.set(Halide::Buffer<float>(const_cast<float*>(in), W + 4, H + 4));
+  impl_->w.set(Halide::Buffer<float>(const_cast<float*>(w), 5, 5));
+  impl_->realize(context, out, W, H);
+}
+
+double Conv5x5F32::compile_ms() const { return impl_->compile_ms; }
 
 namespace {
 
@@ -261,6 +332,11 @@ UnsharpF32& default_unsharp() {
   return pipeline;
 }
 
+Conv5x5F32& default_conv5x5() {
+  static Conv5x5F32 pipeline(default_conv5x5_schedule());
+  return pipeline;
+}
+
 }  // namespace
 
 void blur_u16(int W, int H, const uint16_t* in, uint16_t* out, int threads) {
@@ -271,8 +347,13 @@ void unsharp_f32(int W, int H, const float* in, float* out, int threads) {
   default_unsharp().run(W, H, in, out, threads);
 }
 
+void conv5x5_f32(int W, int H, const float* in, const float* w, float* out, int threads) {
+  default_conv5x5().run(W, H, in, w, out, threads);
+}
+
 CompileTimes init() {
-  return {jit_runtime_ms(), default_blur().compile_ms(), default_unsharp().compile_ms()};
+  return {jit_runtime_ms(), default_blur().compile_ms(), default_unsharp().compile_ms(),
+          default_conv5x5().compile_ms()};
 }
 
 std::string target_string() { return jit_target().to_string(); }
@@ -309,6 +390,19 @@ void unsharp_f32_reference(int W, int H, const float* in, float* out) {
                  0.25f * bx(x, y + 3) + 0.0625f * bx(x, y + 4);
       float c = at(x + 2, y + 2);
       out[static_cast<size_t>(y) * W + x] = c + (c - by) * 1.5f;
+    }
+  }
+}
+
+void conv5x5_f32_reference(int W, int H, const float* in, const float* w, float* out) {
+  const size_t stride = static_cast<size_t>(W) + 4;
+  for (int y = 0; y < H; ++y) {
+    for (int x = 0; x < W; ++x) {
+      float sum = 0.0f;
+      for (int dy = 0; dy < 5; ++dy) {
+        for (int dx = 0; dx < 5; ++dx) sum = sum + w[dy * 5 + dx] * in[(y + dy) * stride + x + dx];
+      }
+      out[static_cast<size_t>(y) * W + x] = sum;
     }
   }
 }

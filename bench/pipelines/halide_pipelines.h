@@ -1,10 +1,12 @@
-// The Halide 14 peer of bench/pipelines: the blur and unsharp pipelines of exocpp_pipelines.h
-// written in Halide, JIT-compiled for the host with the CPU schedules of Halide's own apps
-// (apps/blur, apps/unsharp), and plain C++ references of the same definitions.
+// The Halide 14 peer of bench/pipelines: the blur, unsharp and conv5x5 pipelines of
+// exocpp_pipelines.h written in Halide, JIT-compiled for the host with the CPU schedules of
+// Halide's own apps (apps/blur, apps/unsharp; the tutorials' for conv5x5, which no app has), and
+// plain C++ references of the same definitions.
 //
 // Buffers are dense and row-major, as in exocpp_pipelines.h: blur reads (H + 2) rows of W + 2
-// uint16 values and writes H rows of W; unsharp reads (H + 4) rows of W + 4 floats and writes H
-// rows of W. Halide.h stays out of this header.
+// uint16 values and writes H rows of W; unsharp and conv5x5 read (H + 4) rows of W + 4 floats
+// and write H rows of W, conv5x5 with 25 weights w[dy * 5 + dx]. Halide.h stays out of this
+// header.
 #ifndef EXOCPP_BENCH_PIPELINES_HALIDE_PIPELINES_H
 #define EXOCPP_BENCH_PIPELINES_HALIDE_PIPELINES_H
 
@@ -14,18 +16,22 @@
 
 namespace halide_peer {
 
-// A schedule of either pipeline, in the shape of Halide's apps: the output split into strips
-// of strip_rows rows run in parallel, each row vectorized by vector_width lanes. With sliding,
-// the horizontal blur is stored per strip (per tile when tile_cols > 0) and computed one row
-// at a time as the vertical blur needs it (Halide's sliding window: each of its rows computed
-// once per strip, in a buffer folded to a few rows), as in the apps; without, it is computed
-// whole for the strip (or tile) before the strip's output. tile_cols > 0 also splits the
-// columns into tiles of that many (the rows of a strip then run tile by tile).
+// A schedule of any of the pipelines, in the shape of Halide's apps: the output split into
+// strips of strip_rows rows run in parallel, each row vectorized by vector_width lanes.
+// tile_cols > 0 also splits the columns into tiles of that many (the rows of a strip then run
+// tile by tile). Blur and unsharp: with sliding, the horizontal blur is stored per strip (per
+// tile) and computed one row at a time as the vertical blur needs it (Halide's sliding window:
+// each of its rows computed once per strip, in a buffer folded to a few rows), as in the apps;
+// without, it is computed whole for the strip (or tile) before the strip's output. conv5x5: the
+// sum is computed per vector of the output, its accumulator a vector_width-lane value in
+// registers; with unroll_taps its 25 taps are unrolled (else two loops of 5). Each pipeline
+// ignores the options that are not its own.
 struct Schedule {
   int strip_rows;
   int vector_width;
   int tile_cols = 0;
   bool sliding = true;
+  bool unroll_taps = true;
 };
 
 std::string to_string(const Schedule& s);
@@ -41,6 +47,17 @@ Schedule default_blur_schedule();
 // vectors (32 float lanes on AVX-512), and blur_x computed whole per strip (compute_at the
 // strip) rather than slid down it, the vertical blur inlined into the output.
 Schedule default_unsharp_schedule();
+// conv5x5: Halide's apps have no 5x5 convolution, so this is Halide's standard CPU schedule for
+// a small reduction as its tutorials write it (lesson 9: a 5x5 local sum computed innermost in
+// its consumer, the output split into strips of rows run in parallel and vectorized over x;
+// lesson 18: a reduction's update scheduled on its own, here vectorized over the pure x, so no
+// rfactor): the sum computed at each vector of the output (compute_at the vector loop, so its
+// accumulator stays in registers), both its steps vectorized over x, its 25 taps (r.x, r.y)
+// unrolled. Strips of 8 rows and two vectors (32 float lanes on AVX-512): the variants (strips
+// of 8, 32, 64 rows; 1, 2, 4 vectors; column tiles; taps not unrolled) measured within a few
+// percent of each other here (column tiles the slowest), 8-row strips a little ahead on two
+// threads (more strips to share between them).
+Schedule default_conv5x5_schedule();
 
 // One pipeline JIT-compiled for the host (get_jit_target_from_environment()) when constructed.
 // Not to be run from two threads at once. Sizes: W >= vector_width, H >= strip_rows (else
@@ -77,6 +94,21 @@ class UnsharpF32 {
   std::unique_ptr<Impl> impl_;
 };
 
+class Conv5x5F32 {
+ public:
+  explicit Conv5x5F32(const Schedule& schedule);
+  ~Conv5x5F32();
+  Conv5x5F32(const Conv5x5F32&) = delete;
+  Conv5x5F32& operator=(const Conv5x5F32&) = delete;
+  // w: the 25 weights, w[dy * 5 + dx].
+  void run(int W, int H, const float* in, const float* w, float* out, int threads);
+  double compile_ms() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 // The plain functions: the default schedules, each compiled on its first use (or by init()).
 // threads (>= 1) is the number of threads the call runs on: 1 runs the parallel strips one
 // after another on the calling thread (a serial custom_do_par_for in the call's JIT user
@@ -86,13 +118,15 @@ class UnsharpF32 {
 // use 3).
 void blur_u16(int W, int H, const uint16_t* in, uint16_t* out, int threads);
 void unsharp_f32(int W, int H, const float* in, float* out, int threads);
+void conv5x5_f32(int W, int H, const float* in, const float* w, float* out, int threads);
 
-// Compiles both default pipelines now; the wall-clock milliseconds each compilation took
+// Compiles the default pipelines now; the wall-clock milliseconds each compilation took
 // (lowering, LLVM, JIT linking), and the JIT runtime's, made once before the first pipeline.
 struct CompileTimes {
   double runtime_ms;
   double blur_ms;
   double unsharp_ms;
+  double conv5x5_ms;
 };
 CompileTimes init();
 
@@ -105,9 +139,11 @@ std::string target_string();
 int blur_threads_used(int W, int H, const uint16_t* in, uint16_t* out, int threads);
 
 // The definitions as naive loops: blur sums in uint16 (wrapping), then / 3; unsharp's sums
-// left to right in float.
+// left to right in float; conv5x5's from 0.0f, dy outer, dx inner, each tap a product then a
+// sum (Halide fuses them into an FMA: its results differ in the last bits).
 void blur_u16_reference(int W, int H, const uint16_t* in, uint16_t* out);
 void unsharp_f32_reference(int W, int H, const float* in, float* out);
+void conv5x5_f32_reference(int W, int H, const float* in, const float* w, float* out);
 
 }  // namespace halide_peer
 

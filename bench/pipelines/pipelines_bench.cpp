@@ -1,11 +1,12 @@
-// bench/pipelines: two image pipelines as exocpp schedules them (exocpp_pipelines.h) against
-// Halide 14 running the CPU schedules of its own apps, sizes tuned for this machine
-// (halide_pipelines.h), on one and two threads:
+// bench/pipelines: three image pipelines as exocpp schedules them (exocpp_pipelines.h) against
+// Halide 14 running the CPU schedules of its own apps (of its tutorials for conv5x5), sizes
+// tuned for this machine (halide_pipelines.h), on one and two threads:
 //   blur     3x3 box blur of uint16 images (Halide's apps/blur), sums wrapping in uint16;
-//   unsharp  5x5 binomial unsharp mask of one-channel float images (after apps/unsharp).
+//   unsharp  5x5 binomial unsharp mask of one-channel float images (after apps/unsharp);
+//   conv5x5  dense 5x5 convolution of one-channel float images with 25 given weights.
 // Each contender runs on the same random input at 1920x1080 and 3840x2160; both outputs are
-// checked against a naive C++ reference (blur bit for bit, unsharp to a relative error of 1e-5,
-// relative to max(|reference|, 1)), then each is timed over --reps runs (9 by
+// checked against a naive C++ reference (blur bit for bit, unsharp and conv5x5 to a relative
+// error of 1e-5, relative to max(|reference|, 1)), then each is timed over --reps runs (9 by
 // default), the two contenders in alternating blocks (see time_pair; GOMP_SPINCOUNT, see main). One
 // line per pipeline, thread count and size:
 //   RESULT <pipeline> threads=<t> size=<WxH> exocpp_ms=<x> halide_ms=<y>     (medians)
@@ -16,11 +17,12 @@
 //
 //   pipelines_bench [--reps N] [--quick] [--halide-sweep]
 // --quick: 640x480 only, 3 repetitions (a smoke run). --halide-sweep: also times Halide under
-// other schedules of the same shape (strip height, vector width, column tiles), the evidence
-// for the defaults.
+// other schedules of the same shape (strip height, vector width, column tiles, conv5x5's taps
+// unrolled or not), the evidence for the defaults.
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -146,7 +148,7 @@ size_t blur_mismatches(const Aligned<uint16_t>& got, const Aligned<uint16_t>& re
 }
 
 // max |got - ref| / max(|ref|, 1) (NaN counts as infinite).
-double unsharp_max_error(const Aligned<float>& got, const Aligned<float>& ref) {
+double max_relative_error(const Aligned<float>& got, const Aligned<float>& ref) {
   double worst = 0;
   for (size_t i = 0; i < ref.size(); ++i) {
     double e =
@@ -156,7 +158,8 @@ double unsharp_max_error(const Aligned<float>& got, const Aligned<float>& ref) {
   return worst;
 }
 
-constexpr double kUnsharpTolerance = 1e-5;
+// Of the float pipelines: each side may contract a product and a sum into an FMA, or not.
+constexpr double kFloatTolerance = 1e-5;
 
 std::string size_str(Size s) { return std::to_string(s.w) + "x" + std::to_string(s.h); }
 
@@ -167,11 +170,33 @@ void random_blur_input(Size s, Aligned<uint16_t>& in, uint32_t seed) {
   (void)s;
 }
 
-void random_unsharp_input(Size s, Aligned<float>& in, uint32_t seed) {
+void random_float_input(Size s, Aligned<float>& in, uint32_t seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> d(0.0f, 1.0f);
   for (size_t i = 0; i < in.size(); ++i) in[i] = d(rng);
   (void)s;
+}
+
+// conv5x5's weights, w[dy * 5 + dx], the same in every run: random in [-1, 1), of both signs, so
+// that the sums cancel in part (the rounding errors then weigh more against the result).
+const std::array<float, 25>& conv5x5_weights() {
+  static const std::array<float, 25> w = [] {
+    std::array<float, 25> r;
+    std::mt19937 rng(2525);
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    for (float& v : r) v = d(rng);
+    return r;
+  }();
+  return w;
+}
+
+// The RESULT (medians) and BEST (best runs) lines of one pipeline, size and thread count.
+void print_times(const char* pipeline, Size s, int threads, const PairTimes& t) {
+  std::printf("RESULT %s threads=%d size=%s exocpp_ms=%.3f halide_ms=%.3f\n", pipeline, threads,
+              size_str(s).c_str(), t.a_median, t.b_median);
+  std::printf("BEST %s threads=%d size=%s exocpp_ms=%.3f halide_ms=%.3f\n", pipeline, threads,
+              size_str(s).c_str(), t.a_best, t.b_best);
+  std::fflush(stdout);
 }
 
 // Runs and checks one pipeline at one size and thread count; false when a check fails.
@@ -190,39 +215,55 @@ bool bench_blur(Size s, int threads, int reps) {
   std::printf("CHECK blur threads=%d size=%s exocpp_mismatches=%zu halide_mismatches=%zu %s\n",
               threads, size_str(s).c_str(), bad_e, bad_h, bad_e || bad_h ? "FAIL" : "ok");
   if (bad_e || bad_h) return false;
-  const PairTimes t = time_pair(reps, exo, hal);
-  std::printf("RESULT blur threads=%d size=%s exocpp_ms=%.3f halide_ms=%.3f\n", threads,
-              size_str(s).c_str(), t.a_median, t.b_median);
-  std::printf("BEST blur threads=%d size=%s exocpp_ms=%.3f halide_ms=%.3f\n", threads,
-              size_str(s).c_str(), t.a_best, t.b_best);
-  std::fflush(stdout);
+  print_times("blur", s, threads, time_pair(reps, exo, hal));
   return true;
 }
 
-bool bench_unsharp(Size s, int threads, int reps) {
+// A float pipeline from (H + 4) rows of W + 4 to H rows of W, its other arguments bound.
+using FloatPipeline = std::function<void(const float* in, float* out)>;
+
+// bench_blur's steps for a float pipeline, checked to kFloatTolerance.
+bool bench_float(const char* pipeline, Size s, int threads, int reps, uint32_t seed,
+                 const FloatPipeline& reference, const FloatPipeline& exocpp,
+                 const FloatPipeline& halide) {
   const size_t n_in = size_t(s.w + 4) * (s.h + 4), n_out = size_t(s.w) * s.h;
   Aligned<float> in(n_in), ref(n_out), oe(n_out), oh(n_out);
-  random_unsharp_input(s, in, 4321u + s.w);
-  halide_peer::unsharp_f32_reference(s.w, s.h, in.data(), ref.data());
-  auto exo = [&] { exocpp_unsharp_f32(s.w, s.h, in.data(), oe.data(), threads); };
-  auto hal = [&] { halide_peer::unsharp_f32(s.w, s.h, in.data(), oh.data(), threads); };
+  random_float_input(s, in, seed);
+  reference(in.data(), ref.data());
+  auto exo = [&] { exocpp(in.data(), oe.data()); };
+  auto hal = [&] { halide(in.data(), oh.data()); };
   std::fill_n(oe.data(), n_out, NAN);
   std::fill_n(oh.data(), n_out, NAN);
   exo();
   hal();
-  double err_e = unsharp_max_error(oe, ref), err_h = unsharp_max_error(oh, ref);
-  bool ok = err_e <= kUnsharpTolerance && err_h <= kUnsharpTolerance;
-  std::printf(
-      "CHECK unsharp threads=%d size=%s exocpp_max_rel_err=%.3g halide_max_rel_err=%.3g %s\n",
-      threads, size_str(s).c_str(), err_e, err_h, ok ? "ok" : "FAIL");
+  double err_e = max_relative_error(oe, ref), err_h = max_relative_error(oh, ref);
+  bool ok = err_e <= kFloatTolerance && err_h <= kFloatTolerance;
+  std::printf("CHECK %s threads=%d size=%s exocpp_max_rel_err=%.3g halide_max_rel_err=%.3g %s\n",
+              pipeline, threads, size_str(s).c_str(), err_e, err_h, ok ? "ok" : "FAIL");
   if (!ok) return false;
-  const PairTimes t = time_pair(reps, exo, hal);
-  std::printf("RESULT unsharp threads=%d size=%s exocpp_ms=%.3f halide_ms=%.3f\n", threads,
-              size_str(s).c_str(), t.a_median, t.b_median);
-  std::printf("BEST unsharp threads=%d size=%s exocpp_ms=%.3f halide_ms=%.3f\n", threads,
-              size_str(s).c_str(), t.a_best, t.b_best);
-  std::fflush(stdout);
+  print_times(pipeline, s, threads, time_pair(reps, exo, hal));
   return true;
+}
+
+bool bench_unsharp(Size s, int threads, int reps) {
+  return bench_float(
+      "unsharp", s, threads, reps, 4321u + s.w,
+      [&](const float* in, float* out) { halide_peer::unsharp_f32_reference(s.w, s.h, in, out); },
+      [&](const float* in, float* out) { exocpp_unsharp_f32(s.w, s.h, in, out, threads); },
+      [&](const float* in, float* out) { halide_peer::unsharp_f32(s.w, s.h, in, out, threads); });
+}
+
+bool bench_conv5x5(Size s, int threads, int reps) {
+  const float* w = conv5x5_weights().data();
+  return bench_float(
+      "conv5x5", s, threads, reps, 5555u + s.w,
+      [&](const float* in, float* out) {
+        halide_peer::conv5x5_f32_reference(s.w, s.h, in, w, out);
+      },
+      [&](const float* in, float* out) { exocpp_conv5x5_f32(s.w, s.h, in, w, out, threads); },
+      [&](const float* in, float* out) {
+        halide_peer::conv5x5_f32(s.w, s.h, in, w, out, threads);
+      });
 }
 
 // --halide-sweep: Halide alone under other schedules of the apps' shape.
@@ -259,11 +300,25 @@ bool sweep_one(const char* name, int halo, const std::vector<halide_peer::Schedu
   return ok;
 }
 
+// Conv5x5F32 with conv5x5_weights() bound, run as sweep_one runs the others.
+class Conv5x5WithWeights {
+ public:
+  explicit Conv5x5WithWeights(const halide_peer::Schedule& s) : pipeline_(s) {}
+  void run(int W, int H, const float* in, float* out, int threads) {
+    pipeline_.run(W, H, in, conv5x5_weights().data(), out, threads);
+  }
+  double compile_ms() const { return pipeline_.compile_ms(); }
+
+ private:
+  halide_peer::Conv5x5F32 pipeline_;
+};
+
 bool sweep(const std::vector<Size>& sizes, int reps) {
   using halide_peer::Schedule;
   // Natural vector widths (the defaults take two vectors).
   const int vb = halide_peer::default_blur_schedule().vector_width / 2;
   const int vu = halide_peer::default_unsharp_schedule().vector_width / 2;
+  const int vc = halide_peer::default_conv5x5_schedule().vector_width / 2;
   // First apps/blur's own (8-row strips, 8 lanes) and apps/unsharp's (32-row strips, natural
   // width, sliding), then variations, the defaults among them.
   std::vector<Schedule> blur = {
@@ -279,18 +334,38 @@ bool sweep(const std::vector<Size>& sizes, int reps) {
                                    {32, 2 * vu, 0, false},
                                    {64, 2 * vu, 0, false},
                                    {16, 2 * vu, 0, false}};
+  // conv5x5: the tutorials' shape (strips, vectors, the sum per vector) with 8-, 32- and 64-row
+  // strips and one, two or four vectors, then the default's with column tiles and with the taps
+  // not unrolled.
+  std::vector<Schedule> conv5x5 = {{8, vc},
+                                   {32, vc},
+                                   {64, vc},
+                                   {8, 2 * vc},
+                                   {32, 2 * vc},
+                                   {64, 2 * vc},
+                                   {8, 4 * vc},
+                                   {8, 2 * vc, 512},
+                                   {8, vc, 0, true, false},
+                                   {8, 2 * vc, 0, true, false}};
   bool ok = sweep_one<uint16_t, halide_peer::BlurU16>(
       "blur", 2, blur, sizes, reps, halide_peer::blur_u16_reference,
       [](Aligned<uint16_t>& in) { random_blur_input({}, in, 99); },
       [](const Aligned<uint16_t>& a, const Aligned<uint16_t>& r) {
         return blur_mismatches(a, r) == 0;
       });
-  ok &= sweep_one<float, halide_peer::UnsharpF32>(
-      "unsharp", 4, unsharp, sizes, reps, halide_peer::unsharp_f32_reference,
-      [](Aligned<float>& in) { random_unsharp_input({}, in, 99); },
-      [](const Aligned<float>& a, const Aligned<float>& r) {
-        return unsharp_max_error(a, r) <= kUnsharpTolerance;
-      });
+  auto fill_float = [](Aligned<float>& in) { random_float_input({}, in, 99); };
+  auto same_float = [](const Aligned<float>& a, const Aligned<float>& r) {
+    return max_relative_error(a, r) <= kFloatTolerance;
+  };
+  ok &= sweep_one<float, halide_peer::UnsharpF32>("unsharp", 4, unsharp, sizes, reps,
+                                                  halide_peer::unsharp_f32_reference, fill_float,
+                                                  same_float);
+  ok &= sweep_one<float, Conv5x5WithWeights>(
+      "conv5x5", 4, conv5x5, sizes, reps,
+      [](int W, int H, const float* in, float* out) {
+        halide_peer::conv5x5_f32_reference(W, H, in, conv5x5_weights().data(), out);
+      },
+      fill_float, same_float);
   return ok;
 }
 
@@ -325,11 +400,14 @@ int run(int argc, char** argv) {
               halide_peer::target_string().c_str(), cpu_model().c_str(),
               std::thread::hardware_concurrency(), opt.reps);
   std::printf("# load average at start: %s\n", load_average().c_str());
-  std::printf("# halide_jit_compile_ms blur=%.1f unsharp=%.1f (runtime, once before them: %.1f)\n",
-              ct.blur_ms, ct.unsharp_ms, ct.runtime_ms);
-  std::printf("# halide schedules: blur [%s] unsharp [%s]\n",
+  std::printf(
+      "# halide_jit_compile_ms blur=%.1f unsharp=%.1f conv5x5=%.1f (runtime, once before them: "
+      "%.1f)\n",
+      ct.blur_ms, ct.unsharp_ms, ct.conv5x5_ms, ct.runtime_ms);
+  std::printf("# halide schedules: blur [%s] unsharp [%s] conv5x5 [%s]\n",
               halide_peer::to_string(halide_peer::default_blur_schedule()).c_str(),
-              halide_peer::to_string(halide_peer::default_unsharp_schedule()).c_str());
+              halide_peer::to_string(halide_peer::default_unsharp_schedule()).c_str(),
+              halide_peer::to_string(halide_peer::default_conv5x5_schedule()).c_str());
   {
     // Does threads=2 run on two threads? Count the OS threads that ran the blur's tasks.
     Size s = {1920, 1080};
@@ -354,6 +432,9 @@ int run(int argc, char** argv) {
   }
   for (int threads : {1, 2}) {
     for (Size s : sizes) ok &= bench_unsharp(s, threads, opt.reps);
+  }
+  for (int threads : {1, 2}) {
+    for (Size s : sizes) ok &= bench_conv5x5(s, threads, opt.reps);
   }
   if (opt.sweep) ok &= sweep(sizes, opt.reps);
   std::printf("# load average at end: %s\n", load_average().c_str());

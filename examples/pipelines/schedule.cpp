@@ -78,10 +78,10 @@ Proc tiles(Proc p, const PipelineOptions& opts, int lanes, const std::vector<Pro
     // Rows of the strip's buffer start on cache lines (when a row is a multiple of 64 bytes).
     p = set_memory(p, p.find_alloc_or_arg("bx_yo"), "DRAM_ALIGNED");
   }
-  for (const Cursor& row : innermost_loops(p)) p = vectorize(p, row, lanes, "AVX512", ins);
-  p = unroll_vectors(p, lanes, opts.unroll);
+  // Parallel first: vectorize then binds the broadcast values inside each thread's strip.
   if (opts.parallel) p = parallelize_loop(p, "yo");
-  return simplify(p);
+  for (const Cursor& row : innermost_loops(p)) p = vectorize(p, row, lanes, "AVX512", ins);
+  return simplify(unroll_vectors(p, lanes, opts.unroll));
 }
 
 }  // namespace
@@ -106,21 +106,23 @@ Proc schedule_unsharp(const PipelineOptions& opts) {
   return opts.parallel ? rename(p, "unsharp_parallel") : p;
 }
 
-// Halide: conv.update().unroll(r.x).unroll(r.y); out.vectorize(x, 16); out.split(y, yo, yi, 32)
+// Halide: conv.update().unroll(r.x).unroll(r.y); out.vectorize(x, 32); out.split(y, yo, yi, 8)
 // .parallel(yo). The 25 taps unrolled, each output vector summed in a register from the
 // weights (broadcast once each, before the loops) and 25 loads of the input.
 Proc schedule_conv5x5(const PipelineOptions& opts) {
   Proc p = unroll_loop(plain_conv5x5(), "for dx in _: _");
   p = unroll_loop(p, "for dy in _: _");
-  p = divide_loop(p, "for y in _: _", opts.tile_rows, {"yo", "yi"}, {.tail = Tail::Cut});
+  // Strips of 8 rows whatever opts.tile_rows says: no producer stays in cache across a strip's
+  // rows, and more strips share out more evenly between the threads (Halide's default for it).
+  p = divide_loop(p, "for y in _: _", 8, {"yo", "yi"}, {.tail = Tail::Cut});
+  if (opts.parallel) p = parallelize_loop(p, "yo");
   for (const Cursor& row : p.find_all("for x in _: _"))
     p = vectorize(
         p, row, 16, "AVX512",
         instructions({&x86::mm512_loadu_ps, &x86::mm512_storeu_ps, &x86::mm512_set1_ps,
                       &x86::mm512_setzero_ps, &x86::mm512_reduce_add_wide_ps, &x86::mm512_mul_ps}));
-  p = unroll_vectors(p, 16, opts.unroll);
-  if (opts.parallel) p = rename(parallelize_loop(p, "yo"), "conv5x5_parallel");
-  return simplify(p);
+  p = simplify(unroll_vectors(p, 16, opts.unroll));
+  return opts.parallel ? rename(p, "conv5x5_parallel") : p;
 }
 
 }  // namespace pipelines_example
