@@ -4,8 +4,8 @@
 #   scripts/bench-pipelines.sh [REPETITIONS]
 # Builds pipelines_bench (Halide 14 from libhalide14-0-dev must be installed: scripts/
 # install-deps.sh) and runs it: per pipeline (uint16 blur, f32 unsharp mask, f32 5x5
-# convolution), thread count
-# (1, 2) and size (1920x1080, 3840x2160) a RESULT line of medians and a BEST line of best runs.
+# convolution), thread count (1, 2) and size (1920x1080, 3840x2160) a RESULT line of medians
+# and a BEST line of best runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps="${1:-21}"
