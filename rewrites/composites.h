@@ -108,6 +108,19 @@ struct VectorizeOptions {
 Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::string& memory,
                const std::vector<Proc>& instructions, const VectorizeOptions& opts = {});
 
+// Halide's store_at (Exo's stdlib store_at): the allocation right before `loop` moves into it
+// (sink_alloc) and each dimension is cut to the box one iteration touches (bounds inference,
+// then resize_dim, which proves the accesses lie in it):
+//
+//   f : T[H, W]                      for yo in seq(0, H / 8):
+//   for yo in seq(0, H / 8):   -->       f : T[8, W]
+//       ... f[8 yo + yi, x] ...          ... f[yi, x] ...
+//
+// Refused by sink_alloc when an iteration reads what an earlier one stored or the buffer is
+// used after the loop; by name when the loop is not right after the allocation, the box cannot
+// be inferred, or its size depends on the loop variable.
+Proc store_at(const Proc& p, const CursorLike& alloc, const CursorLike& loop);
+
 struct SlidingWindowOptions {
   // Fold the producer's buffer to the rows still live (a circular buffer, resize_dim fold).
   bool fold = true;

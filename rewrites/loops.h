@@ -65,6 +65,9 @@ Proc unroll_loop(const Proc& p, const CursorLike& loop);
 //   if c: A else: (if d: B else: C)  -->  if d: (if c: A else: B) else: (if c: A else: C)
 //   for i: for j: A         -->  reorder_loops
 Proc lift_scope(const Proc& p, const CursorLike& scope);
+// Exo's stdlib lift_if: lift_scope applied n_lifts times to an if statement (each time to where
+// the last one put it). A refusal says how many lifts remain, with lift_scope's reason.
+Proc lift_if(const Proc& p, const CursorLike& if_stmt, int n_lifts = 1);
 
 // for i in e: s1 ; for j in e: s2  -->  for i in e: (s1 ; s2[j -> i])   (checker::can_fuse)
 // if c: s1 else: t1 ; if c: s2 else: t2  -->  if c: (s1 ; s2) else: (t1 ; t2)

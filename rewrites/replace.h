@@ -17,6 +17,8 @@
 // must lie inside their buffers, precisions must agree (R matches any) and memories match.
 #pragma once
 
+#include <vector>
+
 #include "core/ir.h"
 #include "rewrites/target.h"
 
@@ -38,5 +40,12 @@ Proc replace(const Proc& p, const CursorLike& block, const Proc& subproc,
 // replaced by a call to it, as Exo's stdlib `replace_all` does. Blocks that do not unify are
 // left alone; a proc with no match comes back unchanged (the same proc).
 Proc replace_all(const Proc& p, const Proc& subproc);
+// Exo's stdlib form: each subproc of the list in turn, over the previous one's result.
+Proc replace_all(const Proc& p, const std::vector<Proc>& subprocs);
+// Exo's stdlib replace_once: for each subproc in turn, only the first block (in the same order)
+// that unifies is replaced. replace is always memory-aware here (the memories of the buffers
+// passed must be the subproc's), so Exo's call_site_mem_aware_replace is replace, and its
+// mem_aware = True is the only behaviour (docs/exo-differences.md).
+Proc replace_once(const Proc& p, const std::vector<Proc>& subprocs);
 
 }  // namespace exocpp

@@ -2,6 +2,9 @@
 // replace_all: replace every block that unifies with a subproc's body by a call to it.
 // ============================================================================================
 //
+// With a list of subprocs (Exo's stdlib replace_all), each subproc in turn over the result of
+// the previous one. The sweep (rw::replace_matches) is replace_once's too.
+//
 // Every statement is tried as the start of a block as long as the subproc's body, outermost
 // first and in program order, each through replace's own rule and checks (rw::replace_at,
 // replace.cpp). A place where the rewrite is NotProved (the block does not unify, or the call
@@ -39,27 +42,44 @@ void collect(const Proc& p, const Block& b, const BlockPath& path, std::vector<C
 
 }  // namespace
 
+namespace rw {
+
+Proc replace_matches(const std::string& op, const Proc& p, const Proc& subproc, bool once) {
+  if (!subproc.defined()) rw::fail_argument(op, SrcInfo{}, "the subproc is undefined");
+  const int n = static_cast<int>(subproc.body().size());
+  std::vector<Cursor> starts;
+  collect(p, p.body(), {}, starts);
+  Proc cur = p;
+  for (const Cursor& s : starts) {
+    Cursor c = cur.forward(s);
+    if (!c.is_valid() || c.loc().lo + n > static_cast<int>(c.list().size())) continue;
+    Loc l = c.loc();
+    l.kind = CursorKind::Block;
+    l.hi = l.lo + n;
+    try {
+      cur = rw::replace_at(cur, Cursor(cur, l), subproc, {.quiet = true});
+      if (once) return cur;
+    } catch (const SchedulingError& e) {
+      // This block does not unify (or its call would be illegal): leave it. A condition the
+      // checker could not decide, or a bad argument, is not a "no": it propagates.
+      if (e.code() != ErrorCode::NotProved) throw;
+    }
+  }
+  return cur;
+}
+
+}  // namespace rw
+
 Proc replace_all(const Proc& p, const Proc& subproc) {
   return rw::run_op("replace_all", [&]() -> Proc {
-    if (!subproc.defined()) rw::fail_argument("replace_all", SrcInfo{}, "the subproc is undefined");
-    const int n = static_cast<int>(subproc.body().size());
-    std::vector<Cursor> starts;
-    collect(p, p.body(), {}, starts);
+    return rw::replace_matches("replace_all", p, subproc, false);
+  });
+}
+
+Proc replace_all(const Proc& p, const std::vector<Proc>& subprocs) {
+  return rw::run_op("replace_all", [&]() -> Proc {
     Proc cur = p;
-    for (const Cursor& s : starts) {
-      Cursor c = cur.forward(s);
-      if (!c.is_valid() || c.loc().lo + n > static_cast<int>(c.list().size())) continue;
-      Loc l = c.loc();
-      l.kind = CursorKind::Block;
-      l.hi = l.lo + n;
-      try {
-        cur = rw::replace_at(cur, Cursor(cur, l), subproc, {.quiet = true});
-      } catch (const SchedulingError& e) {
-        // This block does not unify (or its call would be illegal): leave it. A condition the
-        // checker could not decide, or a bad argument, is not a "no": it propagates.
-        if (e.code() != ErrorCode::NotProved) throw;
-      }
-    }
+    for (const Proc& sub : subprocs) cur = rw::replace_matches("replace_all", cur, sub, false);
     return cur;
   });
 }

@@ -1,0 +1,46 @@
+// ============================================================================================
+// lift_if: Exo's stdlib lift_if, an if moved up past the loops and ifs around it n times.
+// ============================================================================================
+//
+//   for i in _:                     if p:
+//       if p: s1         -->            for i in _: s1
+//       else: s2                    else:
+//                                       for i in _: s2
+//
+// n_lifts applications of lift_scope to the if (each forwarded to where the previous one put
+// it), so every condition is lift_scope's. A refusal after k lifts says how many remain and
+// carries lift_scope's reason, as Exo's does. The target must be an if (lift_scope would also
+// move a loop).
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
+#include "rewrites/loops.h"
+
+namespace exocpp {
+
+namespace {
+const char* kOp = "lift_if";
+}  // namespace
+
+Proc lift_if(const Proc& p, const CursorLike& if_stmt, int n_lifts) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    const Cursor target = rw::resolve_stmt(kOp, p, if_stmt);
+    if (!target.stmt().as<IfNode>())
+      rw::fail_argument(kOp, target, "the target must be an if statement");
+    if (n_lifts < 1) rw::fail_argument(kOp, target, "n_lifts must be at least 1");
+    Proc q = p;
+    for (int k = 0; k < n_lifts; ++k) {
+      try {
+        q = lift_scope(q, q.forward(target));
+      } catch (const SchedulingError& e) {
+        // lift_scope's place, reason, counterexample and code, under this operation's name.
+        throw SchedulingError(kOp, e.loc(),
+                              "could not lift the if " + std::to_string(n_lifts) + " time(s): " +
+                                  std::to_string(n_lifts - k) + " lift(s) remain: " + e.reason(),
+                              e.counterexample(), e.code(), e.reason_id(), e.current());
+      }
+    }
+    return q;
+  });
+}
+
+}  // namespace exocpp
