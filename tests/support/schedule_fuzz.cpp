@@ -404,6 +404,18 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
     if (!s.next().is_valid()) no_target("sliding_window");
     return sliding_window(p, s, s.next(), {.fold = chance(c.rng, 70)});
   });
+  add("store_at", [](const Proc& p, Ctx& c) {
+    // An allocation and the statement right after it (store_at refuses anything but a loop).
+    Cursor a = any(Targets(p).allocs, c.rng, "store_at");
+    if (!a.next().is_valid()) no_target("store_at");
+    return store_at(p, a, a.next());
+  });
+  add("lift_if", [](const Proc& p, Ctx& c) {
+    std::vector<Cursor> ifs;
+    for (const Cursor& s : Targets(p).stmts)
+      if (s.stmt().as<IfNode>()) ifs.push_back(s);
+    return lift_if(p, any(ifs, c.rng, "lift_if"), pick(c.rng, 1, 2));
+  });
   add("compute_at", [](const Proc& p, Ctx& c) {
     Cursor s = any(Targets(p).stmts, c.rng, "compute_at");
     if (!s.next().is_valid()) no_target("compute_at");
