@@ -5,7 +5,8 @@
 # Builds pipelines_bench (Halide 14 from libhalide14-0-dev must be installed: scripts/
 # install-deps.sh) and runs it: per pipeline (uint16 blur, f32 unsharp mask, f32 5x5
 # convolution), thread count (1, 2) and size (1920x1080, 3840x2160) a RESULT line of medians
-# and a BEST line of best runs.
+# and a BEST line of best runs; for the float pipelines also RESULT_STRICT and BEST_STRICT lines
+# against Halide compiled with StrictFloat (no fused multiply-adds: exocpp's rounding).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps="${1:-21}"

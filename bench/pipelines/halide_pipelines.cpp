@@ -147,18 +147,21 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 }
 
 // What each pipeline class keeps (its Impl adds the inputs): the schedule, and the pipeline of
-// the output Func compiled for the host.
+// the output Func compiled for the host, with StrictFloat when the schedule asks. The target is
+// kept for realize: given any other, it would compile the pipeline again.
 struct CompiledPipeline {
   Schedule schedule;
+  Target target;
   Pipeline pipeline;
   double compile_ms = 0;
 
   // Compiles out's pipeline, timing the compilation alone (the JIT runtime made before).
   void compile(Func out) {
+    target = schedule.strict_float ? jit_target().with_feature(Target::StrictFloat) : jit_target();
     pipeline = Pipeline(out);
     jit_runtime_ms();
     auto t0 = std::chrono::steady_clock::now();
-    pipeline.compile_jit(jit_target());
+    pipeline.compile_jit(target);
     compile_ms = ms_since(t0);
   }
 
@@ -166,7 +169,7 @@ struct CompiledPipeline {
   template <typename T>
   void realize(Halide::JITUserContext& context, T* out, int W, int H) {
     Halide::Buffer<T> output(out, W, H);
-    pipeline.realize(&context, output, jit_target());
+    pipeline.realize(&context, output, target);
   }
 };
 
@@ -191,6 +194,7 @@ std::string to_string(const Schedule& s) {
   if (s.tile_cols > 0) r += " tile_cols=" + std::to_string(s.tile_cols);
   if (!s.sliding) r += " whole_strip";
   if (!s.unroll_taps) r += " taps_not_unrolled";
+  if (s.strict_float) r += " strict_float";
   return r;
 }
 

@@ -25,13 +25,18 @@ namespace halide_peer {
 // without, it is computed whole for the strip (or tile) before the strip's output. conv5x5: the
 // sum is computed per vector of the output, its accumulator a vector_width-lane value in
 // registers; with unroll_taps its 25 taps are unrolled (else two loops of 5). Each pipeline
-// ignores the options that are not its own.
+// ignores the options that are not its own. strict_float compiles the pipeline for the host
+// target with Target::StrictFloat, which turns off the fast-math flags Halide otherwise gives
+// LLVM (among them contraction: a product and a sum fused into an FMA, one rounding instead of
+// two): the float pipelines then round every product and sum as their definitions write them,
+// as the references below do (blur, all uint16, is the same either way).
 struct Schedule {
   int strip_rows;
   int vector_width;
   int tile_cols = 0;
   bool sliding = true;
   bool unroll_taps = true;
+  bool strict_float = false;
 };
 
 std::string to_string(const Schedule& s);
@@ -59,7 +64,8 @@ Schedule default_unsharp_schedule();
 // threads (more strips to share between them).
 Schedule default_conv5x5_schedule();
 
-// One pipeline JIT-compiled for the host (get_jit_target_from_environment()) when constructed.
+// One pipeline JIT-compiled for the host (get_jit_target_from_environment(), with StrictFloat
+// under a strict_float schedule) when constructed.
 // Not to be run from two threads at once. Sizes: W >= vector_width, H >= strip_rows (else
 // std::invalid_argument); every W and H above that works.
 class BlurU16 {
@@ -140,7 +146,7 @@ int blur_threads_used(int W, int H, const uint16_t* in, uint16_t* out, int threa
 
 // The definitions as naive loops: blur sums in uint16 (wrapping), then / 3; unsharp's sums
 // left to right in float; conv5x5's from 0.0f, dy outer, dx inner, each tap a product then a
-// sum (Halide fuses them into an FMA: its results differ in the last bits).
+// sum (Halide fuses them into an FMA unless strict_float: its results differ in the last bits).
 void blur_u16_reference(int W, int H, const uint16_t* in, uint16_t* out);
 void unsharp_f32_reference(int W, int H, const float* in, float* out);
 void conv5x5_f32_reference(int W, int H, const float* in, const float* w, float* out);

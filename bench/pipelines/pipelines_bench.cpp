@@ -11,7 +11,15 @@
 // line per pipeline, thread count and size:
 //   RESULT <pipeline> threads=<t> size=<WxH> exocpp_ms=<x> halide_ms=<y>     (medians)
 //   BEST <pipeline> threads=<t> size=<WxH> exocpp_ms=<x> halide_ms=<y>       (best runs)
-// after a header with the Halide target, the CPU, the JIT compile times and the count of
+// and, for unsharp and conv5x5, the same against Halide compiled with Target::StrictFloat (the
+// same schedule), its output checked equal to the reference's (a max relative error of 0):
+//   CHECK_STRICT <pipeline> threads=<t> size=<WxH> halide_strict_max_rel_err=<e>
+//   RESULT_STRICT <pipeline> threads=<t> size=<WxH> exocpp_ms=<x> halide_strict_ms=<y>
+//   BEST_STRICT <pipeline> threads=<t> size=<WxH> exocpp_ms=<x> halide_strict_ms=<y>
+// exocpp's float pipelines round every product and sum as the definitions write them; Halide by
+// default lets LLVM fuse a product and a sum into an FMA (faster, and rounded differently). The
+// strict lines compare the two at the same rounding: what remains of the gap is not the FMAs.
+// All this after a header with the Halide target, the CPU, the JIT compile times and the count of
 // threads Halide's thread pool really ran on, and the load average at start and end (other
 // work on a two-core machine skews the two-thread figures most). Exits 1 when a check fails.
 //
@@ -190,12 +198,16 @@ const std::array<float, 25>& conv5x5_weights() {
   return w;
 }
 
-// The RESULT (medians) and BEST (best runs) lines of one pipeline, size and thread count.
-void print_times(const char* pipeline, Size s, int threads, const PairTimes& t) {
-  std::printf("RESULT %s threads=%d size=%s exocpp_ms=%.3f halide_ms=%.3f\n", pipeline, threads,
-              size_str(s).c_str(), t.a_median, t.b_median);
-  std::printf("BEST %s threads=%d size=%s exocpp_ms=%.3f halide_ms=%.3f\n", pipeline, threads,
-              size_str(s).c_str(), t.a_best, t.b_best);
+// The RESULT (medians) and BEST (best runs) lines of one pipeline, size and thread count; with
+// strict, RESULT_STRICT and BEST_STRICT (Halide's side compiled with StrictFloat).
+void print_times(const char* pipeline, Size s, int threads, const PairTimes& t,
+                 bool strict = false) {
+  const char* tag = strict ? "_STRICT" : "";
+  const char* halide = strict ? "halide_strict_ms" : "halide_ms";
+  std::printf("RESULT%s %s threads=%d size=%s exocpp_ms=%.3f %s=%.3f\n", tag, pipeline, threads,
+              size_str(s).c_str(), t.a_median, halide, t.b_median);
+  std::printf("BEST%s %s threads=%d size=%s exocpp_ms=%.3f %s=%.3f\n", tag, pipeline, threads,
+              size_str(s).c_str(), t.a_best, halide, t.b_best);
   std::fflush(stdout);
 }
 
@@ -222,10 +234,11 @@ bool bench_blur(Size s, int threads, int reps) {
 // A float pipeline from (H + 4) rows of W + 4 to H rows of W, its other arguments bound.
 using FloatPipeline = std::function<void(const float* in, float* out)>;
 
-// bench_blur's steps for a float pipeline, checked to kFloatTolerance.
+// bench_blur's steps for a float pipeline, checked to kFloatTolerance, then the same against
+// halide_strict (Halide with StrictFloat), which must match the reference exactly.
 bool bench_float(const char* pipeline, Size s, int threads, int reps, uint32_t seed,
                  const FloatPipeline& reference, const FloatPipeline& exocpp,
-                 const FloatPipeline& halide) {
+                 const FloatPipeline& halide, const FloatPipeline& halide_strict) {
   const size_t n_in = size_t(s.w + 4) * (s.h + 4), n_out = size_t(s.w) * s.h;
   Aligned<float> in(n_in), ref(n_out), oe(n_out), oh(n_out);
   random_float_input(s, in, seed);
@@ -242,18 +255,36 @@ bool bench_float(const char* pipeline, Size s, int threads, int reps, uint32_t s
               pipeline, threads, size_str(s).c_str(), err_e, err_h, ok ? "ok" : "FAIL");
   if (!ok) return false;
   print_times(pipeline, s, threads, time_pair(reps, exo, hal));
+  // The strict variant writes into oh, the default's output being checked and timed.
+  auto strict = [&] { halide_strict(in.data(), oh.data()); };
+  std::fill_n(oh.data(), n_out, NAN);
+  strict();
+  double err_s = max_relative_error(oh, ref);
+  std::printf("CHECK_STRICT %s threads=%d size=%s halide_strict_max_rel_err=%.3g %s\n", pipeline,
+              threads, size_str(s).c_str(), err_s, err_s == 0 ? "ok" : "FAIL");
+  if (err_s != 0) return false;
+  print_times(pipeline, s, threads, time_pair(reps, exo, strict), true);
   return true;
 }
 
-bool bench_unsharp(Size s, int threads, int reps) {
+// s with strict_float set: the float pipelines' default schedules compiled with StrictFloat are
+// the strict variants the *_STRICT lines time.
+halide_peer::Schedule strict_float_schedule(halide_peer::Schedule s) {
+  s.strict_float = true;
+  return s;
+}
+
+// strict: the default schedule compiled with StrictFloat (strict_float_schedule).
+bool bench_unsharp(Size s, int threads, int reps, halide_peer::UnsharpF32& strict) {
   return bench_float(
       "unsharp", s, threads, reps, 4321u + s.w,
       [&](const float* in, float* out) { halide_peer::unsharp_f32_reference(s.w, s.h, in, out); },
       [&](const float* in, float* out) { exocpp_unsharp_f32(s.w, s.h, in, out, threads); },
-      [&](const float* in, float* out) { halide_peer::unsharp_f32(s.w, s.h, in, out, threads); });
+      [&](const float* in, float* out) { halide_peer::unsharp_f32(s.w, s.h, in, out, threads); },
+      [&](const float* in, float* out) { strict.run(s.w, s.h, in, out, threads); });
 }
 
-bool bench_conv5x5(Size s, int threads, int reps) {
+bool bench_conv5x5(Size s, int threads, int reps, halide_peer::Conv5x5F32& strict) {
   const float* w = conv5x5_weights().data();
   return bench_float(
       "conv5x5", s, threads, reps, 5555u + s.w,
@@ -261,9 +292,8 @@ bool bench_conv5x5(Size s, int threads, int reps) {
         halide_peer::conv5x5_f32_reference(s.w, s.h, in, w, out);
       },
       [&](const float* in, float* out) { exocpp_conv5x5_f32(s.w, s.h, in, w, out, threads); },
-      [&](const float* in, float* out) {
-        halide_peer::conv5x5_f32(s.w, s.h, in, w, out, threads);
-      });
+      [&](const float* in, float* out) { halide_peer::conv5x5_f32(s.w, s.h, in, w, out, threads); },
+      [&](const float* in, float* out) { strict.run(s.w, s.h, in, w, out, threads); });
 }
 
 // --halide-sweep: Halide alone under other schedules of the apps' shape.
@@ -408,6 +438,16 @@ int run(int argc, char** argv) {
               halide_peer::to_string(halide_peer::default_blur_schedule()).c_str(),
               halide_peer::to_string(halide_peer::default_unsharp_schedule()).c_str(),
               halide_peer::to_string(halide_peer::default_conv5x5_schedule()).c_str());
+  const halide_peer::Schedule unsharp_strict_schedule =
+      strict_float_schedule(halide_peer::default_unsharp_schedule());
+  const halide_peer::Schedule conv5x5_strict_schedule =
+      strict_float_schedule(halide_peer::default_conv5x5_schedule());
+  halide_peer::UnsharpF32 unsharp_strict(unsharp_strict_schedule);
+  halide_peer::Conv5x5F32 conv5x5_strict(conv5x5_strict_schedule);
+  std::printf("# halide strict variants: unsharp [%s] conv5x5 [%s] (jit_compile_ms %.1f, %.1f)\n",
+              halide_peer::to_string(unsharp_strict_schedule).c_str(),
+              halide_peer::to_string(conv5x5_strict_schedule).c_str(), unsharp_strict.compile_ms(),
+              conv5x5_strict.compile_ms());
   {
     // Does threads=2 run on two threads? Count the OS threads that ran the blur's tasks.
     Size s = {1920, 1080};
@@ -431,10 +471,10 @@ int run(int argc, char** argv) {
     for (Size s : sizes) ok &= bench_blur(s, threads, opt.reps);
   }
   for (int threads : {1, 2}) {
-    for (Size s : sizes) ok &= bench_unsharp(s, threads, opt.reps);
+    for (Size s : sizes) ok &= bench_unsharp(s, threads, opt.reps, unsharp_strict);
   }
   for (int threads : {1, 2}) {
-    for (Size s : sizes) ok &= bench_conv5x5(s, threads, opt.reps);
+    for (Size s : sizes) ok &= bench_conv5x5(s, threads, opt.reps, conv5x5_strict);
   }
   if (opt.sweep) ok &= sweep(sizes, opt.reps);
   std::printf("# load average at end: %s\n", load_average().c_str());
