@@ -575,6 +575,11 @@ Cursor Cursor::cond() const {
 }
 
 Cursor Cursor::rhs() const {
+  if (is_expr()) {
+    if (!expr().as<BinOpNode>())
+      throw InvalidCursorError("rhs() of an expression needs a binary operation", expr().srcinfo());
+    return child(1);
+  }
   Stmt s = stmt();
   switch (s.kind()) {
     case StmtKind::Assign:
@@ -585,9 +590,34 @@ Cursor Cursor::rhs() const {
     default:
       break;
   }
-  throw InvalidCursorError("rhs() needs an assignment, reduction, config write or window statement",
-                           s.srcinfo());
+  throw InvalidCursorError(
+      "rhs() needs an assignment, reduction, config write, window statement or binary operation",
+      s.srcinfo());
 }
+
+Cursor Cursor::lhs() const {
+  require(CursorKind::Expr, "a binary operation");
+  if (!expr().as<BinOpNode>())
+    throw InvalidCursorError("lhs() needs a binary operation", expr().srcinfo());
+  return child(0);
+}
+
+namespace {
+
+// The declared type and memory of an argument or allocation cursor.
+std::pair<Type, std::string> declared(const Cursor& c, const char* what) {
+  if (c.is_arg()) return {c.arg().type, c.arg().mem};
+  if (c.is_stmt())
+    if (const AllocNode* a = c.stmt().as<AllocNode>()) return {a->type, a->mem};
+  throw InvalidCursorError(std::string(what) + " needs an argument or an allocation", c.srcinfo());
+}
+
+}  // namespace
+
+Type Cursor::type() const { return declared(*this, "type()").first; }
+std::string Cursor::mem() const { return declared(*this, "mem()").second; }
+std::vector<Expr> Cursor::shape() const { return declared(*this, "shape()").first.shape; }
+bool Cursor::is_tensor() const { return !declared(*this, "is_tensor()").first.shape.empty(); }
 
 std::vector<Cursor> Cursor::idx() const {
   size_t n = 0;

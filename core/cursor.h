@@ -66,10 +66,17 @@ class Cursor {
   // The name a statement or argument introduces or targets: loop variable, allocated buffer,
   // assigned/reduced buffer, window, argument. Throws for other kinds.
   std::string name() const;
-  Cursor lo() const;                 // For: lower bound expression
-  Cursor hi() const;                 // For: upper bound expression
-  Cursor cond() const;               // If: condition
-  Cursor rhs() const;                // Assign/Reduce/WriteConfig/WindowStmt: right-hand side
+  Cursor lo() const;    // For: lower bound expression
+  Cursor hi() const;    // For: upper bound expression
+  Cursor cond() const;  // If: condition
+  Cursor rhs() const;   // Assign/Reduce/WriteConfig/WindowStmt: right-hand side; BinOp: right
+  Cursor lhs() const;   // BinOp: left operand
+  // Arg or Alloc (Exo's ArgCursor / AllocCursor): the declared type, memory, shape, and whether
+  // it is a tensor (has dimensions; a window argument is one).
+  Type type() const;
+  std::string mem() const;
+  std::vector<Expr> shape() const;
+  bool is_tensor() const;
   std::vector<Cursor> idx() const;   // Assign/Reduce/Read: index expressions
   std::vector<Cursor> args() const;  // Call: argument expressions; Extern: its arguments
   Cursor child(int i) const;         // Expr/Stmt: expression child i (see expr_children)

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/parser.h"
+#include "core/printer.h"
 
 using namespace exocpp;
 
@@ -83,6 +84,43 @@ TEST(CursorInspection, InnerLoopsAreCountedAmongTheBodysStatements) {
   EXPECT_EQ(get_inner_loop(p.body_cursor()[0]).name(), "j");
   EXPECT_EQ(get_inner_loop(p.body_cursor()[0].body()[1]).name(), "k");
   EXPECT_THROW(get_nth_inner_loop(p.body_cursor()[0], 1), InvalidCursorError);
+}
+
+}  // namespace
+
+namespace {
+
+// Exo's ArgCursor / AllocCursor queries and BinOp operands.
+TEST(CursorInspection, AnArgumentCursorGivesItsTypeMemoryAndShape) {
+  Proc p = proc();
+  Cursor a = p.find_alloc_or_arg("A");
+  EXPECT_EQ(a.mem(), "DRAM");
+  EXPECT_TRUE(a.is_tensor());
+  ASSERT_EQ(a.shape().size(), 2u);
+  EXPECT_EQ(to_string(a.shape()[1]), "8");
+  EXPECT_EQ(a.type().base, ScalarKind::F32);
+  EXPECT_FALSE(p.find_alloc_or_arg("N").is_tensor());
+}
+
+TEST(CursorInspection, AnAllocationCursorGivesItsMemoryAndShape) {
+  Proc p = parse_module(R"(def g(N: size):
+    t: i32[N, 4] @ DRAM_STACK
+    t[0, 0] = 1
+)")
+               .procs.back();
+  Cursor t = p.find_alloc_or_arg("t");
+  EXPECT_EQ(t.mem(), "DRAM_STACK");
+  EXPECT_EQ(t.shape().size(), 2u);
+  EXPECT_EQ(t.type().base, ScalarKind::I32);
+}
+
+TEST(CursorInspection, ABinaryOperationHasALeftAndARightOperand) {
+  Proc p = proc();
+  Cursor sum = assign_in_if(p).rhs();
+  EXPECT_EQ(sum.lhs().to_string(), "A[i, j]");
+  EXPECT_EQ(sum.rhs().to_string(), "2.0");
+  EXPECT_THROW(sum.lhs().lhs(), InvalidCursorError);
+  EXPECT_THROW(assign_in_if(p).mem(), InvalidCursorError);
 }
 
 }  // namespace
