@@ -1,5 +1,5 @@
-// fuse: merge two consecutive loops with equal bounds, or two consecutive ifs with the same
-// condition.
+// fuse: merge two consecutive loops with equal bounds, or two consecutive ifs with equal
+// conditions.
 //
 //   for i in seq(lo, hi): s1          for i in seq(lo, hi):
 //   for j in seq(lo, hi): s2   -->        s1
@@ -14,7 +14,8 @@
 // ran and are now evaluated before it, so the checker proves the first loop writes nothing they
 // read (value_unchanged_by). The fused loop keeps the first loop's mode; when that is `par`, the
 // checker proves that no two of its iterations conflict (require_parallel). Ifs: the conditions are
-// the same expression and the first if writes nothing the condition reads (value_unchanged_by).
+// the same expression, or proved equal (checker::always_true of c1 == c2 at the first if), and
+// the first if writes nothing the condition reads (value_unchanged_by).
 // Forwarding: cursors into stmt2's branches move to the end of stmt1's; stmt2 itself becomes
 // invalid; later statements shift up by one.
 #include "checker/queries.h"
@@ -89,10 +90,17 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
                            [&] { return "the fused loop " + f1->iter.name(); });
     } else {
       const IfNode *i1 = s1.as<IfNode>(), *i2 = s2.as<IfNode>();
+      // Conditions written differently must be proved equal where the first if stands (Exo
+      // decides this with its solver too): `N > 1` and `1 < N`, or equal under an assert.
       if (!expr_equal(i1->cond, i2->cond))
-        rw::fail(kOp, c2,
-                 "the conditions differ: '" + c1.cond().to_string() + "' and '" +
-                     c2.cond().to_string() + "'");
+        rw::require_proved(
+            kOp, c2,
+            checker::always_true(checker::Context::at(c1),
+                                 BinOpNode::make(BinOpKind::Eq, i1->cond, i2->cond, i2->srcinfo)),
+            [&] {
+              return "the conditions '" + c1.cond().to_string() + "' and '" +
+                     c2.cond().to_string() + "' are equal";
+            });
       rw::require_unchanged(kOp, c2, checker::Context::at(c1), i2->cond, {s1}, [&] {
         return "the condition '" + c2.cond().to_string() + "' of the second if";
       });

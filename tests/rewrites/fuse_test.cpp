@@ -89,7 +89,35 @@ TEST(Fuse, RefusesDifferentConditions) {
         x = 2.0
 )");
   expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
-                 "the conditions differ");
+                 "requires that the conditions 'N > 1' and 'N > 2' are equal");
+}
+
+// Written differently, equal everywhere: proved, then fused (Exo's solver decides it too).
+TEST(Fuse, IfsWhoseConditionsAreProvedEqualAreFused) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32 @ DRAM, y: f32 @ DRAM):
+    if N > 1:
+        x = 1.0
+    if 1 < N:
+        y = 2.0
+)");
+  Proc q = fuse(p, p.body_cursor()[0], p.body_cursor()[1]);
+  EXPECT_EQ(q.body().size(), 1u) << q;
+  expect_equivalent(p, q, {{"N", 1}});
+  expect_equivalent(p, q, {{"N", 3}});
+}
+
+// Equal only under the proc's assert: the checker uses it.
+TEST(Fuse, IfsWhoseConditionsAreEqualUnderAnAssertAreFused) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32 @ DRAM, y: f32 @ DRAM):
+    assert N % 4 == 0
+    if N > 2:
+        x = 1.0
+    if N >= 4:
+        y = 2.0
+)");
+  Proc q = fuse(p, p.body_cursor()[0], p.body_cursor()[1]);
+  EXPECT_EQ(q.body().size(), 1u) << q;
+  expect_equivalent(p, q);
 }
 
 TEST(Fuse, ForwardsTheSecondBodyIntoTheFusedLoop) {
