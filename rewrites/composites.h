@@ -103,8 +103,9 @@ struct VectorizeOptions {
 // literal operand (`x * 1.5`) is bound the same way before the loop nest, then broadcast; a
 // reduction into a register (`acc += a[x] * b[x]`) has its right-hand side bound into a register
 // and is then offered whole again (an accumulate instruction such as reduce_add_wide).
-// Refused, naming the strip, when some strip fits no instruction, and naming the literal when a
-// literal operand cannot be bound (one no precision holds exactly, such as 0.1).
+// A parallel loop keeps its mode on the outer loop (its strips run in parallel; each strip's
+// lanes in order). Refused, naming the strip, when some strip fits no instruction, and naming
+// the literal when a literal operand cannot be bound (one no precision holds exactly, 0.1).
 Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::string& memory,
                const std::vector<Proc>& instructions, const VectorizeOptions& opts = {});
 

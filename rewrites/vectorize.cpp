@@ -22,6 +22,7 @@
 #include "rewrites/internal/targets.h"
 #include "rewrites/memories.h"
 #include "rewrites/replace.h"
+#include "rewrites/stmts.h"
 
 namespace exocpp {
 
@@ -29,8 +30,9 @@ namespace {
 
 const char* kOp = "vectorize";
 
-// Where the values a broadcast reads are bound: before the outermost statement holding `c`
-// below the innermost parallel loop around it (the top-level statement when there is none).
+// Where the values a broadcast reads are bound: before the outermost statement holding `c` (a
+// strip loop: never inside it, even when the strip itself is parallel) below the innermost
+// parallel loop around it (the top-level statement when there is none).
 // Inside a parallel loop the binding is a local of each iteration: one bound outside would be
 // shared with the threads by reference, and the C compiler would load it again after every store
 // that might alias it.
@@ -114,7 +116,7 @@ class Vectorizer {
     const std::string name = rw::unused_name(p, "c" + std::to_string(counter_++));
     Proc q;
     try {
-      q = bind_expr(p, occurrences(s, c), name, binding_point(s));
+      q = bind_expr(p, occurrences(s, c), name, binding_point(s.parent()));
     } catch (const SchedulingError& e) {
       rw::fail(kOp, s,
                "the literal '" + to_string(c) + "' in '" + first_line(s) +
@@ -221,7 +223,8 @@ Proc hoist_invariant_elements(Proc q, const Cursor& strip) {
       const std::string name = rw::unused_name(q, "c" + std::to_string(counter++));
       Proc hoisted;
       try {
-        hoisted = bind_expr(q, Vectorizer::occurrences(here, e), name, binding_point(here));
+        hoisted =
+            bind_expr(q, Vectorizer::occurrences(here, e), name, binding_point(here.parent()));
       } catch (const SchedulingError&) {
         continue;  // written in between, or not visible there: bound in the strip instead
       }
@@ -251,7 +254,10 @@ Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::stri
     d.tail = opts.tail;
     Proc q = divide_loop(p, l, width, {outer, inner}, d);
     Cursor strip = q.forward(l).body()[0];
-    const ForNode* fs = strip.stmt().as<ForNode>();
+    // A parallel loop's strips run in parallel (the outer loop keeps the mode); the lanes of a
+    // strip run in order, as one vector does (any order of a par loop's iterations is allowed).
+    if (is_parallel(strip.stmt().as<ForNode>()->mode)) q = set_loop_mode(q, strip, "seq");
+    const ForNode* fs = q.forward(strip).stmt().as<ForNode>();
     // Locals of the body become registers of `width` lanes, allocated outside the strip.
     std::vector<Sym> locals;
     for (const Stmt& st : fs->body)

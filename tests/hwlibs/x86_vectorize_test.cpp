@@ -82,6 +82,26 @@ def scale_shift(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
   }
 }
 
+// A parallel loop vectorized: its strips stay parallel iterations, and the literal is bound in
+// each iteration of the parallel loop, outside the strip, never inside it.
+TEST(X86Vectorize, ALiteralInAParallelLoopIsBoundOutsideTheStrip) {
+  Proc plain = parse_plain(R"(
+def scale(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in par(0, n):
+        y[i] = x[i] * 1.5
+)",
+                           "scale");
+  Proc p = vectorize(plain, "i", 16, "AVX512",
+                     procs({&x86::mm512_loadu_ps, &x86::mm512_storeu_ps, &x86::mm512_set1_ps,
+                            &x86::mm512_mul_ps}));
+  EXPECT_TRUE(has(p, "for io in par(0, n / 16):")) << p;
+  EXPECT_TRUE(has(p, "mm512_mul_ps(")) << p;
+  // The binding is inside the parallel loop: each iteration (thread) has its own.
+  const std::string text = to_string(p);
+  EXPECT_GT(text.find("= 1.5\n"), text.find("for io in par")) << p;
+  for (int64_t n : {1, 16, 40}) EXPECT_EQ(compare_procs(plain, p, {{"n", n}}), "") << n;
+}
+
 // A literal that no precision holds exactly (0.1) cannot be bound to a buffer without changing
 // its value in some precision: vectorize refuses it, naming the literal and bind_expr's reason.
 TEST(X86Vectorize, RefusesALiteralNoBufferHoldsExactly) {
