@@ -102,6 +102,45 @@ std::shared_ptr<const ExternFn> unary_math(const std::string& name, double (*f)(
       });
 }
 
+// fma(a, b, c): a * b + c with one rounding, in f32 or f64 only (the precisions whose fused
+// multiply-add C and the hardware define). The interpreter computes it with the C library's
+// correctly rounded fmaf / fma on the exact argument values (f32 values are exact in a double),
+// so it agrees bit for bit with the emitted call and with an FMA instruction.
+class FmaExtern : public ExternFn {
+ public:
+  std::string name() const override { return "fma"; }
+  int arity() const override { return 3; }
+  // The base result_type() calls this, so the precision is found here without calling it: the
+  // base check already made every data argument one precision (R unifies).
+  std::string check_args(const std::vector<Expr>& args) const override {
+    std::string why = ExternFn::check_args(args);
+    if (!why.empty()) return why;
+    ScalarKind k = ScalarKind::R;
+    for (const Expr& a : args)
+      if (a.type().is_data() && a.type().base != ScalarKind::R) k = a.type().base;
+    if (k != ScalarKind::F32 && k != ScalarKind::F64)
+      return std::string(
+                 "fma() computes in f32 or f64 (where its single rounding is defined), "
+                 "not in ") +
+             to_string(k) + ": give an argument of one of those precisions";
+    return "";
+  }
+  double interpret(const std::vector<double>& a) const override {
+    return std::fma(a[0], a[1], a[2]);
+  }
+  double interpret_in(const std::vector<double>& a, ScalarKind t) const override {
+    if (t == ScalarKind::F32)
+      return std::fmaf(static_cast<float>(a[0]), static_cast<float>(a[1]),
+                       static_cast<float>(a[2]));
+    return std::fma(a[0], a[1], a[2]);
+  }
+  std::string compile(const std::vector<std::string>& a, ScalarKind t) const override {
+    return std::string(t == ScalarKind::F32 ? "fmaf" : "fma") + "(" + a[0] + ", " + a[1] + ", " +
+           a[2] + ")";
+  }
+  std::string c_global(ScalarKind) const override { return "#include <math.h>"; }
+};
+
 struct Registry {
   std::mutex mu;
   std::map<std::string, std::shared_ptr<const ExternFn>> fns;
@@ -140,6 +179,7 @@ struct Registry {
     add(unary_math("cos", [](double x) { return std::cos(x); }));
     add(unary_math("sqrt", [](double x) { return std::sqrt(x); }));
     add(unary_math("expf", [](double x) { return std::exp(x); }));
+    add(std::make_shared<FmaExtern>());
   }
 };
 

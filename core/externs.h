@@ -25,6 +25,12 @@ class ExternFn {
   virtual std::string check_args(const std::vector<Expr>& args) const;
   // The value, for the reference interpreter (arguments already evaluated).
   virtual double interpret(const std::vector<double>& args) const = 0;
+  // The value when the call's precision is `t`, before the interpreter rounds it to `t`: for a
+  // function whose single rounding depends on the precision (fma). The default is interpret().
+  virtual double interpret_in(const std::vector<double>& args, ScalarKind t) const {
+    (void)t;
+    return interpret(args);
+  }
   // C code for a call with the given C argument expressions, for result type `t`.
   virtual std::string compile(const std::vector<std::string>& args, ScalarKind t) const = 0;
   // Global C (includes, helper functions) the emitted call needs.
@@ -37,7 +43,8 @@ class ExternFn {
 // Registers `fn` under fn->name(), replacing any earlier function of that name.
 void register_extern(std::shared_ptr<const ExternFn> fn);
 // nullptr when no extern of that name is registered. The built-ins (select, relu, sin, cos,
-// sqrt, expf, fmaxf, sigmoid, abs) are always present.
+// sqrt, expf, fmaxf, sigmoid, abs, fma) are always present. fma(a, b, c) is a * b + c rounded
+// once, in f32 or f64 (IEEE fusedMultiplyAdd; C's fmaf / fma): what an FMA instruction computes.
 std::shared_ptr<const ExternFn> find_extern(const std::string& name);
 std::vector<std::string> extern_names();
 

@@ -225,7 +225,7 @@ double Interp::eval_data(const Expr& e, Frame& f, ScalarKind ctx) {
       if (static_cast<int>(args.size()) != n->fn->arity())
         fail(e.srcinfo(), n->fn->name() + "() takes " + std::to_string(n->fn->arity()) +
                               " arguments, got " + std::to_string(args.size()));
-      return round_to_kind(precision(t), n->fn->interpret(args));
+      return round_to_kind(precision(t), n->fn->interpret_in(args, precision(t)));
     }
     case ExprKind::ReadConfig: {
       const ReadConfigNode* n = e.as<ReadConfigNode>();

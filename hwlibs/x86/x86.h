@@ -79,6 +79,7 @@ inline constexpr MemoryRef DRAM_ALIGNED{"DRAM_ALIGNED"};
   X(mm512_mask_fmadd_##ps##_broadcast)        \
   X(mm512_add_##ps)                           \
   X(mm512_reduce_add_wide_##ps)               \
+  X(mm512_fma_##ps)                           \
   X(mm512_sub_##ps)                           \
   X(mm512_mul_##ps)                           \
   X(mm512_mask_add_##ps)                      \
@@ -96,6 +97,7 @@ inline constexpr MemoryRef DRAM_ALIGNED{"DRAM_ALIGNED"};
   X(mm256_fmadd_##ps##_broadcast)               \
   X(mm256_add_##ps)                             \
   X(mm256_reduce_add_wide_##ps)                 \
+  X(mm256_fma_##ps)                             \
   X(mm256_sub_##ps)                             \
   X(mm256_mul_##ps)                             \
   X(mm256_max_##ps)                             \

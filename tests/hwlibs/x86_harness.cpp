@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <regex>
@@ -143,7 +144,8 @@ InstrMeaning meaning_of(const std::string& instr_name) {
   static const std::vector<std::string> ops = {
       "setzero", "loadu", "storeu", "set1",     "fmadd",  "add",    "sub",  "mul",
       "mullo",   "mulhi", "avg",    "min",      "max",    "relu",   "cvt",  "srli",
-      "slli",    "adds",  "subs",   "prefetch", "dpbusd", "dpbf16", "div3", "reduce_add_wide"};
+      "slli",    "adds",  "subs",   "prefetch", "dpbusd", "dpbf16", "div3", "reduce_add_wide",
+      "fma"};
   if (std::find(ops.begin(), ops.end(), s) == ops.end())
     throw std::invalid_argument("unknown operation '" + s + "' in " + instr_name);
   if (broadcast_operand && s != "fmadd" && s != "dpbusd" && s != "dpbf16")
@@ -296,6 +298,11 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
       v = old + in(0, i) * in(1, i);
     else if (m.op == "reduce_add_wide")
       v = old + in(0, i);
+    else if (m.op == "fma")  // one rounding, in the lane's precision
+      v = m.elem == ScalarKind::F32
+              ? std::fmaf(static_cast<float>(in(0, i)), static_cast<float>(in(1, i)),
+                          static_cast<float>(old))
+              : std::fma(in(0, i), in(1, i), old);
     else if (m.op == "add")
       v = in(0, i) + in(1, i);
     else if (m.op == "sub")
