@@ -44,25 +44,28 @@ void collect(const Proc& p, const Block& b, const BlockPath& path, std::vector<C
 
 namespace rw {
 
-Proc replace_matches(const std::string& op, const Proc& p, const Proc& subproc, bool once) {
-  if (!subproc.defined()) rw::fail_argument(op, SrcInfo{}, "the subproc is undefined");
-  const int n = static_cast<int>(subproc.body().size());
-  std::vector<Cursor> starts;
-  collect(p, p.body(), {}, starts);
+Proc replace_matches(const std::string& op, const Proc& p, const std::vector<Proc>& subprocs,
+                     bool once) {
   Proc cur = p;
-  for (const Cursor& s : starts) {
-    Cursor c = cur.forward(s);
-    if (!c.is_valid() || c.loc().lo + n > static_cast<int>(c.list().size())) continue;
-    Loc l = c.loc();
-    l.kind = CursorKind::Block;
-    l.hi = l.lo + n;
-    try {
-      cur = rw::replace_at(cur, Cursor(cur, l), subproc, {.quiet = true});
-      if (once) return cur;
-    } catch (const SchedulingError& e) {
-      // This block does not unify (or its call would be illegal): leave it. A condition the
-      // checker could not decide, or a bad argument, is not a "no": it propagates.
-      if (e.code() != ErrorCode::NotProved) throw;
+  for (const Proc& subproc : subprocs) {
+    if (!subproc.defined()) rw::fail_argument(op, SrcInfo{}, "the subproc is undefined");
+    const int n = static_cast<int>(subproc.body().size());
+    std::vector<Cursor> starts;
+    collect(cur, cur.body(), {}, starts);
+    for (const Cursor& s : starts) {
+      Cursor c = cur.forward(s);
+      if (!c.is_valid() || c.loc().lo + n > static_cast<int>(c.list().size())) continue;
+      Loc l = c.loc();
+      l.kind = CursorKind::Block;
+      l.hi = l.lo + n;
+      try {
+        cur = rw::replace_at(cur, Cursor(cur, l), subproc, {.quiet = true});
+        if (once) break;
+      } catch (const SchedulingError& e) {
+        // This block does not unify (or its call would be illegal): leave it. A condition the
+        // checker could not decide, or a bad argument, is not a "no": it propagates.
+        if (e.code() != ErrorCode::NotProved) throw;
+      }
     }
   }
   return cur;
@@ -71,16 +74,12 @@ Proc replace_matches(const std::string& op, const Proc& p, const Proc& subproc, 
 }  // namespace rw
 
 Proc replace_all(const Proc& p, const Proc& subproc) {
-  return rw::run_op("replace_all", [&]() -> Proc {
-    return rw::replace_matches("replace_all", p, subproc, false);
-  });
+  return replace_all(p, std::vector<Proc>{subproc});
 }
 
 Proc replace_all(const Proc& p, const std::vector<Proc>& subprocs) {
   return rw::run_op("replace_all", [&]() -> Proc {
-    Proc cur = p;
-    for (const Proc& sub : subprocs) cur = rw::replace_matches("replace_all", cur, sub, false);
-    return cur;
+    return rw::replace_matches("replace_all", p, subprocs, false);
   });
 }
 

@@ -14,9 +14,7 @@ namespace exocpp {
 
 Proc replace_once(const Proc& p, const std::vector<Proc>& subprocs) {
   return rw::run_op("replace_once", [&]() -> Proc {
-    Proc cur = p;
-    for (const Proc& sub : subprocs) cur = rw::replace_matches("replace_once", cur, sub, true);
-    return cur;
+    return rw::replace_matches("replace_once", p, subprocs, true);
   });
 }
 

@@ -30,6 +30,22 @@ namespace {
 
 const char* kOp = "vectorize";
 
+// The expressions of statement `s`'s right-hand side equal to `e`.
+std::vector<CursorLike> occurrences(const Cursor& s, const Expr& e) {
+  std::vector<CursorLike> out;
+  std::vector<Cursor> todo = {s.child(s.num_children() - 1)};
+  while (!todo.empty()) {
+    Cursor c = todo.back();
+    todo.pop_back();
+    if (expr_equal(c.expr(), e)) {
+      out.push_back(c);
+      continue;
+    }
+    for (int k = 0; k < c.num_children(); ++k) todo.push_back(c.child(k));
+  }
+  return out;
+}
+
 // Where the values a broadcast reads are bound: before the outermost statement holding `c` (a
 // strip loop: never inside it, even when the strip itself is parallel) below the innermost
 // parallel loop around it (the top-level statement when there is none).
@@ -44,6 +60,15 @@ Cursor binding_point(const Cursor& c) {
     at = up;
   }
   return at;
+}
+
+// Every occurrence of `e` in statement `s` (of a strip) bound once, before the loop nest
+// (binding_point), into a one-element DRAM_STACK buffer `name` that a broadcast reads. Throws
+// bind_expr's refusal when it cannot be bound there.
+Proc bind_for_broadcast(const Proc& p, const Cursor& s, const Expr& e, const std::string& name) {
+  Proc q = bind_expr(p, occurrences(s, e), name, binding_point(s.parent()));
+  q = expand_dim(q, q.find(name + ": _"), "1", "0");
+  return set_memory(q, q.find(name + ": _"), "DRAM_STACK");
 }
 
 class Vectorizer {
@@ -114,9 +139,8 @@ class Vectorizer {
   // 0.1).
   Proc hoist_literal(const Proc& p, const Cursor& s, const Expr& c) {
     const std::string name = rw::unused_name(p, "c" + std::to_string(counter_++));
-    Proc q;
     try {
-      q = bind_expr(p, occurrences(s, c), name, binding_point(s.parent()));
+      return bind_for_broadcast(p, s, c, name);
     } catch (const SchedulingError& e) {
       rw::fail(kOp, s,
                "the literal '" + to_string(c) + "' in '" + first_line(s) +
@@ -124,8 +148,6 @@ class Vectorizer {
                    "reads: " +
                    e.reason());
     }
-    q = expand_dim(q, q.find(name + ": _"), "1", "0");
-    return set_memory(q, q.find(name + ": _"), "DRAM_STACK");
   }
 
   // The operands of assignment or reduction `s` that must be registers before an instruction
@@ -152,24 +174,6 @@ class Vectorizer {
     return out;
   }
 
-  // The expressions of statement `s`'s right-hand side equal to `e`.
- public:
-  static std::vector<CursorLike> occurrences(const Cursor& s, const Expr& e) {
-    std::vector<CursorLike> out;
-    std::vector<Cursor> todo = {s.child(s.num_children() - 1)};
-    while (!todo.empty()) {
-      Cursor c = todo.back();
-      todo.pop_back();
-      if (expr_equal(c.expr(), e)) {
-        out.push_back(c);
-        continue;
-      }
-      for (int k = 0; k < c.num_children(); ++k) todo.push_back(c.child(k));
-    }
-    return out;
-  }
-
- private:
   // `buf[idx]` is one lane of a register: buf lives in the vector memory, indexed by xi last.
   bool is_lane(const Proc& p, const Sym& buf, const std::vector<Expr>& idx, const Sym& xi) const {
     if (rw::mem_of(p, buf) != memory_ || idx.empty()) return false;
@@ -221,15 +225,11 @@ Proc hoist_invariant_elements(Proc q, const Cursor& strip) {
     for (const Expr& e : elements.found) {
       const Cursor here = q.forward(st);
       const std::string name = rw::unused_name(q, "c" + std::to_string(counter++));
-      Proc hoisted;
       try {
-        hoisted =
-            bind_expr(q, Vectorizer::occurrences(here, e), name, binding_point(here.parent()));
+        q = bind_for_broadcast(q, here, e, name);
       } catch (const SchedulingError&) {
-        continue;  // written in between, or not visible there: bound in the strip instead
+        // written in between, or not visible there: bound in the strip instead
       }
-      q = expand_dim(hoisted, hoisted.find(name + ": _"), "1", "0");
-      q = set_memory(q, q.find(name + ": _"), "DRAM_STACK");
     }
   }
   return q;

@@ -27,10 +27,12 @@ Proc set_loop_mode_at(const std::string& op, const Proc& p, const Cursor& loop, 
 // replace on a resolved block cursor (replace.cpp; replace_all too).
 Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const ReplaceOptions& opts);
 
-// replace_all's sweep (replace_all.cpp; replace_once too): every block of `p` as long as `sub`'s
-// body, outermost first and in program order, replaced by a call to `sub` where it unifies; with
-// `once`, only the first that does. Refusals other than NotProved propagate, reported as `op`.
-Proc replace_matches(const std::string& op, const Proc& p, const Proc& sub, bool once);
+// replace_all's sweep (replace_all.cpp; replace_once too): for each subproc in turn, every block
+// of the proc as long as its body, outermost first and in program order, replaced by a call to it
+// where it unifies; with `once`, only the first that does. Refusals other than NotProved
+// propagate, reported as `op`.
+Proc replace_matches(const std::string& op, const Proc& p, const std::vector<Proc>& subprocs,
+                     bool once);
 
 // Refuses uses of `buf` in `rest` that cannot be rewritten index by index: the buffer passed
 // whole, a stride of it, or a window with an interval in one of `dims` (divide_dim.cpp; mult_dim
