@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "core/index_normal_form.h"
 #include "core/ir_visit.h"
 #include "core/uses.h"
 
@@ -327,9 +328,16 @@ bool is_index_arith(const Expr& e) {
   return e.type().is_scalar() && (is_indexable(k) || k == ScalarKind::Stride);
 }
 
+// Where the simplified code's index expressions go: our own form (terms in order of first
+// appearance, constant last), or Exo's normal form where it is not more complex than ours
+// (the `simplify` scheduling operation, whose output goldens written for Exo compare with).
+enum class IndexForm { Ours, Exo };
+
 class Simplifier : public IRMutator {
  public:
-  explicit Simplifier(std::vector<Divisible> facts = {}) : facts_(std::move(facts)) {
+  explicit Simplifier(std::vector<Divisible> facts = {}, IndexForm form = IndexForm::Ours,
+                      const std::vector<Sym>& size_args = {})
+      : facts_(std::move(facts)), form_(form) {
     range_of_ = [this](const Expr& atom) -> std::optional<Interval> {
       auto r = atom.as<ReadNode>();
       if (!r || !r->idx.empty()) return std::nullopt;
@@ -337,9 +345,23 @@ class Simplifier : public IRMutator {
         if (it->first == r->name) return it->second;
       return std::nullopt;
     };
+    // Exo's ranges: a size argument is at least 1; a loop variable lies between its bounds.
+    for (const Sym& a : size_args) exo_ranges_.push_back({a, IndexRange{1, std::nullopt}});
+    exo_range_of_ = [this](const Sym& v) -> IndexRange {
+      for (auto it = exo_ranges_.rbegin(); it != exo_ranges_.rend(); ++it)
+        if (it->first == v) return it->second;
+      return {};
+    };
   }
   using IRMutator::mutate;
   Expr mutate(const Expr& e) override {
+    if (form_ == IndexForm::Exo && index_depth_ == 0 && is_index_arith(e) &&
+        (e.is<BinOpNode>() || e.is<USubNode>())) {
+      ++index_depth_;
+      Expr ours = mutate(e);
+      --index_depth_;
+      return least_complex(e, ours);
+    }
     Expr m = IRMutator::mutate(e);
     if (!m.defined()) return m;
     if (is_index_arith(m) && (m.is<BinOpNode>() || m.is<USubNode>())) return normalize(m);
@@ -355,7 +377,12 @@ class Simplifier : public IRMutator {
     bool known = clo && chi && !is_data(clo->type.base) && !is_data(chi->type.base) &&
                  clo->int_val() < chi->int_val();
     if (known) ranges_.push_back({n->iter, {clo->int_val(), chi->int_val() - 1}});
+    IndexRange iter{index_range(lo, exo_range_of_).lo, index_range(hi, exo_range_of_).hi};
+    if (iter.hi) --*iter.hi;
+    if (iter.lo && iter.hi && *iter.lo > *iter.hi) iter = {};
+    exo_ranges_.push_back({n->iter, iter});
     Stmt out = IRMutator::mutate_For(n, s);
+    exo_ranges_.pop_back();
     if (known) ranges_.pop_back();
     return out;
   }
@@ -419,9 +446,28 @@ class Simplifier : public IRMutator {
     return e;
   }
 
+  // Of the index expression `original` and `ours` (its simplification), Exo's normal form of
+  // either, or ours: the least complex, preferring Exo's form of the original, then Exo's form
+  // of ours, on a tie.
+  Expr least_complex(const Expr& original, const Expr& ours) {
+    Expr best = ours;
+    int best_cost = index_complexity(ours);
+    for (const Expr& from : {ours, original})
+      if (std::optional<Expr> exo = exo_index_normal_form(from, exo_range_of_);
+          exo && index_complexity(*exo) <= best_cost) {
+        best = *exo;
+        best_cost = index_complexity(*exo);
+      }
+    return best;
+  }
+
   std::vector<std::pair<Sym, Interval>> ranges_;  // enclosing loops with constant bounds
   RangeOf range_of_;
   std::vector<Divisible> facts_;  // X % k == 0 throughout the simplified code
+  IndexForm form_;
+  int index_depth_ = 0;  // > 0 inside an index expression being put in Exo's form
+  std::vector<std::pair<Sym, IndexRange>> exo_ranges_;  // size arguments, enclosing loops
+  IndexRangeOf exo_range_of_;
 };
 
 }  // namespace
@@ -431,6 +477,17 @@ Stmt simplify_stmt(const Stmt& s) { return Simplifier().mutate(s); }
 Block simplify_block(const Block& b) { return Simplifier().mutate(b); }
 Block simplify_block(const Block& b, const std::vector<Expr>& facts) {
   return Simplifier(divisibility_facts(facts)).mutate(b);
+}
+SimplifiedProc simplify_in_exo_form(const Proc& p) {
+  std::vector<Sym> size_args;
+  for (const FnArg& a : p->args)
+    if (a.type.is_scalar() && a.type.base == ScalarKind::Size) size_args.push_back(a.name);
+  SimplifiedProc out;
+  // The asserts are simplified without their own facts: `assert N % 4 == 0` must stay.
+  Simplifier plain({}, IndexForm::Exo, size_args);
+  for (const Expr& pred : p->preds) out.preds.push_back(plain.mutate(pred));
+  out.body = Simplifier(divisibility_facts(p->preds), IndexForm::Exo, size_args).mutate(p.body());
+  return out;
 }
 
 }  // namespace exocpp

@@ -20,5 +20,14 @@ Block simplify_block(const Block& b);
 // `X % k` zero, `(X + c) / k` equal to `X / k + floor(c / k)` and `k * (X / k)` equal to X, so
 // that `H - 8 * (H / 8) + 10` is 10 under `assert H % 8 == 0`.
 Block simplify_block(const Block& b, const std::vector<Expr>& facts);
+// The form the `simplify` scheduling operation gives: asserts and body simplified as above
+// (the body with the asserts' facts, the asserts without), each index expression then put in
+// Exo's normal form (core/index_normal_form.h: `8 + 5 * n`, `ii + 4 * io`) unless ours is
+// less complex, so that text written for Exo's `simplify` matches.
+struct SimplifiedProc {
+  std::vector<Expr> preds;
+  Block body;
+};
+SimplifiedProc simplify_in_exo_form(const Proc& p);
 
 }  // namespace exocpp

@@ -92,7 +92,7 @@ TEST(StoreAt, CutsTheBufferToTheRowsOfOneIteration) {
   Proc p = parse_proc(kStrips);
   Proc q = store_at(p, "t: _", "for yo in _: _");
   EXPECT_TRUE(has(q, "    for yo in seq(0, H):\n        t: f32[8, W] @ DRAM")) << q;
-  EXPECT_TRUE(has(q, "t[yi, c] = x[8 * yo + yi, c] * 2.0")) << q;
+  EXPECT_TRUE(has(q, "t[yi, c] = x[yi + 8 * yo, c] * 2.0")) << q;
   for (auto [h, w] : std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {2, 3}, {3, 5}})
     expect_equivalent(p, q, {{"H", h}, {"W", w}});
 }
