@@ -9,6 +9,7 @@
 #include "core/cursor_inspection.h"
 #include "core/errors.h"
 #include "core/externs.h"
+#include "core/formatted_expr.h"
 #include "core/interpreter.h"
 #include "core/ir.h"
 #include "core/memory.h"

@@ -1,6 +1,7 @@
 // Scopes and user expressions (rewrites/internal/scope.h).
 #include "rewrites/internal/scope.h"
 
+#include "core/formatted_expr.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "rewrites/internal/operation.h"
@@ -11,12 +12,12 @@ Expr parse_user_expr(const Cursor& where, const std::string& text,
                      const std::vector<ScopeVar>& scope, const ParseOptions& opts,
                      bool allow_window) {
   try {
-    return parse_expr(text, scope, opts, allow_window);
+    return parse_expr_with_holes(text, scope, opts, allow_window);
   } catch (const Error& e) {
     if (!where.is_valid() || !where.srcinfo().known()) throw;
     std::string column = e.loc().col > 0 ? " (column " + std::to_string(e.loc().col) + ")" : "";
     throw ParseError(where.srcinfo(),
-                     "in the expression `" + text + "`" + column + ": " + e.reason());
+                     "in the expression `" + show_holes(text) + "`" + column + ": " + e.reason());
   }
 }
 
@@ -66,7 +67,7 @@ Expr parse_typed(const std::string& op, const Cursor& where, const std::string& 
   bool ok = t.is_scalar() && (condition ? t.base == ScalarKind::Bool : is_indexable(t.base));
   if (!ok)
     fail(ErrorCode::BadArgument, "arg.expression", op, where,
-         what + " '" + text + "' must be " +
+         what + " '" + show_holes(text) + "' must be " +
              (condition ? "a condition" : "an integer (index) expression") + ", but it has type " +
              to_string(t));
   return e;
