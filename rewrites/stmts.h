@@ -28,6 +28,12 @@ Proc rename(const Proc& p, const std::string& name);
 // removed from the signature (a new proc, not an equivalent one).
 Proc partial_eval(const Proc& p, const std::map<std::string, int64_t>& values);
 
+// Exo's Procedure.transpose: the two-dimensional tensor or window argument `arg` with its
+// dimensions swapped and every access to it transposed (A[i, j] -> A[j, i], stride(A, 0) <->
+// stride(A, 1)). The caller passes the transposed array, so it is a new proc (a fresh
+// equivalence class). Refused when A is passed whole to a call or windowed in both dimensions.
+Proc transpose(const Proc& p, const CursorLike& arg);
+
 // Exo's add_assertion: `p` with `assert cond` added (cond over its control arguments). The
 // result accepts only arguments satisfying it, so it is a new proc (a fresh equivalence
 // class); a condition that simplifies to false is refused, to true changes nothing.

@@ -1,0 +1,107 @@
+// ============================================================================================
+// transpose: Exo's Procedure.transpose — a two-dimensional argument's dimensions swapped.
+// ============================================================================================
+//
+//   def f(.., A: T[m, n], ..): s   -->   def f(.., A: T[n, m], ..): s[ A[a, b] -> A[b, a] ]
+//
+// (also in the asserts: stride(A, 0) <-> stride(A, 1)). The caller now passes the transposed
+// array, so the result is a new proc (a fresh equivalence class), as partial_eval's is; within
+// that contract each access reads the element it read before. Refused: a target that is not a
+// two-dimensional tensor or window argument; A passed whole to a call (the callee would see
+// its dimensions swapped); a window of A with two intervals (its own dimensions would swap).
+// Forwarding: every statement stays.
+#include "core/ir_visit.h"
+#include "core/printer.h"
+#include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/operation.h"
+#include "rewrites/internal/targets.h"
+#include "rewrites/stmts.h"
+
+namespace exocpp {
+
+namespace {
+
+const char* kOp = "transpose";
+
+// The windows of `buf` that keep both dimensions (two intervals), printed.
+class TwoIntervalWindows : public IRVisitor {
+ public:
+  explicit TwoIntervalWindows(Sym buf) : buf_(std::move(buf)) {}
+  std::string first;
+
+ protected:
+  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+    if (n->name == buf_ && first.empty() && n->idx.size() == 2 && n->idx[0].is_interval &&
+        n->idx[1].is_interval)
+      first = to_string(e);
+    IRVisitor::visit_WindowExpr(n, e);
+  }
+
+ private:
+  Sym buf_;
+};
+
+// stride(A, d) -> stride(A, 1 - d) in an expression (the asserts).
+class SwapStrides : public IRMutator {
+ public:
+  explicit SwapStrides(Sym buf) : buf_(std::move(buf)) {}
+  using IRMutator::mutate;
+
+ protected:
+  Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
+    if (n->name != buf_) return e;
+    return StrideExprNode::make(n->name, 1 - n->dim, n->srcinfo);
+  }
+
+ private:
+  Sym buf_;
+};
+
+}  // namespace
+
+Proc transpose(const Proc& p, const CursorLike& arg) {
+  return rw::run_op(kOp, [&]() -> Proc {
+    Cursor a = rw::resolve_alloc(kOp, p, arg);
+    if (!a.is_arg())
+      rw::fail(kOp, a, "'" + a.name() + "' is not an argument of '" + p.name() + "'");
+    const FnArg* fa = nullptr;
+    for (const FnArg& x : p.args())
+      if (x.name.name() == a.name()) fa = &x;
+    if (!fa || fa->type.rank() != 2 || is_indexable(fa->type.base) ||
+        fa->type.base == ScalarKind::Bool || fa->type.base == ScalarKind::Stride)
+      rw::fail(kOp, a,
+               "'" + a.name() + "' has type " + (fa ? to_string(fa->type) : "?") +
+                   "; transpose takes a two-dimensional tensor or window argument");
+    const Sym buf = fa->name;
+    rw::BufferUses uses = rw::buffer_uses(p.body(), buf);
+    if (uses.whole)
+      rw::fail(kOp, a,
+               "'" + a.name() +
+                   "' is passed whole to a call, which would see its dimensions "
+                   "swapped");
+    TwoIntervalWindows wins(buf);
+    wins.visit(p.body());
+    if (!wins.first.empty())
+      rw::fail(kOp, a, "the window '" + wins.first + "' would have its dimensions swapped");
+
+    rw::AccessMap m;
+    m.buf = buf;
+    m.idx = [](const std::vector<Expr>& i) { return std::vector<Expr>{i[1], i[0]}; };
+    m.window = [](const std::vector<WAccess>& w) { return std::vector<WAccess>{w[1], w[0]}; };
+    m.stride = [](const StrideExprNode* s) {
+      return StrideExprNode::make(s->name, 1 - s->dim, s->srcinfo);
+    };
+    rw::Edit edit(p);
+    for (FnArg& x : edit.node().args)
+      if (x.name == buf) std::swap(x.type.shape[0], x.type.shape[1]);
+    SwapStrides swap(buf);
+    for (Expr& pred : edit.node().preds) pred = swap.mutate(pred);
+    edit.node().eqv_class = fresh_eqv_class();
+    edit.node().eqv_configs.clear();
+    edit.rewrite_body(rw::map_accesses(p.body(), m));
+    return edit.done();
+  });
+}
+
+}  // namespace exocpp
