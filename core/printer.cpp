@@ -343,16 +343,26 @@ std::string to_string(const Proc& p) {
     if (!n.instr->async.empty()) out += ", async=" + quoted(n.instr->async);
     out += ")\n";
   }
-  out += "def " + n.name + "(";
+  // The argument list fills lines of at most 79 columns, continuing under the first argument,
+  // as Exo's printer (yapf) lays it out.
+  const std::string head = "def " + n.name + "(";
+  std::string line = head;
   for (size_t i = 0; i < n.args.size(); ++i) {
     const FnArg& a = n.args[i];
-    if (i) out += ", ";
-    out += a.name.name() + ": " + to_string(a.type);
+    std::string arg = a.name.name() + ": " + to_string(a.type);
     // Data arguments always show their memory (the parser's default is DRAM); control
     // arguments never have one.
-    if (!a.type.is_control()) out += " @ " + (a.mem.empty() ? std::string("DRAM") : a.mem);
+    if (!a.type.is_control()) arg += " @ " + (a.mem.empty() ? std::string("DRAM") : a.mem);
+    arg += i + 1 == n.args.size() ? "):" : ",";
+    if (i == 0 || line.size() + 1 + arg.size() <= 79) {
+      line += (i == 0 ? "" : " ") + arg;
+    } else {
+      out += line + "\n";
+      line = std::string(head.size(), ' ') + arg;
+    }
   }
-  out += "):\n";
+  if (n.args.empty()) line += "):";
+  out += line + "\n";
   for (const Expr& pred : n.preds) out += indent_str(1) + "assert " + print_expr(pred, 0) + "\n";
   if (n.body.empty())
     out += indent_str(1) + "pass\n";  // an empty body is not valid syntax

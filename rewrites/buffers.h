@@ -21,6 +21,11 @@ struct StageMemOptions {
 // into a new buffer `new_name` around `block`.
 Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_expr,
                const std::string& new_name, const StageMemOptions& opts = {});
+// Exo's stage_window: the window expression `window` (a call's argument, or a window
+// statement's value) staged by stage_mem around its statement into `new_name`, which is then
+// put in `memory` when one is named.
+Proc stage_window(const Proc& p, const CursorLike& window, const std::string& new_name,
+                  const std::string& memory = "");
 
 // ---- allocations -----------------------------------------------------------------------------
 struct LiftAllocOptions {

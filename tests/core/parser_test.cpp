@@ -58,7 +58,8 @@ void expect_loc(const SrcInfo& s, int line, int col) {
 }
 
 const char* kGemm =
-    R"(def gemm(N: size, M: size, K: size, A: f32[N, K] @ DRAM, B: f32[K, M] @ DRAM, C: f32[N, M] @ DRAM):
+    R"(def gemm(N: size, M: size, K: size, A: f32[N, K] @ DRAM, B: f32[K, M] @ DRAM,
+         C: f32[N, M] @ DRAM):
     assert N >= 1
     for i in seq(0, N):
         for j in seq(0, M):
@@ -391,12 +392,12 @@ TEST(ParserStmt, StatementLocations) {
   Proc p = last_proc(kGemm);
   expect_loc(p->srcinfo, 1, 1);
   expect_loc(p.args()[3].srcinfo, 1, 37);
-  expect_loc(p.preds()[0].srcinfo(), 2, 12);
+  expect_loc(p.preds()[0].srcinfo(), 3, 12);  // the def's arguments take two lines
   const ForNode* fi = as<ForNode>(p.body()[0]);
-  expect_loc(p.body()[0].srcinfo(), 3, 5);
+  expect_loc(p.body()[0].srcinfo(), 4, 5);
   const Stmt& red = fi->body[0].as<ForNode>()->body[0].as<ForNode>()->body[0];
-  expect_loc(red.srcinfo(), 6, 17);
-  expect_loc(red.as<ReduceNode>()->rhs.srcinfo(), 6, 28);
+  expect_loc(red.srcinfo(), 7, 17);
+  expect_loc(red.as<ReduceNode>()->rhs.srcinfo(), 7, 28);
 }
 
 // ---- expressions -----------------------------------------------------------------------------

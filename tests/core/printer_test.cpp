@@ -74,8 +74,8 @@ TEST(Printer, GemmProcLayout) {
                       arg(C, tensor(ScalarKind::F32, {n, m}), "DRAM")},
                      {bin(BinOpKind::Ge, n, I(1))}, {loops});
   EXPECT_EQ(to_string(p),
-            "def gemm(N: size, M: size, K: size, A: f32[N, K] @ DRAM, B: f32[K, M] @ DRAM, "
-            "C: f32[N, M] @ DRAM):\n"
+            "def gemm(N: size, M: size, K: size, A: f32[N, K] @ DRAM, B: f32[K, M] @ DRAM,\n"
+            "         C: f32[N, M] @ DRAM):\n"
             "    assert N >= 1\n"
             "    for i in seq(0, N):\n"
             "        for j in seq(0, M):\n"
@@ -93,8 +93,8 @@ TEST(Printer, EveryArgumentType) {
        arg(r, tensor(ScalarKind::R, {var(n, ScalarKind::Size), I(4)}), "DRAM")},
       {}, {PassNode::make()});
   EXPECT_EQ(to_string(p),
-            "def args(n: size, i: index, t: int, f: bool, s: stride, x: f64 @ DRAM, "
-            "w: [f32][16] @ DRAM_STACK, r: R[n, 4] @ DRAM):\n"
+            "def args(n: size, i: index, t: int, f: bool, s: stride, x: f64 @ DRAM,\n"
+            "         w: [f32][16] @ DRAM_STACK, r: R[n, 4] @ DRAM):\n"
             "    pass\n");
 }
 

@@ -319,7 +319,8 @@ TEST(ExoSchedulesPort, ExtractSubproc6) {
 // test_extract_subproc7: after fission and a reorder, the j loop's body of a gemv.
 TEST(ExoSchedulesPort, ExtractSubproc7) {
   Proc gemv = parse_proc(
-      R"(def gemv(m: size, n: size, alpha: R, beta: R, A: [R][m, n], x: [R][n], y: [R][m]):
+      R"(def gemv(m: size, n: size, alpha: R, beta: R, A: [R][m, n], x: [R][n],
+         y: [R][m]):
     assert stride(A, 1) == 1
     for i in seq(0, m):
         y[i] = y[i] * beta
@@ -331,7 +332,8 @@ TEST(ExoSchedulesPort, ExtractSubproc7) {
   Extracted e = extract_subproc(g, g.find_loop("i #1"), "fooooo");
   EXPECT_EQ(
       to_string(e.proc),
-      R"(def gemv(m: size, n: size, alpha: R @ DRAM, beta: R @ DRAM, A: [R][m, n] @ DRAM, x: [R][n] @ DRAM, y: [R][m] @ DRAM):
+      R"(def gemv(m: size, n: size, alpha: R @ DRAM, beta: R @ DRAM,
+         A: [R][m, n] @ DRAM, x: [R][n] @ DRAM, y: [R][m] @ DRAM):
     assert stride(A, 1) == 1
     for i in seq(0, m):
         y[i] = y[i] * beta
@@ -340,7 +342,8 @@ TEST(ExoSchedulesPort, ExtractSubproc7) {
 )");
   EXPECT_EQ(
       to_string(e.subproc),
-      R"(def fooooo(m: size, n: size, alpha: R @ DRAM, A: [R][m, n] @ DRAM, x: [R][n] @ DRAM, y: [R][m] @ DRAM, j: index):
+      R"(def fooooo(m: size, n: size, alpha: R @ DRAM, A: [R][m, n] @ DRAM,
+           x: [R][n] @ DRAM, y: [R][m] @ DRAM, j: index):
     assert stride(A, 1) == 1
     assert 0 <= j
     assert j < n
