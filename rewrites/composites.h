@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/errors.h"
+#include "core/printer.h"
 #include "rewrites/loops.h"
 #include "rewrites/target.h"
 
@@ -144,5 +146,27 @@ struct SlidingWindowOptions {
 // would overwrite a live value" is refused there).
 Proc sliding_window(const Proc& p, const CursorLike& producer, const CursorLike& consumer,
                     const SlidingWindowOptions& opts = {});
+
+// Exo's stdlib `repeat(op)(p, *args)`: `op` applied with the same arguments until it is refused
+// (any SchedulingError: no target left, or a step that does not hold), the last proc it
+// accepted returned. It also stops when a step leaves the proc's text unchanged, so an
+// operation that always succeeds (simplify) cannot loop forever. Arguments are passed as typed
+// values: `repeat(divide_loop)(p, "for i in _: _", 8, std::vector<std::string>{"io", "ii"},
+// DivideLoopOptions{.perfect = true})`.
+template <class Op>
+auto repeat(Op op) {
+  return [op](Proc p, const auto&... args) {
+    for (;;) {
+      Proc next;
+      try {
+        next = op(p, args...);
+      } catch (const SchedulingError&) {
+        return p;
+      }
+      if (to_string(next) == to_string(p)) return next;
+      p = next;
+    }
+  };
+}
 
 }  // namespace exocpp
