@@ -516,9 +516,8 @@ def ld_i8(n: size, m: size, scale: f32 @ DRAM, src: i8[n, m] @ DRAM, dst: i8[n, 
                  "stride(src, 0) == ConfigLoad.src_stride");
   p = replace(p, "for i in _: _", lib.proc("do_ld_i8"));
   p = replace(p, "ConfigLoad.scale = _ ; ConfigLoad.src_stride = _", lib.proc("config_ld_i8"));
-  EXPECT_EQ(
-      printed(p),
-      R"(def ld_i8(n: size, m: size, scale: f32 @ DRAM, src: i8[n, m] @ DRAM,
+  EXPECT_EQ(printed(p),
+            R"(def ld_i8(n: size, m: size, scale: f32 @ DRAM, src: i8[n, m] @ DRAM,
           dst: i8[n, 16] @ GEMM_SCRATCH_RW):
     assert n <= 16
     assert m <= 16

@@ -330,9 +330,8 @@ TEST(ExoSchedulesPort, ExtractSubproc7) {
   Proc g = fission(gemv, gemv.find("y[_] = _").after());
   g = reorder_loops(g, g.find_loop("i #1"));
   Extracted e = extract_subproc(g, g.find_loop("i #1"), "fooooo");
-  EXPECT_EQ(
-      to_string(e.proc),
-      R"(def gemv(m: size, n: size, alpha: R @ DRAM, beta: R @ DRAM,
+  EXPECT_EQ(to_string(e.proc),
+            R"(def gemv(m: size, n: size, alpha: R @ DRAM, beta: R @ DRAM,
          A: [R][m, n] @ DRAM, x: [R][n] @ DRAM, y: [R][m] @ DRAM):
     assert stride(A, 1) == 1
     for i in seq(0, m):
@@ -340,9 +339,8 @@ TEST(ExoSchedulesPort, ExtractSubproc7) {
     for j in seq(0, n):
         fooooo(m, n, alpha, A, x, y, j)
 )");
-  EXPECT_EQ(
-      to_string(e.subproc),
-      R"(def fooooo(m: size, n: size, alpha: R @ DRAM, A: [R][m, n] @ DRAM,
+  EXPECT_EQ(to_string(e.subproc),
+            R"(def fooooo(m: size, n: size, alpha: R @ DRAM, A: [R][m, n] @ DRAM,
            x: [R][n] @ DRAM, y: [R][m] @ DRAM, j: index):
     assert stride(A, 1) == 1
     assert 0 <= j
