@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
+#include "core/uses.h"
 
 namespace exocpp {
 
@@ -43,26 +44,6 @@ class FillHoles : public IRMutator {
 
  private:
   const std::map<uint64_t, Expr>& by_sym_;
-};
-
-// The variables an expression reads (names of buffers and windows included).
-class ReadSyms : public IRVisitor {
- public:
-  std::vector<Sym> syms;
-
- protected:
-  void visit_Read(const ReadNode* n, const Expr& e) override {
-    syms.push_back(n->name);
-    IRVisitor::visit_Read(n, e);
-  }
-  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-    syms.push_back(n->name);
-    IRVisitor::visit_WindowExpr(n, e);
-  }
-  void visit_StrideExpr(const StrideExprNode* n, const Expr& e) override {
-    syms.push_back(n->name);
-    IRVisitor::visit_StrideExpr(n, e);
-  }
 };
 
 }  // namespace
@@ -126,9 +107,7 @@ Expr parse_expr_with_holes(const std::string& text, const std::vector<ScopeVar>&
     }
   }
   for (const auto& [id, e] : by_sym) {
-    ReadSyms reads;
-    reads.visit(e);
-    for (const Sym& v : reads.syms) {
+    for (const Sym& v : uses_of(e).read) {
       bool found = false;
       for (const ScopeVar& sv : scope) found = found || sv.sym == v;
       if (!found)

@@ -7,21 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "core/int_arith.h"
 #include "core/ir_visit.h"
 
 namespace exocpp {
 
 namespace {
-
-bool add_ok(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
-bool mul_ok(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
-
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
 
 bool is_int_const(const Expr& e, int64_t v) {
   const ConstNode* c = e.as<ConstNode>();
@@ -36,14 +27,14 @@ const ConstNode* control_const(const Expr& e) {
 
 std::optional<int64_t> add_end(std::optional<int64_t> a, std::optional<int64_t> b) {
   int64_t s;
-  if (!a || !b || !add_ok(*a, *b, &s)) return std::nullopt;
+  if (!a || !b || !checked_add(*a, *b, &s)) return std::nullopt;
   return s;
 }
 
 IndexRange scale(const IndexRange& r, int64_t c) {
   auto mul = [c](std::optional<int64_t> x) -> std::optional<int64_t> {
     int64_t p;
-    if (!x || !mul_ok(*x, c, &p)) return std::nullopt;
+    if (!x || !checked_mul(*x, c, &p)) return std::nullopt;
     return p;
   };
   if (c == 0) return {0, 0};
@@ -65,7 +56,7 @@ struct Affine {
   bool add(const Expr& read, int64_t c) {
     const Sym& v = read.as<ReadNode>()->name;
     for (auto& t : terms)
-      if (var_of(t) == v) return add_ok(t.second, c, &t.second);
+      if (var_of(t) == v) return checked_add(t.second, c, &t.second);
     terms.emplace_back(read, c);
     return true;
   }
@@ -88,9 +79,9 @@ std::optional<Affine> affine_of(const Expr& e) {
   }
   if (auto u = e.as<USubNode>()) {
     auto a = affine_of(u->arg);
-    if (!a || !mul_ok(a->constant, -1, &a->constant)) return std::nullopt;
+    if (!a || !checked_mul(a->constant, -1, &a->constant)) return std::nullopt;
     for (auto& t : a->terms)
-      if (!mul_ok(t.second, -1, &t.second)) return std::nullopt;
+      if (!checked_mul(t.second, -1, &t.second)) return std::nullopt;
     return a;
   }
   auto b = e.as<BinOpNode>();
@@ -102,10 +93,10 @@ std::optional<Affine> affine_of(const Expr& e) {
     case BinOpKind::Sub: {
       const int64_t sign = b->op == BinOpKind::Sub ? -1 : 1;
       int64_t c;
-      if (!mul_ok(r->constant, sign, &c) || !add_ok(l->constant, c, &l->constant))
+      if (!checked_mul(r->constant, sign, &c) || !checked_add(l->constant, c, &l->constant))
         return std::nullopt;
       for (const auto& [v, k] : r->terms)
-        if (!mul_ok(k, sign, &c) || !l->add(v, c)) return std::nullopt;
+        if (!checked_mul(k, sign, &c) || !l->add(v, c)) return std::nullopt;
       return l;
     }
     case BinOpKind::Mul: {
@@ -113,9 +104,9 @@ std::optional<Affine> affine_of(const Expr& e) {
       if (!r->terms.empty() && !l->terms.empty()) return std::nullopt;
       const Affine& konst = r->terms.empty() ? *r : *l;
       Affine out = r->terms.empty() ? *l : *r;
-      if (!mul_ok(out.constant, konst.constant, &out.constant)) return std::nullopt;
+      if (!checked_mul(out.constant, konst.constant, &out.constant)) return std::nullopt;
       for (auto& t : out.terms)
-        if (!mul_ok(t.second, konst.constant, &t.second)) return std::nullopt;
+        if (!checked_mul(t.second, konst.constant, &t.second)) return std::nullopt;
       return out;
     }
     default:
@@ -237,7 +228,7 @@ class ExoNormaliser {
           inner && inner->op == BinOpKind::Div ? control_const(inner->rhs) : nullptr;
       int64_t k;
       if (!outer || outer->op != BinOpKind::Div || !c1 || !c2 || c1->int_val() <= 0 ||
-          c2->int_val() <= 0 || !mul_ok(c1->int_val(), c2->int_val(), &k))
+          c2->int_val() <= 0 || !checked_mul(c1->int_val(), c2->int_val(), &k))
         return e;
       e = BinOpNode::make(BinOpKind::Div, inner->lhs, ConstNode::make_int(k, e.srcinfo()),
                           e.srcinfo());
@@ -289,13 +280,13 @@ std::optional<Expr> fold_constants(BinOpKind op, const ConstNode* l, const Const
   int64_t v;
   switch (op) {
     case BinOpKind::Add:
-      if (!add_ok(a, b, &v)) return std::nullopt;
+      if (!checked_add(a, b, &v)) return std::nullopt;
       return ConstNode::make_int(v, s);
     case BinOpKind::Sub:
       if (__builtin_sub_overflow(a, b, &v)) return std::nullopt;
       return ConstNode::make_int(v, s);
     case BinOpKind::Mul:
-      if (!mul_ok(a, b, &v)) return std::nullopt;
+      if (!checked_mul(a, b, &v)) return std::nullopt;
       return ConstNode::make_int(v, s);
     case BinOpKind::Div:
       if (b == 0 || (a == INT64_MIN && b == -1)) return std::nullopt;

@@ -3,24 +3,11 @@
 #include <cmath>
 
 #include "core/externs.h"
+#include "core/int_arith.h"
 #include "core/interp_internal.h"
 
 namespace exocpp::interp_detail {
-namespace {
-
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if (a % b != 0 && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-int64_t floor_mod(int64_t a, int64_t b) {
-  if (b == -1) return 0;
-  int64_t r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // ---- environment and accesses ----------------------------------------------------------------
 

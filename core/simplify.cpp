@@ -8,22 +8,13 @@
 #include <utility>
 
 #include "core/index_normal_form.h"
+#include "core/int_arith.h"
 #include "core/ir_visit.h"
 #include "core/uses.h"
 
 namespace exocpp {
 
 namespace {
-
-bool checked_add(int64_t a, int64_t b, int64_t* out) { return !__builtin_add_overflow(a, b, out); }
-bool checked_mul(int64_t a, int64_t b, int64_t* out) { return !__builtin_mul_overflow(a, b, out); }
-
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
 
 // A polynomial with integer coefficients over atoms; monomials are sorted atom-id lists.
 struct Poly {
