@@ -416,6 +416,15 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
       if (s.stmt().as<IfNode>()) ifs.push_back(s);
     return lift_if(p, any(ifs, c.rng, "lift_if"), pick(c.rng, 1, 2));
   });
+  add("stage_window", [](const Proc& p, Ctx& c) {
+    // A window passed to a call (the generator's calls take windows of the proc's buffers).
+    std::vector<Cursor> windows;
+    for (const Cursor& s : Targets(p).stmts)
+      if (s.stmt().as<CallNode>())
+        for (const Cursor& a : s.args())
+          if (a.expr().is<WindowExprNode>()) windows.push_back(a);
+    return stage_window(p, any(windows, c.rng, "stage_window"), "staged_w");
+  });
   add("compute_at", [](const Proc& p, Ctx& c) {
     Cursor s = any(Targets(p).stmts, c.rng, "compute_at");
     if (!s.next().is_valid()) no_target("compute_at");
