@@ -36,6 +36,8 @@ class Cursor {
   bool is_arg() const { return kind() == CursorKind::Arg; }
   const Proc& proc() const { return proc_; }
   const Loc& loc() const { return loc_; }
+  // Exo's `==` on cursors: the same place of the same proc (not of an ancestor or a copy).
+  bool operator==(const Cursor& o) const { return proc_.same_as(o.proc_) && loc_ == o.loc_; }
 
   // ---- the target ----
   Stmt stmt() const;          // Stmt cursor

@@ -26,6 +26,15 @@ TEST(Cursor, BodyIsABlockOfTopLevelStatements) {
   EXPECT_EQ(b[1].name(), "j");
 }
 
+TEST(Cursor, EqualWhenTheSamePlaceOfTheSameProc) {
+  Proc f = parse_f();
+  EXPECT_TRUE(f.find_loop("i") == f.body_cursor()[0]);
+  EXPECT_TRUE(f.find_loop("i").body()[0].parent() == f.find_loop("i"));
+  EXPECT_FALSE(f.find_loop("i") == f.find_loop("j"));
+  // The same text parsed again is another proc: its cursors are not this one's.
+  EXPECT_FALSE(f.find_loop("i") == parse_f().find_loop("i"));
+}
+
 TEST(Cursor, NextPrevAndParentNavigate) {
   Cursor i_loop = parse_f().body_cursor()[0];
   Cursor first = i_loop.body()[0];
