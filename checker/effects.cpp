@@ -4,6 +4,7 @@
 #include "checker/effects.h"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 
@@ -26,6 +27,14 @@ const char* to_string(AccessKind k) {
 bool Access::same_location_as(const Access& o) const {
   if (is_config() || o.is_config()) return config == o.config && field == o.field;
   return buffer == o.buffer;
+}
+
+bool Access::writes_same_constant_as(const Access& o) const {
+  if (kind != AccessKind::Write || o.kind != AccessKind::Write) return false;
+  if (!stored_constant.defined() || !o.stored_constant.defined()) return false;
+  const auto* a = stored_constant.as<ConstNode>();
+  const auto* b = o.stored_constant.as<ConstNode>();
+  return a->type.base == b->type.base && std::memcmp(&a->val, &b->val, sizeof a->val) == 0;
 }
 
 static bool contains(const std::vector<Sym>& v, const Sym& s) {
@@ -285,7 +294,7 @@ class Walker {
   }
 
   void add_access(AccessKind k, const Env& env, const Sym& name, const std::vector<Expr>& idx,
-                  const SrcInfo& where, int top) {
+                  const SrcInfo& where, int top, const Expr& value = Expr()) {
     use(name);
     std::vector<Expr> sidx;
     for (const Expr& e : idx) sidx.push_back(subst(env, e));
@@ -300,6 +309,8 @@ class Walker {
     a.top = top;
     a.path = path_;
     a.through_call = call_depth_ > 0;
+    if (k == AccessKind::Write && value.defined() && value.kind() == ExprKind::Const)
+      a.stored_constant = value;
     out_.accesses.push_back(std::move(a));
   }
 
@@ -328,7 +339,7 @@ class Walker {
   }
 
   void add_config(AccessKind k, const Config& cfg, const std::string& field, const SrcInfo& where,
-                  int top) {
+                  int top, const Expr& value = Expr()) {
     Access a;
     a.kind = k;
     a.config = cfg;
@@ -339,6 +350,8 @@ class Walker {
     a.top = top;
     a.path = path_;
     a.through_call = call_depth_ > 0;
+    if (k == AccessKind::Write && value.defined() && value.kind() == ExprKind::Const)
+      a.stored_constant = value;
     out_.accesses.push_back(std::move(a));
   }
 
@@ -455,7 +468,7 @@ class Walker {
         const AssignNode* n = s.as<AssignNode>();
         reads(n->rhs, env, where, top);
         index_reads(n->idx, env, where, top);
-        add_access(AccessKind::Write, env, n->name, n->idx, where, top);
+        add_access(AccessKind::Write, env, n->name, n->idx, where, top, n->rhs);
         return;
       }
       case StmtKind::Reduce: {
@@ -468,7 +481,7 @@ class Walker {
       case StmtKind::WriteConfig: {
         const WriteConfigNode* n = s.as<WriteConfigNode>();
         reads(n->rhs, env, where, top);
-        add_config(AccessKind::Write, n->config, n->field, where, top);
+        add_config(AccessKind::Write, n->config, n->field, where, top, n->rhs);
         return;
       }
       case StmtKind::Pass:

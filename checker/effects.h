@@ -60,10 +60,15 @@ struct Access {
   std::vector<AccessStep> path;
   bool through_call = false;  // made inside a callee
   bool async = false;         // made by an asynchronous copy (InstrInfo::async)
+  // A Write whose value is a literal constant: that constant (undefined otherwise). Two writes
+  // of the same constant to one location commute (either order leaves the same state).
+  Expr stored_constant;
 
   bool is_config() const { return config != nullptr; }
   // Both accesses name the same root buffer or the same config field.
   bool same_location_as(const Access& o) const;
+  // Both are writes of the same constant (the same type and the same bits: 0.0 and -0.0 differ).
+  bool writes_same_constant_as(const Access& o) const;
 };
 
 struct Effects {

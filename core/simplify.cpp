@@ -115,6 +115,50 @@ class Normalizer {
     return out;
   }
 
+  // `m * (X - k * (X / k)) + R` becomes `m * (X % k) + R` (floor division and modulo: exact
+  // for every X): a term -m*k * (L / k), m > 0, where every variable term of m * L appears in
+  // `p` with the same sign and at least its magnitude, so the rewrite adds no term.
+  // `n - 4 * (n / 4) + 7` is `n % 4 + 7`, the form Exo's divide_with_recompute leaves.
+  Poly remainders_as_mod(const Poly& p) {
+    for (const Poly::Term& t : p.terms) {
+      if (t.mono.size() != 1) continue;
+      const Expr atom = atoms_[static_cast<size_t>(t.mono[0])];
+      const BinOpNode* d = atom.as<BinOpNode>();
+      if (!d || d->op != BinOpKind::Div || !d->rhs.is<ConstNode>()) continue;
+      const int64_t k = d->rhs.as<ConstNode>()->int_val();
+      if (k <= 0 || t.coeff >= 0 || t.coeff % k != 0) continue;
+      const int64_t m = -t.coeff / k;
+      std::optional<Poly> l = poly(d->lhs);
+      if (!l || l->is_constant()) continue;
+      auto coeff_in_p = [&](const std::vector<int>& mono) {
+        for (const Poly::Term& u : p.terms)
+          if (u.mono == mono) return u.coeff;
+        return int64_t{0};
+      };
+      bool fits = true;
+      Poly out = p;
+      for (const Poly::Term& u : l->terms) {
+        int64_t mu;
+        if (!checked_mul(u.coeff, m, &mu)) fits = false;
+        if (!fits || u.coeff == 0) continue;
+        if (!u.mono.empty()) {
+          const int64_t c = coeff_in_p(u.mono);
+          if ((c > 0) != (mu > 0) || (c > 0 ? c < mu : c > mu)) fits = false;
+        }
+        int64_t neg;
+        fits = fits && checked_mul(mu, -1, &neg) && out.add_term(u.mono, neg);
+      }
+      fits = fits && out.add_term(t.mono, m * k);
+      if (!fits) continue;
+      std::optional<Poly> mod =
+          atom_poly(BinOpNode::make(BinOpKind::Mod, d->lhs, d->rhs, d->srcinfo));
+      if (!mod || !out.add_term(mod->terms[0].mono, m)) continue;
+      std::erase_if(out.terms, [](const Poly::Term& u) { return !u.mono.empty() && u.coeff == 0; });
+      return remainders_as_mod(out);
+    }
+    return p;
+  }
+
   // The polynomial of a control expression, or nullopt when it does not fit (overflow).
   std::optional<Poly> poly(const Expr& e) {
     if (auto c = e.as<ConstNode>();
@@ -178,17 +222,24 @@ class Normalizer {
         }
         if (auto folded = fold_by_range(*l, k, b->op)) return folded;
         if (auto folded = fold_by_facts(*l, k, b->op, b->srcinfo)) return folded;
-        // Otherwise the (simplified) division is an atom.
+        // Otherwise the (simplified) division is an atom, and `L % k` is `L - k * (L / k)`, so
+        // that it cancels against the terms around it (`16 * (M / 16) + M % 16` is `M`);
+        // remainders_as_mod gives the modulo back where it stays.
         Expr inner = rebuild(*l, b->lhs);
-        Expr atom = BinOpNode::make(b->op, inner, b->rhs, b->srcinfo);
-        return atom_poly(atom);
+        std::optional<Poly> div =
+            atom_poly(BinOpNode::make(BinOpKind::Div, inner, b->rhs, b->srcinfo));
+        if (b->op == BinOpKind::Div) return div;
+        Poly out = *l;
+        if (!out.add_term(div->terms[0].mono, -k)) return std::nullopt;
+        return out;
       }
     }
     return atom_poly(e);
   }
 
   // Rebuilds an expression from a polynomial; `like` gives the source location.
-  Expr rebuild(const Poly& p, const Expr& like) {
+  Expr rebuild(const Poly& poly_in, const Expr& like) {
+    const Poly p = remainders_as_mod(poly_in);
     Expr out;
     const SrcInfo& s = like.srcinfo();
     for (const auto& t : p.terms) {

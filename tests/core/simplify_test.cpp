@@ -24,6 +24,14 @@ TEST(Simplify, FoldsConstants) { check("2 + 3 * 4", "14"); }
 TEST(Simplify, CollectsLikeTerms) { check("2 * i + 3 * i", "5 * i"); }
 TEST(Simplify, CancelsTerms) { check("i + j - i", "j"); }
 TEST(Simplify, DropsZeroOffsets) { check("(i + 1) - 1", "i"); }
+// X - k * (X / k) is X % k for every X with floor division and modulo.
+TEST(Simplify, RemainderOfADivisionBecomesAModulo) { check("N - 4 * (N / 4) + 7", "N % 4 + 7"); }
+TEST(Simplify, RemainderOfASumBecomesAModulo) {
+  check("N + 3 - 4 * ((N + 3) / 4) + M", "M + (N + 3) % 4");
+}
+TEST(Simplify, KeepsADivisionWhoseDividendIsNotAllThere) {
+  check("N - 4 * ((N + M) / 4)", "N - 4 * ((N + M) / 4)");
+}
 TEST(Simplify, KeepsTermOrderOfFirstAppearance) { check("4 * io + ii + 0", "4 * io + ii"); }
 TEST(Simplify, SubtractsNegativeTerms) { check("N - 2 * i - 1", "N - 2 * i - 1"); }
 TEST(Simplify, DistributesConstants) { check("4 * (io + 1)", "4 * io + 4"); }

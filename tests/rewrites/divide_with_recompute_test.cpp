@@ -73,3 +73,22 @@ TEST(DivideWithRecompute, ForwardsTheBodyIntoTheInnerLoop) {
 }
 
 }  // namespace
+
+// Exo's test_divide_with_recompute: the inner bound holds `n % 4` (the part of the loop the
+// chunks' starts do not reach), which rewrite_expr then replaces under the assert.
+TEST(DivideWithRecompute, ExoInnerBoundHoldsTheRemainderAsAModulo) {
+  Proc p = parse_proc(R"(def foo(n: size, A: i8[n + 3]):
+    assert n % 4 == 0
+    for i in seq(0, n + 3):
+        A[i] = 1.0
+)");
+  Proc q = divide_with_recompute(p, p.find_loop("i"), "n/4", 4, {"io", "ii"});
+  Proc r = simplify(rewrite_expr(q, "n % 4", "0"));
+  EXPECT_EQ(to_string(r), R"(def foo(n: size, A: i8[n + 3] @ DRAM):
+    assert n % 4 == 0
+    for io in seq(0, n / 4):
+        for ii in seq(0, 7):
+            A[ii + 4 * io] = 1.0
+)");
+  expect_equivalent(p, r);
+}

@@ -130,3 +130,64 @@ TEST(Fuse, ForwardsTheSecondBodyIntoTheFusedLoop) {
 }
 
 }  // namespace
+
+// Exo's test_fuse_loop_commute_config: both loops store the same constant into a config field,
+// so the reordered stores leave the same value; the fused loop prints as Exo's golden.
+TEST(Fuse, LoopsStoringTheSameConstantIntoAConfigAreFused) {
+  Module m = parse_module(R"(config CFG:
+    j: index
+
+def foo(n: size, x: R[n]):
+    y: R[n]
+    for i in seq(0, n):
+        CFG.j = 0
+    for j in seq(0, n):
+        CFG.j = 0
+)");
+  Proc p = m.proc("foo");
+  Proc q = fuse(p, "for i in _:_", "for j in _:_");
+  EXPECT_EQ(to_string(q), R"(def foo(n: size, x: R[n] @ DRAM):
+    y: R[n] @ DRAM
+    for i in seq(0, n):
+        CFG.j = 0
+        CFG.j = 0
+)");
+  expect_equivalent(p, q);
+}
+
+TEST(Fuse, RefusesLoopsStoringDifferentConstantsIntoOneElement) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[0] = 1.0
+    for j in seq(0, N):
+        A[0] = 2.0
+)");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
+                 "can be fused, but");
+}
+
+// 0.0 and -0.0 compare equal as numbers but are different stored values.
+TEST(Fuse, RefusesLoopsStoringZeroAndNegativeZeroIntoOneElement) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[0] = 0.0
+    for j in seq(0, N):
+        A[0] = -0.0
+)");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
+                 "can be fused, but");
+}
+
+// The equal stores commute, but a store of another value to the same element between them
+// does not.
+TEST(Fuse, RefusesEqualStoresWhenTheSecondLoopAlsoStoresAnotherValue) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[0] = 1.0
+    for j in seq(0, N):
+        A[0] = 1.0
+        A[j] = 2.0
+)");
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
+                 "can be fused, but");
+}
