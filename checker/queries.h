@@ -66,6 +66,9 @@ Answer can_fold_dim(const Context& ctx, const Block& code, const Sym& buf, int d
 // Does `window` (a WindowExpr such as A[i, 0:16]) contain every location of its buffer that
 // `code` reads, writes or reduces into (for staging)? Refuted with an access outside it.
 Answer window_covers(const Context& ctx, const Expr& window, const Block& code);
+// The opposite question, for code that stays on the buffer: is no location of `window` read,
+// written or reduced into by `code` (windows it forms included)? Refuted with an access inside.
+Answer window_disjoint(const Context& ctx, const Expr& window, const Block& code);
 
 // Facts under the preconditions of `ctx` (asserts, positive sizes, enclosing loops and ifs).
 Answer always_true(const Context& ctx, const Expr& cond);

@@ -139,6 +139,51 @@ Answer window_covers(const Context& ctx, const Expr& window, const Block& code) 
   });
 }
 
+Answer window_disjoint(const Context& ctx, const Expr& window, const Block& code) {
+  const WindowExprNode* w = window.as<WindowExprNode>();
+  EXOCPP_ASSERT(w != nullptr, "window_disjoint: not a window expression");
+  return guarded([&]() -> Answer {
+    RootWindow rw = resolve_window(ctx, *w);
+    Effects eff = effects_of(ctx, code);
+    Encoder enc(ctx);
+    z3::expr facts = enc.facts(ctx);
+    // A window the code forms is disjoint only if all of it is, which its two corners do not
+    // tell: code forming a window of the buffer is not analysed here.
+    for (const Access& a : eff.window_corners)
+      if (!a.is_config() && a.buffer == rw.buffer)
+        return Answer::unknown_because(
+            "windows of " + rw.buffer.name() + " the code forms are not analysed", a.srcinfo);
+    for (size_t k = 0; k < eff.accesses.size(); ++k) {
+      const Access& a = eff.accesses[k];
+      if (a.is_config() || a.buffer != rw.buffer) continue;
+      Encoder::Enc e = enc.access(a, "d" + std::to_string(k));
+      if (e.idx.size() != rw.dims.size()) continue;  // rank mismatch: never inside
+      z3::expr inside = e.when;
+      for (size_t d = 0; d < e.idx.size(); ++d) {
+        const WAccess& wd = rw.dims[d];
+        z3::expr lo = enc.num(wd.lo);
+        z3::expr hi = wd.is_interval ? enc.num(wd.hi) : lo + 1;
+        inside = inside && lo <= e.idx[d] && e.idx[d] < hi;
+      }
+      std::optional<z3::model> m;
+      if (auto ans = decide(enc, facts && inside, m)) {
+        if (ans->proved()) continue;
+        return *ans;
+      }
+      std::vector<std::string> idx;
+      for (const z3::expr& i : e.idx) idx.push_back(model_value(*m, i));
+      std::string cex = "the code " + std::string(to_string(a.kind)) + " " +
+                        location_text(a, idx) + at_line(a.srcinfo) + ", inside `" +
+                        expr_text(window) + "`";
+      std::string vals = context_values(enc, *m);
+      if (!vals.empty()) cex += "; with " + vals;
+      return Answer::refutation("the code touches the window `" + expr_text(window) + "`", cex,
+                                a.srcinfo);
+    }
+    return Answer::proof();
+  });
+}
+
 Answer config_not_read(const Context& ctx, const Block& code, const Config& cfg,
                        const std::string& field) {
   return guarded([&]() -> Answer {

@@ -12,12 +12,15 @@
 //
 // With accum = true the block may only reduce into x: the load becomes `xt[..] = 0` and the
 // store `x[..] += xt[..]`. Legality: the window covers every access of x in the block
-// (checker::window_covers), and is not empty; where the window may reach outside x (in an
-// interval or a point index), the load and store are guarded by `if` (as Exo does): the load
+// (checker::window_covers) — or, failing that, each element access is proved wholly inside the
+// window (staged) or wholly outside it (checker::window_disjoint: left on x, whose window
+// elements only the load and store touch) — and is not empty; where the window may reach outside x
+// (in an interval or a point index), the load and store are guarded by `if` (as Exo does): the load
 // runs even where the block's own accesses would not. The window's bounds are evaluated by the
 // load (before the block), by every rewritten access (inside it) and by the store (after it):
 // the checker proves the block writes nothing they read (checker::value_unchanged_by).
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -131,6 +134,78 @@ std::optional<std::pair<Sym, bool>> bypassing_alias(const Proc& p, const Block& 
   return std::nullopt;
 }
 
+// Where the window does not cover the whole block: the accesses of `buf` in the block
+// (statements [lo, hi) of list `path`) that may stay on `buf` because each is proved to touch no
+// element of the window where it stands, or nullopt when some access is neither proved outside
+// nor proved inside. An element access (a read, or the target of an assignment or reduction) is
+// asked about alone, as the store `buf[idx] = 0` at its place; a statement forming a window of
+// `buf` or passing it to a call must be inside as a whole. A node that sits at several places
+// (rewrites share unchanged subtrees) stays on `buf` only when every place of it is outside.
+std::optional<std::set<const void*>> accesses_outside(const Proc& p, const BlockPath& path, int lo,
+                                                      int hi, const Expr& win_e, const Sym& buf,
+                                                      ScalarKind elem) {
+  std::set<const void*> out, inside;
+  bool unknown = false;
+  auto classify = [&](const checker::Context& here, const void* node, const std::vector<Expr>& idx,
+                      const SrcInfo& src) {
+    Block probe{AssignNode::make(buf, elem, idx, ConstNode::make_int(0, src), src)};
+    if (checker::window_disjoint(here, win_e, probe).proved())
+      out.insert(node);
+    else if (checker::window_covers(here, win_e, probe).proved())
+      inside.insert(node);
+    else
+      unknown = true;
+  };
+  std::function<void(const BlockPath&, int, int)> walk = [&](const BlockPath& at, int from,
+                                                             int to) {
+    const Block& list = block_at(p.body(), at);
+    for (int k = from; k < to && !unknown; ++k) {
+      const Stmt& s = list[static_cast<size_t>(k)];
+      rw::BufferUses u = rw::buffer_uses(s, buf);
+      if (!u.any()) continue;
+      if (const ForNode* f = s.as<ForNode>()) {
+        BlockPath inner = at;
+        inner.push_back({k, BlockField::Body});
+        walk(inner, 0, static_cast<int>(f->body.size()));
+        continue;
+      }
+      if (const IfNode* i = s.as<IfNode>()) {
+        for (BlockField field : {BlockField::Body, BlockField::Orelse}) {
+          BlockPath inner = at;
+          inner.push_back({k, field});
+          walk(inner, 0,
+               static_cast<int>((field == BlockField::Body ? i->body : i->orelse).size()));
+        }
+        continue;
+      }
+      checker::Context here = checker::Context::at(p, at, k);
+      if (u.window || u.whole || u.stride || !(s.is<AssignNode>() || s.is<ReduceNode>())) {
+        unknown = unknown || !checker::window_covers(here, win_e, {s}).proved();
+        continue;
+      }
+      struct Reads : IRVisitor {
+        Sym buf;
+        std::vector<const ReadNode*> found;
+        void visit_Read(const ReadNode* n, const Expr& e) override {
+          if (n->name == buf) found.push_back(n);
+          IRVisitor::visit_Read(n, e);
+        }
+      } reads;
+      reads.buf = buf;
+      reads.visit(s);
+      for (const ReadNode* r : reads.found) classify(here, r, r->idx, s.srcinfo());
+      if (const AssignNode* a = s.as<AssignNode>(); a && a->name == buf)
+        classify(here, a, a->idx, s.srcinfo());
+      if (const ReduceNode* r = s.as<ReduceNode>(); r && r->name == buf)
+        classify(here, r, r->idx, s.srcinfo());
+    }
+  };
+  walk(path, lo, hi);
+  if (unknown) return std::nullopt;
+  for (const void* n : inside) out.erase(n);
+  return out;
+}
+
 }  // namespace
 
 Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_expr,
@@ -191,9 +266,18 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
               return "the window '" + to_string(win_e) +
                      "' is not empty (lo <= hi in every dimension)";
             });
-    rw::require_proved(kOp, blk, checker::window_covers(ctx, win_e, stmts), [&] {
+    // Statements whose accesses of x all lie outside the window stay on x (as in Exo); every
+    // other access must lie inside it.
+    std::set<const void*> outside;
+    checker::Answer covers = checker::window_covers(ctx, win_e, stmts);
+    if (!covers.proved())
+      if (auto split = accesses_outside(p, path, lo, hi, win_e, buf, elem)) {
+        outside = std::move(*split);
+        covers = checker::Answer::proof();
+      }
+    rw::require_proved(kOp, blk, covers, [&] {
       return "the window '" + to_string(win_e) + "' covers every access of '" + buf.name() +
-             "' in the block";
+             "' in the block (or each access lies wholly inside or wholly outside it)";
     });
     rw::require_unchanged(kOp, blk, ctx, win_e, stmts, [&] {
       return "the window '" + to_string(win_e) + "', evaluated before, inside and after the block,";
@@ -219,7 +303,7 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     bool all_points = std::none_of(win.idx.begin(), win.idx.end(),
                                    [](const WAccess& a) { return a.is_interval; });
     bool overwritten = false;
-    if (all_points && !uses.read && !uses.reduce && !uses.window) {
+    if (all_points && outside.empty() && !uses.read && !uses.reduce && !uses.window) {
       for (const Stmt& s : stmts) {
         if (!rw::buffer_uses(s, buf).any()) continue;
         const AssignNode* a = s.as<AssignNode>();
@@ -262,6 +346,7 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
       }
       return out;
     };
+    m.leave = [&outside](const void* access) { return outside.count(access) > 0; };
     Block body = rw::map_accesses(stmts, m);
 
     // 4. Load and store nests over the window.

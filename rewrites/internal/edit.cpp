@@ -115,7 +115,7 @@ class AccessMutator : public IRMutator {
   Expr mutate_Read(const ReadNode* n, const Expr& e) override {
     Expr r = IRMutator::mutate_Read(n, e);
     const ReadNode* rn = r.as<ReadNode>();
-    if (rn->name != m_.buf) return r;
+    if (rn->name != m_.buf || (m_.leave && m_.leave(n))) return r;
     if (rn->idx.empty() && rn->type.is_tensor_or_window())
       return ReadNode::make(name(), {}, rn->type, rn->srcinfo);
     return ReadNode::make(name(), idx(rn->idx), rn->type, rn->srcinfo);
@@ -139,13 +139,13 @@ class AccessMutator : public IRMutator {
   Stmt mutate_Assign(const AssignNode* n, const Stmt& s) override {
     Stmt r = IRMutator::mutate_Assign(n, s);
     const AssignNode* a = r.as<AssignNode>();
-    if (a->name != m_.buf) return r;
+    if (a->name != m_.buf || (m_.leave && m_.leave(n))) return r;
     return AssignNode::make(name(), a->type, idx(a->idx), a->rhs, a->srcinfo);
   }
   Stmt mutate_Reduce(const ReduceNode* n, const Stmt& s) override {
     Stmt r = IRMutator::mutate_Reduce(n, s);
     const ReduceNode* a = r.as<ReduceNode>();
-    if (a->name != m_.buf) return r;
+    if (a->name != m_.buf || (m_.leave && m_.leave(n))) return r;
     return ReduceNode::make(name(), a->type, idx(a->idx), a->rhs, a->srcinfo);
   }
 

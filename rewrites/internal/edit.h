@@ -32,6 +32,10 @@ struct AccessMap {
   std::function<std::vector<Expr>(const std::vector<Expr>&)> idx;
   std::function<std::vector<WAccess>(const std::vector<WAccess>&)> window;
   std::function<Expr(const StrideExprNode*)> stride;
+  // Element accesses left on `buf` as they are (stage_mem's accesses outside its window), by
+  // node: the ReadNode of a read, the AssignNode or ReduceNode of a written element. None when
+  // empty.
+  std::function<bool(const void*)> leave;
 };
 Block map_accesses(const Block& b, const AccessMap& m);
 Stmt map_accesses(const Stmt& s, const AccessMap& m);

@@ -128,6 +128,25 @@ TEST(WindowCovers, HalfTileWindowIsRefutedWithAnAccessOutside) {
   EXPECT_EQ(v[4], 16 * v[7]);
 }
 
+TEST(WindowDisjoint, OtherRowIsDisjoint) {
+  Proc p = parse_proc(kTiled);
+  Stmt ji = loop(p, "ji");
+  Context ctx = Context::at(p, ji);
+  Expr w = expr_in(ctx, "C[i + 1, 0:64]", true);
+  EXPECT_TRUE(window_disjoint(ctx, w, Block{ji}).proved());
+}
+
+TEST(WindowDisjoint, OverlappingTileIsRefutedWithAnAccessInside) {
+  Proc p = parse_proc(kTiled);
+  Stmt ji = loop(p, "ji");
+  Context ctx = Context::at(p, ji);
+  Expr w = expr_in(ctx, "C[i, 16 * jo + 8 : 16 * jo + 24]", true);
+  Answer ans = window_disjoint(ctx, w, Block{ji});
+  ASSERT_TRUE(ans.refuted()) << to_string(ans);
+  EXPECT_NE(ans.counterexample.find("inside `C[i, 16 * jo + 8:16 * jo + 24]`"), std::string::npos)
+      << ans.counterexample;
+}
+
 TEST(WindowCovers, WindowOfTheWrongRowIsRefuted) {
   Proc p = parse_proc(kTiled);
   Stmt ji = loop(p, "ji");

@@ -238,3 +238,62 @@ def f(N: size, A: f32[N] @ DRAM):
 }
 
 }  // namespace
+
+// Exo's test_stage_mem_okay, with the read moved outside the window: a statement whose accesses
+// all lie outside the window keeps using the buffer, and the staged copy holds only the window.
+TEST(StageMem, StatementOutsideTheWindowStaysOnTheBuffer) {
+  Proc p = parse_proc(R"(def foo(x: i8[10, 10, 10] @ DRAM, y: i8 @ DRAM):
+    for i in seq(0, 10):
+        x[i, 0, i] = 1.0
+        y = x[2, 1, 3]
+)");
+  Proc q = stage_mem(p, p.find_loop("i"), "x[0:10, 0, 0:10]", "x_tmp");
+  std::string text = to_string(q);
+  EXPECT_NE(text.find("x_tmp[i, i] = 1.0"), std::string::npos) << text;
+  EXPECT_NE(text.find("y = x[2, 1, 3]"), std::string::npos) << text;
+  expect_equivalent(p, q);
+}
+
+// A statement is outside only where every one of its executions is: x[i, 0, j] meets the
+// window x[0:10, 0, 0:10] for every i, so nothing is left on x and the window must cover it.
+TEST(StageMem, RefusesAStatementThatIsOnlySometimesOutsideTheWindow) {
+  Proc p = parse_proc(R"(def foo(x: i8[10, 10, 10] @ DRAM, y: i8 @ DRAM):
+    for i in seq(0, 10):
+        x[i, 0, i] = 1.0
+        y = x[2, i % 2, 3]
+)");
+  expect_refused([&] { stage_mem(p, p.find_loop("i"), "x[0:10, 0, 0:10]", "x_tmp"); }, "stage_mem",
+                 "covers every access of 'x'");
+}
+
+// Exo's test_fail_stage_mem: B is read at [4i+ii, 4k+kk] (inside the tile) and at
+// [4k+kk, 4j+jj], which meets the tile for some i, j, k: refused, as Exo refuses it.
+TEST(StageMem, RefusesAReadThatOverlapsTheWindowForSomeIterations) {
+  Proc p = parse_proc(R"(def sqmat(n: size, A: R[n, n], B: R[n, n]):
+    assert n % 4 == 0
+    for i in seq(0, n / 4):
+        for j in seq(0, n / 4):
+            for k in seq(0, n / 4):
+                for ii in seq(0, 4):
+                    for jj in seq(0, 4):
+                        for kk in seq(0, 4):
+                            A[4 * i + ii, 4 * j + jj] += B[4 * i + ii, 4 * k + kk] * B[4 * k + kk, 4 * j + jj]
+)");
+  expect_refused([&] { stage_mem(p, "for ii in _: _", "B[4*i:4*i+4, 4*k:4*k+4]", "Btile"); },
+                 "stage_mem", "covers every access of 'B'");
+}
+
+// A write outside the window between the load and the store is kept, and the store writes back
+// only the window, so neither overwrites the other.
+TEST(StageMem, WriteOutsideTheWindowSurvivesTheStore) {
+  Proc p = parse_proc(R"(def foo(N: size, x: f32[N + 1] @ DRAM):
+    for i in seq(0, N):
+        x[i] += 1.0
+        x[N] = x[i]
+)");
+  Proc q = stage_mem(p, p.find_loop("i"), "x[0:N]", "x_tmp");
+  std::string text = to_string(q);
+  EXPECT_NE(text.find("x[N] = x_tmp[i]"), std::string::npos) << text;
+  expect_equivalent(p, q, {{"N", 1}});
+  expect_equivalent(p, q, {{"N", 6}});
+}
