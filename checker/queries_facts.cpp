@@ -172,9 +172,8 @@ Answer window_disjoint(const Context& ctx, const Expr& window, const Block& code
       }
       std::vector<std::string> idx;
       for (const z3::expr& i : e.idx) idx.push_back(model_value(*m, i));
-      std::string cex = "the code " + std::string(to_string(a.kind)) + " " +
-                        location_text(a, idx) + at_line(a.srcinfo) + ", inside `" +
-                        expr_text(window) + "`";
+      std::string cex = "the code " + std::string(to_string(a.kind)) + " " + location_text(a, idx) +
+                        at_line(a.srcinfo) + ", inside `" + expr_text(window) + "`";
       std::string vals = context_values(enc, *m);
       if (!vals.empty()) cex += "; with " + vals;
       return Answer::refutation("the code touches the window `" + expr_text(window) + "`", cex,

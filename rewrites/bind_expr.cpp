@@ -4,10 +4,11 @@
 //                          -->      b = 32.0 * x[i]
 //                                   a = b + 4.0
 //
-// The binding goes right before the statement holding the first expression; every other
-// expression must sit in a statement of that same list, at or after it. Legality: the
-// expressions are equal (same structure), of a data type, and the statements from the
-// binding up to the last occurrence's statement commute with computing the expression
+// The binding goes right before the statement holding the first expression when every other
+// expression sits in a statement of that same list, at or after it; otherwise it is hoisted
+// (below) before the statement of their innermost common list that holds the first one. Legality:
+// the expressions are equal (same structure), of a data type, and the statements from the binding
+// up to the last occurrence's statement commute with computing the expression
 // (checker::stmts_commute): none of them writes a location it reads.
 //
 // Precision: the new buffer must hold the expression's value exactly (rw::store_keeps_value,
@@ -193,6 +194,25 @@ Type binding_type(const Cursor& first, const std::vector<Cursor>& cs, const Expr
                  ") exactly: storing it would round or wrap it where the original does not");
   return Type(*prec);
 }
+// The statement of the innermost statement list enclosing every cursor of `cs` that holds
+// the first of them (cs sorted, non-empty).
+Cursor common_statement(const Proc& p, const std::vector<Cursor>& cs) {
+  BlockPath common = cs.front().loc().block;
+  for (const Cursor& c : cs) {
+    const BlockPath& b = c.loc().block;
+    size_t n = 0;
+    while (n < common.size() && n < b.size() && common[n] == b[n]) ++n;
+    common.resize(n);
+  }
+  const Loc& first = cs.front().loc();
+  const int k = first.block.size() == common.size() ? first.lo : first.block[common.size()].index;
+  Loc at;
+  at.kind = CursorKind::Stmt;
+  at.block = common;
+  at.lo = k;
+  at.hi = k + 1;
+  return Cursor(p, at);
+}
 }  // namespace
 
 Proc bind_expr(const Proc& p, const CursorLike& expr, const std::string& new_name) {
@@ -212,11 +232,13 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     const BlockPath path = first.loc().block;
     const int k0 = first.loc().lo;
     require_data_value(first, e);
-    for (const Cursor& c : cs) {
-      if (!(c.loc().block == path))
-        rw::fail(kOp, c, "every expression must be in the same statement list as the first one");
-      require_bindable_occurrence(c, e);
-    }
+    // Expressions in different statement lists (Exo's test_bind_expr_cse_2: one constant in two
+    // loops): the binding is hoisted before the statement of their innermost common list that
+    // holds the first one, with the hoisting checks.
+    if (std::any_of(cs.begin(), cs.end(),
+                    [&](const Cursor& c) { return !(c.loc().block == path); }))
+      return bind_expr(p, exprs, new_name, common_statement(p, cs));
+    for (const Cursor& c : cs) require_bindable_occurrence(c, e);
     for (size_t i = 1; i < cs.size(); ++i)
       if (cs[i].loc() == cs[i - 1].loc())
         rw::fail(kOp, cs[i], "the same expression is named twice");

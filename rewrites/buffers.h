@@ -39,7 +39,8 @@ Proc delete_buffer(const Proc& p, const CursorLike& alloc);
 
 // ---- expressions and windows ------------------------------------------------------------------
 // Binds the (equal) data expressions `exprs` to a new scalar `new_name` assigned just before
-// the statement holding the first one.
+// the statement holding the first one; when they lie in different statement lists, before the
+// statement of their innermost common list that holds the first (as the overload below).
 Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::string& new_name);
 Proc bind_expr(const Proc& p, const CursorLike& expr, const std::string& new_name);
 // The same, assigned before statement `before` instead, which is or precedes (in the same list)

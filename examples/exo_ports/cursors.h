@@ -13,16 +13,16 @@ namespace exo_ports {
 
 // What the tutorial computes and asserts along the way, kept for the tests to check.
 struct CursorsPort {
-  exocpp::Proc gemv;            // the original kernel
-  exocpp::Cursor i_loop;        // gemv.find_loop("i")
-  exocpp::Cursor i_loop2;       // gemv.find("for i in _: _"): the same loop
-  exocpp::Cursor j_loop;        // i_loop.body()[0]
-  exocpp::Cursor j_loop_parent; // j_loop.parent(): i_loop again
-  exocpp::Proc g;               // gemv_scheduled after both divide_loops
-  exocpp::Proc g1;              // lift_scope(g, j_loop): j_loop forwarded implicitly
-  exocpp::Proc g2;              // lift_scope(g, g.forward(j_loop))
-  exocpp::Cursor j_in_g;        // g.forward(j_loop)
-  exocpp::Proc final_g;         // tile_2D(gemv, i_loop, j_loop, ...)
+  exocpp::Proc gemv;             // the original kernel
+  exocpp::Cursor i_loop;         // gemv.find_loop("i")
+  exocpp::Cursor i_loop2;        // gemv.find("for i in _: _"): the same loop
+  exocpp::Cursor j_loop;         // i_loop.body()[0]
+  exocpp::Cursor j_loop_parent;  // j_loop.parent(): i_loop again
+  exocpp::Proc g;                // gemv_scheduled after both divide_loops
+  exocpp::Proc g1;               // lift_scope(g, j_loop): j_loop forwarded implicitly
+  exocpp::Proc g2;               // lift_scope(g, g.forward(j_loop))
+  exocpp::Cursor j_in_g;         // g.forward(j_loop)
+  exocpp::Proc final_g;          // tile_2D(gemv, i_loop, j_loop, ...)
 };
 
 // The user-defined operation of the tutorial's step 5: a 2D tiling of two perfectly divisible

@@ -828,3 +828,37 @@ TEST(ExoBuffersPort, RearrangeDim2) {
 }
 
 }  // namespace
+
+// test_bind_expr_cse_2: one constant in two loops is bound once, before the first loop (the
+// innermost list holding both). Exo's golden types the temporary R; exocpp gives it the
+// literal's own precision (docs/exo-differences.md).
+TEST(ExoBuffersPort, BindExprAcrossTwoLoops) {
+  Proc foo = parse_proc(R"(def foo(x: i8[5] @ DRAM, y: i8[5] @ DRAM):
+    for i in seq(0, 5):
+        x[i] = 2.0
+    for i in seq(0, 5):
+        y[i] = 2.0
+)");
+  std::vector<CursorLike> twos;
+  for (const Cursor& c : foo.find_all("2.0")) twos.push_back(c);
+  Proc q = bind_expr(foo, twos, "two");
+  std::string text = to_string(q);
+  EXPECT_LT(text.find("two = 2.0"), text.find("for i")) << q;
+  EXPECT_TRUE(has(q, "x[i] = two")) << q;
+  EXPECT_TRUE(has(q, "y[i] = two")) << q;
+  expect_equivalent(foo, q);
+}
+
+// Hoisted across lists, the binding still needs the value unchanged up to its last use.
+TEST(ExoBuffersPort, BindExprAcrossLoopsRefusesAValueWrittenBetween) {
+  Proc foo = parse_proc(R"(def foo(a: f32 @ DRAM, x: f32[5] @ DRAM, y: f32[5] @ DRAM):
+    for i in seq(0, 5):
+        x[i] = 2.0 * a
+    a = 1.0
+    for i in seq(0, 5):
+        y[i] = 2.0 * a
+)");
+  std::vector<CursorLike> both;
+  for (const Cursor& c : foo.find_all("2.0 * a")) both.push_back(c);
+  EXPECT_THROW(bind_expr(foo, both, "t"), SchedulingError);
+}
