@@ -19,6 +19,7 @@
 #include "core/test_inputs.h"
 #include "core/typecheck.h"
 #include "driver/driver.h"
+#include "driver/library_main.h"
 #include "rewrites/buffers.h"
 #include "rewrites/composites.h"
 #include "rewrites/configs.h"

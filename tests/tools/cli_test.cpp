@@ -7,31 +7,13 @@
 #include <fstream>
 #include <string>
 
+#include "cli_run.h"
+
+using exocpp::testing::CliRun;
+using exocpp::testing::run_cli;
+using exocpp::testing::write_temp;
+
 namespace {
-
-struct CliRun {
-  int code;
-  std::string out;  // stdout and stderr together
-};
-
-CliRun run_cli(const std::string& args) {
-  std::string cmd = std::string(EXOCPP_CLI_PATH) + " " + args + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  CliRun r{-1, ""};
-  if (!f) return r;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(f);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-std::string write_temp(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
-}
 
 const std::string kGemm = std::string(EXOCPP_SOURCE_DIR) + "/examples/gemm.exo";
 

@@ -12,28 +12,16 @@
 #include <fstream>
 #include <string>
 
+#include "cli_run.h"
+
+using exocpp::testing::CliRun;
+using exocpp::testing::run_cli;
+using exocpp::testing::write_temp;
+
 namespace {
 
 namespace fs = std::filesystem;
 using namespace exocpp;
-
-struct CliRun {
-  int code;
-  std::string out;  // stdout and stderr together
-};
-
-CliRun run_cli(const std::string& args) {
-  std::string cmd = "timeout 60 " + std::string(EXOCPP_CLI_PATH) + " " + args + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  CliRun r{-1, ""};
-  if (!f) return r;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(f);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
 
 // A fresh, empty folder for one test.
 std::string fresh_dir(const std::string& name) {
