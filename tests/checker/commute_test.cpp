@@ -270,11 +270,24 @@ def f(x: f32[16] @ DRAM):
   EXPECT_TRUE(loop_iterations_commute(Context::at(p, l), l).proved());
 }
 
-TEST(LoopIterations, DivisionIndexCollisionIsRefuted) {
+// Iterations i = 2k and 2k + 1 store into one element, but the same constant: either order
+// leaves 1.0 there.
+TEST(LoopIterations, StoresOfOneConstantCommuteThoughTheyCollide) {
   Proc p = parse_proc(R"(
 def f(x: f32[4] @ DRAM):
     for i in seq(0, 8):
         x[i / 2] = 1.0
+)");
+  Stmt l = loop(p, "i");
+  EXPECT_TRUE(loop_iterations_commute(Context::at(p, l), l).proved());
+}
+
+// Two iterations store different values (y[i]) into one element: the order decides which stays.
+TEST(LoopIterations, DivisionIndexCollisionIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(x: f32[4] @ DRAM, y: f32[8] @ DRAM):
+    for i in seq(0, 8):
+        x[i / 2] = y[i]
 )");
   Stmt l = loop(p, "i");
   Answer ans = loop_iterations_commute(Context::at(p, l), l);

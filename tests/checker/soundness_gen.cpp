@@ -111,6 +111,7 @@ struct Gen {
     s.lhs = access(vars);
     int nreads = pick(0, 2);
     for (int k = 0; k < nreads; ++k) s.reads.push_back(access(vars));
+    s.constant = pick(1, 2);  // equal constants commute, different ones do not
     if (!vars.empty() && chance(0.2)) {
       s.guard = std::make_shared<GCond>();
       s.guard->parity = chance(0.3);
@@ -172,7 +173,7 @@ void print(const GStmt& s, const std::vector<std::string>& n, int indent, std::s
   }
   std::string rhs;
   for (const GAccess& r : s.reads) rhs += (rhs.empty() ? "" : " + ") + access_text(r, n);
-  if (rhs.empty()) rhs = "1.0";
+  if (rhs.empty()) rhs = std::to_string(s.constant) + ".0";
   out += pad + access_text(s.lhs, n) + (s.kind == GStmt::Reduce ? " += " : " = ") + rhs + "\n";
 }
 
@@ -205,6 +206,7 @@ void run(const GStmt& s, std::vector<long>& env, std::vector<const GStmt*>& path
       };
       for (const GAccess& r : s.reads) emit(r, false, false);
       emit(s.lhs, s.kind == GStmt::Assign, s.kind == GStmt::Reduce);
+      if (s.kind == GStmt::Assign && s.reads.empty()) out.back().stored_constant = s.constant;
     }
   }
   path.pop_back();
@@ -257,6 +259,8 @@ bool conflict(const Event& a, const Event& b, bool reduces_commute) {
   bool aw = a.write || a.reduce, bw = b.write || b.reduce;
   if (!aw && !bw) return false;
   if (a.reduce && b.reduce) return !reduces_commute;
+  if (reduces_commute && a.stored_constant != 0 && a.stored_constant == b.stored_constant)
+    return false;
   return true;
 }
 

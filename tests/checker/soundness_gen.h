@@ -42,6 +42,7 @@ struct GStmt {
   GAccess lhs;
   std::vector<GAccess> reads;
   std::shared_ptr<GCond> guard;  // the statement sits under `if guard:`
+  int constant = 1;              // with no reads: the constant stored (1.0 or 2.0)
   // Loop
   int var = -1;
   IExprP lo, hi;
@@ -62,6 +63,7 @@ GProgram random_siblings(std::mt19937_64& rng);  // two top-level loops (for fus
 // One executed access.
 struct Event {
   bool write = false, reduce = false;  // neither: a read
+  int stored_constant = 0;             // an assignment of a constant: its value; else 0
   int buf = 0;
   std::vector<long> loc;
   std::vector<long> env;           // loop variable values (-999 when not bound)
@@ -71,7 +73,8 @@ struct Event {
 std::vector<Event> enumerate(const GProgram& p);
 
 // Two events touch one location and one writes it (two reductions conflict only when
-// !reduces_commute).
+// !reduces_commute, and neither do two assignments of the same constant, which leave the same
+// value in either order).
 bool conflict(const Event& a, const Event& b, bool reduces_commute);
 bool under(const Event& e, const GStmt* s);
 
