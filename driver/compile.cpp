@@ -1,5 +1,6 @@
-// The compile-and-load helper: emit procs with packed entry points, build a shared object with
-// the system C compiler, dlopen it, and call procs on the interpreter's argument values.
+// The compile-and-load helper: emit procs with packed entry points, compile them in process
+// (driver/c_jit.h) or build a shared object with the system C compiler and dlopen it, and call
+// procs on the interpreter's argument values.
 #include <dlfcn.h>
 #include <stdlib.h>
 
@@ -11,6 +12,7 @@
 
 #include "codegen/c_types.h"
 #include "core/test_inputs.h"
+#include "driver/c_jit.h"
 #include "driver/driver.h"
 #include "driver/lower.h"
 
@@ -154,6 +156,23 @@ double load_native(ScalarKind k, const void* p) {
   }
 }
 
+// Whether to compile in process: the JIT is built in, EXOCPP_C_COMPILER is not "system", the
+// compiler is the default "cc" (a named compiler is asked for by name), and the flags only
+// compile (no inputs, libraries, linker flags or OpenMP, which needs its runtime).
+bool use_jit(const CompileOptions& opts, const CSource& src) {
+  if (!driver::c_jit_available() || opts.compiler != "cc") return false;
+  const char* env = std::getenv("EXOCPP_C_COMPILER");
+  if (env && std::string(env) == "system") return false;
+  if (src.source.find("#pragma omp") != std::string::npos) return false;
+  for (const std::string& f : opts.flags) {
+    if (f.empty() || f[0] != '-' || f.rfind("-l", 0) == 0 || f.rfind("-L", 0) == 0 ||
+        f.rfind("-Wl,", 0) == 0 || f.rfind("-fopenmp", 0) == 0 || f == "-o" || f == "-shared" ||
+        f == "-I" || f == "-include")
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 CompiledLibrary::CompiledLibrary(const std::vector<Proc>& procs, const std::string& lib_name,
@@ -170,6 +189,18 @@ CompiledLibrary::CompiledLibrary(const std::vector<Proc>& procs, const std::stri
   c_path_ = dir_ + "/" + lib_name + ".c";
   std::ofstream(c_path_) << src_.source;
   std::ofstream(dir_ + "/" + lib_name + ".h") << src_.header;
+  if (use_jit(opts, src_)) {
+    std::vector<std::string> flags = opts.flags;
+    flags.push_back("-std=c99");
+    driver::CJitResult r = driver::jit_compile_c(src_.source, c_path_, flags);
+    if (!r.module)
+      throw CodegenError({}, "the C compiler failed (clang, in process) on " + c_path_ +
+                                 " (kept for inspection; EXOCPP_C_COMPILER=system uses the "
+                                 "system compiler)\n" +
+                                 r.error);
+    jit_ = std::move(r.module);
+    return;
+  }
   std::string so = dir_ + "/lib" + lib_name + ".so";
   std::string cmd = shell_quote(opts.compiler);
   for (const std::string& f : opts.flags) cmd += " " + shell_quote(f);
@@ -197,7 +228,7 @@ CompiledLibrary::~CompiledLibrary() {
 }
 
 void* CompiledLibrary::symbol(const std::string& name) const {
-  void* s = dlsym(handle_, name.c_str());
+  void* s = jit_ ? jit_->lookup(name) : dlsym(handle_, name.c_str());
   if (!s)
     throw CodegenError({}, "the compiled library " + lib_name_ + " has no symbol '" + name + "'");
   return s;

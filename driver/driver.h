@@ -21,6 +21,10 @@
 
 namespace exocpp {
 
+namespace driver {
+class CJitModule;  // driver/c_jit.h
+}
+
 // The C library for `procs` and every proc they call, transitively (callees first, in call-graph
 // order; instructions expand in place and are not emitted as functions). The given procs are
 // public (declared in the header); the callees they pull in are `static` in the source. Throws
@@ -50,6 +54,10 @@ struct CompileOptions {
 
 // A C library emitted from procs, compiled to a shared object and loaded. The build folder is
 // removed when the library is destroyed, or kept (and named in the error) when compiling fails.
+// With the default compiler ("cc") and compile-only flags, a build with LLVM 14 and libclang-cpp
+// compiles in process instead (driver/c_jit.h: clang and LLVM's ORC JIT, no compiler process or
+// shared object); EXOCPP_C_COMPILER=system in the environment, another compiler, link flags,
+// extra input files or OpenMP use the system compiler.
 class CompiledLibrary {
  public:
   // Throws CodegenError when emission fails, or when the compiler fails (with its output and
@@ -73,7 +81,8 @@ class CompiledLibrary {
   std::vector<Proc> procs_;
   std::string lib_name_, dir_, c_path_;
   CSource src_;
-  void* handle_ = nullptr;
+  void* handle_ = nullptr;                   // the dlopened shared object, or
+  std::unique_ptr<driver::CJitModule> jit_;  // the code compiled in process
 };
 
 // Compiles `p` alone, runs it and the interpreter (R as f32) on the same random arguments

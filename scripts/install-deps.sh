@@ -14,6 +14,7 @@ packages=(
   libopenblas-dev            # the SGEMM / DGEMM peer in bench/blas
   libdnnl-dev                # oneDNN, the int8 GEMM peer in bench/blas
   libhalide14-0-dev          # Halide 14, the image-pipeline peer in bench/pipelines
+  llvm-14-dev libclang-cpp14-dev libclang-14-dev  # the in-process C JIT (driver/c_jit.h)
 )
 
 missing=()
