@@ -3,6 +3,8 @@
 // EmitLLVMOnlyAction produces the optimized module, and an LLJIT for the host compiles it.
 #include "driver/c_jit.h"
 
+#include "driver/half_bits.h"
+
 #if EXOCPP_HAVE_C_JIT
 
 #include <clang/Basic/Diagnostic.h>
@@ -51,34 +53,7 @@ std::string take_error(llvm::Error e) {
 // missing) as an integer and calls __gnu_h2f_ieee / __gnu_f2h_ieee / __truncdfhf2 with i16
 // arguments and results; the process's libgcc 12 has _Float16 versions that pass the half in an
 // SSE register. The JIT binds these names to the ones below, which round to nearest even once.
-uint16_t double_to_half(double v) {
-  if (std::isnan(v)) return 0x7e00;
-  uint16_t sign = std::signbit(v) ? 0x8000 : 0;
-  double a = std::fabs(v);
-  if (a >= 65520.0) return sign | 0x7c00;
-  if (a < std::ldexp(1.0, -14))
-    return sign | static_cast<uint16_t>(std::nearbyint(a * std::ldexp(1.0, 24)));
-  int e = 0;
-  double f = std::frexp(a, &e);  // a = f * 2^e, f in [0.5, 1)
-  e -= 1;
-  double mant = std::nearbyint((f * 2.0 - 1.0) * 1024.0);
-  if (mant >= 1024.0) {
-    mant = 0;
-    ++e;
-  }
-  if (e > 15) return sign | 0x7c00;
-  return sign | static_cast<uint16_t>((e + 15) << 10) | static_cast<uint16_t>(mant);
-}
-
-float half_to_float(uint16_t h) {
-  float sign = (h & 0x8000) ? -1.0f : 1.0f;
-  int exp = (h >> 10) & 0x1f;
-  int mant = h & 0x3ff;
-  if (exp == 0) return sign * std::ldexp(static_cast<float>(mant), -24);
-  if (exp == 31) return mant ? std::nanf("") : sign * INFINITY;
-  return sign * std::ldexp(static_cast<float>(mant | 0x400), exp - 25);
-}
-
+float half_to_float(uint16_t h) { return static_cast<float>(half_to_double(h)); }
 uint16_t float_to_half(float v) { return double_to_half(v); }
 
 // The codegen level the JIT uses for the module clang optimized at the flags' -O level.

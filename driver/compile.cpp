@@ -14,6 +14,7 @@
 #include "core/test_inputs.h"
 #include "driver/c_jit.h"
 #include "driver/driver.h"
+#include "driver/half_bits.h"
 #include "driver/lower.h"
 
 namespace exocpp {
@@ -36,34 +37,6 @@ int run_command(const std::string& cmd, std::string& output) {
   while ((n = fread(buf, 1, sizeof buf, f)) > 0) output.append(buf, n);
   int status = pclose(f);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-uint16_t double_to_half(double v) {
-  if (std::isnan(v)) return 0x7e00;
-  uint16_t sign = std::signbit(v) ? 0x8000 : 0;
-  double a = std::fabs(v);
-  if (a >= 65520.0) return sign | 0x7c00;
-  if (a < std::ldexp(1.0, -14))
-    return sign | static_cast<uint16_t>(std::nearbyint(a * std::ldexp(1.0, 24)));
-  int e = 0;
-  double f = std::frexp(a, &e);  // a = f * 2^e, f in [0.5, 1)
-  e -= 1;
-  double mant = std::nearbyint((f * 2.0 - 1.0) * 1024.0);
-  if (mant >= 1024.0) {
-    mant = 0;
-    ++e;
-  }
-  if (e > 15) return sign | 0x7c00;
-  return sign | static_cast<uint16_t>((e + 15) << 10) | static_cast<uint16_t>(mant);
-}
-
-double half_to_double(uint16_t h) {
-  double sign = (h & 0x8000) ? -1.0 : 1.0;
-  int exp = (h >> 10) & 0x1f;
-  int mant = h & 0x3ff;
-  if (exp == 0) return sign * std::ldexp(mant, -24);
-  if (exp == 31) return mant ? std::nan("") : sign * INFINITY;
-  return sign * std::ldexp(mant | 0x400, exp - 25);
 }
 
 // bfloat16 is the top half of an f32: round to bfloat16 first (the interpreter's rounding), then
@@ -110,7 +83,7 @@ void store_native(ScalarKind k, void* p, double v) {
       *static_cast<float*>(p) = static_cast<float>(v);
       return;
     case ScalarKind::F16:
-      *static_cast<uint16_t*>(p) = double_to_half(v);
+      *static_cast<uint16_t*>(p) = driver::double_to_half(v);
       return;
     case ScalarKind::BF16:
       *static_cast<uint16_t*>(p) = double_to_bfloat16(v);
@@ -140,7 +113,7 @@ double load_native(ScalarKind k, const void* p) {
     case ScalarKind::F32:
       return *static_cast<const float*>(p);
     case ScalarKind::F16:
-      return half_to_double(*static_cast<const uint16_t*>(p));
+      return driver::half_to_double(*static_cast<const uint16_t*>(p));
     case ScalarKind::BF16:
       return bfloat16_to_double(*static_cast<const uint16_t*>(p));
     case ScalarKind::I32:
