@@ -4,6 +4,7 @@
 // runs like the plain proc, interpreted and (where the CPU has AVX2/FMA) compiled.
 #include <gtest/gtest.h>
 
+#include "avx2_simple_math.h"
 #include "hwlibs/x86/x86.h"
 
 namespace exocpp {
@@ -39,17 +40,7 @@ def simple_math(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
         x[i] = x[i] * y[i] * y[i]
 )",
                            "simple_math");
-  Proc p = divide_loop(plain, "i", 8, {"io", "ii"}, {.tail = Tail::Cut});
-  p = stage_mem(p, "for ii in _: _ #0", "x[8 * io:8 * io + 8]", "xVec");
-  p = stage_mem(p, "for ii in _: _ #0", "y[8 * io:8 * io + 8]", "yVec");
-  // xVec * yVec into a register of its own, so each product is one mul.
-  p = bind_expr(p, "xVec[ii] * yVec[ii]", "xy");
-  p = expand_dim(p, "xy", "8", "ii");
-  p = lift_alloc(p, "xy");
-  p = fission(p, p.find("xy[_] = _").after());
-  for (const char* reg : {"xVec", "yVec", "xy"}) p = set_memory(p, reg, "AVX2");
-  for (const x86::InstrRef& instr : {x86::mm256_loadu_ps, x86::mm256_storeu_ps, x86::mm256_mul_ps})
-    p = replace_all(p, instr.get());
+  Proc p = testing::schedule_avx2_simple_math(plain);
   EXPECT_NO_THROW(typecheck(p)) << p;
   expect_no_lane_loops(p, 8);
   EXPECT_EQ(count_calls(p, "mm256_mul_ps"), 2) << p;
