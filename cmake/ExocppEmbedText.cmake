@@ -1,5 +1,5 @@
 # exocpp_embed_text(HEADER NAME FILE): writes HEADER defining the char array NAME as a raw string with
-# the text of FILE (a .exo library), so programs need no file paths at run time. Re-runs when
+# the text of FILE (a .exo library, or C source), so programs need no file paths at run time. Re-runs when
 # FILE changes; the header is rewritten only when its content changes.
 function(exocpp_embed_text header name file)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${file})

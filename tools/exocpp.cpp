@@ -152,12 +152,22 @@ bool wants_help(const std::vector<std::string>& args) {
   return false;
 }
 
-// Parses the single FILE argument of a command; prints usage and returns "" on misuse.
-std::string file_arg(const std::vector<std::string>& args, const char* help) {
-  if (args.size() != 1 || (!args[0].empty() && args[0][0] == '-')) {
-    std::cerr << help;
-    return "";
-  }
+// A one-line usage error for misuse of a command: what is wrong, then the first line of the
+// command's help ("usage: exocpp check [--lib LIB] FILE.exo").
+UsageError misuse(const std::string& what, const char* help) {
+  std::string usage = help;
+  return UsageError{what + " (" + usage.substr(0, usage.find('\n')) + ")"};
+}
+
+// The single FILE argument of a command; throws UsageError on misuse.
+std::string file_arg(const std::vector<std::string>& args, const char* cmd, const char* help) {
+  if (args.empty()) throw misuse(std::string(cmd) + " needs a FILE.exo", help);
+  for (const std::string& a : args)
+    if (!a.empty() && a[0] == '-')
+      throw misuse(std::string(cmd) + ": unknown option '" + a + "'", help);
+  if (args.size() != 1)
+    throw misuse(std::string(cmd) + " takes one FILE.exo, not " + std::to_string(args.size()),
+                 help);
   return args[0];
 }
 
@@ -167,8 +177,7 @@ int run_check(std::vector<std::string> args) {
     return 0;
   }
   std::set<std::string> libs = take_libs(args);
-  std::string path = file_arg(args, kCheckHelp);
-  if (path.empty()) return 2;
+  std::string path = file_arg(args, "check", kCheckHelp);
   exocpp::Module m = parse_with_libraries(path, libs);  // parse errors and type errors
   for (const exocpp::Proc& p : m.procs) exocpp::checker::check_proc(p);  // bounds, asserts, calls
   return 0;
@@ -180,8 +189,7 @@ int run_print(std::vector<std::string> args) {
     return 0;
   }
   std::set<std::string> libs = take_libs(args);
-  std::string path = file_arg(args, kPrintHelp);
-  if (path.empty()) return 2;
+  std::string path = file_arg(args, "print", kPrintHelp);
   exocpp::Module m = parse_with_libraries(path, libs);
   std::cout << exocpp::to_string(m);
   return 0;
@@ -216,14 +224,11 @@ int run_emit(std::vector<std::string> args, bool cuda) {
     } else if (!a.empty() && a[0] != '-' && path.empty()) {
       path = a;
     } else {
-      std::cerr << "exocpp " << cmd << ": unexpected argument '" << a << "'\n\n" << kCHelp;
-      return 2;
+      throw misuse(std::string(cmd) + ": unexpected argument '" + a + "'", kCHelp);
     }
   }
-  if (path.empty() || dir.empty()) {
-    std::cerr << kCHelp;
-    return 2;
-  }
+  if (path.empty()) throw misuse(std::string(cmd) + " needs a FILE.exo", kCHelp);
+  if (dir.empty()) throw misuse(std::string(cmd) + " needs an output folder (-o DIR)", kCHelp);
   if (name.empty()) name = library_name_of(path);
   exocpp::Module m = parse_with_libraries(path, libs);
   std::vector<exocpp::Proc> procs;
@@ -361,8 +366,7 @@ int main(int argc, char** argv) {
     if (cmd == "run") return run_run(args);
     if (cmd == "c") return run_emit(args, false);
     if (cmd == "cuda") return run_emit(args, true);
-    std::cerr << "exocpp: unknown command '" << cmd << "'\n\n" << kMainHelp;
-    return 2;
+    throw UsageError{"unknown command '" + cmd + "' (exocpp --help lists the commands)"};
   } catch (const UsageError& e) {
     std::cerr << "exocpp: " << e.message << "\n";
     return 2;

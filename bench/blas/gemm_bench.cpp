@@ -387,8 +387,14 @@ void unpin_openblas(char** argv) {
 }
 
 // The peak loops below are built for AVX-512 (and VNNI): main() runs each where the CPU has it.
+// GCC sets the target for a region with its pragma; clang applies the attribute to each function.
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx512f,avx512vnni,avx512bf16"))), \
+                             apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512vnni,avx512bf16")
+#endif
 struct F32Lanes {
   using V = __m512;
   static constexpr int lanes = 16;
@@ -471,7 +477,11 @@ double fma_peak_gflops() {
   }
   return best;
 }
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 // Collects each run's GFLOP/s (medians and bests of the repetitions) while printing as usual.
 class TableReporter : public benchmark::ConsoleReporter {

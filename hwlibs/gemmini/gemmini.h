@@ -45,7 +45,9 @@ std::vector<std::string> instruction_names();
 void register_library();
 
 // Compiler options that build emitted C calling the model: the include path of
-// gemmini_model.h and the model's C source, appended to `base`.
+// gemmini_model.h and the model's C source, appended to `base`. Both files are written on first
+// use from copies embedded in the library, into a private temporary folder removed at exit, so
+// an installed exocpp needs no source tree. Throws CodegenError when they cannot be written.
 CompileOptions model_compile_options(CompileOptions base = {});
 
 }  // namespace exocpp::gemmini

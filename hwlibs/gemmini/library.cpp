@@ -1,11 +1,18 @@
 // The Gemmini library's C++ side: the GEMM_SCRATCH and GEMM_ACCUM memories, the acc_scale
 // extern, and the instructions of the embedded gemmini.exo, parsed once on first use.
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "gemmini_model_c_text.h"
+#include "gemmini_model_h_text.h"
 #include "hwlibs/embedded_exo.h"
 #include "hwlibs/gemmini/gemmini.h"
 
@@ -155,9 +162,51 @@ Config config(const std::string& name) {
 
 std::vector<std::string> instruction_names() { return library_proc_names(library()); }
 
+namespace {
+
+// A private folder holding the model's header and C source, written once per process from the
+// copies embedded in the library and removed at exit: compiling against the model then needs
+// neither the source tree nor an installed .c file.
+class ModelFolder {
+ public:
+  ModelFolder() {
+    namespace fs = std::filesystem;
+    std::string tmpl = (fs::temp_directory_path() / "exocpp-gemmini-model-XXXXXX").string();
+    if (!mkdtemp(tmpl.data()))
+      throw CodegenError({}, "gemmini: cannot create a folder for the model's C source under " +
+                                 fs::temp_directory_path().string() + ": " + std::strerror(errno));
+    dir_ = tmpl;
+    write("gemmini_model.h", EXOCPP_GEMMINI_MODEL_H_TEXT);
+    write("gemmini_model.c", EXOCPP_GEMMINI_MODEL_C_TEXT);
+  }
+  ~ModelFolder() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  ModelFolder(const ModelFolder&) = delete;
+  ModelFolder& operator=(const ModelFolder&) = delete;
+  const std::string& dir() const { return dir_; }
+
+ private:
+  void write(const std::string& name, const char* text) {
+    std::ofstream out(dir_ + "/" + name, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir_, ec);
+      throw CodegenError({}, "gemmini: cannot write " + dir_ + "/" + name);
+    }
+  }
+  std::string dir_;
+};
+
+}  // namespace
+
 CompileOptions model_compile_options(CompileOptions base) {
-  base.flags.push_back("-I" EXOCPP_GEMMINI_DIR);
-  base.flags.push_back(EXOCPP_GEMMINI_DIR "/gemmini_model.c");
+  static const ModelFolder folder;  // thread-safe once; retried if it threw
+  base.flags.push_back("-I" + folder.dir());
+  base.flags.push_back(folder.dir() + "/gemmini_model.c");
   return base;
 }
 

@@ -9,6 +9,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <thread>
+#include <vector>
 
 #include "avx2_simple_math.h"
 #include "hwlibs/x86/x86.h"
@@ -170,6 +172,39 @@ TEST(CJit, Avx2KernelAgreesWithTheInterpreterAndTheSystemCompiler) {
     }
     EXPECT_EQ(compare_args(p, by_system, by_jit), "") << "n = " << n;
   }
+}
+
+// Schedule search compiles candidates side by side: each CompiledLibrary has its own clang
+// instance, LLVM context and LLJIT, so libraries compiled on several threads at once all work.
+TEST(CJit, LibrariesCompileOnSeveralThreadsAtOnce) {
+  SKIP_WITHOUT_JIT();
+  CompilerEnv env(nullptr);
+  Proc p = saxpy();
+  constexpr int kThreads = 4;
+  std::vector<std::vector<ArgValue>> inputs, expected;
+  for (int t = 0; t < kThreads; ++t) {
+    inputs.push_back(random_args(p, {{"n", 16 + t}}, 40 + t, {.real_as = ScalarKind::F32}));
+    expected.push_back(deep_copy(inputs.back()));
+    interpret(p, expected.back(), {.real_as = ScalarKind::F32});
+  }
+  std::vector<std::string> errors(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      try {
+        for (int round = 0; round < 3; ++round) {
+          std::vector<ArgValue> args = deep_copy(inputs[t]);
+          CompiledLibrary lib({p}, "jit_thread_" + std::to_string(t), {"cc", {"-O1"}});
+          lib.call("saxpy", args);
+          if (std::string diff = compare_args(p, expected[t], args); !diff.empty())
+            errors[t] = diff;
+        }
+      } catch (const std::exception& e) {
+        errors[t] = e.what();
+      }
+    });
+  for (std::thread& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(errors[t], "") << "thread " << t;
 }
 
 }  // namespace

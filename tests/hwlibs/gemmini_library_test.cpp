@@ -5,6 +5,9 @@
 
 #include <climits>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -32,6 +35,26 @@ std::string interpreter_vs_model(const Proc& p, const std::map<std::string, int6
   CompiledLibrary lib({p}, "gemmini_check", gemmini::model_compile_options());
   lib.call(p.name(), copy);
   return compare_args(p, args, copy);
+}
+
+// An installed exocpp has no source tree: the model's header and C source come from the copies
+// embedded in the library, written into a temporary folder.
+TEST(GemminiLibrary, ModelCompileOptionsNeedNoSourceTree) {
+  namespace fs = std::filesystem;
+  CompileOptions opts = gemmini::model_compile_options({.compiler = "cc", .flags = {"-O1"}});
+  ASSERT_EQ(opts.flags.size(), 3u);
+  EXPECT_EQ(opts.flags[0], "-O1");
+  ASSERT_EQ(opts.flags[1].rfind("-I", 0), 0u);
+  fs::path dir = opts.flags[1].substr(2);
+  EXPECT_EQ(dir.parent_path(), fs::temp_directory_path());
+  EXPECT_EQ(fs::path(opts.flags[2]), dir / "gemmini_model.c");
+  ASSERT_TRUE(fs::exists(dir / "gemmini_model.h"));
+  std::ifstream c(opts.flags[2]);
+  std::stringstream text;
+  text << c.rdbuf();
+  EXPECT_NE(text.str().find("#include \"gemmini_model.h\""), std::string::npos);
+  // A second call reuses the folder.
+  EXPECT_EQ(gemmini::model_compile_options().flags.back(), opts.flags[2]);
 }
 
 TEST(GemminiLibrary, EveryInstructionParsesWithItsTemplate) {

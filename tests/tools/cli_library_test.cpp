@@ -147,6 +147,22 @@ TEST(CliLibrary, CCreatesANestedOutputFolder) {
   EXPECT_TRUE(fs::is_regular_file(dir / "a" / "b" / "cli_nested.c")) << r.out;
 }
 
+TEST(CliLibrary, CWithoutAnOutputFolderIsAOneLineUsageError) {
+  CliRun r = run_cli("c " + write_temp("cli_no_dir.exo", kSaxpy));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(r.out,
+            "exocpp: c needs an output folder (-o DIR) (usage: exocpp c FILE.exo -o DIR "
+            "[--name LIB] [--lib LIB])\n");
+}
+
+TEST(CliLibrary, CWithAStrayArgumentIsAOneLineUsageError) {
+  CliRun r = run_cli("cuda a.exo b.exo -o out");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(r.out,
+            "exocpp: cuda: unexpected argument 'b.exo' (usage: exocpp cuda FILE.exo -o DIR "
+            "[--name LIB] [--lib LIB])\n");
+}
+
 TEST(CliLibrary, CIntoAFileIsAOneLineError) {
   std::string src = write_temp("cli_into_file.exo", kSaxpy);
   CliRun r = run_cli("c " + src + " -o " + src + "/sub");
