@@ -129,11 +129,12 @@ double load_native(ScalarKind k, const void* p) {
   }
 }
 
-// Whether to compile in process: the JIT is built in, EXOCPP_C_COMPILER is not "system", the
-// compiler is the default "cc" (a named compiler is asked for by name), and the flags only
-// compile (no inputs, libraries, linker flags or OpenMP, which needs its runtime).
+// Whether to compile in process: the JIT is built in and allowed (`in_process`),
+// EXOCPP_C_COMPILER is not "system", the compiler is the default "cc" (a named compiler is asked
+// for by name), and the flags only compile (no inputs, libraries, linker flags or OpenMP, which
+// needs its runtime).
 bool use_jit(const CompileOptions& opts, const CSource& src) {
-  if (!driver::c_jit_available() || opts.compiler != "cc") return false;
+  if (!driver::c_jit_available() || !opts.in_process || opts.compiler != "cc") return false;
   const char* env = std::getenv("EXOCPP_C_COMPILER");
   if (env && std::string(env) == "system") return false;
   if (src.source.find("#pragma omp") != std::string::npos) return false;

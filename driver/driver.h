@@ -50,14 +50,17 @@ void emit_cuda(const std::vector<Proc>& procs, const std::string& lib_name,
 struct CompileOptions {
   std::string compiler = "cc";
   std::vector<std::string> flags = {"-O2", "-march=native"};
+  // false: always the system compiler, as EXOCPP_C_COMPILER=system does for the whole process
+  // (to check one kernel under both compilers).
+  bool in_process = true;
 };
 
 // A C library emitted from procs, compiled to a shared object and loaded. The build folder is
 // removed when the library is destroyed, or kept (and named in the error) when compiling fails.
 // With the default compiler ("cc") and compile-only flags, a build with LLVM 14 and libclang-cpp
 // compiles in process instead (driver/c_jit.h: clang and LLVM's ORC JIT, no compiler process or
-// shared object); EXOCPP_C_COMPILER=system in the environment, another compiler, link flags,
-// extra input files or OpenMP use the system compiler.
+// shared object); EXOCPP_C_COMPILER=system in the environment, `in_process = false`, another
+// compiler, link flags, extra input files or OpenMP use the system compiler.
 class CompiledLibrary {
  public:
   // Throws CodegenError when emission fails, or when the compiler fails (with its output and

@@ -83,6 +83,16 @@ TEST(CJit, SystemCompilerIsUsedWhenTheEnvironmentSaysSo) {
   EXPECT_TRUE(built_shared_object(lib, "sys_saxpy"));
 }
 
+TEST(CJit, SystemCompilerIsUsedWhenTheOptionsSaySo) {
+  CompilerEnv env(nullptr);
+  Proc p = saxpy();
+  CompileOptions system;
+  system.in_process = false;
+  CompiledLibrary lib({p}, "opt_saxpy", system);
+  EXPECT_TRUE(built_shared_object(lib, "opt_saxpy"));
+  EXPECT_EQ(compare_compiled_with_interpreter(p, {{"n", 13}}, 2, system), "");
+}
+
 TEST(CJit, SyntaxErrorIsClangsDiagnostic) {
   SKIP_WITHOUT_JIT();
   driver::CJitResult r = driver::jit_compile_c("int f( { return 1; }\n", "bad.c", {"-O2"});

@@ -4,11 +4,13 @@
 #include "support/schedule_fuzz.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <random>
 
 #include "core/ir_visit.h"
+#include "driver/c_jit.h"
 #include "support/schedule_fuzz_random.h"
 
 namespace exocpp::fuzz {
@@ -554,44 +556,35 @@ SeedResult run_seed(uint64_t seed, const Options& opts) {
   return r;
 }
 
-std::vector<Failure> compile_and_compare(const std::vector<std::pair<uint64_t, Proc>>& procs,
-                                         int* compiled) {
+namespace {
+
+// compile_and_compare for procs whose C emits, built by one compiler (`compiler` names it in
+// the failures).
+std::vector<Failure> compile_and_compare_with(const std::vector<std::pair<uint64_t, Proc>>& ok,
+                                              const CompileOptions& opts,
+                                              const std::string& compiler) {
   std::vector<Failure> failures;
-  std::vector<std::pair<uint64_t, Proc>> ok;
-  for (const auto& sp : procs) {
-    try {
-      compile_procs_to_c({sp.second}, "soak_check");
-      ok.push_back(sp);
-    } catch (const CodegenError&) {
-      // a located refusal is fine
-    } catch (const std::exception& e) {
-      failures.push_back({sp.first, std::string("emitting C threw a non-codegen error: ") +
-                                        e.what() + "\n" + to_string(sp.second)});
-    }
-  }
-  if (ok.empty()) return failures;
   std::vector<Proc> ps;
   for (const auto& sp : ok) ps.push_back(sp.second);
   std::unique_ptr<CompiledLibrary> lib;
   try {
-    lib = std::make_unique<CompiledLibrary>(ps, "soak_batch");
+    lib = std::make_unique<CompiledLibrary>(ps, "soak_batch", opts);
   } catch (const std::exception& e) {
     // Find which proc's C does not compile.
     for (const auto& sp : ok) {
       try {
-        CompiledLibrary one({sp.second}, "soak_one");
+        CompiledLibrary one({sp.second}, "soak_one", opts);
       } catch (const std::exception& e1) {
-        failures.push_back({sp.first, std::string("the emitted C does not compile: ") + e1.what() +
-                                          "\n" + to_string(sp.second)});
+        failures.push_back({sp.first, "the emitted C does not compile (" + compiler +
+                                          "): " + e1.what() + "\n" + to_string(sp.second)});
       }
     }
     if (failures.empty())
       failures.push_back(
-          {ok.front().first, std::string("the batch does not compile: ") + e.what()});
+          {ok.front().first, "the batch does not compile (" + compiler + "): " + e.what()});
     return failures;
   }
   for (const auto& [seed, p] : ok) {
-    if (compiled) ++*compiled;
     for (int trial = 0; trial < 3; ++trial) {
       std::vector<ArgValue> args;
       RandomArgsOptions ro;
@@ -626,9 +619,9 @@ std::vector<Failure> compile_and_compare(const std::vector<std::pair<uint64_t, P
       try {
         lib->call(p.name(), copy);
       } catch (const std::exception& e) {
-        failures.push_back(
-            {seed, std::string("the compiled code failed where the interpreter runs: ") + e.what() +
-                       "\n" + to_string(p)});
+        failures.push_back({seed, "the code compiled by " + compiler +
+                                      " failed where the interpreter runs: " + e.what() + "\n" +
+                                      to_string(p)});
         break;
       }
       // NaN in both runs is agreement: generated float values can overflow to inf and meet
@@ -642,13 +635,49 @@ std::vector<Failure> compile_and_compare(const std::vector<std::pair<uint64_t, P
           if (!std::holds_alternative<Buffer>(args[i]))
             ctl += " " + p.args()[i].name.name() + " = " + to_string(args[i]);
         failures.push_back(
-            {seed, "emitted C differs from the interpreter (" +
+            {seed, "emitted C compiled by " + compiler + " differs from the interpreter (" +
                        std::string(trial == 1 ? "integer data near its limits, " : "") +
                        "inputs seed " + std::to_string(seed * 4 + static_cast<uint64_t>(trial)) +
                        ":" + ctl + "): " + d + "\n" + to_string(p)});
         break;
       }
     }
+  }
+  return failures;
+}
+
+}  // namespace
+
+std::vector<Failure> compile_and_compare(const std::vector<std::pair<uint64_t, Proc>>& procs,
+                                         int* compiled) {
+  std::vector<Failure> failures;
+  std::vector<std::pair<uint64_t, Proc>> ok;
+  for (const auto& sp : procs) {
+    try {
+      compile_procs_to_c({sp.second}, "soak_check");
+      ok.push_back(sp);
+    } catch (const CodegenError&) {
+      // a located refusal is fine
+    } catch (const std::exception& e) {
+      failures.push_back({sp.first, std::string("emitting C threw a non-codegen error: ") +
+                                        e.what() + "\n" + to_string(sp.second)});
+    }
+  }
+  if (ok.empty()) return failures;
+  // The batch is built by every compiler CompiledLibrary may use here: clang in process when the
+  // JIT is built in, and the system compiler (gcc on Debian) always, so that both compilers'
+  // handling of the emitted C's integer corners stays covered.
+  std::vector<CompileOptions> compilers;
+  const char* forced = std::getenv("EXOCPP_C_COMPILER");
+  if (driver::c_jit_available() && !(forced && std::string(forced) == "system"))
+    compilers.push_back({});
+  compilers.push_back({.in_process = false});
+  if (compiled) *compiled += static_cast<int>(ok.size());
+  for (const CompileOptions& opts : compilers) {
+    const std::string compiler = opts.in_process ? "clang in process" : "the system compiler";
+    std::vector<Failure> found = compile_and_compare_with(ok, opts, compiler);
+    failures.insert(failures.end(), found.begin(), found.end());
+    if (!found.empty()) break;
   }
   return failures;
 }

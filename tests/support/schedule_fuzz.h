@@ -67,9 +67,10 @@ std::vector<std::string> operation_names();
 
 // Compiles `procs` as one C library (procs whose emission is refused with a CodegenError are
 // left out: a located refusal is fine) and compares each with the interpreter on random inputs
-// (integer data near its limits some of the time). Returns the failures (C that does not
-// compile, a crash-free run that differs, a non-exocpp exception); `compiled` counts the procs
-// run in C.
+// (integer data near its limits some of the time), once built by the system compiler and, when
+// exocpp has the C JIT, once by clang in process. Returns the failures (C that does not compile,
+// a crash-free run that differs, a non-exocpp exception), each naming the compiler; `compiled`
+// counts the procs run in C.
 std::vector<Failure> compile_and_compare(const std::vector<std::pair<uint64_t, Proc>>& procs,
                                          int* compiled = nullptr);
 
