@@ -41,6 +41,13 @@ Answer loops_can_interchange(const Context& ctx, const Stmt& outer);
 // 0 < gap < body size. Refuted when a buffer or window defined before the gap is used after
 // it, or when iteration i1 after the gap conflicts with a later iteration i2 > i1 before it.
 Answer can_fission(const Context& ctx, const Stmt& loop, size_t gap);
+// The other way to prove the same split (Exo's fission accepts it too): the part before the gap
+// is the same idempotent work in every iteration, so the runs after the first change nothing
+// and may all move in front of the second part. Proved when that part does not mention i, is
+// idempotent (as loop_body_idempotent: no reduction outside its own allocations, no location
+// both read and written), nothing defined before the gap is used after it, and no iteration
+// of the part after the gap writes a location the part before it reads or writes.
+Answer fission_first_part_idempotent(const Context& ctx, const Stmt& loop, size_t gap);
 
 // May `for i in (lo, hi): A ; for j in (lo', hi'): B` become `for i: (A ; B[j := i])`?
 // `first` and `second` are consecutive in `ctx`. Refuted when the bounds are not provably
@@ -50,8 +57,10 @@ Answer can_fuse(const Context& ctx, const Stmt& first, const Stmt& second);
 // May `alloc` (a top-level statement of `loop`'s body) move in front of the loop, so that one
 // buffer serves every iteration? Refuted when its shape depends on the iterator, or when an
 // iteration reads (or reduces into) a location of it that an earlier iteration wrote and the
-// reading iteration did not itself overwrite before (an earlier unconditional write nest
-// `for v..: t[v + e] = ..` covering the location counts as overwriting).
+// reading iteration did not itself overwrite before: an unconditional write nest
+// `for v..: t[v + e] = ..` covering the location counts as overwriting when it stands in an
+// earlier statement of a block that holds the read (the loop body, or the body of a loop around
+// both, as in `for j: (t[j] = ..; .. = t[j])`, where it covers for the read's own j).
 Answer can_lift_alloc(const Context& ctx, const Stmt& loop, const Stmt& alloc);
 
 // May dimension `dim` of `buf` (allocated in `ctx` just before `code`, which holds every use

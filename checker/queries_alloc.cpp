@@ -9,21 +9,28 @@ namespace exocpp::checker {
 
 namespace {
 
-// An unconditional write nest `for v1..: for vk..: t[idx] = ...` at top-level statement `top`
-// of the loop body: every later read in the same iteration of a location it covers sees it.
+// An unconditional write nest `for v1..: for vk..: t[idx] = ...` inside the loop body, reached
+// through loops only: `steps[k]` is the position of the statement at depth k in its block
+// (steps[0] the top-level statement of the loop body, the last the assignment), `loops` the
+// loops on the way. A read later in the same iteration of the lifted loop, in a later statement
+// of a block that holds the nest, sees the nest's write of every location it covers.
 struct Kill {
-  int top;
+  std::vector<int> steps;
   std::vector<LoopRange> loops;
   std::vector<Expr> idx;
 };
 
-void collect_kills(const Stmt& s, const Sym& buf, std::vector<LoopRange>& loops, int top,
-                   std::vector<Kill>& out) {
+void collect_kills(const Stmt& s, const Sym& buf, std::vector<LoopRange>& loops,
+                   std::vector<int>& steps, std::vector<Kill>& out) {
   if (const AssignNode* a = s.as<AssignNode>()) {
-    if (a->name == buf) out.push_back(Kill{top, loops, a->idx});
+    if (a->name == buf) out.push_back(Kill{steps, loops, a->idx});
   } else if (const ForNode* f = s.as<ForNode>()) {
     loops.push_back(LoopRange{f->iter, f->lo, f->hi, f});
-    for (const Stmt& b : f->body) collect_kills(b, buf, loops, top, out);
+    for (size_t k = 0; k < f->body.size(); ++k) {
+      steps.push_back(static_cast<int>(k));
+      collect_kills(f->body[k], buf, loops, steps, out);
+      steps.pop_back();
+    }
     loops.pop_back();
   }
 }
@@ -104,6 +111,37 @@ z3::expr covers(Encoder& enc, const Kill& kill, const std::vector<z3::expr>& loc
   return f;
 }
 
+// The condition "`kill` wrote location `loc` before read `y` (encoded as `ey`), in the same
+// iteration of the lifted loop", or false when the kill does not stand before the read.
+// The kill and the read share the loops down to the block where their paths part; there the
+// kill's statement must come first. The shared loops' iterators take the read's values, and
+// the kill's own loops below are covered as in `covers`.
+z3::expr covers_before(Encoder& enc, const Kill& kill, const Access& y, const Encoder::Enc& ey,
+                       const Sym& lifted) {
+  z3::context& c = enc.ctx();
+  size_t depth = 0;  // steps shared by the kill and the read: each one the same loop
+  while (depth + 1 < kill.steps.size() && depth < y.path.size() &&
+         kill.steps[depth] == y.path[depth].index && y.path[depth].loop >= 0 &&
+         y.loops[static_cast<size_t>(y.path[depth].loop)].node == kill.loops[depth].node)
+    ++depth;
+  if (depth >= y.path.size() || kill.steps[depth] >= y.path[depth].index) return c.bool_val(false);
+  std::vector<std::pair<Sym, z3::expr>> shared;
+  for (size_t k = 0; k < depth; ++k) {
+    // A shared loop that reuses the lifted loop's symbol or another shared loop's would need
+    // its binding restored afterwards; such a kill conservatively covers nothing.
+    const Sym& iter = kill.loops[k].iter;
+    if (iter == lifted) return c.bool_val(false);
+    for (const auto& [other, value] : shared)
+      if (other == iter) return c.bool_val(false);
+    shared.emplace_back(iter, ey.iters.at(static_cast<size_t>(y.path[k].loop)));
+  }
+  Kill below{{}, {kill.loops.begin() + static_cast<long>(depth), kill.loops.end()}, kill.idx};
+  for (const auto& [sym, value] : shared) enc.bind(sym, value);
+  z3::expr f = covers(enc, below, ey.idx);
+  for (const auto& [sym, value] : shared) enc.unbind(sym);
+  return f;
+}
+
 }  // namespace
 
 Answer can_lift_alloc(const Context& ctx, const Stmt& loop_stmt, const Stmt& alloc_stmt) {
@@ -124,7 +162,8 @@ Answer can_lift_alloc(const Context& ctx, const Stmt& loop_stmt, const Stmt& all
     std::vector<Kill> kills;
     for (size_t k = 0; k < loop->body.size(); ++k) {
       std::vector<LoopRange> loops;
-      collect_kills(loop->body[k], alloc->name, loops, static_cast<int>(k), kills);
+      std::vector<int> steps = {static_cast<int>(k)};
+      collect_kills(loop->body[k], alloc->name, loops, steps, kills);
     }
     Encoder enc(ctx);
     z3::expr lo = enc.num(loop->lo), hi = enc.num(loop->hi);
@@ -145,10 +184,9 @@ Answer can_lift_alloc(const Context& ctx, const Stmt& loop_stmt, const Stmt& all
       return !x.is_config() && x.buffer == t && y.buffer == t && !y.is_config() &&
              x.kind != AccessKind::Read && y.kind != AccessKind::Write;
     };
-    spec.second_extra = [&kills](Encoder& e, const Access& y, const Encoder::Enc& ey) {
+    spec.second_extra = [&kills, loop](Encoder& e, const Access& y, const Encoder::Enc& ey) {
       z3::expr f = e.ctx().bool_val(true);
-      for (const Kill& k : kills)
-        if (k.top < y.top) f = f && !covers(e, k, ey.idx);
+      for (const Kill& k : kills) f = f && !covers_before(e, k, y, ey, loop->iter);
       return f;
     };
     spec.reason = "a value of " + t.name() + " written by one iteration of loop " +

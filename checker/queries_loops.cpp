@@ -196,46 +196,92 @@ Answer can_fuse(const Context& ctx, const Stmt& first_stmt, const Stmt& second_s
   });
 }
 
+namespace {
+
+// Is running `body` twice the same as running it once? `what` names it in refutations. The
+// caller has checked that it does not depend on the loop it comes from.
+Answer block_idempotent(const Context& ctx, const Block& block, const std::string& what) {
+  Effects body = effects_of(ctx, block);
+  Encoder enc(ctx);
+  z3::expr facts = enc.facts(ctx);
+  // A feasible reduction into a location the body does not allocate adds twice.
+  z3::expr any_reduce = enc.ctx().bool_val(false);
+  std::vector<std::pair<const Access*, z3::expr>> reduces;
+  for (size_t k = 0; k < body.accesses.size(); ++k) {
+    const Access& a = body.accesses[k];
+    if (a.kind != AccessKind::Reduce || (!a.is_config() && body.allocates(a.buffer))) continue;
+    z3::expr w = enc.access(a, "r" + std::to_string(k)).when;
+    reduces.emplace_back(&a, w);
+    any_reduce = any_reduce || w;
+  }
+  if (!reduces.empty()) {
+    std::optional<z3::model> m;
+    if (auto ans = decide(enc, facts && any_reduce, m); !ans || !ans->proved()) {
+      if (ans) return *ans;
+      for (const auto& [a, w] : reduces)
+        if (m->eval(w, true).is_true())
+          return Answer::refutation(
+              what + " reduces into " + location_text(*a, {}) + ", so running it twice adds twice",
+              "the reduction" + at_line(a->srcinfo), a->srcinfo);
+    }
+  }
+  ConflictSpec spec;
+  spec.first = Side{&body, "x", {}, fixed_label(what)};
+  spec.second = Side{&body, "y", {}, fixed_label(what)};
+  spec.relevant = [](const Access& x, const Access& y) {
+    return x.same_location_as(y) && x.kind == AccessKind::Read && y.kind != AccessKind::Read;
+  };
+  spec.reason = what + " both reads and writes one location, so a second run may see the " +
+                "first run's writes";
+  return find_conflict(enc, ctx, spec);
+}
+
+}  // namespace
+
 Answer loop_body_idempotent(const Context& ctx, const Stmt& loop_stmt) {
   const ForNode& loop = as_loop(loop_stmt, "loop_body_idempotent");
   if (mentions(loop.body, loop.iter))
     return Answer::refutation(
         "the body of loop " + loop.iter.name() + " depends on " + loop.iter.name(), "",
         loop_stmt.srcinfo());
+  return guarded([&]() { return block_idempotent(ctx, loop.body, "the body"); });
+}
+
+Answer fission_first_part_idempotent(const Context& ctx, const Stmt& loop_stmt, size_t gap) {
+  const ForNode& loop = as_loop(loop_stmt, "fission_first_part_idempotent");
+  if (gap == 0 || gap >= loop.body.size())
+    return Answer::refutation(
+        "the gap must lie strictly inside the body of loop " + loop.iter.name(), "",
+        loop_stmt.srcinfo());
+  Block before(loop.body.begin(), loop.body.begin() + static_cast<long>(gap));
+  Block after(loop.body.begin() + static_cast<long>(gap), loop.body.end());
+  if (mentions(before, loop.iter))
+    return Answer::refutation("the statements before the gap depend on " + loop.iter.name(), "",
+                              before.front().srcinfo());
   return guarded([&]() -> Answer {
-    Effects body = effects_of(ctx, loop.body);
+    Effects ea = effects_of(ctx, before), eb = effects_of(ctx, after);
+    if (Sym s = defined_then_used(ea, eb); s.valid())
+      return Answer::refutation("`" + s.name() + "` is defined before the gap and used after it",
+                                "", after.front().srcinfo());
+    Answer twice = block_idempotent(ctx, before, "the part before the gap");
+    if (!twice.proved()) return twice;
+    // The later runs of the first part find what the first run left: no iteration of the
+    // second part writes a location the first part reads or writes.
     Encoder enc(ctx);
-    z3::expr facts = enc.facts(ctx);
-    // A feasible reduction into a location the body does not allocate adds twice.
-    z3::expr any_reduce = enc.ctx().bool_val(false);
-    std::vector<std::pair<const Access*, z3::expr>> reduces;
-    for (size_t k = 0; k < body.accesses.size(); ++k) {
-      const Access& a = body.accesses[k];
-      if (a.kind != AccessKind::Reduce || (!a.is_config() && body.allocates(a.buffer))) continue;
-      z3::expr w = enc.access(a, "r" + std::to_string(k)).when;
-      reduces.emplace_back(&a, w);
-      any_reduce = any_reduce || w;
-    }
-    if (!reduces.empty()) {
-      std::optional<z3::model> m;
-      if (auto ans = decide(enc, facts && any_reduce, m); !ans || !ans->proved()) {
-        if (ans) return *ans;
-        for (const auto& [a, w] : reduces)
-          if (m->eval(w, true).is_true())
-            return Answer::refutation("the body reduces into " + location_text(*a, {}) +
-                                          ", so running it twice adds twice",
-                                      "the reduction" + at_line(a->srcinfo), a->srcinfo);
-      }
-    }
+    z3::expr lo = enc.num(loop.lo), hi = enc.num(loop.hi);
+    std::string name = loop.iter.name() + "!" + std::to_string(loop.iter.id()) + "@2";
+    z3::expr i2 = enc.ctx().int_const(name.c_str());
     ConflictSpec spec;
-    spec.first = Side{&body, "x", {}, fixed_label("the body")};
-    spec.second = Side{&body, "y", {}, fixed_label("the body")};
+    spec.first = Side{&ea, "a", {}, fixed_label("the part before the gap")};
+    spec.second =
+        Side{&eb, "b", {{loop.iter, i2}}, iteration_label(loop.iter, i2, " (after the gap)")};
+    spec.extra = lo <= i2 && i2 < hi;
     spec.relevant = [](const Access& x, const Access& y) {
-      return x.same_location_as(y) && x.kind == AccessKind::Read && y.kind != AccessKind::Read;
+      return x.same_location_as(y) && y.kind != AccessKind::Read;
     };
     spec.reason =
-        "the body both reads and writes one location, so a second run may see the first run's "
-        "writes";
+        "the part after the gap writes a location the part before it uses, so the "
+        "part before the gap is not the same work in every iteration";
     return find_conflict(enc, ctx, spec);
   });
 }

@@ -79,24 +79,11 @@ Port x86_matmul() {
   // the string (there is no overload for an integer), so 8 is written "8".
   avx = expand_dim(avx, "A_reg", "8", "ji");
   // avx = lift_alloc(avx, "A_reg", n_lifts=2)
+  avx = lift_alloc(avx, "A_reg", {.n_lifts = 2});
   // avx = fission(avx, avx.find("A_reg[ji] = _").after(), n_lifts=2)
+  avx = fission(avx, avx.find("A_reg[ji] = _").after(), {.n_lifts = 2});
   // avx = remove_loop(avx, "for jo in _: _")
-  // Port note: exocpp refuses both halves of these steps past loop jo, so A_reg stays inside jo
-  // and is broadcast once per (i, jo), twice per row where Exo's proc broadcasts once; it
-  // computes the same. Lifting past ji and splitting ji (each one loop) are accepted. Refused:
-  // - lift_alloc(avx, "A_reg", {.n_lifts = 2}): "requires that one 'A_reg' can serve every
-  //   iteration of loop 'jo', but a value of A_reg written by one iteration of loop jo may be
-  //   read by a later one" (checker::can_lift_alloc sees a write cover a later read only when
-  //   it sits in an earlier statement of jo's body, not earlier in the same ji loop);
-  // - with the lifts interleaved (lift past ji, split ji, lift past jo, which is then accepted),
-  //   fission(avx, avx.find("A_reg[ji] = _").parent().after()): "requires that splitting loop
-  //   jo keeps every dependence, but fission of loop jo reorders two conflicting statements"
-  //   (iteration jo = 1 rewrites A_reg[0] after iteration jo = 0 read it; Exo's fission check,
-  //   Commutes_Fissioning with a1_no_loop_var, takes a first half that does not mention jo and
-  //   reduces nothing as idempotent, where checker::can_fission allows a loop-invariant rewrite
-  //   only of a config field). remove_loop then has no loop to remove.
-  avx = lift_alloc(avx, "A_reg", {.n_lifts = 1});
-  avx = fission(avx, avx.find("A_reg[ji] = _").after(), {.n_lifts = 1});
+  avx = remove_loop(avx, "for jo in _: _");
   avx = set_memory(avx, "A_reg:_", x86::AVX2);
   avx = replace_all(avx, x86::mm256_broadcast_ss);
 

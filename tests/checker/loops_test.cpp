@@ -150,6 +150,107 @@ def f(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
   EXPECT_TRUE(can_fission(Context::at(p, l), l, 1).unknown());
 }
 
+// ---- fission of a loop-invariant, idempotent first part -----------------------------------
+
+// Exo's x86 matmul: every jo rewrites the broadcast register t with the same values, which
+// jo = 0's second part read before jo = 1 rewrote it. can_fission refuses the reordering; the
+// rewrite is the same work each time, so the split is sound.
+const char* kBroadcast = R"(
+def f(x: f32[4] @ DRAM, y: f32[2, 8] @ DRAM):
+    t: f32[8] @ DRAM
+    for jo in seq(0, 2):
+        for ji in seq(0, 8):
+            t[ji] = x[1]
+        for ji in seq(0, 8):
+            y[jo, ji] += t[ji] * x[ji % 4]
+)";
+
+TEST(FissionSameWork, LoopInvariantRewriteOfABufferIsProved) {
+  Proc p = parse_proc(kBroadcast);
+  Stmt l = loop(p, "jo");
+  EXPECT_TRUE(can_fission(Context::at(p, l), l, 1).refuted());
+  EXPECT_TRUE(fission_first_part_idempotent(Context::at(p, l), l, 1).proved());
+}
+
+TEST(FissionSameWork, FirstPartMentioningTheIteratorIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(x: f32[4] @ DRAM, y: f32[2, 8] @ DRAM):
+    t: f32[8] @ DRAM
+    for jo in seq(0, 2):
+        for ji in seq(0, 8):
+            t[ji] = x[jo]
+        for ji in seq(0, 8):
+            y[jo, ji] += t[ji]
+)");
+  Stmt l = loop(p, "jo");
+  Answer ans = fission_first_part_idempotent(Context::at(p, l), l, 1);
+  ASSERT_TRUE(ans.refuted());
+  EXPECT_EQ(ans.reason, "the statements before the gap depend on jo");
+}
+
+TEST(FissionSameWork, FirstPartReducingIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(x: f32[4] @ DRAM, y: f32[2] @ DRAM):
+    s: f32 @ DRAM
+    s = 0.0
+    for jo in seq(0, 2):
+        s += x[0]
+        y[jo] = s
+)");
+  Stmt l = loop(p, "jo");
+  Answer ans = fission_first_part_idempotent(Context::at(p, l), l, 1);
+  ASSERT_TRUE(ans.refuted());
+  EXPECT_EQ(ans.reason, "the part before the gap reduces into s, so running it twice adds twice");
+}
+
+TEST(FissionSameWork, FirstPartReadingWhatItWritesIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(x: f32[4] @ DRAM, y: f32[2] @ DRAM):
+    t: f32[2] @ DRAM
+    t[1] = 0.0
+    for jo in seq(0, 2):
+        t[0] = t[1]
+        t[1] = x[0]
+        y[jo] = t[0]
+)");
+  Stmt l = loop(p, "jo");
+  Answer ans = fission_first_part_idempotent(Context::at(p, l), l, 2);
+  ASSERT_TRUE(ans.refuted());
+  EXPECT_EQ(ans.reason,
+            "the part before the gap both reads and writes one location, so a second run may "
+            "see the first run's writes");
+}
+
+TEST(FissionSameWork, SecondPartWritingWhatTheFirstReadsIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(x: f32[4] @ DRAM, y: f32[2] @ DRAM):
+    t: f32 @ DRAM
+    for jo in seq(0, 2):
+        t = x[0]
+        x[0] = t + 1.0
+        y[jo] = t
+)");
+  Stmt l = loop(p, "jo");
+  Answer ans = fission_first_part_idempotent(Context::at(p, l), l, 1);
+  ASSERT_TRUE(ans.refuted()) << to_string(ans);
+  EXPECT_NE(ans.counterexample.find("writes x[0]"), std::string::npos) << ans.counterexample;
+}
+
+TEST(FissionSameWork, SecondPartWritingWhatTheFirstWritesIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(x: f32[4] @ DRAM, y: f32[2] @ DRAM):
+    t: f32 @ DRAM
+    for jo in seq(0, 2):
+        t = x[0]
+        y[jo] = t
+        t = x[1]
+)");
+  Stmt l = loop(p, "jo");
+  Answer ans = fission_first_part_idempotent(Context::at(p, l), l, 1);
+  ASSERT_TRUE(ans.refuted()) << to_string(ans);
+  EXPECT_NE(ans.counterexample.find("writes t"), std::string::npos) << ans.counterexample;
+}
+
 // ---- fusion --------------------------------------------------------------------------------
 
 TEST(Fuse, ElementwiseProducerConsumerIsProved) {

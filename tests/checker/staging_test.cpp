@@ -78,6 +78,94 @@ def f(n: size, x: f32[n] @ DRAM):
   EXPECT_EQ(ans.reason, "the shape of t depends on i");
 }
 
+// Exo's x86 matmul: each j of the inner loop writes t[j] just before reading it, so no value
+// crosses an iteration of i even though the write is not a statement of i's body of its own.
+TEST(LiftAlloc, WriteEarlierInTheSameInnerIterationIsProved) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n] @ DRAM, y: f32[n, 8] @ DRAM):
+    for i in seq(0, n):
+        t: f32[8] @ DRAM
+        for j in seq(0, 8):
+            t[j] = x[i]
+            y[i, j] += t[j] * 2.0
+)");
+  Stmt l = loop(p, "i");
+  Stmt a = nth(p, StmtKind::Alloc);
+  EXPECT_TRUE(can_lift_alloc(Context::at(p, l), l, a).proved());
+}
+
+// t[j + 1] for j < 7 holds what the previous iteration of i wrote: this iteration writes it
+// only at its next j, after the read.
+TEST(LiftAlloc, WriteOfAnotherElementInTheSameInnerIterationIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n] @ DRAM, y: f32[n, 8] @ DRAM):
+    for i in seq(0, n):
+        t: f32[9] @ DRAM
+        for j in seq(0, 8):
+            t[j] = x[i]
+            y[i, j] += t[j + 1]
+)");
+  Stmt l = loop(p, "i");
+  Stmt a = nth(p, StmtKind::Alloc);
+  Answer ans = can_lift_alloc(Context::at(p, l), l, a);
+  ASSERT_TRUE(ans.refuted()) << to_string(ans);
+  std::vector<long> v = captures(
+      ans.counterexample,
+      R"(^iteration i = (\d+) writes t\[(\d+)\] \(j = (\d+)\) at line 6, then iteration i = (\d+) reads t\[(\d+)\] \(j = (\d+)\) at line 7)");
+  ASSERT_EQ(v.size(), 6u) << ans.counterexample;
+  EXPECT_LT(v[0], v[3]);
+  EXPECT_EQ(v[1], v[4]);
+  EXPECT_EQ(v[4], v[5] + 1);
+}
+
+TEST(LiftAlloc, WriteAfterTheReadInTheSameInnerIterationIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n] @ DRAM, y: f32[n, 8] @ DRAM):
+    for i in seq(0, n):
+        t: f32[8] @ DRAM
+        for j in seq(0, 8):
+            y[i, j] += t[j]
+            t[j] = x[i]
+)");
+  Stmt l = loop(p, "i");
+  Stmt a = nth(p, StmtKind::Alloc);
+  Answer ans = can_lift_alloc(Context::at(p, l), l, a);
+  ASSERT_TRUE(ans.refuted()) << to_string(ans);
+  EXPECT_EQ(ans.reason,
+            "a value of t written by one iteration of loop i may be read by a later one");
+}
+
+TEST(LiftAlloc, ConditionalWriteInTheSameInnerIterationIsRefuted) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n] @ DRAM, y: f32[n, 8] @ DRAM):
+    for i in seq(0, n):
+        t: f32[8] @ DRAM
+        for j in seq(0, 8):
+            if i > 0:
+                t[j] = x[i]
+            y[i, j] += t[j]
+)");
+  Stmt l = loop(p, "i");
+  Stmt a = nth(p, StmtKind::Alloc);
+  EXPECT_TRUE(can_lift_alloc(Context::at(p, l), l, a).refuted());
+}
+
+TEST(LiftAlloc, WriteInAnEarlierSiblingLoopOfTheInnerBodyIsProved) {
+  Proc p = parse_proc(R"(
+def f(n: size, x: f32[n, 4] @ DRAM, y: f32[n, 2, 4] @ DRAM):
+    for i in seq(0, n):
+        t: f32[4] @ DRAM
+        for j in seq(0, 2):
+            for k in seq(0, 4):
+                t[k] = x[i, k]
+            for k in seq(0, 4):
+                y[i, j, k] = t[k]
+)");
+  Stmt l = loop(p, "i");
+  Stmt a = nth(p, StmtKind::Alloc);
+  EXPECT_TRUE(can_lift_alloc(Context::at(p, l), l, a).proved());
+}
+
 TEST(LiftAlloc, ConfigIndexIsUnknown) {
   Proc p = parse_proc(R"(
 config Cfg:

@@ -38,6 +38,19 @@ TEST(ExoPortX86Matmul, ScheduledCallsTheAvx2Instructions) {
     EXPECT_NE(text.find(call), std::string::npos) << call << " missing in\n" << text;
 }
 
+// Exo's lift_alloc(n_lifts=2), fission(n_lifts=2) and remove_loop take A's broadcast out of
+// the jo loop: one broadcast per (k, i), in front of the two FMAs that use it.
+TEST(ExoPortX86Matmul, BroadcastsAOncePerRowOutsideTheJoLoop) {
+  std::string text = to_string(port().scheduled);
+  size_t broadcast = text.find("mm256_broadcast_ss(");
+  ASSERT_NE(broadcast, std::string::npos) << text;
+  EXPECT_EQ(text.find("mm256_broadcast_ss(", broadcast + 1), std::string::npos) << text;
+  size_t jo = text.find("for jo in");
+  ASSERT_NE(jo, std::string::npos) << text;
+  EXPECT_LT(broadcast, jo) << text;
+  EXPECT_EQ(text.find("for jo in", jo + 1), std::string::npos) << text;
+}
+
 // The emitted C uses _mm256_fmadd_ps, so the CPU needs FMA as well as AVX2. Inputs are small
 // integers (random_args's default), whose products and sums are exact, so the single rounding
 // of the hardware FMA gives the interpreter's result bit for bit.

@@ -205,14 +205,16 @@ TEST(AutoliftAlloc, KeepDimsAddsAColumnDimension) {
 }
 
 TEST(AutoliftAlloc, ExpandsWhenValuesFlowBetweenIterations) {
-  // The checker cannot prove one buffer serves every iteration here (the write and the read
-  // share one loop), so a dimension per iteration of i is added.
+  // The checker cannot prove one buffer serves every iteration here (t[k] is read after the
+  // write of an earlier k, which it does not follow), so a dimension per iteration of i is
+  // added.
   Proc p = parse_proc(R"(def f(N: size, A: f32[N, 4] @ DRAM, B: f32[N, 4] @ DRAM):
     for i in seq(1, N):
-        t: f32[4] @ DRAM
+        t: f32[5] @ DRAM
+        t[0] = A[i, 0]
         for k in seq(0, 4):
-            t[k] = A[i, k] * 2.0
-            B[i, k] = t[k]
+            t[k + 1] = t[k] * 2.0
+            B[i, k] = t[k + 1]
 )");
   Proc q = autolift_alloc(p, p.body_cursor()[0].body()[0]);
   expect_golden("AutoliftAlloc_Expand", to_string(q));

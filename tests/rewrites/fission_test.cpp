@@ -89,6 +89,42 @@ TEST(Fission, RefusesAReversedDependence) {
                  "splitting loop i keeps every dependence, but");
 }
 
+// Each iteration of j rewrites t with the same values before using them (Exo's x86 matmul
+// broadcast): the dependence from j = 0's use to j = 1's rewrite is reversed, but the rewrites
+// after the first change nothing, so the split is accepted.
+TEST(Fission, SplitsOffTheSameIdempotentWorkOfEveryIteration) {
+  Proc p = parse_proc(R"(def f(N: size, M: size, x: f32[N] @ DRAM, y: f32[N, M, 4] @ DRAM):
+    t: f32[4] @ DRAM
+    for i in seq(0, N):
+        for j in seq(0, M):
+            for k in seq(0, 4):
+                t[k] = x[i] * 3.0
+            for k in seq(0, 4):
+                y[i, j, k] += t[k]
+)");
+  Proc q = fission(p, p.body_cursor()[1].body()[0].body()[0].after());
+  expect_golden("Fission.SameIdempotentWork", to_string(q));
+  for (int64_t n : {1, 3})
+    for (int64_t m : {1, 2}) expect_equivalent(p, q, {{"N", n}, {"M", m}});
+}
+
+// The same shape where the second part writes what the first part reads: a later rewrite of t
+// sees the new x, so the split is refused.
+TEST(Fission, RefusesSplittingOffWorkTheRestDisturbs) {
+  Proc p = parse_proc(R"(def f(N: size, M: size, x: f32[N] @ DRAM, y: f32[N, M, 4] @ DRAM):
+    t: f32[4] @ DRAM
+    for i in seq(0, N):
+        for j in seq(0, M):
+            for k in seq(0, 4):
+                t[k] = x[i] * 3.0
+            for k in seq(0, 4):
+                y[i, j, k] += t[k]
+            x[i] = y[i, j, 0]
+)");
+  expect_refused([&] { fission(p, p.body_cursor()[1].body()[0].body()[0].after()); }, "fission",
+                 "splitting loop j keeps every dependence, but");
+}
+
 TEST(Fission, RefusesAnAllocationUsedAfterTheGap) {
   Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
     for i in seq(0, N):

@@ -42,6 +42,23 @@ TEST(LiftAlloc, LiftsOutOfOneLoop) {
   expect_equivalent(p, q, {{"N", 3}});
 }
 
+// Each iteration of j writes t[k] just before reading it in the same iteration of k: no value
+// crosses iterations of j, so t may serve them all (Exo's x86 matmul, lift_alloc n_lifts=2).
+TEST(LiftAlloc, LiftsPastAWriteThatPrecedesItsReadInAnInnerLoop) {
+  Proc p = parse_proc(R"(def f(N: size, M: size, x: f32[N] @ DRAM, y: f32[N, M, 4] @ DRAM):
+    for i in seq(0, N):
+        for j in seq(0, M):
+            t: f32[4] @ DRAM
+            for k in seq(0, 4):
+                t[k] = x[i] * 3.0
+                y[i, j, k] += t[k]
+)");
+  Proc q = lift_alloc(p, p.body_cursor()[0].body()[0].body()[0], {.n_lifts = 2});
+  expect_golden("LiftAlloc_InnerKill", to_string(q));
+  for (int64_t n : {1, 3})
+    for (int64_t m : {1, 2}) expect_equivalent(p, q, {{"N", n}, {"M", m}});
+}
+
 // A scalar fully overwritten at the top of each iteration, inside an if.
 const char* kTwo = R"(def f(N: size, A: f32[N] @ DRAM):
     if N > 2:
