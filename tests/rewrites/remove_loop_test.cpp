@@ -1,5 +1,5 @@
-// Tests of remove_loop: golden + equivalence, the refusals (body uses the variable, reduces,
-// the loop may run zero times) and forwarding.
+// Tests of remove_loop: golden + equivalence, the refusals (body uses the variable, reduces),
+// the guard kept when the loop may run zero times, and forwarding.
 #include "rewrite_test_util.h"
 #include "rewrites/loops.h"
 
@@ -45,13 +45,31 @@ TEST(RemoveLoop, RefusesAReduction) {
   expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop", "adds twice");
 }
 
-TEST(RemoveLoop, RefusesALoopThatMayNotRun) {
+// The checker cannot prove the loop runs (N = 1 runs it zero times), so the body keeps Exo's
+// guard `if hi > lo`.
+TEST(RemoveLoop, GuardsALoopThatMayNotRun) {
   Proc p = parse_proc(R"(def f(N: size, x: f32 @ DRAM):
     for i in seq(0, N - 1):
         x = 1.0
 )");
-  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop",
-                 "runs at least once, but");
+  Proc q = remove_loop(p, p.body_cursor()[0]);
+  EXPECT_EQ(to_string(q), R"(def f(N: size, x: f32 @ DRAM):
+    if N - 1 > 0:
+        x = 1.0
+)");
+  for (int64_t n : {1, 2, 5}) expect_equivalent(p, q, {{"N", n}});
+}
+
+TEST(RemoveLoop, ForwardsTheBodyIntoTheGuard) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32 @ DRAM, y: f32 @ DRAM):
+    for i in seq(0, N - 1):
+        x = 1.0
+        y = 2.0
+)");
+  Cursor second = p.body_cursor()[0].body()[1];
+  Proc q = remove_loop(p, p.body_cursor()[0]);
+  EXPECT_EQ(q.forward(second).loc(), q.body_cursor()[0].body()[1].loc());
+  EXPECT_FALSE(q.forward(p.body_cursor()[0]).is_valid());
 }
 
 TEST(RemoveLoop, ForwardsTheBodyUpOneLevel) {
