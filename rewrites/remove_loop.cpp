@@ -35,9 +35,8 @@ Proc remove_loop(const Proc& p, const CursorLike& loop) {
       BlockPath body = path;
       body.push_back({at, BlockField::Body});
       Expr runs = mk_cmp(BinOpKind::Gt, f->hi, f->lo);
-      edit.wrap(body, 0, static_cast<int>(f->body.size()), [&](const Block& b) {
-        return IfNode::make(runs, b, {}, f->srcinfo);
-      });
+      edit.wrap(body, 0, static_cast<int>(f->body.size()),
+                [&](const Block& b) { return IfNode::make(runs, b, {}, f->srcinfo); });
     }
     return edit.unwrap(path, at).done();
   });
