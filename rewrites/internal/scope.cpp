@@ -1,6 +1,8 @@
 // Scopes and user expressions (rewrites/internal/scope.h).
 #include "rewrites/internal/scope.h"
 
+#include <optional>
+
 #include "core/formatted_expr.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
@@ -60,18 +62,39 @@ Expr parse_user_expr(const Cursor& where, const std::string& text, bool allow_wi
 }
 
 namespace {
+
+// The first variable read in `e` that holds a data value (an f32 argument, a buffer element),
+// which makes `e` no control expression; nullopt when there is none.
+std::optional<Expr> first_data_read(const Expr& e) {
+  class Finder : public IRVisitor {
+   public:
+    std::optional<Expr> found;
+    void visit_Read(const ReadNode* n, const Expr& read) override {
+      if (!found && read.type().is_data()) found = read;
+      IRVisitor::visit_Read(n, read);
+    }
+  } f;
+  f.visit(e);
+  return f.found;
+}
+
 Expr parse_typed(const std::string& op, const Cursor& where, const std::string& text,
                  const std::string& what, bool condition) {
   Expr e = parse_user_expr(where, text);
   const Type& t = e.type();
   bool ok = t.is_scalar() && (condition ? t.base == ScalarKind::Bool : is_indexable(t.base));
-  if (!ok)
+  if (!ok) {
+    std::string why = "it has type " + to_string(t);
+    if (std::optional<Expr> r = first_data_read(e))
+      why = "it reads the data value '" + to_string(*r) + "' (" + to_string(r->type()) +
+            "): conditions and index expressions may use only sizes, indices, ints and bools";
     fail(ErrorCode::BadArgument, "arg.expression", op, where,
          what + " '" + show_holes(text) + "' must be " +
-             (condition ? "a condition" : "an integer (index) expression") + ", but it has type " +
-             to_string(t));
+             (condition ? "a condition" : "an integer (index) expression") + ", but " + why);
+  }
   return e;
 }
+
 }  // namespace
 
 Expr parse_index_expr(const std::string& op, const Cursor& where, const std::string& text,

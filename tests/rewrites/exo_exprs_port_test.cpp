@@ -994,7 +994,9 @@ TEST(ExoExprsPort, SpecializeData) {
       [&] {
         specialize(gemm, "for i in _:_", {"alpha == 0.0", "alpha == 1.0", "alpha == -1.0"});
       },
-      "specialize", "the condition 'alpha == 0.0' must be a condition");
+      "specialize",
+      "the condition 'alpha == 0.0' must be a condition, but it reads the data value 'alpha' "
+      "(f32)");
 }
 
 // test_specialize_alloc_fails: the block declares a, which is used after it. Exo: "Block
