@@ -516,26 +516,6 @@ TEST(ExoExprsPort, LiftReduceConstantBad7) {
                  "no match for pattern 'x[0] = 0.0; _'");
 }
 
-// test_lift_reduce_constant_bad_8: a call in the loop writes y. Exo: NotImplementedError
-// "unsupported stmt type".
-TEST(ExoExprsPort, LiftReduceConstantBad8) {
-  Module m = parse_module(R"(def write(x: R[8] @ DRAM):
-    x[0] = 1.0
-
-def foo():
-    x: R @ DRAM
-    y: R[8] @ DRAM
-    for j in seq(0, 8):
-        x = 0.0
-        for i in seq(0, 8):
-            write(y)
-            x += y[j] * 2.0
-)");
-  Proc foo = m.proc("foo");
-  expect_refused([&] { lift_reduce_constant(foo, "x = 0.0; _"); }, "lift_reduce_constant",
-                 "the factor reads 'y', which the loop writes");
-}
-
 // test_lift_reduce_constant_bad_9: the factor y[i] depends on the loop variable. Exo: "y[i]
 // depends on the variable i which is defined within the loop".
 TEST(ExoExprsPort, LiftReduceConstantBad9) {
