@@ -28,7 +28,7 @@ Proc add_loop(const Proc& p, const CursorLike& block, const std::string& iter_na
     // 1. Arguments and checks.
     Cursor c = rw::resolve_block(op, p, block);
     Cursor first = c[0];
-    Sym iter = rw::fresh_name(op, p, iter_name, first);
+    Sym iter = rw::fresh_name(op, p, iter_name, c, rw::NameScope::Statements);
     Expr hi = parse_index_expr(op, first, hi_expr, "the loop's upper bound");
     checker::Context ctx = checker::Context::at(first);
     rw::require_proved(op, first,

@@ -46,7 +46,10 @@ Names check_names(const Proc& p, const Cursor& c, const std::vector<std::string>
   if (new_iters[0] == new_iters[1])
     rw::fail_argument(kOp, c,
                       "the two new loop names must differ, both are '" + new_iters[0] + "'");
-  return {rw::fresh_name(kOp, p, new_iters[0], c), rw::fresh_name(kOp, p, new_iters[1], c)};
+  // The new loops (and a cut tail) stand where the loop stood: their names are visible only
+  // inside it.
+  return {rw::fresh_name(kOp, p, new_iters[0], c, rw::NameScope::Statements),
+          rw::fresh_name(kOp, p, new_iters[1], c, rw::NameScope::Statements)};
 }
 }  // namespace
 

@@ -46,7 +46,8 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
                         "the outer stride must be positive, got " + std::to_string(outer_stride));
     if (new_iters.size() != 2 || new_iters[0] == new_iters[1])
       rw::fail_argument(op, c, "expected two distinct new loop names (outer, inner)");
-    Sym io = rw::fresh_name(op, p, new_iters[0], c), ii = rw::fresh_name(op, p, new_iters[1], c);
+    Sym io = rw::fresh_name(op, p, new_iters[0], c, rw::NameScope::Statements),
+        ii = rw::fresh_name(op, p, new_iters[1], c, rw::NameScope::Statements);
     Expr ohi = simplify_expr(parse_index_expr(op, c, outer_hi, "the outer bound"));
     rw::check_int_arg(op, c, "the outer stride", outer_stride, 1);
     const SrcInfo& si = f->srcinfo;

@@ -39,7 +39,7 @@ Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string
                "expected the bound of loop " + inner->iter.name() +
                    " to be a positive integer constant, got '" + c.body()[0].hi().to_string() +
                    "'");
-    Sym k = rw::fresh_name(op, p, new_iter_name, c);
+    Sym k = rw::fresh_name(op, p, new_iter_name, c, rw::NameScope::Statements);
 
     // 2. The merged loop.
     const SrcInfo& si = outer->srcinfo;

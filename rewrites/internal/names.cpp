@@ -130,11 +130,12 @@ void check_callee_name(const std::string& op, const Proc& p, const Proc& callee,
       refuse("it calls a proc named '" + p.name() + "' like the caller (rename one of them)");
 }
 
-Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, const Cursor& where) {
+Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, const Cursor& where,
+               NameScope scope) {
   check_new_name(op, p, name, where);
   // A name may repeat in sibling scopes (stage_mem's copy loops do), but it must neither shadow
-  // a name visible at `where` nor be shadowed by one bound in the new name's scope, which is at
-  // most the rest of the statement list from `where` on.
+  // a name visible at `where` nor be shadowed by one bound in the new name's scope: the rest of
+  // the statement list from `where` on, or only the statements `where` covers.
   auto clash = [&] {
     fail(ErrorCode::BadArgument, "arg.name", op, where,
          "the name '" + name + "' is already used in proc '" + p.name() +
@@ -145,7 +146,10 @@ Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, co
     if (v.sym.name() == name) clash();
   if (!at.is_arg()) {
     const Block& list = at.list();
-    for (size_t i = static_cast<size_t>(std::max(at.loc().lo, 0)); i < list.size(); ++i)
+    size_t end = list.size();
+    if (scope == NameScope::Statements)
+      end = std::min(end, static_cast<size_t>(std::max(at.loc().hi, at.loc().lo + 1)));
+    for (size_t i = static_cast<size_t>(std::max(at.loc().lo, 0)); i < end; ++i)
       for (const Sym& s : uses_of(list[i]).bound)
         if (s.name() == name) clash();
   } else {

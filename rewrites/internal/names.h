@@ -28,10 +28,15 @@ void check_new_proc_name(const std::string& op, const Proc& p, const std::string
 // and C cannot emit both.
 void check_callee_name(const std::string& op, const Proc& p, const Proc& callee,
                        const Cursor& where);
+// Where a new binding is visible: from `where` to the end of its statement list (a buffer or
+// window put before `where`), or only inside the statements `where` covers (a loop that
+// replaces or wraps them: divide_loop's, mult_loops', add_loop's).
+enum class NameScope { RestOfList, Statements };
 // A fresh symbol named `name`: check_new_name, and `name` must not be used in `p` where the
 // new binding would be visible (argument, loop, buffer): throws SchedulingError then, because
-// a printed proc must not be ambiguous.
-Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, const Cursor& where);
+// a printed proc must not be ambiguous. The name may repeat in sibling scopes.
+Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, const Cursor& where,
+               NameScope scope = NameScope::RestOfList);
 // A name of the procedure language: a letter or '_', then letters, digits and '_'.
 bool is_identifier(const std::string& s);
 // Every name bound in `p` (arguments, loop variables, allocations, windows).

@@ -121,6 +121,33 @@ TEST(DivideLoop, RefusesANameInUse) {
       "divide_loop", "'N' is already used");
 }
 
+// The new loops are visible only where the divided loop stood: a later sibling loop may bind
+// the same names (Exo's test_simplify_div_mod_staging divides two siblings into io/ii).
+TEST(DivideLoop, AcceptsNamesALaterSiblingBinds) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[N] @ DRAM):
+    for i in seq(0, N):
+        x[i] = 1.0
+    for io in seq(0, N):
+        x[io] += 2.0
+)");
+  Proc q = divide_loop(p, loop0(p), 4, {"io", "ii"}, {.tail = Tail::Cut});
+  for (int64_t n : {1, 5, 8}) expect_equivalent(p, q, {{"N", n}});
+}
+
+// A name the divided loop's own body binds would be shadowed by the new loop.
+TEST(DivideLoop, RefusesANameItsBodyBinds) {
+  Proc p = parse_proc(R"(def f(N: size, x: f32[N, 4] @ DRAM):
+    for i in seq(0, N):
+        for io in seq(0, 4):
+            x[i, io] = 1.0
+)");
+  expect_refused(
+      [&] {
+        divide_loop(p, loop0(p), 4, {"io", "ii"});
+      },
+      "divide_loop", "'io' is already used");
+}
+
 TEST(DivideLoop, RefusesTwoEqualNames) {
   Proc p = parse_proc(kScale);
   expect_refused([&] { divide_loop(p, loop0(p), 4, {"k", "k"}); }, "divide_loop", "must differ");
