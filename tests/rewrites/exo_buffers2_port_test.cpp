@@ -61,11 +61,9 @@ TEST(ExoBuffers2Port, DivideDimFail2) {
   Proc foo = parse_proc(R"(def foo(n: size, m: size):
     x: R[n, 3 * m, m]
 )");
-  expect_refused(
-      [&] {
-        for (int i = 0; i < 3; ++i) divide_dim(foo, "x", i, 15);
-      },
-      "divide_dim", "is not always divisible by 15");
+  for (int dim = 0; dim < 3; ++dim)
+    expect_refused([&] { divide_dim(foo, "x", dim, 15); }, "divide_dim",
+                   "is not always divisible by 15");
 }
 
 // test_expand_dim1_bad_scope: the index names i, which is not in scope at the allocation. Exo
