@@ -4,7 +4,6 @@
 #include "checker/effects.h"
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 #include <unordered_map>
 
@@ -34,7 +33,7 @@ bool Access::writes_same_constant_as(const Access& o) const {
   if (!stored_constant.defined() || !o.stored_constant.defined()) return false;
   const auto* a = stored_constant.as<ConstNode>();
   const auto* b = o.stored_constant.as<ConstNode>();
-  return a->type.base == b->type.base && std::memcmp(&a->val, &b->val, sizeof a->val) == 0;
+  return same_constant(*a, *b);
 }
 
 static bool contains(const std::vector<Sym>& v, const Sym& s) {

@@ -2,6 +2,8 @@
 #include "core/ir.h"
 
 #include <atomic>
+#include <bit>
+#include <cmath>
 #include <sstream>
 
 #include "core/externs.h"
@@ -286,6 +288,12 @@ Expr ConstNode::make_float(double v, ScalarKind t, SrcInfo s) {
 }
 Expr ConstNode::make_bool(bool v, SrcInfo s) {
   return Expr(std::make_shared<ConstNode>(v ? 1.0 : 0.0, ScalarKind::Bool, std::move(s)));
+}
+bool same_constant(double a, double b) {
+  return !std::isnan(a) && std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b);
+}
+bool same_constant(const ConstNode& a, const ConstNode& b) {
+  return a.type.base == b.type.base && same_constant(a.val, b.val);
 }
 Expr USubNode::make(Expr arg, SrcInfo s) {
   EXOCPP_ASSERT(arg.defined(), "USub of undefined expr");

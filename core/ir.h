@@ -238,6 +238,12 @@ struct ConstNode : ExprNode {
   int64_t int_val() const { return static_cast<int64_t>(val); }
   ConstNode(double v, Type t, SrcInfo s) : ExprNode(kind_tag, std::move(t), std::move(s)), val(v) {}
 };
+// The one definition of "the same constant", for every place that compares constants (expr_equal,
+// replace's unification, pattern matching, the checker's equal stores): the same type and the
+// same value bit for bit — 0.0 and -0.0 differ (1 / x tells them apart), and a NaN equals
+// nothing. (Two literals that round to one value of a precision still differ: conservative.)
+bool same_constant(double a, double b);
+bool same_constant(const ConstNode& a, const ConstNode& b);
 
 struct USubNode : ExprNode {
   static constexpr ExprKind kind_tag = ExprKind::USub;

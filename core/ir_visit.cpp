@@ -100,7 +100,7 @@ bool expr_equal(const Expr& a, const Expr& b) {
       return x->name == y->name && expr_equal(x->idx, y->idx);
     }
     case ExprKind::Const:
-      return a.as<ConstNode>()->val == b.as<ConstNode>()->val && a.type().base == b.type().base;
+      return same_constant(*a.as<ConstNode>(), *b.as<ConstNode>());
     case ExprKind::USub:
       return expr_equal(a.as<USubNode>()->arg, b.as<USubNode>()->arg);
     case ExprKind::BinOp: {

@@ -65,12 +65,12 @@ bool match_e(const EPat& pat, const Expr& e) {
       if (auto* w = e.as<WindowExprNode>()) return match_window(pat, *w);
       return false;
     case EPatKind::Const:
-      if (auto* c = e.as<ConstNode>()) return c->val == pat.val;
+      if (auto* c = e.as<ConstNode>()) return same_constant(c->val, pat.val);
       return false;
     case EPatKind::USub:
       // "-3" also matches the constant -3.
       if (auto* c = e.as<ConstNode>(); c && pat.args[0]->kind == EPatKind::Const)
-        return c->val == -pat.args[0]->val;
+        return same_constant(c->val, -pat.args[0]->val);
       if (auto* u = e.as<USubNode>()) return match_e(*pat.args[0], u->arg);
       return false;
     case EPatKind::BinOp:

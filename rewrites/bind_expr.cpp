@@ -16,7 +16,8 @@
 // float expression, a read), else i32 for integer arithmetic (`x[i] * 2` in i8 is computed in
 // 32-bit int and would wrap in an i8 buffer); a bare float literal that is not exact in every
 // precision is refused, and so is a result that no longer type-checks (an i32 temporary in an
-// i8 operation).
+// i8 operation) or in which an operator or extern around an occurrence computes in another
+// arithmetic (rw::require_arithmetic_kept: relu() of an i8 value rounds to i8, of an i32 one not).
 //
 // Hoisting (with `before`): the binding goes before statement `before` of an enclosing list,
 // and the expressions may sit at any depth inside that statement or later ones of its list.
@@ -122,6 +123,19 @@ void typecheck_binding(rw::Edit& edit, const Expr& e, const Type& t, const SrcIn
                               " buffer to keep its value, but a " + to_string(t.base) +
                               " value does not fit where it is used",
                           &src);
+}
+
+// Every operator or extern around each occurrence keeps its arithmetic with the read `rd` of the
+// binding in the occurrence's place (rw::require_arithmetic_kept): an i32 binding of i8
+// arithmetic must not change the precision relu() rounds to, nor a literal's binding the
+// precision of the operator it is an operand of.
+void require_arithmetic_kept_at(const std::vector<Cursor>& cs, const Expr& rd) {
+  for (const Cursor& c : cs) {
+    const Stmt s = c.list()[static_cast<size_t>(c.loc().lo)];
+    rw::require_arithmetic_kept(kOp, c, Block{s}, Block{replace_expr(s, c.loc().expr, rd)},
+                                "reading '" + to_string(rd) + "' (" + to_string(rd.type().base) +
+                                    ") where '" + to_string(c.expr()) + "' stood");
+  }
 }
 
 // The hoisted expression is evaluated at `at` even when the code holding it would not have
@@ -263,6 +277,7 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
 
     // Build: alloc + assignment before statement k0; occurrences replaced by reads of b.
     Expr rd = ReadNode::make(b, {}, t, e.srcinfo());
+    require_arithmetic_kept_at(cs, rd);
     Block stmts(list.begin() + k0, list.begin() + k_last + 1);
     for (const Cursor& c : cs) {
       int j = c.loc().lo - k0;
@@ -323,6 +338,7 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     Sym b = rw::fresh_name(kOp, p, new_name, at);
     const SrcInfo src = list[k0].srcinfo();
     Expr rd = ReadNode::make(b, {}, t, e.srcinfo());
+    require_arithmetic_kept_at(cs, rd);
     rw::Edit edit(p);
     for (const Cursor& c : cs) edit.expr(c.loc(), rd);
     edit.insert(path, k0,

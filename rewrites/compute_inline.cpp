@@ -19,8 +19,9 @@
 //   - s writes neither f nor anything e reads (buffers, also through windows, and config
 //     fields; a call counts as writing every buffer it is passed and every config field), so e
 //     has at the read the value it had when the producer ran;
-//   - the store to f keeps e's value (rw::store_keeps_value: f = e does not round or wrap), or
-//     every read is a copy (below);
+//   - the store to f keeps e's value (rw::store_keeps_value: f = e does not round or wrap) and
+//     every operator or extern around a read keeps its arithmetic with e in the read's place
+//     (rw::require_arithmetic_kept), or every read is a copy (below);
 //   - e does not read f.
 //
 // Copies. A read that is a whole assignment `g[i] = f[r]` with g of f's precision (a "copy", as
@@ -290,7 +291,12 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
     else
       edit.rewrite(l.block, l.lo + 1, end, new_rest);
     edit.remove(l.block, l.lo, l.lo + 1).remove(l.block, alloc_at, alloc_at + 1);
-    if (by_expression) rw::typecheck_substituted(kOp, c, edit, a->name, a->rhs, t);
+    if (by_expression) {
+      rw::require_arithmetic_kept(
+          kOp, c, rest, new_rest,
+          "putting '" + to_string(a->rhs) + "' where '" + a->name.name() + "' was read");
+      rw::typecheck_substituted(kOp, c, edit, a->name, a->rhs, t);
+    }
     return edit.done();
   });
 }

@@ -6,6 +6,8 @@
 //
 // The left operand of `+` must read the very location written (indices syntactically equal or
 // proved equal by the checker). Both forms evaluate e before writing, so e may read anything.
+// Precision (internal/precision.h): `a + e` must compute in a's arithmetic (rw::arithmetic_of),
+// where the reduction adds.
 // Forwarding: the statement stays; a cursor to e follows it; other cursors into the old
 // right-hand side become invalid.
 #include "checker/queries.h"
@@ -33,11 +35,11 @@ Proc fold_into_reduce(const Proc& p, const CursorLike& assign) {
                    a->name.name() + "'");
     const Loc& l = c.loc();
     ScalarKind t = a->rhs.type().base;
-    if (is_float(a->type) && t != ScalarKind::R && !rw::includes_precision(t, a->type))
-      rw::fail(op, c,
-               "'" + to_string(a->rhs) + "' is rounded to " + to_string(t) +
+    if (rw::arithmetic_of(t) != rw::arithmetic_of(a->type) && !rw::is_literal_only(a->rhs))
+      rw::fail(ErrorCode::NotProved, "precision.regroup", op, c,
+               "'" + to_string(a->rhs) + "' computes in " + to_string(t) +
                    " before it is stored into '" + a->name.name() + "' (" + to_string(a->type) +
-                   "); a reduction would not round it");
+                   "); a reduction would not round it (it adds in " + to_string(a->type) + ")");
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);
     rw::require_same_location(op, c, ctx, a->idx, rd->idx, [&] {
       return "the addition reads the location '" + c.to_string() + "' writes";

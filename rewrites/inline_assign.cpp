@@ -14,8 +14,9 @@
 // window x, pass it to a call or ask its stride. Precision: x holds e rounded or wrapped to x's
 // type, so e may stand for x only when that store keeps e's value (rw::store_keeps_value,
 // rewrites/internal/precision.h: `t: i8; t = x[i] * 2` wraps, `x[i] * 2` does not), and the result
-// must type-check (e's precision where x's was used). Forwarding: the assignment's cursors become
-// invalid; the statements after it shift up.
+// must type-check, and every operator or extern around a replaced read keeps its arithmetic
+// (rw::require_arithmetic_kept: `x: f32 = a_i8[i]; c = x / 2.0` would become an integer division).
+// Forwarding: the assignment's cursors become invalid; the statements after it shift up.
 #include "checker/context.h"
 #include "checker/queries.h"
 #include "core/ir_visit.h"
@@ -163,6 +164,9 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
     rw::Edit edit(p);
     edit.remove(l.block, l.lo, l.lo + 1)
         .rewrite(l.block, l.lo, l.lo + static_cast<int>(new_rest.size()), new_rest);
+    rw::require_arithmetic_kept(
+        op, c, rest, new_rest,
+        "putting '" + to_string(a->rhs) + "' where '" + a->name.name() + "' was read");
     rw::typecheck_substituted(op, c, edit, a->name, a->rhs, alloc->type.base);
     return edit.done();
   });

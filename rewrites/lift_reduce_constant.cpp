@@ -172,20 +172,21 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
             op, c[1],
             "'" + init->name.name() + "' is also accessed through the window '" + w.name() + "'");
     rw::Access body = rw::accesses(loop->body, roots);
-    // Precision (internal/precision.h): in an integer accumulator c * sum(y) = sum(c * y) holds
-    // modulo 2^bits only when c and every y are integer values (a float operand would be
-    // truncated at another point); float accumulators are treated as reals, as in Exo.
-    if (!is_float(init->type)) {
-      bool exact = rw::is_integer_arith(factor);
-      for (const ReduceNode* r : acc.reductions)
-        exact = exact && rw::is_integer_arith(r->rhs.as<BinOpNode>()->rhs);
-      if (!exact)
-        rw::fail(op, c[1],
-                 "'" + init->name.name() + "' is an integer (" + to_string(init->type) +
-                     ") accumulator and the products are not integer arithmetic: c * sum(y) would "
-                     "truncate "
-                     "at other points than sum(c * y)");
-    }
+    // Precision (internal/precision.h): c * sum(y) = sum(c * y) regroups the products in the
+    // accumulator's arithmetic, which holds when c and every y are operands of it (rw::operand_of:
+    // float accumulators as reals, as in Exo; integer ones modulo 2^bits). An operand of another
+    // precision would make `c * y` round, wrap or truncate at other points than `c * x`.
+    for (const Expr& operand : [&] {
+           std::vector<Expr> all = {factor};
+           for (const ReduceNode* r : acc.reductions) all.push_back(r->rhs.as<BinOpNode>()->rhs);
+           return all;
+         }())
+      if (!rw::operand_of(operand, init->type))
+        rw::fail(ErrorCode::NotProved, "precision.regroup", op, c[1],
+                 "'" + to_string(operand) + "' (" + to_string(operand.type().base) +
+                     ") is not computed in the arithmetic of the accumulator '" +
+                     init->name.name() + "' (" + to_string(init->type) +
+                     "): c * sum(y) would round or wrap at other points than sum(c * y)");
     rw::Access f = rw::accesses(factor, roots);
     for (const Sym& b : f.reads)
       if (body.writes.count(b))

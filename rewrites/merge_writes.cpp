@@ -10,10 +10,11 @@
 // The target is a block of two assignments/reductions to the same buffer (or the first of
 // them). The indices must be provably equal (checker::always_true under the context), and `c`
 // must not read the buffer `a` (it would see the first write). Precision (internal/precision.h):
-// the first write stores b rounded or wrapped to a's type, the merged one does not; the merge
-// needs that store to keep b (or, in an integer buffer, b and c to be integer arithmetic, whose
-// sums wrap alike), and the merged statement must type-check. Forwarding: the block maps to
-// the merged statement; cursors inside the two statements become invalid.
+// the two writes add b and c in a's arithmetic; the merged sum computes in the arithmetic of
+// b + c. The merge needs b and c to be operands of a's arithmetic (rw::sum_regroups_in: of a's
+// float type or literals alone; integer arithmetic in an integer buffer, whose sums wrap alike),
+// or every value exact in a's type, and the merged statement must type-check. Forwarding: the block
+// maps to the merged statement; cursors inside the two statements become invalid.
 #include <optional>
 
 #include "checker/queries.h"
@@ -84,15 +85,15 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
                    "', which the first statement writes");
 
     if (w2->reduce) {
-      bool keeps = w1->reduce ? (is_float(w1->type) ||
-                                 (rw::is_integer_arith(w1->rhs) && rw::is_integer_arith(w2->rhs)))
-                              : rw::partial_store_keeps_value(w1->rhs, w2->rhs, w1->type);
-      if (!keeps)
-        rw::fail(op, c,
-                 "the first statement stores '" + to_string(w1->rhs) + "' into '" +
-                     w1->name.name() + "' (" + to_string(w1->type) +
-                     "), which rounds or wraps it; '" + to_string(w1->rhs) + " + " +
-                     to_string(w2->rhs) + "' would not be rounded there");
+      if (!rw::sum_regroups_in(w1->rhs, w2->rhs, w1->type))
+        rw::fail(ErrorCode::NotProved, "precision.regroup", op, c,
+                 "'" + w1->name.name() + "' (" + to_string(w1->type) + ") adds '" +
+                     to_string(w1->rhs) + "' and '" + to_string(w2->rhs) + "' in " +
+                     to_string(w1->type) + " arithmetic, but '" + to_string(w1->rhs) + " + " +
+                     to_string(w2->rhs) + "' would compute in " +
+                     to_string(rw::arithmetic_of(
+                         BinOpNode::make(BinOpKind::Add, w1->rhs, w2->rhs).type().base)) +
+                     " (an operand of another precision rounds or wraps there)");
     }
 
     // 3. The merged statement.

@@ -7,8 +7,9 @@
 //   a += b + c   -->   a += b ; a += c
 //
 // `c` must not read the buffer `a` (after the split it would see the first write). Precision
-// (internal/precision.h): the first write now rounds or wraps b to a's type; that must keep what
-// `b + c` stores (b survives the store, or a is an integer buffer and b, c integer arithmetic).
+// (internal/precision.h): the sum computes in the arithmetic of b + c, the two writes in a's;
+// b and c must be operands of a's arithmetic (rw::sum_regroups_in: of a's float type or literals
+// alone; integer arithmetic in an integer buffer, whose sums wrap alike), or every value exact.
 // Forwarding: a block holding the statement grows by one; cursors to the statement and inside
 // it become invalid.
 #include "core/printer.h"
@@ -41,14 +42,13 @@ Proc split_write(const Proc& p, const CursorLike& stmt) {
                "the second operand of the addition reads '" + name.name() +
                    "', which would then see the first write");
 
-    bool keeps =
-        a ? rw::partial_store_keeps_value(sum->lhs, sum->rhs, type)
-          : (is_float(type) || (rw::is_integer_arith(sum->lhs) && rw::is_integer_arith(sum->rhs)));
-    if (!keeps)
-      rw::fail(op, c,
+    if (!rw::sum_regroups_in(sum->lhs, sum->rhs, type))
+      rw::fail(ErrorCode::NotProved, "precision.regroup", op, c,
                "storing '" + to_string(sum->lhs) + "' into '" + name.name() + "' (" +
-                   to_string(type) + ") first would round or wrap it where '" + c.to_string() +
-                   "' does not");
+                   to_string(type) +
+                   ") first would round or wrap it, or add in another "
+                   "arithmetic, where '" +
+                   c.to_string() + "' does not");
 
     Stmt first = a ? AssignNode::make(name, type, idx, sum->lhs, s.srcinfo())
                    : ReduceNode::make(name, type, idx, sum->lhs, s.srcinfo());

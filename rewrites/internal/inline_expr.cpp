@@ -26,7 +26,7 @@ ProducerNest producer_nest(const Stmt& s) {
 void require_store_keeps_value(const std::string& op, const Cursor& where, const Sym& buf,
                                const Expr& e, ScalarKind to) {
   if (store_keeps_value(e, to)) return;
-  fail(op, where,
+  fail(ErrorCode::NotProved, "precision.store", op, where,
        "'" + buf.name() + "' (" + to_string(to) + ") does not hold the value of '" + to_string(e) +
            "' (of type " + to_string(e.type().base) +
            ") exactly: the store rounds or wraps it, so the expression cannot stand for it");
@@ -63,6 +63,23 @@ std::vector<std::vector<Expr>> own_reads(const Stmt& s, const Sym& buf) {
   v.buf = buf;
   v.visit(s);
   return v.out;
+}
+
+void require_arithmetic_kept(const std::string& op, const Cursor& where, const Block& before,
+                             const Block& after, const std::string& what) {
+  std::optional<ArithmeticChange> d = changed_arithmetic(before, after);
+  if (!d) return;
+  auto arith = [](const Expr& x) {
+    if (is_literal_only(x)) return std::string("the precision around it (literals only)");
+    ScalarKind t = x.type().base;
+    if (!is_data(t)) return std::string("control arithmetic (") + to_string(t) + ")";
+    if (is_int_precision(t)) return std::string("32-bit int (") + to_string(t) + ")";
+    return std::string(to_string(t));
+  };
+  fail(ErrorCode::NotProved, "precision.context", op, where,
+       what + " changes how '" + to_string(d->first) + "' computes: it computed in " +
+           arith(d->first) + ", and as '" + to_string(d->second) + "' it would compute in " +
+           arith(d->second));
 }
 
 void typecheck_substituted(const std::string& op, const Cursor& where, Edit& edit, const Sym& buf,

@@ -52,6 +52,14 @@ struct OwnExprVisitor : IRVisitor {
 // loop's bounds, an if's condition; not the statements nested in it).
 std::vector<std::vector<Expr>> own_reads(const Stmt& s, const Sym& buf);
 
+// Refuses (code NotProved, reason id "precision.context") when a substitution that turned
+// `before` into `after` (the same statements, some reads or expressions replaced by others of
+// equal value) changed the arithmetic of an operator or extern above a replaced part
+// (changed_arithmetic, internal/precision.h): `x: f32 = a_i8[i]; c = x / 2.0` must not become the
+// integer division `a_i8[i] / 2.0`. `what` names the replacement in the message.
+void require_arithmetic_kept(const std::string& op, const Cursor& where, const Block& before,
+                             const Block& after, const std::string& what);
+
 // When `e`'s type differs from `buf`'s element type `to`, type-checks the edited proc, whose
 // reads of `buf` now read `e` (refusing with the reason if `e` cannot stand there).
 void typecheck_substituted(const std::string& op, const Cursor& where, Edit& edit, const Sym& buf,

@@ -198,4 +198,158 @@ bool partial_store_keeps_value(const Expr& a, const Expr& b, ScalarKind to) {
   return store_keeps_value(a, to);
 }
 
+ScalarKind arithmetic_of(ScalarKind t) { return is_int_precision(t) ? ScalarKind::I32 : t; }
+
+bool is_literal_only(const Expr& e) {
+  switch (e.kind()) {
+    case ExprKind::Const:
+      return e.type().base != ScalarKind::Bool;
+    case ExprKind::USub:
+      return is_literal_only(e.as<USubNode>()->arg);
+    case ExprKind::BinOp: {
+      const BinOpNode* b = e.as<BinOpNode>();
+      return is_arithmetic(b->op) && is_literal_only(b->lhs) && is_literal_only(b->rhs);
+    }
+    case ExprKind::Read:
+    case ExprKind::Extern:
+    case ExprKind::WindowExpr:
+    case ExprKind::StrideExpr:
+    case ExprKind::ReadConfig:
+      return false;
+  }
+  return false;
+}
+
+bool operand_of(const Expr& e, ScalarKind to) {
+  if (is_int_precision(to)) return is_integer_arith(e);
+  if (!is_float(to)) return false;
+  return e.type().base == to || is_literal_only(e);
+}
+
+bool sum_regroups_in(const Expr& b, const Expr& c, ScalarKind to) {
+  if (operand_of(b, to) && operand_of(c, to)) return true;
+  // Exact everywhere: b and c survive the store, and so does their sum computed where it stands.
+  const Expr sum = BinOpNode::make(BinOpKind::Add, b, c, b.srcinfo());
+  return is_data(sum.type().base) && store_keeps_value(b, to) && store_keeps_value(c, to) &&
+         store_keeps_value(sum, to);
+}
+
+namespace {
+
+// The arithmetic a node computes in, for changed_arithmetic: nullopt for literals alone (they
+// take the context's), Error for a control value.
+std::optional<ScalarKind> node_arithmetic(const Expr& e) {
+  if (is_literal_only(e)) return std::nullopt;
+  ScalarKind t = e.type().base;
+  return is_data(t) ? arithmetic_of(t) : ScalarKind::Error;
+}
+
+std::optional<ArithmeticChange> walk(const Expr& b, const Expr& a);
+
+std::optional<ArithmeticChange> walk_all(const std::vector<Expr>& b, const std::vector<Expr>& a) {
+  if (b.size() != a.size()) return std::nullopt;  // replaced (a read of another buffer)
+  for (size_t i = 0; i < b.size(); ++i)
+    if (auto d = walk(b[i], a[i])) return d;
+  return std::nullopt;
+}
+
+std::optional<ArithmeticChange> walk(const Expr& b, const Expr& a) {
+  if (b.get() == a.get() || b.kind() != a.kind()) return std::nullopt;  // same, or replaced here
+  switch (b.kind()) {
+    case ExprKind::Read: {
+      const ReadNode *x = b.as<ReadNode>(), *y = a.as<ReadNode>();
+      if (x->name != y->name) return std::nullopt;  // replaced
+      return walk_all(x->idx, y->idx);
+    }
+    case ExprKind::USub:
+    case ExprKind::BinOp:
+      if (const BinOpNode* x = b.as<BinOpNode>(); x && x->op != a.as<BinOpNode>()->op)
+        return std::nullopt;  // replaced by another operation
+      if (node_arithmetic(b) != node_arithmetic(a)) return ArithmeticChange{b, a};
+      if (const USubNode* x = b.as<USubNode>()) return walk(x->arg, a.as<USubNode>()->arg);
+      if (auto d = walk(b.as<BinOpNode>()->lhs, a.as<BinOpNode>()->lhs)) return d;
+      return walk(b.as<BinOpNode>()->rhs, a.as<BinOpNode>()->rhs);
+    case ExprKind::Extern: {
+      const ExternNode *x = b.as<ExternNode>(), *y = a.as<ExternNode>();
+      if (x->fn != y->fn) return std::nullopt;  // replaced
+      // An extern rounds its result to its type, and computes its arguments in it.
+      if (b.type().base != a.type().base || is_literal_only(b) != is_literal_only(a))
+        return ArithmeticChange{b, a};
+      return walk_all(x->args, y->args);
+    }
+    case ExprKind::Const:
+    case ExprKind::WindowExpr:
+    case ExprKind::StrideExpr:
+    case ExprKind::ReadConfig:
+      return std::nullopt;  // leaves: replaced, if anything
+  }
+  return std::nullopt;
+}
+
+// The expressions a statement holds itself (not those of the statements nested in it).
+std::vector<Expr> own_exprs(const Stmt& s) {
+  std::vector<Expr> out;
+  switch (s.kind()) {
+    case StmtKind::Assign: {
+      const AssignNode* n = s.as<AssignNode>();
+      out = n->idx;
+      out.push_back(n->rhs);
+      break;
+    }
+    case StmtKind::Reduce: {
+      const ReduceNode* n = s.as<ReduceNode>();
+      out = n->idx;
+      out.push_back(n->rhs);
+      break;
+    }
+    case StmtKind::WriteConfig:
+      out.push_back(s.as<WriteConfigNode>()->rhs);
+      break;
+    case StmtKind::If:
+      out.push_back(s.as<IfNode>()->cond);
+      break;
+    case StmtKind::For:
+      out.push_back(s.as<ForNode>()->lo);
+      out.push_back(s.as<ForNode>()->hi);
+      break;
+    case StmtKind::Call:
+      out = s.as<CallNode>()->args;
+      break;
+    case StmtKind::WindowStmt:
+      out.push_back(s.as<WindowStmtNode>()->rhs);
+      break;
+    case StmtKind::Pass:
+    case StmtKind::Alloc:
+      break;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<ArithmeticChange> changed_arithmetic(const Expr& before, const Expr& after) {
+  return walk(before, after);
+}
+
+std::optional<ArithmeticChange> changed_arithmetic(const Block& before, const Block& after) {
+  EXOCPP_ASSERT(before.size() == after.size(),
+                "changed_arithmetic: statement lists of different shapes");
+  for (size_t i = 0; i < before.size(); ++i) {
+    const Stmt &b = before[i], &a = after[i];
+    if (b.get() == a.get()) continue;
+    EXOCPP_ASSERT(b.kind() == a.kind(), "changed_arithmetic: statements of different kinds");
+    std::vector<Expr> eb = own_exprs(b), ea = own_exprs(a);
+    EXOCPP_ASSERT(eb.size() == ea.size(), "changed_arithmetic: statements of different shapes");
+    for (size_t k = 0; k < eb.size(); ++k)
+      if (auto d = walk(eb[k], ea[k])) return d;
+    if (const IfNode* x = b.as<IfNode>()) {
+      if (auto d = changed_arithmetic(x->body, a.as<IfNode>()->body)) return d;
+      if (auto d = changed_arithmetic(x->orelse, a.as<IfNode>()->orelse)) return d;
+    }
+    if (const ForNode* x = b.as<ForNode>())
+      if (auto d = changed_arithmetic(x->body, a.as<ForNode>()->body)) return d;
+  }
+  return std::nullopt;
+}
+
 }  // namespace exocpp::rw

@@ -13,10 +13,16 @@
 //    regrouped (they are exact modulo 2^32, and modulo 2^bits after a store), `/` and `%' not;
 //  - float `+` and `*` may be regrouped and reordered as reals, as in Exo (R is real
 //    arithmetic), but a rewrite must not round a value to a narrower precision than the original
-//    computed it in (e.g. bind an f32 expression into an f16 temporary).
+//    computed it in (e.g. bind an f32 expression into an f16 temporary);
+//  - a data expression that a rewrite moves, duplicates or regroups computes, at its new place,
+//    in the arithmetic it computed in before (its precision, its conversions, its wrap points):
+//    the operators around it keep their arithmetic (changed_arithmetic), and an operand that
+//    joins another operator computes in that operator's arithmetic (operand_of). Widening is a
+//    change too: an f16 sum that overflowed must still overflow.
 #pragma once
 
 #include <optional>
+#include <utility>
 
 #include "core/ir.h"
 
@@ -46,5 +52,41 @@ bool is_integer_arith(const Expr& e);
 // (float: then both round once, from the same real sum), or when `to` is an integer precision and
 // a and b are integer arithmetic (sums wrap the same modulo 2^bits).
 bool partial_store_keeps_value(const Expr& a, const Expr& b, ScalarKind to);
+
+// The arithmetic data of type `t` is computed in: a float precision its own (R: reals), every
+// integer precision 32-bit int (the interpreter and the emitted C promote integer data to int).
+ScalarKind arithmetic_of(ScalarKind t);
+
+// Whether `e` is built from literals alone (literals, unary minus, operators on them): like a
+// single literal it has no precision of its own and computes in the precision of the operator
+// or store around it.
+bool is_literal_only(const Expr& e);
+
+// Whether `e` computes the same value as an operand of `to`-typed arithmetic as it does stored
+// whole into a `to` buffer (so that a rewrite may move it between the two places, as merge_writes
+// and split_write do with `x = b; x += c` and `x = b + c`): for a float `to`, `e` is of type
+// `to` or of literals alone (an operand of another precision computes in it, and would be
+// rounded only at the store); for an integer `to`, `e` is integer arithmetic (every form then
+// wraps alike modulo 2^bits).
+bool operand_of(const Expr& e, ScalarKind to);
+
+// Whether `x = b; x += c` and `x = b + c` (or `x += b; x += c` and `x += b + c`) store the same
+// into a `to` buffer, the rule merge_writes and split_write share: b and c are operands of `to`
+// arithmetic in both forms (operand_of), so the sum only moves from one rounding point to
+// another (regrouping as reals) or wraps alike; or every value involved is exact in `to`.
+bool sum_regroups_in(const Expr& b, const Expr& c, ScalarKind to);
+
+// Where a rewrite replaced parts of an expression by expressions of equal value (the reads of a
+// buffer by the expression stored in it, or an expression by a read of a new buffer holding it):
+// the first operator, unary minus or extern above the replaced parts whose arithmetic changed —
+// its node before and after — or nullopt. Replaced parts are found where the two trees differ
+// in kind (or a read in its buffer, an extern in its function); the types of the replaced parts
+// themselves may differ, and store_keeps_value decides whether their values do. An extern must
+// keep its exact type (it rounds its result to it); operators keep their arithmetic
+// (arithmetic_of). Statement lists must have the same shape (a substitution changes only
+// expressions).
+using ArithmeticChange = std::pair<Expr, Expr>;
+std::optional<ArithmeticChange> changed_arithmetic(const Expr& before, const Expr& after);
+std::optional<ArithmeticChange> changed_arithmetic(const Block& before, const Block& after);
 
 }  // namespace exocpp::rw

@@ -309,7 +309,7 @@ class Matcher {
       case ExprKind::Const: {
         const ConstNode* c = ce.as<ConstNode>();
         const ConstNode* k = ke.as<ConstNode>();
-        if (c->val != k->val) differ(ce, ke, "the constants differ");
+        if (!same_constant(c->val, k->val)) differ(ce, ke, "the constants differ");
         return;
       }
       case ExprKind::USub:

@@ -43,6 +43,29 @@ def foo(y: f32 @ DRAM, x: f32[4] @ DRAM):
       "bind_config", "is read at line");
 }
 
+// Cfg.scale is f32: an integer product that needs more than f32's 24 bits would be rounded.
+TEST(BindConfig, ValueTheFieldRoundsIsRefused) {
+  Module m = config_lib(R"(
+def foo(y: i32 @ DRAM, x: f32[4] @ DRAM):
+    x[0] = y * 3
+)");
+  Proc p = m.proc("foo");
+  expect_refused([&] { bind_config(p, p.body_cursor()[0].rhs(), m.config("Cfg"), "scale"); },
+                 "bind_config", ErrorCode::NotProved, "precision.store");
+}
+
+// 0.1 in the f64 product is the double nearest 0.1; the f32 field would hold the float one.
+TEST(BindConfig, LiteralTheFieldRoundsIsRefused) {
+  Module m = config_lib(R"(
+def foo(y: f32 @ DRAM, x: f64[4] @ DRAM):
+    x[0] = x[1] * 0.1
+)");
+  Proc p = m.proc("foo");
+  expect_refused(
+      [&] { bind_config(p, p.body_cursor()[0].rhs().child(1), m.config("Cfg"), "scale"); },
+      "bind_config", ErrorCode::NotProved, "precision.store");
+}
+
 TEST(BindConfig, TypeMismatchIsRefused) {
   Module m = config_lib(kScaled);
   Proc p = m.proc("foo");

@@ -41,6 +41,31 @@ TEST(BindExpr, RefusesDifferentExpressions) {
       "bind_expr", "differs from");
 }
 
+// 0.0 and -0.0 are different constants (1.0 / x tells them apart): not one binding.
+TEST(BindExpr, RefusesZeroAndNegativeZeroAsOneExpression) {
+  Proc p = parse_proc(R"(def f(x: f32[2] @ DRAM, a: f32[2] @ DRAM):
+    a[0] = x[0] / 0.0
+    a[1] = x[1] / -0.0
+)");
+  Cursor body = p.body_cursor();
+  expect_refused(
+      [&] {
+        bind_expr(p, std::vector<CursorLike>{body[0].rhs().child(1), body[1].rhs().child(1)}, "t");
+      },
+      "bind_expr", "differs from");
+}
+
+// The binding of i8 arithmetic is i32 (it is computed in 32-bit int), but relu() of an i8 value
+// rounds to i8: the read of the binding must not change the extern's precision.
+TEST(BindExpr, RefusesABindingThatChangesAnExternsPrecision) {
+  Proc p = parse_proc(R"(def f(x: i8[4] @ DRAM, a: i32[4] @ DRAM):
+    for i in seq(0, 4):
+        a[i] = relu(x[i] * 2)
+)");
+  expect_refused([&] { bind_expr(p, p.body_cursor()[0].body()[0].rhs().child(0), "t"); },
+                 "bind_expr", ErrorCode::NotProved, "precision.context");
+}
+
 TEST(BindExpr, RefusesWhenABufferItReadsIsWrittenInBetween) {
   Proc p = parse_proc(R"(def f(N: size, x: f32[N] @ DRAM, a: f32[N] @ DRAM):
     for i in seq(0, N):

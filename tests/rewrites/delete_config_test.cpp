@@ -50,6 +50,18 @@ def foo(x: f32[4] @ DRAM):
   expect_refused([&] { delete_config(p, p.body_cursor()[2]); }, "delete_config", "holds 2.0");
 }
 
+// -0.0 is not 0.0 (1.0 / x tells them apart): the field does not already hold the value.
+TEST(DeleteConfig, NegativeZeroIsAnotherValueThanZero) {
+  Proc p = config_proc(R"(
+def foo(x: f32[4] @ DRAM):
+    Cfg.scale = -0.0
+    scale(x[0:4])
+    Cfg.scale = 0.0
+    scale(x[0:4])
+)");
+  expect_refused([&] { delete_config(p, p.body_cursor()[2]); }, "delete_config", "holds -0.0");
+}
+
 TEST(DeleteConfig, OverwrittenWriteIsDead) {
   Proc p = config_proc(kOverwritten);
   Proc q = delete_config(p, "Cfg.scale = 2.0");

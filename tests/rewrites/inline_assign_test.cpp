@@ -147,4 +147,55 @@ TEST(InlineAssign, AcceptsAnAssignmentPattern) {
   EXPECT_EQ(to_string(inline_assign(p, "t = _")), to_string(inline_assign(p, assign(p))));
 }
 
+// A temporary of another precision than the value it holds: the store keeps the value, but the
+// operators and externs around each read must keep computing in the temporary's precision.
+const char* kI8IntoF32 = R"(def f(A: i8[4] @ DRAM, C: f32[4] @ DRAM):
+    for i in seq(0, 4):
+        x: f32 @ DRAM
+        x = A[i]
+        C[i] = x / 2.0
+)";
+
+TEST(InlineAssign, RefusesAnIntegerValueWhereAFloatOperandWasRead) {
+  Proc p = parse_proc(kI8IntoF32);  // A[i] / 2.0 would be an integer division
+  expect_refused([&] { return inline_assign(p, "x = _"); }, "inline_assign", ErrorCode::NotProved,
+                 "precision.context");
+}
+
+TEST(InlineAssign, RefusesANarrowerValueWhereAWideProductWasRead) {
+  Proc p = parse_proc(R"(def f(A: f32[4] @ DRAM, C: f64[4] @ DRAM):
+    for i in seq(0, 4):
+        x: f64 @ DRAM
+        x = A[i]
+        C[i] = x * 1e+38
+)");  // A[i] * 1e38 would overflow f32
+  expect_refused([&] { return inline_assign(p, "x = _"); }, "inline_assign", ErrorCode::NotProved,
+                 "precision.context");
+}
+
+TEST(InlineAssign, RefusesANarrowerValueWhereAnExternArgumentWasRead) {
+  Proc p = parse_proc(R"(def f(A: f32[4] @ DRAM, C: f64[4] @ DRAM):
+    for i in seq(0, 4):
+        x: f64 @ DRAM
+        x = A[i]
+        C[i] = sqrt(x)
+)");  // sqrt would round to f32
+  expect_refused([&] { return inline_assign(p, "x = _"); }, "inline_assign", ErrorCode::NotProved,
+                 "precision.context");
+}
+
+TEST(InlineAssign, AcceptsANarrowerValueStoredWhole) {
+  Proc p = parse_proc(R"(def f(A: f32[4] @ DRAM, C: f64[4] @ DRAM):
+    for i in seq(0, 4):
+        x: f64 @ DRAM
+        x = A[i]
+        C[i] = x
+)");
+  Proc q = inline_assign(p, "x = _");
+  EXPECT_EQ(to_string(q.body()[0].as<ForNode>()->body[1]), "C[i] = A[i]\n");
+  CompareProcsOptions o;
+  o.inputs.integer_valued = false;  // any f32 value survives the f64 temporary
+  expect_equivalent(p, q, {}, o);
+}
+
 }  // namespace

@@ -93,4 +93,14 @@ TEST(LiftReduceConstant, ForwardsTheLoop) {
   EXPECT_EQ(q.forward(loop).next().to_string(), "x = c * x");
 }
 
+TEST(LiftReduceConstant, RefusesProductsInANarrowerPrecision) {
+  Proc p = parse_proc(R"(def f(N: size, y: f32[N] @ DRAM, x: f64 @ DRAM):
+    x = 0.0
+    for i in seq(0, N):
+        x += 0.1 * y[i]
+)");  // 0.1 * y[i] rounds in f32; 0.1 * x would multiply in f64
+  expect_refused([&] { return lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant",
+                 ErrorCode::NotProved, "precision.regroup");
+}
+
 }  // namespace

@@ -94,4 +94,48 @@ TEST(MergeWrites, ForwardsTheBlockToTheMergedStatement) {
   EXPECT_FALSE(q.forward(blk[1]).is_valid());
 }
 
+// Redteam3 55: the merged sum computes in the arithmetic of `b + c`, the two writes in a's.
+TEST(MergeWrites, RefusesANarrowerOperandOfAWideSum) {
+  Proc p = parse_proc(R"(def f(x: f32[4] @ DRAM, a: f64[4] @ DRAM):
+    for i in seq(0, 4):
+        a[i] = x[i]
+        a[i] += 0.1
+)");  // x[i] + 0.1 would add in f32
+  expect_refused([&] { return merge_writes(p, p.find("a[_] = _")); }, "merge_writes",
+                 ErrorCode::NotProved, "precision.regroup");
+}
+
+TEST(MergeWrites, RefusesIntegerArithmeticInAFloatSum) {
+  Proc p = parse_proc(R"(def f(x: i8[4] @ DRAM, a: f32[4] @ DRAM):
+    for i in seq(0, 4):
+        a[i] = x[i] * 2
+        a[i] += 2147483647.0
+)");  // x[i] * 2 + 2147483647.0 would wrap in 32-bit int
+  expect_refused([&] { return merge_writes(p, p.find("a[_] = _")); }, "merge_writes",
+                 ErrorCode::NotProved, "precision.regroup");
+}
+
+TEST(MergeWrites, RefusesIntegerArithmeticInTwoFloatReductions) {
+  Proc p = parse_proc(R"(def f(x: i8[4] @ DRAM, a: f32[4] @ DRAM):
+    for i in seq(0, 4):
+        a[i] += x[i] * 2
+        a[i] += 2147483647.0
+)");
+  expect_refused([&] { return merge_writes(p, p.find("a[_] += _")); }, "merge_writes",
+                 ErrorCode::NotProved, "precision.regroup");
+}
+
+TEST(MergeWrites, AcceptsExactIntegerOperandsOfAFloatSum) {
+  Proc p = parse_proc(R"(def f(x: i8[4] @ DRAM, y: i8[4] @ DRAM, a: f32[4] @ DRAM):
+    for i in seq(0, 4):
+        a[i] += x[i]
+        a[i] += y[i]
+)");  // every value, and x + y, is exact in f32
+  Proc q = merge_writes(p, p.find("a[_] += _"));
+  CompareProcsOptions o;
+  o.inputs.lo = -128;
+  o.inputs.hi = 127;
+  expect_equivalent(p, q, {}, o);
+}
+
 }  // namespace

@@ -26,6 +26,21 @@ TEST(ReplaceRefusal, StatementKindDiffers) {
                  "an assignment");
 }
 
+// -0.0 and 0.0 are different constants: a block storing one is not the instruction storing the
+// other.
+TEST(ReplaceRefusal, NegativeZeroDoesNotMatchZero) {
+  Module lib = parse_module(R"(@instr("zero({x_data});")
+def zero(x: [f32][16] @ DRAM):
+    for i in seq(0, 16):
+        x[i] = 0.0
+)");
+  expect_replace_refused(R"(def k(x: f32[16] @ DRAM):
+    for i in seq(0, 16):
+        x[i] = -0.0
+)",
+                         "for i in _: _", lib.proc("zero"), "the constants differ");
+}
+
 TEST(ReplaceRefusal, TripCountDiffers) {
   expect_replace_refused(
       R"(def k(x: f32[16] @ DRAM, y: f32[16] @ DRAM):

@@ -54,4 +54,13 @@ TEST(SplitWrite, ForwardsTheEnclosingBlock) {
   EXPECT_FALSE(q.forward(write(p)).is_valid());
 }
 
+TEST(SplitWrite, RefusesASumInANarrowerPrecision) {
+  Proc p = parse_proc(R"(def f(x: f32[4] @ DRAM, a: f64[4] @ DRAM):
+    for i in seq(0, 4):
+        a[i] = x[i] + 0.1
+)");  // the sum rounds to f32; a += 0.1 would add in f64
+  expect_refused([&] { return split_write(p, "a[_] = _"); }, "split_write", ErrorCode::NotProved,
+                 "precision.regroup");
+}
+
 }  // namespace
