@@ -11,9 +11,13 @@
 // data small integers or, for integer precisions, values at and near the type's limits; the config
 // state starts empty or with a random value in every field the procs use. Every data argument and
 // (except for bind_config, write_config and delete_config, which may change the config state a
-// caller sees afterwards) the final config state must agree. Integer buffers are compared exactly,
-// float ones to 1e-4 relative; an element that is NaN (never written) in the input proc's result is
-// not compared.
+// caller sees afterwards) the final config state must agree. Two more trials draw float data at
+// its corners: ±0, ±inf, NaN and non-integer values (small multiples of 1/4, which regrouped sums
+// and products keep exact). Buffers are compared bit for bit (+0 is not -0; a NaN in the result
+// where the input has a number differs), except for the operations that may regroup float
+// arithmetic as reals (regroups_as_reals), whose float results are compared within the tolerance
+// of their precision; an element that is NaN (never written, or NaN data) in the input proc's
+// result is not compared.
 //
 // Nothing is reported (the trial is skipped) when the comparison cannot run: the input proc
 // fails in the interpreter (a failed assert, a config field never written, an out-of-bounds
@@ -65,5 +69,12 @@ ValidationStats validation_stats();
 // be replayed).
 std::string validate_step(const std::string& op, const Proc& before, const Proc& after,
                           uint64_t seed);
+
+// Whether operation `op` may regroup or reorder float arithmetic as reals (reassociate a sum,
+// reorder its terms, distribute a factor), so that its results agree with its input's as reals
+// rather than bit for bit. A sequence of steps is compared as reals under the name
+// kRegroupedSchedule when one of them is such an operation.
+bool regroups_as_reals(const std::string& op);
+inline constexpr const char* kRegroupedSchedule = "a schedule regrouping float arithmetic";
 
 }  // namespace exocpp

@@ -4,8 +4,10 @@
 //
 // For a seed it generates a module (a config, small sub-procs taking windows, and a main proc
 // with config fields read in loop bounds, window bounds, call arguments and indices and written
-// in bodies; window statements; f32 and i8/ui8/ui16/i32 buffers; empty and negative ranges; par
-// loops; DRAM_STATIC allocations), then applies a random sequence of scheduling operations.
+// in bodies; window statements; f32, f64, f16 and i8/ui8/ui16/i32 buffers with values stored
+// across precisions; literals of every kind; externs; 2-D locals whose windows' strides are
+// observed; empty and negative ranges; par loops, some racy; DRAM_STATIC allocations), then
+// applies a random sequence of scheduling operations.
 // Every accepted step is compared with its input in the interpreter (validate_step,
 // rewrites/validate.h: sizes 1, 2 and small, index arguments from 0, integer data near its
 // limits, random initial configs). A refused step (SchedulingError) is fine; any other exception
@@ -28,10 +30,17 @@ struct Features {
   bool config_writes_in_loops = true;  // (with configs) config writes inside loop bodies too
   bool windows = true;                 // window statements
   bool int_precisions = true;          // i8, ui8, ui16, i32 buffers
-  bool odd_ranges = true;    // seq(0, N - 8), seq(2, N), seq(N, N + 2), seq(0, K) with K = 0
-  bool calls = true;         // calls to sub-procs with window arguments
-  bool par = true;           // par loops
-  bool static_alloc = true;  // DRAM_STATIC allocations
+  bool odd_ranges = true;        // seq(0, N - 8), seq(2, N), seq(N, N + 2), seq(0, K) with K = 0
+  bool calls = true;             // calls to sub-procs with window arguments
+  bool par = true;               // par loops
+  bool static_alloc = true;      // DRAM_STATIC allocations
+  bool float_precisions = true;  // f64 and f16 buffers beside f32
+  bool conversions = true;       // values stored into another precision: temporaries, cross stores
+  bool literals = true;          // literals of every kind: large, inexact, -0.0, literal-only sums
+  bool externs = true;           // sqrt, relu, select, abs in data expressions
+  bool strides = true;   // 2-D locals, windows whose stride() a condition or a callee observes
+  bool racy_par = true;  // parsed par loops whose iterations conflict (C emission refuses them)
+  bool out_of_bounds = true;  // an access out of bounds for some sizes (C emission refuses it)
 };
 
 struct Options {

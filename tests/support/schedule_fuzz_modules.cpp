@@ -19,7 +19,7 @@ struct Group {
   std::string type;
   std::vector<std::string> bufs;
   std::vector<std::string> scalars;
-  bool is_float() const { return type == "f32"; }
+  bool is_float() const { return type == "f32" || type == "f64" || type == "f16"; }
 };
 
 // A loop variable in scope: `small` ones stay below 4 (usable to index 4-element locals).
@@ -50,6 +50,10 @@ class Generator {
                                                    : "Z";
         groups_.push_back({t, {b}, {}});
       }
+    if (f_.float_precisions) {
+      groups_.push_back({"f64", {"D"}, {}});
+      groups_.push_back({"f16", {"H"}, {}});
+    }
     std::string out;
     cfg_ = "Cfg" + sfx_;
     if (f_.configs) out += "config " + cfg_ + ":\n    k: index\n    n: index\n    v: f32\n\n";
@@ -95,11 +99,16 @@ class Generator {
       out += "def g4" + sfx_ + "():\n    " + cfg_ + ".k = " + std::to_string(pick(rng_, 0, 3)) +
              "\n    " + cfg_ + ".n = " + std::to_string(pick(rng_, 1, 3)) + "\n\n";
     // g3: integer arithmetic that wraps.
-    std::string t =
-        groups_.size() > 1 ? groups_[static_cast<size_t>(pick(rng_, 1, 4))].type : "f32";
+    std::string t = f_.int_precisions ? groups_[static_cast<size_t>(pick(rng_, 1, 4))].type : "f32";
     g3_group_ = 0;
     for (size_t g = 0; g < groups_.size(); ++g)
       if (groups_[g].type == t) g3_group_ = static_cast<int>(g);
+    // g5: a callee that asserts its window is dense (rewrites that change a buffer's layout must
+    // keep that precondition at every call).
+    if (f_.strides)
+      out += "def g5" + sfx_ +
+             "(x: [f32][4] @ DRAM):\n    assert stride(x, 0) == 1\n    for i in seq(0, 4):\n"
+             "        x[i] = x[i] * 2.0\n\n";
     const char* ibodies[] = {"x[i] = x[i] * 2 / 2", "x[i] = x[i] + 100", "x[i] = x[i] * 3 - x[i]"};
     const char* fbodies[] = {"x[i] = x[i] * 2.0", "x[i] = x[i] + 1.0", "x[i] = x[i] * 3.0 - x[i]"};
     out += "def g3" + sfx_ + "(n: size, x: [" + t +
@@ -128,20 +137,44 @@ class Generator {
     if (!small.empty() && chance(rng_, 60)) return choose(small, rng_).name;
     return std::to_string(pick(rng_, 0, 3));
   }
+  // A literal that group g's precision accepts where it meets it: the front end refuses one that
+  // rounds to infinity in a float precision, and a non-integer or beyond-i32 one in integer
+  // arithmetic. Some are exact everywhere; the others (0.1, 16777217.0, 2049.0, 1e+38, -0.0)
+  // differ between precisions, which is what finds a value computed in the wrong one.
   std::string literal(int g) {
+    const std::string& t = groups_[static_cast<size_t>(g)].type;
     if (groups_[static_cast<size_t>(g)].is_float()) {
-      static const std::vector<std::string> l = {"2.0", "0.5", "1.0", "3.0", "0.0"};
+      static const std::vector<std::string> plain = {"2.0", "0.5", "1.0", "3.0", "0.0"};
+      if (!f_.literals || chance(rng_, 60)) return choose(plain, rng_);
+      std::vector<std::string> l = {"(-0.0)", "0.1", "0.333", "2049.0", "(-2.5)"};
+      if (t != "f16") l.insert(l.end(), {"16777217.0", "1e+38", "3.4028235e+38"});
+      if (t == "f16") l.insert(l.end(), {"65504.0", "0.0001"});
+      if (t == "f64") l.insert(l.end(), {"1e+300", "9007199254740993.0"});
       return choose(l, rng_);
     }
-    static const std::vector<std::string> l = {"2", "3", "1", "100", "127", "-1"};
+    static const std::vector<std::string> plain = {"2", "3", "1", "100", "127", "-1"};
+    if (!f_.literals || chance(rng_, 70)) return choose(plain, rng_);
+    static const std::vector<std::string> l = {"2147483647", "(-2147483647)", "255", "65535",
+                                               "2.0",        "(-128)",        "0"};
     return choose(l, rng_);
+  }
+  // A subexpression of literals alone (it computes in the precision around it).
+  std::string literal_only(int g) {
+    return "(" + literal(g) + (chance(rng_, 50) ? " + " : " * ") + literal(g) + ")";
   }
   // A literal stored as it is into group g's type: it must fit that type (the front end
   // refuses `W[0] = -1` for a ui16 W).
   std::string stored_literal(int g) {
+    const std::string& t = groups_[static_cast<size_t>(g)].type;
     std::string l = literal(g);
-    if (l == "-1" && groups_[static_cast<size_t>(g)].type.rfind("ui", 0) == 0) return "1";
-    return l;
+    if (groups_[static_cast<size_t>(g)].is_float()) return l;
+    std::string digits = l;
+    std::erase(digits, '(');
+    std::erase(digits, ')');
+    const double v = std::stod(digits);
+    const double lo = t == "i8" ? -128 : t == "i32" ? -2147483648.0 : 0;
+    const double hi = t == "i8" ? 127 : t == "ui8" ? 255 : t == "ui16" ? 65535 : 2147483647.0;
+    return v < lo || v > hi ? "1" : l;
   }
   std::string leaf(int g, const std::vector<Iter>& iters, const std::string& avoid = "") {
     const Group& G = groups_[static_cast<size_t>(g)];
@@ -154,11 +187,27 @@ class Generator {
       for (const Local& l : locals_)
         if (l.group == g)
           opts.push_back(l.array ? l.name + "[" + small_index(iters) + "]" : l.name);
-      if (f_.configs && G.is_float() && chance(rng_, 20)) opts.push_back(cfg_ + ".v");
+      if (f_.configs && G.type == "f32" && chance(rng_, 20)) opts.push_back(cfg_ + ".v");
     }
     // (only float literals stand alone: an integer-literal expression is a control value)
-    if (G.is_float() && chance(rng_, 15)) return literal(g);
+    if (G.is_float() && chance(rng_, 15))
+      return f_.literals && chance(rng_, 30) ? literal_only(g) : literal(g);
+    if (f_.externs && chance(rng_, 10)) return extern_call(g, iters, avoid);
     return choose(opts, rng_);
+  }
+  // An extern applied to leaves of group g (those whose C matches the interpreter bit for bit:
+  // correctly rounded or exact).
+  std::string extern_call(int g, const std::vector<Iter>& iters, const std::string& avoid) {
+    const bool fl = groups_[static_cast<size_t>(g)].is_float();
+    auto arg = [&] {
+      std::string l = leaf(g, iters, avoid);
+      return l;
+    };
+    int c = pick(rng_, 0, fl ? 3 : 1);
+    if (c == 0) return "relu(" + arg() + ")";
+    if (c == 1) return "select(" + arg() + ", " + arg() + ", " + arg() + ", " + arg() + ")";
+    if (c == 2) return "sqrt(" + arg() + ")";
+    return "abs(" + arg() + ")";
   }
   // Float: sums of leaves and leaves scaled by a literal (values stay small exact integers).
   // Integer: also products and divisions by literals, so that intermediates wrap.
@@ -228,22 +277,29 @@ class Generator {
 
   std::string stmt(int depth, std::vector<Iter> iters, int budget, bool in_par) {
     std::string p = pad(depth);
-    int kind = budget > 0 ? pick(rng_, 0, 15) : pick(rng_, 0, 3);
+    int kind = budget > 0 ? pick(rng_, 0, 18) : pick(rng_, 0, 3);
     int g = data_group();
     switch (kind) {
       case 0:
-      case 1:
-        return p + target(g, iters) + (kind == 0 ? " = " : " += ") + rhs(g, iters) + "\n";
+      case 1: {  // (a value of another precision, converted by the store, sometimes)
+        const int vg = f_.conversions && chance(rng_, 20) ? other_group(g) : g;
+        return p + target(g, iters) + (kind == 0 ? " = " : " += ") + converted(g, vg, iters) + "\n";
+      }
       case 2:
         if (chance(rng_, 50)) return p + "pass\n";
         [[fallthrough]];
-      case 3: {  // a scalar local, set and used
+      case 3: {  // a scalar local, set and used (of another precision than its value, sometimes)
         std::string t = fresh("t");
         std::string mem = f_.static_alloc && chance(rng_, 25) ? "DRAM_STATIC" : "DRAM";
-        std::string out = p + t + ": " + groups_[static_cast<size_t>(g)].type + " @ " + mem + "\n" +
-                          p + t + " = " + rhs(g, iters) + "\n";
-        locals_.push_back({t, g, false});
-        out += p + target(g, iters) + " += " + t + "\n";
+        const int tg = f_.conversions && chance(rng_, 40) ? other_group(g) : g;
+        std::string out = p + t + ": " + groups_[static_cast<size_t>(tg)].type + " @ " + mem +
+                          "\n" + p + t + " = " + converted(tg, g, iters) + "\n";
+        locals_.push_back({t, tg, false});
+        // Used in its own precision's arithmetic, or stored whole into the value's.
+        if (tg != g && chance(rng_, 50))
+          out += p + target(g, iters) + " += " + t + "\n";
+        else
+          out += p + target(tg, iters) + " = " + rhs(tg, iters) + "\n";
         return out;
       }
       case 4:
@@ -379,9 +435,67 @@ class Generator {
           out += p + x + (chance(rng_, 50) ? " += " : " = ") + rhs(g, iters) + "\n";
         return out;
       }
+      case 15: {  // a 2-D local whose row window's stride is observed
+        if (!f_.strides) return p + target(g, iters) + " = " + rhs(g, iters) + "\n";
+        std::string t = fresh("t"), j = fresh("i"), k = fresh("i"), w = fresh("w");
+        const Group& G = groups_[static_cast<size_t>(g)];
+        std::vector<Iter> inner = iters;
+        inner.push_back({j, true});
+        inner.push_back({k, true});
+        std::string out = p + t + ": " + G.type + "[4, 4] @ DRAM\n" + p + "for " + j +
+                          " in seq(0, 4):\n" + pad(depth + 1) + "for " + k + " in seq(0, 4):\n" +
+                          pad(depth + 2) + t + "[" + j + ", " + k + "] = " + rhs(g, inner) + "\n";
+        const std::string row = small_index(iters);
+        out += p + w + " = " + t + "[" + row + ", 0:4]\n";
+        out += p + "if stride(" + w + ", 0) == 1:\n" + pad(depth + 1) + target(g, iters) +
+               " += " + w + "[" + small_index(iters) + "]\n" + p + "else:\n" + pad(depth + 1) +
+               target(g, iters) + " = " + w + "[" + small_index(iters) + "]\n";
+        if (g == 0 && f_.calls && !in_par && chance(rng_, 60))
+          out += p + "g5" + sfx_ + "(" + t + "[" + small_index(iters) + ", 0:4])\n";
+        locals_.push_back({w, g, true});
+        out += p + target(g, iters) + " += " + t + "[" + small_index(iters) + ", " +
+               small_index(iters) + "]\n";
+        return out;
+      }
+      case 16: {  // a par loop whose iterations conflict: every one reduces into one element
+        if (!f_.racy_par || !f_.par || in_par)
+          return p + target(g, iters) + " += " + rhs(g, iters) + "\n";
+        std::string i = fresh("i");
+        const Group& G = groups_[static_cast<size_t>(g)];
+        const std::string& b = choose(G.bufs, rng_);
+        // (an assignment: the last iteration's value stays, so the order the iterations run in
+        // shows; conflicting reductions would lose updates in C but sum alike in any order)
+        return p + "for " + i + " in par(0, N):\n" + pad(depth + 1) + b + "[" +
+               std::to_string(pick(rng_, 0, 2)) + "]" + (chance(rng_, 70) ? " = " : " += ") + b +
+               "[" + i + " + 1]\n";
+      }
+      case 17: {  // an access out of bounds when N < 2 (N + 8 elements; index N + 9)
+        if (!f_.out_of_bounds || !chance(rng_, 25))
+          return p + target(g, iters) + " = " + rhs(g, iters) + "\n";
+        const Group& G = groups_[static_cast<size_t>(g)];
+        return p + "if N < 2:\n" + pad(depth + 1) + choose(G.bufs, rng_) +
+               "[N + 9] = " + stored_literal(g) + "\n";
+      }
       default:
         return p + target(g, iters) + " = " + rhs(g, iters) + "\n";
     }
+  }
+
+  // A value of group vg to store into a buffer of group g: one that reads data, since a literal
+  // alone would meet g's precision (where it may not fit) rather than vg's.
+  std::string converted(int g, int vg, const std::vector<Iter>& iters) {
+    for (int tries = 0; tries < 4; ++tries) {
+      std::string r = rhs(vg, iters);
+      if (r.find('[') != std::string::npos) return r;
+    }
+    return rhs(g, iters);
+  }
+
+  // Another group than g (g itself when there is none).
+  int other_group(int g) {
+    if (groups_.size() < 2) return g;
+    int o = pick(rng_, 0, static_cast<int>(groups_.size()) - 2);
+    return o >= g ? o + 1 : o;
   }
 
   Rng rng_;
