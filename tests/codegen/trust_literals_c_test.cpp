@@ -39,6 +39,7 @@ struct Compiler {
   const char* name;
   bool in_process;
 };
+void PrintTo(const Compiler& c, std::ostream* os) { *os << c.name; }
 
 class TrustLiteralsC : public ::testing::TestWithParam<Compiler> {
  protected:
