@@ -8,6 +8,7 @@
 #include "codegen/c_proc.h"
 #include "codegen/c_types.h"
 #include "core/externs.h"
+#include "core/interpreter.h"
 #include "core/printer.h"
 
 namespace exocpp::codegen {
@@ -97,6 +98,35 @@ bool ProcEmitter::nonneg(const Expr& e) const {
   return false;
 }
 
+ScalarKind ProcEmitter::data_kind(const Expr& e) const {
+  ScalarKind k = data_kind_in(e, data_ctx_);
+  return k == ScalarKind::R ? ScalarKind::F32 : k;
+}
+
+CExpr ProcEmitter::data(const Expr& e) {
+  if (!is_data(e.type().base)) {
+    // An integer literal (expression) meeting float data: the value of the context's type it
+    // rounds to, once (`x_f16 + 2049` adds the f16 value 2048, as the interpreter does, where
+    // C would add the int in float; a bf16 literal is not rounded to float first). A literal
+    // the type holds exactly, and any in integer data, stays a C int.
+    if (is_float(data_ctx_)) {
+      if (const ConstNode* c = e.as<ConstNode>()) {
+        const double v = round_to_kind(data_ctx_, c->val);
+        if (v == c->val) return expr(e);
+        std::string s = float_literal(v, data_ctx_);
+        return {s, is_atom(s) ? kAtom : kUnary};
+      }
+      return {from_double("(double)(" + expr(e).text + ")", data_ctx_), kPostfix};
+    }
+  }
+  return expr(e);
+}
+
+std::string ProcEmitter::data_sub(const Expr& e, int min_prec) {
+  CExpr c = data(e);
+  return c.prec < min_prec ? "(" + c.text + ")" : c.text;
+}
+
 CExpr ProcEmitter::expr(const Expr& e) {
   CExpr c = stored_expr(e);
   // bf16 values are computed on as floats (c_types.h): a read converts what is stored.
@@ -140,15 +170,22 @@ CExpr ProcEmitter::stored_expr(const Expr& e) {
       return {s, is_atom(s) ? kAtom : kUnary};
     }
     case ExprKind::USub: {
-      if (is_data(t) && !is_float(t)) {
+      if (!is_data(t)) {
+        std::string a = sub(e.as<USubNode>()->arg, kUnary);
+        if (!a.empty() && a[0] == '-') a = "(" + a + ")";  // never "--x"
+        return {"-" + a, kUnary};
+      }
+      const ScalarKind k = data_kind(e);
+      ScalarKind saved = data_ctx_;
+      data_ctx_ = k;
+      if (!is_float(k)) {
         // Integer data: -INT32_MIN wraps, as the interpreter computes it.
-        ScalarKind saved = data_ctx_;
-        data_ctx_ = t;
-        std::string a = expr(e.as<USubNode>()->arg).text;
+        std::string a = data(e.as<USubNode>()->arg).text;
         data_ctx_ = saved;
         return {int_neg(a, g_.helpers), kPostfix};
       }
-      std::string a = sub(e.as<USubNode>()->arg, kUnary);
+      std::string a = data_sub(e.as<USubNode>()->arg, kUnary);
+      data_ctx_ = saved;
       if (!a.empty() && a[0] == '-') a = "(" + a + ")";  // never "--x"
       return {"-" + a, kUnary};
     }
@@ -156,20 +193,21 @@ CExpr ProcEmitter::stored_expr(const Expr& e) {
       return binop(e.as<BinOpNode>(), e);
     case ExprKind::Extern: {
       const ExternNode* n = e.as<ExternNode>();
+      const ScalarKind k = data_kind(e);
       ScalarKind saved = data_ctx_;
-      if (is_data(t)) data_ctx_ = t;
+      data_ctx_ = k;
       std::vector<std::string> args;
-      for (const Expr& a : n->args) args.push_back(expr(a).text);
+      for (const Expr& a : n->args) args.push_back(data(a).text);
       data_ctx_ = saved;
-      ScalarKind k = t == ScalarKind::R ? ScalarKind::F32 : t;
-      if ((is_data(k) && !is_float(k)) || k == ScalarKind::BF16) {
-        // The interpreter computes an integer or bf16 extern in double and converts the result
-        // to the precision once (abs(INT32_MIN) wraps); so does the C, without integer overflow.
+      if (k == ScalarKind::BF16 || !is_float(k) || !n->fn->compiles_exactly_in(k)) {
+        // The interpreter computes an extern exactly (in double) and rounds the result once to
+        // its precision (abs(INT32_MIN) wraps). Where the function's own C in that precision
+        // would round otherwise (sinf, an f16 sin left in double, sigmoid's float steps), the C
+        // does the same: the f64 function on the arguments as doubles, then one conversion.
         for (std::string& a : args) a = "(double)(" + a + ")";
         g_.add(n->fn->c_global(ScalarKind::F64));
         const std::string d = n->fn->compile(args, ScalarKind::F64);
-        if (k == ScalarKind::BF16)
-          return {"exo_bf16_to_float(exo_bf16_from_double(" + d + "))", kPostfix};
+        if (is_float(k)) return {from_double(d, k), kPostfix};
         return {int_conversion(d, ScalarKind::F64, k, g_.helpers), kPostfix};
       }
       g_.add(n->fn->c_global(k));
@@ -229,26 +267,27 @@ CExpr ProcEmitter::binop(const BinOpNode* b, const Expr& e) {
     }
     return {sub(b->lhs, p) + " " + c_op(b->op) + " " + sub(b->rhs, p + 1), p};
   }
-  // Data arithmetic, in the expression's precision (R as f32).
-  ScalarKind k = t == ScalarKind::R ? ScalarKind::F32 : t;
+  // Data arithmetic, in the precision the interpreter computes it in: the expression's own
+  // (R as f32), or its context's when it is literal-only (data_kind_in).
+  const ScalarKind k = data_kind(e);
   ScalarKind saved = data_ctx_;
   data_ctx_ = k;
   if (!is_float(k)) {
     // Integer data: promoted to int32_t and wrapped, through the prelude's helpers (C's own
     // `+ - * /` overflow into undefined behaviour, and INT32_MIN / -1 traps).
     for (const Expr* o : {&b->lhs, &b->rhs})
-      if (is_float(o->type().base) && !o->is<ConstNode>())
+      if (is_float(data_kind(*o)) && !o->is<ConstNode>())
         throw CodegenError(o->srcinfo(), std::string("the ") + to_string(o->type().base) +
                                              " value `" + to_string(*o) + "` is an operand of " +
                                              to_string(k) +
                                              " arithmetic; set its precision (set_precision) to " +
                                              to_string(k) + " first");
-    CExpr out = {int_binop(b->op, expr(b->lhs).text, expr(b->rhs).text, g_.helpers), kPostfix};
+    CExpr out = {int_binop(b->op, data(b->lhs).text, data(b->rhs).text, g_.helpers), kPostfix};
     data_ctx_ = saved;
     return out;
   }
   // The type checker allows `%` only on control values.
-  CExpr out = {sub(b->lhs, p) + " " + c_op(b->op) + " " + sub(b->rhs, p + 1), p};
+  CExpr out = {data_sub(b->lhs, p) + " " + c_op(b->op) + " " + data_sub(b->rhs, p + 1), p};
   data_ctx_ = saved;
   // Half precision rounds after every operation, as the interpreter does (C would keep the
   // intermediate in float).

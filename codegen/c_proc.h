@@ -76,6 +76,12 @@ class ProcEmitter {
   CExpr expr(const Expr& e);                     // a bf16 value as a float (c_types.h)
   CExpr stored_expr(const Expr& e);              // a read as its stored C type
   std::string sub(const Expr& e, int min_prec);  // parenthesized when it binds looser
+  // A data operand in the precision `data_ctx_` (an integer literal converted to it), and the
+  // same parenthesized when it binds looser than `min_prec`.
+  CExpr data(const Expr& e);
+  std::string data_sub(const Expr& e, int min_prec);
+  // The precision data expression `e` is computed in at this point (data_kind_in; R as f32).
+  ScalarKind data_kind(const Expr& e) const;
   CExpr binop(const BinOpNode* b, const Expr& e);
   bool nonneg(const Expr& e) const;
   // The element `name[idx]` as an lvalue; `plain` marks access by plain code (checked against
@@ -145,7 +151,7 @@ class ProcEmitter {
   std::vector<BufInfo> arg_info_;
   std::string out_;
   int indent_ = 1;
-  ScalarKind data_ctx_ = ScalarKind::F32;  // precision R literals take here
+  ScalarKind data_ctx_ = ScalarKind::F32;  // the precision literals take here (never R)
   bool ctxt_used_ = false;
   std::set<uint64_t> mentioned_;  // every symbol the body names
   bool uses_ctx_ = false;

@@ -7,6 +7,7 @@
 #include "codegen/c_proc.h"
 #include "codegen/c_types.h"
 #include "core/cursor.h"
+#include "core/interpreter.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/typecheck.h"
@@ -413,13 +414,16 @@ std::string ProcEmitter::store(const std::string& lhs, bool reduce, ScalarKind t
                                const Expr& rhs) {
   auto norm = [](ScalarKind k) { return k == ScalarKind::R ? ScalarKind::F32 : k; };
   const ScalarKind to = norm(target);
-  ScalarKind from = norm(rhs.type().base);
+  // A literal or literal-only value is computed in the target's precision (data_kind_in); an
+  // integer literal (expression) stored to an integer stays a C int, which fits (type checker).
+  ScalarKind from = norm(data_kind_in(rhs, to));
+  if (!is_data(rhs.type().base) && !is_float(to)) from = rhs.type().base;
   // Integer arithmetic of any precision yields an int32_t in C (the interpreter's 32-bit value):
   // only reads and literals hold a value of their own type.
   if (is_data(from) && !is_float(from) && !rhs.is<ReadNode>() && !rhs.is<ConstNode>() &&
       !rhs.is<ReadConfigNode>())
     from = ScalarKind::I32;
-  const std::string v = expr(rhs).text;
+  const std::string v = data(rhs).text;
   const bool int_to = !is_float(to), int_from = !is_float(from);
   if (to == ScalarKind::BF16) {
     // The value (a float for f32 and bf16, else a double or an int) rounded once to bf16; a
@@ -611,7 +615,10 @@ void ProcEmitter::instr_call(const CallNode* n, const Stmt& s) {
       std::string a = access(r->name, r->idx, s.srcinfo(), false);
       holes[pn] = holes[pn + "_data"] = a;
     } else {
-      holes[pn] = holes[pn + "_data"] = expr(arg).text;
+      // A data value: computed as the interpreter passes it, in the parameter's precision
+      // where it is a literal or literal-only.
+      data_ctx_ = param.type.base == ScalarKind::R ? ScalarKind::F32 : param.type.base;
+      holes[pn] = holes[pn + "_data"] = data(arg).text;
     }
   }
   g_.add(ins.instr->c_global);

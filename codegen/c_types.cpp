@@ -84,12 +84,29 @@ std::string float_literal(double v, ScalarKind k) {
     case ScalarKind::F64:
       return s;
     case ScalarKind::F16:
-      return "(exo_f16)" + s;
+      // Spelled as the float it rounds to (exact), so that no compiler's double-to-half
+      // conversion rounds the decimal twice.
+      return "(exo_f16)" + float_literal(round_to_kind(ScalarKind::F16, v), ScalarKind::F32);
     case ScalarKind::BF16:
       // bf16 values are computed on as floats: the literal is spelled as the float it rounds to.
       return float_literal(round_to_kind(ScalarKind::BF16, v), ScalarKind::F32);
     default:
       return "(" + c_type(k) + ")" + s;
+  }
+}
+
+std::string from_double(const std::string& d, ScalarKind k) {
+  switch (k) {
+    case ScalarKind::F64:
+      return "(double)(" + d + ")";
+    case ScalarKind::BF16:
+      return "exo_bf16_to_float(exo_bf16_from_double(" + d + "))";
+    case ScalarKind::F16:
+      // One rounding: gcc's _Float16 and clang's __fp16 (fptrunc double to half) both convert
+      // a double directly, never through float.
+      return "(exo_f16)(" + d + ")";
+    default:
+      return "(float)(" + d + ")";
   }
 }
 

@@ -22,6 +22,10 @@ std::string window_struct_def(int rank, ScalarKind k, bool const_data);
 // A C literal with value `v` in precision `k` (data kinds), rounded as the interpreter rounds.
 std::string float_literal(double v, ScalarKind k);
 
+// The C value of float precision `k` (R: f32) that the double `d` (a C expression) rounds to,
+// rounded once as the interpreter rounds (bf16 as the float holding the bf16 value).
+std::string from_double(const std::string& d, ScalarKind k);
+
 // The definition of exo_f16, the C type of f16 values.
 std::string f16_typedef();
 

@@ -1,6 +1,7 @@
 // The extern registry and the built-in externs.
 #include "core/externs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -69,12 +70,16 @@ class BuiltinExtern : public ExternFn {
  public:
   using ValueFn = std::function<double(const std::vector<double>&)>;
   using CompileFn = std::function<std::string(const std::vector<std::string>&, ScalarKind)>;
-  BuiltinExtern(std::string n, int a, ValueFn v, CompileFn c, std::string g = "#include <math.h>")
+  // `exact_in`: the float precisions whose compile() rounds once, as the interpreter does (see
+  // ExternFn::compiles_exactly_in); f64 always.
+  BuiltinExtern(std::string n, int a, ValueFn v, CompileFn c, std::string g = "#include <math.h>",
+                std::vector<ScalarKind> exact_in = {})
       : name_(std::move(n)),
         arity_(a),
         value_(std::move(v)),
         compile_(std::move(c)),
-        global_(std::move(g)) {}
+        global_(std::move(g)),
+        exact_in_(std::move(exact_in)) {}
   std::string name() const override { return name_; }
   int arity() const override { return arity_; }
   double interpret(const std::vector<double>& a) const override { return value_(a); }
@@ -82,6 +87,10 @@ class BuiltinExtern : public ExternFn {
     return compile_(a, t);
   }
   std::string c_global(ScalarKind) const override { return global_; }
+  bool compiles_exactly_in(ScalarKind t) const override {
+    return t == ScalarKind::F64 ||
+           std::find(exact_in_.begin(), exact_in_.end(), t) != exact_in_.end();
+  }
 
  private:
   std::string name_;
@@ -89,17 +98,25 @@ class BuiltinExtern : public ExternFn {
   ValueFn value_;
   CompileFn compile_;
   std::string global_;
+  std::vector<ScalarKind> exact_in_;
 };
 
-// A one-argument libm function: sin, cos, sqrt, expf...
-std::shared_ptr<const ExternFn> unary_math(const std::string& name, double (*f)(double)) {
+// Where a function only picks one of its argument values (select, relu, ...), C computes it
+// exactly in every float precision.
+std::vector<ScalarKind> every_float() { return {ScalarKind::F16, ScalarKind::F32}; }
+
+// A one-argument libm function: sin, cos, sqrt, expf... `exact_in`: the float precisions in
+// which its C function (sqrtf) is correctly rounded.
+std::shared_ptr<const ExternFn> unary_math(const std::string& name, double (*f)(double),
+                                           std::vector<ScalarKind> exact_in = {}) {
   return std::make_shared<BuiltinExtern>(
       name, 1, [f](const std::vector<double>& a) { return f(a[0]); },
       [name](const std::vector<std::string>& a, ScalarKind t) {
         std::string base = name == "expf" ? "exp" : name;
         if (!is_float(t)) return "(" + c_type(t) + ")" + base + "((double)" + a[0] + ")";
         return base + c_suffix(t) + "(" + a[0] + ")";
-      });
+      },
+      "#include <math.h>", std::move(exact_in));
 }
 
 // fma(a, b, c): a * b + c with one rounding, in f32 or f64 only (the precisions whose fused
@@ -139,6 +156,9 @@ class FmaExtern : public ExternFn {
            a[2] + ")";
   }
   std::string c_global(ScalarKind) const override { return "#include <math.h>"; }
+  bool compiles_exactly_in(ScalarKind t) const override {
+    return t == ScalarKind::F32 || t == ScalarKind::F64;  // fmaf, fma: one rounding
+  }
 };
 
 struct Registry {
@@ -151,25 +171,27 @@ struct Registry {
         [](const std::vector<std::string>& a, ScalarKind) {
           return "((" + a[0] + ") < (" + a[1] + ") ? (" + a[2] + ") : (" + a[3] + "))";
         },
-        ""));
+        "", every_float()));
     add(std::make_shared<BuiltinExtern>(
         "relu", 1, [](const std::vector<double>& a) { return a[0] > 0 ? a[0] : 0.0; },
-        [](const std::vector<std::string>& a, ScalarKind t) {
-          return "((" + a[0] + ") > 0 ? (" + a[0] + ") : (" + c_type(t) + ")0)";
+        // The int 0 converts to the other branch's type (a cast to C's name of the precision
+        // would spell _Float16, which some compilers lack: the prelude's exo_f16 is __fp16 there).
+        [](const std::vector<std::string>& a, ScalarKind) {
+          return "((" + a[0] + ") > 0 ? (" + a[0] + ") : 0)";
         },
-        ""));
+        "", every_float()));
     add(std::make_shared<BuiltinExtern>(
         "fmaxf", 2, [](const std::vector<double>& a) { return a[0] > a[1] ? a[0] : a[1]; },
         [](const std::vector<std::string>& a, ScalarKind) {
           return "((" + a[0] + ") > (" + a[1] + ") ? (" + a[0] + ") : (" + a[1] + "))";
         },
-        ""));
+        "", every_float()));
     add(std::make_shared<BuiltinExtern>(
         "abs", 1, [](const std::vector<double>& a) { return a[0] < 0 ? -a[0] : a[0]; },
         [](const std::vector<std::string>& a, ScalarKind) {
           return "((" + a[0] + ") < 0 ? -(" + a[0] + ") : (" + a[0] + "))";
         },
-        ""));
+        "", every_float()));
     add(std::make_shared<BuiltinExtern>(
         "sigmoid", 1, [](const std::vector<double>& a) { return 1.0 / (1.0 + std::exp(-a[0])); },
         [](const std::vector<std::string>& a, ScalarKind t) {
@@ -177,7 +199,7 @@ struct Registry {
         }));
     add(unary_math("sin", [](double x) { return std::sin(x); }));
     add(unary_math("cos", [](double x) { return std::cos(x); }));
-    add(unary_math("sqrt", [](double x) { return std::sqrt(x); }));
+    add(unary_math("sqrt", [](double x) { return std::sqrt(x); }, {ScalarKind::F32}));
     add(unary_math("expf", [](double x) { return std::exp(x); }));
     add(std::make_shared<FmaExtern>());
   }

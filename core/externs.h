@@ -33,6 +33,13 @@ class ExternFn {
   }
   // C code for a call with the given C argument expressions, for result type `t`.
   virtual std::string compile(const std::vector<std::string>& args, ScalarKind t) const = 0;
+  // Whether compile(args, t), on arguments of float precision `t`, computes exactly what the
+  // interpreter does: interpret_in(args, t) rounded once to `t`. The default says so for f64
+  // only (C's double functions are the interpreter's own). Elsewhere the code generator calls
+  // compile(args, F64) on the arguments converted to double and converts the result once to
+  // `t`, so that a function whose C rounds on its own (`sinf`, a float formula) never makes the
+  // kernel differ from the interpreter.
+  virtual bool compiles_exactly_in(ScalarKind t) const { return t == ScalarKind::F64; }
   // Global C (includes, helper functions) the emitted call needs.
   virtual std::string c_global(ScalarKind t) const {
     (void)t;

@@ -1,13 +1,54 @@
 // The reference interpreter's expressions: variable lookup, bounds-checked element access,
 // windows, and control (64-bit integer) and data (rounded double) evaluation.
+#include <algorithm>
 #include <cmath>
 
 #include "core/externs.h"
 #include "core/int_arith.h"
 #include "core/interp_internal.h"
 
+namespace exocpp {
+namespace {
+
+bool literal_leaves(const Expr& e) {
+  switch (e.kind()) {
+    case ExprKind::Const:
+      return e.type().base != ScalarKind::Bool;
+    case ExprKind::USub:
+      return literal_leaves(e.as<USubNode>()->arg);
+    case ExprKind::BinOp: {
+      const BinOpNode* b = e.as<BinOpNode>();
+      return is_arithmetic(b->op) && literal_leaves(b->lhs) && literal_leaves(b->rhs);
+    }
+    case ExprKind::Extern: {
+      const ExternNode* x = e.as<ExternNode>();
+      return std::all_of(x->args.begin(), x->args.end(), literal_leaves);
+    }
+    case ExprKind::Read:
+    case ExprKind::WindowExpr:
+    case ExprKind::StrideExpr:
+    case ExprKind::ReadConfig:
+      return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool is_literal_only(const Expr& e) {
+  return e.defined() && e.type().is_scalar() && e.type().base == ScalarKind::R && literal_leaves(e);
+}
+
+ScalarKind data_kind_in(const Expr& e, ScalarKind ctx) {
+  const ScalarKind own = e.type().base;
+  if (!is_data(ctx)) return own;
+  if (!is_data(own) || is_literal_only(e)) return ctx;
+  return own;
+}
+
+}  // namespace exocpp
+
 namespace exocpp::interp_detail {
-namespace {}  // namespace
 
 // ---- environment and accesses ----------------------------------------------------------------
 
@@ -176,7 +217,10 @@ int64_t Interp::eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f) {
 // type, and in an integer expression a non-integral literal is truncated to the type
 // (`(uint8_t)0.7` is 0) while an integral one stays a plain int. Without this the interpreter
 // computed with the exact decimal, and disagreed with the compiled kernel (e.g. f16 `h * 0.1`, f32
-// `x + 16777217`).
+// `x + 16777217`). A literal-only expression (`0.1 + 0.2`, `-(2.0 * 3.0)`, `sqrt(2.0)`: type R,
+// every leaf a literal) does the same as a whole: every literal and every operation in it is
+// computed in the context's precision (data_kind_in), whatever InterpOptions::real_as says, so
+// `x_f64 + (0.1 + 0.2)` adds two doubles and `x_f32 + (16777216.0 + 1.0 + 1.0)` sums in float.
 double Interp::literal_in(ScalarKind ctx, ScalarKind own, double v) const {
   ScalarKind k = precision(own == ScalarKind::R || !is_data(own) ? ctx : own);
   if (is_float(k)) return round_to_kind(k, v);
@@ -189,6 +233,7 @@ double Interp::eval_data(const Expr& e, Frame& f, ScalarKind ctx) {
   if (t == ScalarKind::Error || !e.type().is_scalar())
     fail(e.srcinfo(), "ill-typed expression where a data value is needed (run the type checker)");
   if (!is_data(t)) return literal_in(ctx, t, static_cast<double>(eval_int(e, f)));  // literals
+  const ScalarKind k = data_kind_in(e, ctx);  // t, or ctx for a literal-only expression
   switch (e.kind()) {
     case ExprKind::Read: {
       const ReadNode* n = e.as<ReadNode>();
@@ -198,21 +243,21 @@ double Interp::eval_data(const Expr& e, Frame& f, ScalarKind ctx) {
     case ExprKind::Const:
       return literal_in(ctx, t, e.as<ConstNode>()->val);
     case ExprKind::USub: {
-      double v = -eval_data(e.as<USubNode>()->arg, f, ctx);
+      double v = -eval_data(e.as<USubNode>()->arg, f, k);
       // Integer data is computed in 32-bit int: -INT32_MIN wraps to INT32_MIN.
-      return is_float(precision(t)) ? v : round_to_kind(ScalarKind::I32, v);
+      return is_float(precision(k)) ? v : round_to_kind(ScalarKind::I32, v);
     }
     case ExprKind::BinOp:
-      return eval_data_binop(e.as<BinOpNode>(), e, f);
+      return eval_data_binop(e.as<BinOpNode>(), e, k, f);
     case ExprKind::Extern: {
       const ExternNode* n = e.as<ExternNode>();
       std::vector<double> args;
       args.reserve(n->args.size());
-      for (const Expr& a : n->args) args.push_back(eval_data(a, f, t));
+      for (const Expr& a : n->args) args.push_back(eval_data(a, f, k));
       if (static_cast<int>(args.size()) != n->fn->arity())
         fail(e.srcinfo(), n->fn->name() + "() takes " + std::to_string(n->fn->arity()) +
                               " arguments, got " + std::to_string(args.size()));
-      return round_to_kind(precision(t), n->fn->interpret_in(args, precision(t)));
+      return round_to_kind(precision(k), n->fn->interpret_in(args, precision(k)));
     }
     case ExprKind::ReadConfig: {
       const ReadConfigNode* n = e.as<ReadConfigNode>();
@@ -233,10 +278,11 @@ double Interp::eval_data(const Expr& e, Frame& f, ScalarKind ctx) {
 // arithmetic is 32-bit two's complement: the operands are promoted to 32-bit int, results wrap
 // modulo 2^32 (never overflow), `/` truncates toward zero (INT32_MIN / -1 wraps to INT32_MIN,
 // INT32_MIN % -1 is 0), division by zero is an error; the store then wraps to the buffer's width.
+// `k` is the type the operation computes in: its own, or its context's when it is literal-only.
 // The emitted C computes the same through its prelude's helpers (codegen/c_prelude.cpp).
-double Interp::eval_data_binop(const BinOpNode* b, const Expr& e, Frame& f) {
-  ScalarKind t = precision(e.type().base);
-  double x = eval_data(b->lhs, f, e.type().base), y = eval_data(b->rhs, f, e.type().base);
+double Interp::eval_data_binop(const BinOpNode* b, const Expr& e, ScalarKind k, Frame& f) {
+  ScalarKind t = precision(k);
+  double x = eval_data(b->lhs, f, k), y = eval_data(b->rhs, f, k);
   ScalarKind r = is_float(t) ? t : ScalarKind::I32;
   if (!is_float(t) && is_arithmetic(b->op) && b->op != BinOpKind::Div && b->op != BinOpKind::Mod &&
       std::trunc(x) == x && std::trunc(y) == y) {

@@ -99,7 +99,7 @@ class Interp {
   double eval_data(const Expr& e, Frame& f, ScalarKind ctx);
   double literal_in(ScalarKind ctx, ScalarKind own, double v) const;
   int64_t eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f);
-  double eval_data_binop(const BinOpNode* b, const Expr& e, Frame& f);
+  double eval_data_binop(const BinOpNode* b, const Expr& e, ScalarKind k, Frame& f);
   Buffer eval_window(const WindowExprNode* w, const Expr& e, Frame& f);
 
   // The precision values of type `k` are computed in (InterpOptions::real_as for R).

@@ -238,7 +238,7 @@ std::string compare_buffers(const Buffer& a, const Buffer& b, const std::string&
     if (std::isnan(x) || std::isnan(y))
       same = std::isnan(x) && std::isnan(y) && opts.nan_equal;
     else if (x == y)
-      same = true;  // also equal infinities
+      same = !opts.signed_zeros || std::signbit(x) == std::signbit(y);  // also equal infinities
     else
       same = std::fabs(x - y) <= opts.atol + opts.rtol * std::fabs(y);
     if (same) continue;

@@ -315,7 +315,7 @@ void Interp::exec_call(const CallNode* c, const Stmt& s, Frame& f) {
       }
     }
     // Any other data expression: a fresh scalar holding its value.
-    ScalarKind k = is_data(e.type().base) ? e.type().base : formal.type.base;
+    ScalarKind k = data_kind_in(e, formal.type.base);
     vals.emplace_back(Buffer::scalar(k, eval_data(e, f, k)));
   }
   Frame cf;

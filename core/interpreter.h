@@ -14,7 +14,9 @@
 //    Float arithmetic is rounded to the expression's precision after each operation (an f32 `a * b`
 //    is a float product, as in C). A literal takes the precision of the expression around it: an
 //    f32 `x * 0.1` uses the float nearest 0.1 (C's `0.1f`); in an integer expression a non-integral
-//    literal truncates to the type and an integral one stays an int. Integer data arithmetic is
+//    literal truncates to the type and an integral one stays an int; a literal-only expression
+//    (`0.1 + 0.2`, every leaf a literal, type R) takes that precision too, for every literal and
+//    operation in it, whatever real_as says (data_kind_in, below). Integer data arithmetic is
 //    C's: operands promote to 32-bit int, so intermediates wrap at 32 bits and `/` truncates toward
 //    zero; the store then wraps to the buffer's width. Data `/` by zero is an InterpError for
 //    integer types and inf/NaN for floats.
@@ -48,6 +50,16 @@ namespace exocpp {
 // `v` rounded to what a buffer of element type `k` can hold (see above). Control kinds and R
 // return `v` unchanged; integer kinds map NaN to 0 (the interpreter reports that case itself).
 double round_to_kind(ScalarKind k, double v);
+
+// A literal-only data expression: of type R, and every leaf a literal (`0.1 + 0.2`,
+// `-(2.0 * 3.0)`, `2.0 * 3`, `sqrt(2.0)`). Like a single literal, it has no precision of its own.
+bool is_literal_only(const Expr& e);
+// The precision the data expression `e` is computed in where it meets precision `ctx` (the
+// operator, extern, store, config field or parameter around it): a literal, an integer literal
+// expression or a literal-only expression takes `ctx` (when `ctx` is a data type); anything
+// else computes in its own type. The interpreter and the code generator both ask this one rule,
+// so that `x_f64 + (0.1 + 0.2)` adds in double and `x_f16 + 2049` adds the f16 value 2048 in both.
+ScalarKind data_kind_in(const Expr& e, ScalarKind ctx);
 
 namespace interp_detail {
 class Interp;
@@ -130,6 +142,9 @@ struct CompareOptions {
   // Two NaNs count as equal only when this is set: by default a NaN in a result (a read of
   // memory never written) is reported.
   bool nan_equal = false;
+  // +0 and -0 differ when this is set. With rtol = atol = 0 and nan_equal, floats are then
+  // compared bit for bit, NaNs aside (as emitted C is compared with the interpreter).
+  bool signed_zeros = false;
 };
 
 // "" when a and b have the same kind, shape and values; otherwise a sentence naming `name`, the
@@ -166,7 +181,8 @@ struct InterpOptions {
   // Largest allocation, in elements, before an InterpError (instead of running out of memory).
   int64_t max_alloc_elements = int64_t(1) << 28;
   // The precision R (not yet chosen) arithmetic and allocations use: exact by default; set it
-  // to F32 to mirror C code generated for an R proc (R is emitted as float).
+  // to F32 to mirror C code generated for an R proc (R is emitted as float). Literals and
+  // literal-only expressions in a context of another precision take that one instead.
   ScalarKind real_as = ScalarKind::R;
   // Run parallel loops (par and the CUDA modes) from the last iteration to the first. A loop
   // whose iterations are independent gives the same results either way.

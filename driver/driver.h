@@ -88,9 +88,11 @@ class CompiledLibrary {
   std::unique_ptr<driver::CJitModule> jit_;  // the code compiled in process
 };
 
-// Compiles `p` alone, runs it and the interpreter (R as f32) on the same random arguments
-// (random_args(p, sizes, seed)) and returns "" when every argument agrees, otherwise the first
-// difference or the error either side raised. One call is the whole check.
+// Compiles `p` alone, runs it and the interpreter (R as f32, the precision C gives R; literals
+// and literal-only expressions take their context's precision either way) on the same random
+// arguments (random_args(p, sizes, seed)) and returns "" when every argument agrees bit for bit
+// (NaN equal to NaN, -0 unequal to +0), otherwise the first difference or the error either side
+// raised. One call is the whole check.
 std::string compare_compiled_with_interpreter(const Proc& p,
                                               const std::map<std::string, int64_t>& sizes,
                                               uint64_t seed, CompileOptions opts = {});

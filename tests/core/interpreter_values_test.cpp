@@ -146,6 +146,13 @@ TEST(InterpreterBuffer, CompareNamesFirstDifference) {
   EXPECT_EQ(compare_buffers(a, b, "C"), "C[1, 2] differs: 1 vs 2.5");
 }
 
+TEST(InterpreterBuffer, CompareWithSignedZerosTellsMinusZeroFromZero) {
+  Buffer a = Buffer::from_values(ScalarKind::F32, {2}, {0.0, 1.0});
+  Buffer b = Buffer::from_values(ScalarKind::F32, {2}, {-0.0, 1.0});
+  EXPECT_EQ(compare_buffers(a, b, "C"), "");
+  EXPECT_EQ(compare_buffers(a, b, "C", {.signed_zeros = true}), "C[0] differs: 0 vs -0");
+}
+
 TEST(InterpreterBuffer, StoreRoundsToKind) {
   Buffer b(ScalarKind::I8, {2});
   b.set({0}, 300.0);
@@ -226,6 +233,58 @@ TEST(InterpreterPrecisionProc, UI16WrapsOnStore) {
 TEST(InterpreterPrecisionProc, I32WrapsAndDividesTowardZero) {
   EXPECT_EQ(run_binop("i32", "+", 2147483647.0, 1), -2147483648.0);
   EXPECT_EQ(run_binop("i32", "/", -7, 2), static_cast<double>(-7 / 2));
+}
+
+// ---- literal-only expressions: computed in the precision of the expression around them -------
+
+// C[0] = x[0] + (rhs) on buffers of `type` holding 0, under `real_as`.
+double run_literal_rhs(const std::string& type, const std::string& rhs,
+                       ScalarKind real_as = ScalarKind::R) {
+  Proc p = parse_module("def lit(x: " + type + "[1] @ DRAM, C: " + type +
+                        "[1] @ DRAM):\n    C[0] = x[0] + " + rhs + "\n")
+               .proc("lit");
+  ScalarKind k = *scalar_kind_from_string(type);
+  std::vector<ArgValue> args{Buffer(k, {1}), Buffer(k, {1})};
+  interpret(p, args, {.real_as = real_as});
+  return buf(args, 1).get({0});
+}
+
+TEST(InterpreterLiteralOnly, InF64IsComputedInDoubleWhateverRealAs) {
+  EXPECT_EQ(run_literal_rhs("f64", "(0.1 + 0.2)", ScalarKind::F32), 0.1 + 0.2);
+  EXPECT_EQ(run_literal_rhs("f64", "(0.1 + 0.2)"), 0.1 + 0.2);
+}
+
+TEST(InterpreterLiteralOnly, InF32RoundsAfterEachOperation) {
+  EXPECT_EQ(run_literal_rhs("f32", "(16777216.0 + 1.0 + 1.0)"), 16777216.0);
+}
+
+TEST(InterpreterLiteralOnly, InF16RoundsEveryLiteralAndOperation) {
+  const double tenth = round_to_kind(ScalarKind::F16, 0.1);
+  EXPECT_EQ(run_literal_rhs("f16", "(0.1 * 3.0)"), round_to_kind(ScalarKind::F16, tenth * 3.0));
+  EXPECT_NE(run_literal_rhs("f16", "(0.1 * 3.0)"), round_to_kind(ScalarKind::F16, 0.1 * 3.0));
+}
+
+TEST(InterpreterLiteralOnly, NegatedTakesTheContextToo) {
+  EXPECT_EQ(run_literal_rhs("f32", "-(16777216.0 + 1.0)"), -16777216.0);
+}
+
+TEST(InterpreterLiteralOnly, ExternOfLiteralsTakesTheContext) {
+  EXPECT_EQ(run_literal_rhs("f64", "sqrt(2.0)", ScalarKind::F32), std::sqrt(2.0));
+}
+
+TEST(InterpreterLiteralOnly, InI32IsIntegerDataArithmetic) {
+  EXPECT_EQ(run_literal_rhs("i32", "(100000.0 * 100000.0)"),
+            static_cast<double>(static_cast<int32_t>(1410065408)));
+}
+
+TEST(InterpreterLiteralOnly, RCodeReadingRKeepsRealAs) {
+  // `r[0] + 0.1` reads an R buffer: it is R arithmetic, computed as real_as says.
+  Proc p =
+      parse_module("def mixed(r: R[1] @ DRAM, C: f64[1] @ DRAM):\n    C[0] = 1.0 * (r[0] + 0.1)\n")
+          .proc("mixed");
+  std::vector<ArgValue> args{Buffer(ScalarKind::F32, {1}), Buffer(ScalarKind::F64, {1})};
+  interpret(p, args, {.real_as = ScalarKind::F32});
+  EXPECT_EQ(buf(args, 1).get({0}), static_cast<double>(0.1f));
 }
 
 }  // namespace
