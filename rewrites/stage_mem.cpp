@@ -412,7 +412,8 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     };
     rw::Edit edit(p);
     edit.replace(path, lo, hi, out, inside);
-    rw::require_layout_observations_kept(kOp, blk, p, edit.candidate(), {{buf}, {buf, new_sym}, {}});
+    rw::require_layout_observations_kept(kOp, blk, p, edit.candidate(),
+                                         {{buf}, {buf, new_sym}, {}});
     return edit.done();
   });
 }

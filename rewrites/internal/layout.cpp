@@ -119,8 +119,8 @@ void collect(const Block& b, const BlockPath& path, const std::set<Sym>& names,
                                  to_string(c->args[k]) + by});
         } else {
           for (int d = 0; d < c->args[k].type().rank(); ++d)
-            out.push_back({path, at, *buf, d,
-                           "stride " + std::to_string(d) + " of " + buf->name() + by});
+            out.push_back(
+                {path, at, *buf, d, "stride " + std::to_string(d) + " of " + buf->name() + by});
         }
       }
       if (handed) calls.push_back({path, at});
@@ -193,15 +193,14 @@ void require_layout_observations_kept(const std::string& op, const Cursor& where
     if (ov && nv && change.to_before) nv = change.to_before(*nv);
     if (!ov || !nv)
       fail(ErrorCode::NotProved, "layout.stride_changed", op, at,
-           "the " + o.what + " read by '" + first_line(at.stmt()) + "' has no value in the " +
+           o.what + " (at '" + first_line(at.stmt()) + "') has no value in the " +
                (ov ? "new" : "old") + " layout");
     if (expr_equal(*ov, *nv)) continue;
     require_proved(
         op, at, checker::always_true(octx, BinOpNode::make(BinOpKind::Eq, *ov, *nv)),
         [&] {
-          return "the " + o.what + " read by '" + first_line(at.stmt()) +
-                 "' keeps its value (" + to_string(*ov) + " before the change, " +
-                 to_string(*nv) + " after)";
+          return o.what + " (at '" + first_line(at.stmt()) + "') keeps its value (" +
+                 to_string(*ov) + " before the change, " + to_string(*nv) + " after)";
         },
         "layout.stride_changed");
   }

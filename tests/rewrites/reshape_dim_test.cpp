@@ -314,7 +314,6 @@ TEST(FoldDim, FoldingTheSecondDimensionKeepsTheFirst) {
   expect_equivalent(p, q, {{"N", 6}});
 }
 
-
 // ---- strides a layout change must keep (rw::require_layout_observations_kept) -----------------
 
 // A callee that asserts a unit stride, and one that only writes its window.
@@ -353,21 +352,31 @@ const char* kStrideInCondition = R"(def f(B: f32[4] @ DRAM):
 
 TEST(RearrangeDim, RefusesAWindowWhoseCalleeAssertsItsStride) {
   Proc p = with_callee(kUnitCallee, kWindowToCallee);
-  expect_refused([&] { rearrange_dim(p, "x : _", {1, 0}); }, "rearrange_dim",
-                 ErrorCode::NotProved, "layout.stride_changed");
+  expect_refused(
+      [&] {
+        rearrange_dim(p, "x : _", {1, 0});
+      },
+      "rearrange_dim", ErrorCode::NotProved, "layout.stride_changed");
 }
 
 TEST(RearrangeDim, RefusesChangingAWindowStrideReadInACondition) {
   Proc p = parse_proc(kStrideInCondition);
-  expect_refused([&] { rearrange_dim(p, "x : _", {1, 0}); }, "rearrange_dim",
-                 ErrorCode::NotProved, "layout.stride_changed");
+  expect_refused(
+      [&] {
+        rearrange_dim(p, "x : _", {1, 0});
+      },
+      "rearrange_dim", ErrorCode::NotProved, "layout.stride_changed");
 }
 
 TEST(RearrangeDim, TheRefusalNamesTheStrideAndItsValues) {
   Proc p = parse_proc(kStrideInCondition);
-  expect_refused([&] { rearrange_dim(p, "x : _", {1, 0}); }, "rearrange_dim",
-                 "stride(w, 0) read by 'if stride(w, 0) == 1:' keeps its value (1 before the "
-                 "change, 4 after)");
+  expect_refused(
+      [&] {
+        rearrange_dim(p, "x : _", {1, 0});
+      },
+      "rearrange_dim",
+      "stride(w, 0) (at 'if stride(w, 0) == 1:') keeps its value (1 before the "
+      "change, 4 after)");
 }
 
 TEST(RearrangeDim, RefusesChangingTheStrideOfAWindowOfAWindow) {
@@ -380,8 +389,11 @@ TEST(RearrangeDim, RefusesChangingTheStrideOfAWindowOfAWindow) {
         if stride(v, 0) > 1:
             B[i] = 1.0
 )");
-  expect_refused([&] { rearrange_dim(p, "x : _", {1, 0}); }, "rearrange_dim",
-                 ErrorCode::NotProved, "layout.stride_changed");
+  expect_refused(
+      [&] {
+        rearrange_dim(p, "x : _", {1, 0});
+      },
+      "rearrange_dim", ErrorCode::NotProved, "layout.stride_changed");
 }
 
 TEST(RearrangeDim, RefusesAStrideUsedInAnIndex) {
@@ -395,8 +407,11 @@ TEST(RearrangeDim, RefusesAStrideUsedInAnIndex) {
         w = x[0:4, 0]
         B[stride(w, 0) - 8 + k] = x[k, 0]
 )");
-  expect_refused([&] { rearrange_dim(p, "x : _", {1, 0}); }, "rearrange_dim",
-                 ErrorCode::NotProved, "layout.stride_changed");
+  expect_refused(
+      [&] {
+        rearrange_dim(p, "x : _", {1, 0});
+      },
+      "rearrange_dim", ErrorCode::NotProved, "layout.stride_changed");
 }
 
 TEST(RearrangeDim, KeepsAWindowWhoseStrideNobodyObserves) {
@@ -422,8 +437,8 @@ def f(B: f32[4, 8] @ DRAM):
             B[i, j] = x[i, j]
 )")
                .proc("f");
-  expect_refused([&] { resize_dim(p, "x : _", 1, "10", "0"); }, "resize_dim",
-                 ErrorCode::NotProved, "layout.stride_changed");
+  expect_refused([&] { resize_dim(p, "x : _", 1, "10", "0"); }, "resize_dim", ErrorCode::NotProved,
+                 "layout.stride_changed");
 }
 
 TEST(ResizeDim, ResizingTheFirstDimensionKeepsAnObservedStride) {
@@ -453,8 +468,8 @@ def f(B: f32[4, 1] @ DRAM):
         B[i, 0] = x[i, 0]
 )")
                .proc("f");
-  expect_refused([&] { resize_dim(p, "x : _", 1, "2", "0"); }, "resize_dim",
-                 ErrorCode::NotProved, "layout.stride_changed");
+  expect_refused([&] { resize_dim(p, "x : _", 1, "2", "0"); }, "resize_dim", ErrorCode::NotProved,
+                 "layout.stride_changed");
 }
 
 TEST(MultDim, RefusesChangingTheStrideOfAWindowAcrossTheOtherDimension) {

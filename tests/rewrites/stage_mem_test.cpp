@@ -237,7 +237,6 @@ def f(N: size, A: f32[N] @ DRAM):
   expect_equivalent(p, q, {{"N", 3}});
 }
 
-
 // The staged buffer has its own strides: a window handed to a callee that observes them must
 // keep them (rw::require_layout_observations_kept).
 const char* kStridedCallee = R"(def g(dst: [f32][4] @ DRAM):

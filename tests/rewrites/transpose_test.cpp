@@ -106,7 +106,6 @@ def f(n: size, A: f32[n, n] @ DRAM):
   expect_refused([&] { transpose(m.proc("f"), "A"); }, "transpose", "dimensions swapped");
 }
 
-
 // A window of a dense argument keeps its strides only if the transposition does not move them
 // (rw::require_layout_observations_kept).
 TEST(Transpose, RefusesAWindowWhoseCalleeAssertsItsStride) {
