@@ -14,6 +14,7 @@
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/layout.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/shared_steps.h"
 #include "rewrites/internal/targets.h"
@@ -99,7 +100,10 @@ Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotien
       w.insert(w.begin() + dim_idx + 1, WAccess::point(r));
       return w;
     };
-    return rw::Edit(p).redeclare(a.loc().block, ai, new_alloc, m).done();
+    rw::Edit edit(p);
+    edit.redeclare(a.loc().block, ai, new_alloc, m);
+    rw::require_layout_observations_kept(op, a, p, edit.candidate(), {{an->name}, {an->name}, {}});
+    return edit.done();
   });
 }
 

@@ -12,6 +12,7 @@
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/layout.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/scope.h"
 #include "rewrites/internal/shared_steps.h"
@@ -65,7 +66,10 @@ Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, cons
   m.stride = [](const StrideExprNode* n) {
     return StrideExprNode::make(n->name, n->dim + 1, n->srcinfo);
   };
-  return rw::Edit(p).redeclare(path, ai, new_alloc, m).done();
+  rw::Edit edit(p);
+  edit.redeclare(path, ai, new_alloc, m);
+  require_layout_observations_kept(op, a, p, edit.candidate(), {{an->name}, {an->name}, {}});
+  return edit.done();
 }
 }  // namespace rw
 

@@ -12,6 +12,7 @@
 #include "rewrites/buffers.h"
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/layout.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/shared_steps.h"
 #include "rewrites/internal/targets.h"
@@ -61,7 +62,10 @@ Proc mult_dim(const Proc& p, const CursorLike& alloc, int hi_dim_idx, int lo_dim
       w.erase(w.begin() + lo_dim_idx);
       return w;
     };
-    return rw::Edit(p).redeclare(a.loc().block, ai, new_alloc, m).done();
+    rw::Edit edit(p);
+    edit.redeclare(a.loc().block, ai, new_alloc, m);
+    rw::require_layout_observations_kept(op, a, p, edit.candidate(), {{an->name}, {an->name}, {}});
+    return edit.done();
   });
 }
 

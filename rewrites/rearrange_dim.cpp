@@ -11,6 +11,7 @@
 #include "rewrites/buffers.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/layout.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 
@@ -90,7 +91,10 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
       for (int k : perm) out.push_back(w[k]);
       return out;
     };
-    return rw::Edit(p).redeclare(path, ai, new_alloc, m).done();
+    rw::Edit edit(p);
+    edit.redeclare(path, ai, new_alloc, m);
+    rw::require_layout_observations_kept(kOp, a, p, edit.candidate(), {{an->name}, {an->name}, {}});
+    return edit.done();
   });
 }
 

@@ -27,6 +27,7 @@
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/inline_expr.h"
+#include "rewrites/internal/layout.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/scope.h"
 #include "rewrites/internal/targets.h"
@@ -85,7 +86,10 @@ Proc redeclared(const Proc& p, const Cursor& a, int dim_idx, const Expr& sz,
     return i;
   };
   m.window = std::move(window);
-  return rw::Edit(p).redeclare(a.loc().block, a.loc().lo, new_alloc, m).done();
+  rw::Edit edit(p);
+  edit.redeclare(a.loc().block, a.loc().lo, new_alloc, m);
+  rw::require_layout_observations_kept(kOp, a, p, edit.candidate(), {{an->name}, {an->name}, {}});
+  return edit.done();
 }
 
 // resize_dim with fold = true (see the top of the file).

@@ -33,6 +33,7 @@
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/layout.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/scope.h"
@@ -409,7 +410,11 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     ForwardFn inside = [path, lo, pre](const Loc& l) {
       return loc_reroot(l, path, lo, path, lo + pre);
     };
-    return rw::Edit(p).replace(path, lo, hi, out, inside).done();
+    rw::Edit edit(p);
+    edit.replace(path, lo, hi, out, inside);
+    rw::require_layout_observations_kept(kOp, blk, p, edit.candidate(),
+                                         {{buf}, {buf, new_sym}, {}});
+    return edit.done();
   });
 }
 

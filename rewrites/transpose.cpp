@@ -14,6 +14,7 @@
 #include "core/printer.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/layout.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
@@ -100,6 +101,11 @@ Proc transpose(const Proc& p, const CursorLike& arg) {
     edit.node().eqv_class = fresh_eqv_class();
     edit.node().eqv_configs.clear();
     edit.rewrite_body(rw::map_accesses(p.body(), m));
+    // The caller now hands the transposed array: a window argument's stride(A, d) is the old
+    // stride(A, 1 - d).
+    rw::require_layout_observations_kept(
+        kOp, a, p, edit.candidate(),
+        {{buf}, {buf}, [&swap](const Expr& e) { return swap.mutate(e); }});
     return edit.done();
   });
 }

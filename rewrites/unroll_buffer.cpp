@@ -13,6 +13,7 @@
 #include "rewrites/buffers.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/layout.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
@@ -150,11 +151,14 @@ Proc unroll_buffer(const Proc& p, const CursorLike& alloc, int dimension) {
     Block mapped = u.mutate(rest);
     // The allocation becomes one per index; the statements after it are rewritten in place.
     const int n_allocs = static_cast<int>(allocs.size());
-    return rw::Edit(p)
-        .replace(a.loc().block, ai, ai + 1, allocs)
+    rw::Edit edit(p);
+    edit.replace(a.loc().block, ai, ai + 1, allocs)
         .rewrite(a.loc().block, ai + n_allocs, ai + n_allocs + static_cast<int>(mapped.size()),
-                 mapped)
-        .done();
+                 mapped);
+    std::vector<Sym> parts;
+    for (const auto& [k, s] : syms) parts.push_back(s);
+    rw::require_layout_observations_kept(kOp, a, p, edit.candidate(), {{an->name}, parts, {}});
+    return edit.done();
   });
 }
 

@@ -314,4 +314,232 @@ TEST(FoldDim, FoldingTheSecondDimensionKeepsTheFirst) {
   expect_equivalent(p, q, {{"N", 6}});
 }
 
+// ---- strides a layout change must keep (rw::require_layout_observations_kept) -----------------
+
+// A callee that asserts a unit stride, and one that only writes its window.
+const char* kUnitCallee = R"(def g(dst: [f32][8] @ DRAM):
+    assert stride(dst, 0) == 1
+    for k in seq(0, 8):
+        dst[k] = 1.0
+)";
+const char* kPlainCallee = R"(def g(dst: [f32][8] @ DRAM):
+    for k in seq(0, 8):
+        dst[k] = 2.0
+)";
+
+Proc with_callee(const char* callee, const std::string& f) {
+  return parse_module(std::string(callee) + "\n" + f).proc("f");
+}
+
+const char* kWindowToCallee = R"(def f(B: f32[4, 8] @ DRAM):
+    x: f32[4, 8] @ DRAM
+    for i in seq(0, 4):
+        g(x[i, 0:8])
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            B[i, j] = x[i, j]
+)";
+
+const char* kStrideInCondition = R"(def f(B: f32[4] @ DRAM):
+    x: f32[4, 8] @ DRAM
+    for i in seq(0, 4):
+        w = x[i, 0:8]
+        if stride(w, 0) == 1:
+            B[i] = 1.0
+        else:
+            B[i] = 2.0
+)";
+
+TEST(RearrangeDim, RefusesAWindowWhoseCalleeAssertsItsStride) {
+  Proc p = with_callee(kUnitCallee, kWindowToCallee);
+  expect_refused(
+      [&] {
+        rearrange_dim(p, "x : _", {1, 0});
+      },
+      "rearrange_dim", ErrorCode::NotProved, "layout.stride_changed");
+}
+
+TEST(RearrangeDim, RefusesChangingAWindowStrideReadInACondition) {
+  Proc p = parse_proc(kStrideInCondition);
+  expect_refused(
+      [&] {
+        rearrange_dim(p, "x : _", {1, 0});
+      },
+      "rearrange_dim", ErrorCode::NotProved, "layout.stride_changed");
+}
+
+TEST(RearrangeDim, TheRefusalNamesTheStrideAndItsValues) {
+  Proc p = parse_proc(kStrideInCondition);
+  expect_refused(
+      [&] {
+        rearrange_dim(p, "x : _", {1, 0});
+      },
+      "rearrange_dim",
+      "stride(w, 0) (at 'if stride(w, 0) == 1:') keeps its value (1 before the "
+      "change, 4 after)");
+}
+
+TEST(RearrangeDim, RefusesChangingTheStrideOfAWindowOfAWindow) {
+  Proc p = parse_proc(R"(def f(B: f32[4] @ DRAM):
+    x: f32[4, 8] @ DRAM
+    for i in seq(0, 4):
+        w = x[i, 0:8]
+        v = w[2:6]
+        B[i] = 0.0
+        if stride(v, 0) == 1:
+            B[i] = 1.0
+)");
+  expect_refused(
+      [&] {
+        rearrange_dim(p, "x : _", {1, 0});
+      },
+      "rearrange_dim", ErrorCode::NotProved, "layout.stride_changed");
+}
+
+TEST(RearrangeDim, RefusesAStrideHandedToACalleeAsAValue) {
+  Proc p = parse_module(R"(def h(s: stride, y: f32[1] @ DRAM):
+    if s == 1:
+        y[0] = 1.0
+
+def f(B: f32[4, 1] @ DRAM):
+    x: f32[4, 8] @ DRAM
+    for i in seq(0, 4):
+        w = x[i, 0:8]
+        h(stride(w, 0), B[i, 0:1])
+)")
+               .proc("f");
+  expect_refused(
+      [&] {
+        rearrange_dim(p, "x : _", {1, 0});
+      },
+      "rearrange_dim", ErrorCode::NotProved, "layout.stride_changed");
+}
+
+TEST(RearrangeDim, KeepsAWindowWhoseStrideNobodyObserves) {
+  Proc p = with_callee(kPlainCallee, kWindowToCallee);
+  Proc q = rearrange_dim(p, "x : _", {1, 0});
+  EXPECT_TRUE(has(q, "g(x[0:8, i])")) << q;
+  expect_equivalent(p, q);
+}
+
+TEST(ResizeDim, RefusesChangingTheStrideOfAWindowACalleeReads) {
+  Proc p = parse_module(R"(def g(dst: [f32][4] @ DRAM):
+    for k in seq(0, 4):
+        dst[k] = 1.0
+    if stride(dst, 0) == 8:
+        dst[0] = 2.0
+
+def f(B: f32[4, 8] @ DRAM):
+    x: f32[4, 8] @ DRAM
+    for j in seq(0, 8):
+        g(x[0:4, j])
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            B[i, j] = x[i, j]
+)")
+               .proc("f");
+  expect_refused([&] { resize_dim(p, "x : _", 1, "10", "0"); }, "resize_dim", ErrorCode::NotProved,
+                 "layout.stride_changed");
+}
+
+TEST(ResizeDim, ResizingTheFirstDimensionKeepsAnObservedStride) {
+  Proc p = parse_proc(R"(def f(B: f32[4] @ DRAM):
+    x: f32[6, 8] @ DRAM
+    for i in seq(0, 4):
+        w = x[i + 1, 0:8]
+        if stride(w, 0) == 1:
+            B[i] = 1.0
+        else:
+            B[i] = 2.0
+)");
+  Proc q = resize_dim(p, "x : _", 0, "4", "1");
+  EXPECT_TRUE(has(q, "w = x[i, 0:8]")) << q;
+  expect_equivalent(p, q);
+}
+
+TEST(ResizeDim, RefusesAStrideTheCalleeTakesAsADenseTensor) {
+  Proc p = parse_module(R"(def g(dst: f32[4] @ DRAM):
+    for k in seq(0, 4):
+        dst[k] = 1.0
+
+def f(B: f32[4, 1] @ DRAM):
+    x: f32[4, 1] @ DRAM
+    g(x[0:4, 0])
+    for i in seq(0, 4):
+        B[i, 0] = x[i, 0]
+)")
+               .proc("f");
+  expect_refused([&] { resize_dim(p, "x : _", 1, "2", "0"); }, "resize_dim", ErrorCode::NotProved,
+                 "layout.stride_changed");
+}
+
+TEST(MultDim, RefusesChangingTheStrideOfAWindowAcrossTheOtherDimension) {
+  Proc p = parse_proc(R"(def f(B: f32[2, 3, 4] @ DRAM):
+    x: f32[2, 3, 4] @ DRAM
+    for i in seq(0, 2):
+        for k in seq(0, 4):
+            w = x[i, 0:3, k]
+            for j in seq(0, 3):
+                w[j] = 1.0
+                if stride(w, 0) == 4:
+                    w[j] = 2.0
+    for i in seq(0, 2):
+        for j in seq(0, 3):
+            for k in seq(0, 4):
+                B[i, j, k] = x[i, j, k]
+)");
+  expect_refused([&] { mult_dim(p, "x : _", 0, 2); }, "mult_dim", ErrorCode::NotProved,
+                 "layout.stride_changed");
+}
+
+TEST(DivideDim, KeepsTheStrideOfAWindowAcrossAnotherDimension) {
+  Proc p = parse_proc(R"(def f(B: f32[4, 8] @ DRAM):
+    x: f32[4, 8] @ DRAM
+    for j in seq(0, 8):
+        w = x[0:4, j]
+        for i in seq(0, 4):
+            w[i] = 1.0
+            if stride(w, 0) == 8:
+                w[i] = 2.0
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            B[i, j] = x[i, j]
+)");
+  Proc q = divide_dim(p, "x : _", 1, 4);
+  EXPECT_TRUE(has(q, "w = x[0:4, j / 4, j % 4]")) << q;
+  expect_equivalent(p, q);
+}
+
+TEST(ExpandDim, AStrideOfTheBufferKeepsItsValue) {
+  Proc p = parse_proc(R"(def f(B: f32[4] @ DRAM):
+    x: f32[4] @ DRAM
+    for i in seq(0, 4):
+        x[i] = 1.0
+        if stride(x, 0) == 1:
+            x[i] = 2.0
+    for i in seq(0, 4):
+        B[i] = x[i]
+)");
+  Proc q = expand_dim(p, "x : _", "3", "1");
+  EXPECT_TRUE(has(q, "stride(x, 1) == 1")) << q;
+  expect_equivalent(p, q);
+}
+
+TEST(UnrollBuffer, RefusesChangingTheStrideOfAWindowAcrossEarlierDimensions) {
+  Proc p = parse_proc(R"(def f(B: f32[4, 8] @ DRAM):
+    x: f32[4, 2, 8] @ DRAM
+    for j in seq(0, 8):
+        w = x[0:4, 0, j]
+        for i in seq(0, 4):
+            w[i] = 1.0
+            if stride(w, 0) == 16:
+                w[i] = 2.0
+    for i in seq(0, 4):
+        for j in seq(0, 8):
+            B[i, j] = x[i, 0, j]
+)");
+  expect_refused([&] { unroll_buffer(p, "x : _", 1); }, "unroll_buffer", ErrorCode::NotProved,
+                 "layout.stride_changed");
+}
+
 }  // namespace

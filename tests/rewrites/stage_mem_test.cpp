@@ -237,6 +237,40 @@ def f(N: size, A: f32[N] @ DRAM):
   expect_equivalent(p, q, {{"N", 3}});
 }
 
+// The staged buffer has its own strides: a window handed to a callee that observes them must
+// keep them (rw::require_layout_observations_kept).
+const char* kStridedCallee = R"(def g(dst: [f32][4] @ DRAM):
+    assert stride(dst, 0) == 16
+    for k in seq(0, 4):
+        dst[k] = dst[k] + 1.0
+
+def f(A: f32[8, 16] @ DRAM):
+    for j in seq(0, 8):
+        g(A[0:4, j])
+)";
+
+TEST(StageMem, RefusesChangingTheStrideOfAWindowACalleeAsserts) {
+  Proc p = parse_module(kStridedCallee).proc("f");
+  expect_refused([&] { stage_mem(p, "for j in _: _", "A[0:4, 0:8]", "At"); }, "stage_mem",
+                 ErrorCode::NotProved, "layout.stride_changed");
+}
+
+TEST(StageMem, KeepsAStrideTheStagedBufferShares) {
+  Proc p = parse_module(R"(def g(dst: [f32][16] @ DRAM):
+    assert stride(dst, 0) == 1
+    for k in seq(0, 16):
+        dst[k] = dst[k] + 1.0
+
+def f(A: f32[8, 16] @ DRAM):
+    for i in seq(0, 4):
+        g(A[i, 0:16])
+)")
+               .proc("f");
+  Proc q = stage_mem(p, "for i in _: _", "A[0:4, 0:16]", "At");
+  EXPECT_TRUE(has(q, "g(At[i, 0:16])")) << q;
+  expect_equivalent(p, q);
+}
+
 }  // namespace
 
 // Exo's test_stage_mem_okay, with the read moved outside the window: a statement whose accesses

@@ -106,4 +106,36 @@ def f(n: size, A: f32[n, n] @ DRAM):
   expect_refused([&] { transpose(m.proc("f"), "A"); }, "transpose", "dimensions swapped");
 }
 
+// A window of a dense argument keeps its strides only if the transposition does not move them
+// (rw::require_layout_observations_kept).
+TEST(Transpose, RefusesAWindowWhoseCalleeAssertsItsStride) {
+  Module m = parse_module(R"(def g(dst: [f32][8] @ DRAM):
+    assert stride(dst, 0) == 1
+    for k in seq(0, 8):
+        dst[k] = 1.0
+
+def f(A: f32[4, 8] @ DRAM):
+    for i in seq(0, 4):
+        g(A[i, 0:8])
+)");
+  expect_refused([&] { transpose(m.proc("f"), "A"); }, "transpose", ErrorCode::NotProved,
+                 "layout.stride_changed");
+}
+
+TEST(Transpose, AWindowArgumentsStridesMoveWithItsDimensions) {
+  Module m = parse_module(R"(def g(dst: [f32][8] @ DRAM):
+    assert stride(dst, 0) == 1
+    for k in seq(0, 8):
+        dst[k] = 1.0
+
+def f(A: [f32][4, 8] @ DRAM):
+    assert stride(A, 1) == 1
+    for i in seq(0, 4):
+        g(A[i, 0:8])
+)");
+  Proc q = transpose(m.proc("f"), "A");
+  EXPECT_TRUE(has(q, "g(A[0:8, i])")) << q;
+  EXPECT_TRUE(has(q, "assert stride(A, 0) == 1")) << q;
+}
+
 }  // namespace
