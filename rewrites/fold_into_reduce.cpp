@@ -35,7 +35,7 @@ Proc fold_into_reduce(const Proc& p, const CursorLike& assign) {
                    a->name.name() + "'");
     const Loc& l = c.loc();
     ScalarKind t = a->rhs.type().base;
-    if (rw::arithmetic_of(t) != rw::arithmetic_of(a->type) && !rw::is_literal_only(a->rhs))
+    if (rw::arithmetic_of(t) != rw::arithmetic_of(a->type) && !rw::takes_context_precision(a->rhs))
       rw::fail(ErrorCode::NotProved, "precision.regroup", op, c,
                "'" + to_string(a->rhs) + "' computes in " + to_string(t) +
                    " before it is stored into '" + a->name.name() + "' (" + to_string(a->type) +

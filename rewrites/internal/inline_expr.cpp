@@ -70,7 +70,7 @@ void require_arithmetic_kept(const std::string& op, const Cursor& where, const B
   std::optional<ArithmeticChange> d = changed_arithmetic(before, after);
   if (!d) return;
   auto arith = [](const Expr& x) {
-    if (is_literal_only(x)) return std::string("the precision around it (literals only)");
+    if (takes_context_precision(x)) return std::string("the precision around it (literals only)");
     ScalarKind t = x.type().base;
     if (!is_data(t)) return std::string("control arithmetic (") + to_string(t) + ")";
     if (is_int_precision(t)) return std::string("32-bit int (") + to_string(t) + ")";

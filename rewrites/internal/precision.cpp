@@ -200,30 +200,14 @@ bool partial_store_keeps_value(const Expr& a, const Expr& b, ScalarKind to) {
 
 ScalarKind arithmetic_of(ScalarKind t) { return is_int_precision(t) ? ScalarKind::I32 : t; }
 
-bool is_literal_only(const Expr& e) {
-  switch (e.kind()) {
-    case ExprKind::Const:
-      return e.type().base != ScalarKind::Bool;
-    case ExprKind::USub:
-      return is_literal_only(e.as<USubNode>()->arg);
-    case ExprKind::BinOp: {
-      const BinOpNode* b = e.as<BinOpNode>();
-      return is_arithmetic(b->op) && is_literal_only(b->lhs) && is_literal_only(b->rhs);
-    }
-    case ExprKind::Read:
-    case ExprKind::Extern:
-    case ExprKind::WindowExpr:
-    case ExprKind::StrideExpr:
-    case ExprKind::ReadConfig:
-      return false;
-  }
-  return false;
+bool takes_context_precision(const Expr& e) {
+  return !is_data(e.type().base) || is_literal_only(e);
 }
 
 bool operand_of(const Expr& e, ScalarKind to) {
   if (is_int_precision(to)) return is_integer_arith(e);
   if (!is_float(to)) return false;
-  return e.type().base == to || is_literal_only(e);
+  return e.type().base == to || takes_context_precision(e);
 }
 
 bool sum_regroups_in(const Expr& b, const Expr& c, ScalarKind to) {
@@ -236,12 +220,11 @@ bool sum_regroups_in(const Expr& b, const Expr& c, ScalarKind to) {
 
 namespace {
 
-// The arithmetic a node computes in, for changed_arithmetic: nullopt for literals alone (they
-// take the context's), Error for a control value.
+// The arithmetic a node computes in, for changed_arithmetic: nullopt where it takes the
+// context's (literals, control values).
 std::optional<ScalarKind> node_arithmetic(const Expr& e) {
-  if (is_literal_only(e)) return std::nullopt;
-  ScalarKind t = e.type().base;
-  return is_data(t) ? arithmetic_of(t) : ScalarKind::Error;
+  if (takes_context_precision(e)) return std::nullopt;
+  return arithmetic_of(e.type().base);
 }
 
 std::optional<ArithmeticChange> walk(const Expr& b, const Expr& a);
@@ -273,7 +256,8 @@ std::optional<ArithmeticChange> walk(const Expr& b, const Expr& a) {
       const ExternNode *x = b.as<ExternNode>(), *y = a.as<ExternNode>();
       if (x->fn != y->fn) return std::nullopt;  // replaced
       // An extern rounds its result to its type, and computes its arguments in it.
-      if (b.type().base != a.type().base || is_literal_only(b) != is_literal_only(a))
+      if (b.type().base != a.type().base ||
+          takes_context_precision(b) != takes_context_precision(a))
         return ArithmeticChange{b, a};
       return walk_all(x->args, y->args);
     }

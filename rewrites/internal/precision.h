@@ -57,16 +57,16 @@ bool partial_store_keeps_value(const Expr& a, const Expr& b, ScalarKind to);
 // integer precision 32-bit int (the interpreter and the emitted C promote integer data to int).
 ScalarKind arithmetic_of(ScalarKind t);
 
-// Whether `e` is built from literals alone (literals, unary minus, operators on them): like a
-// single literal it has no precision of its own and computes in the precision of the operator
-// or store around it.
-bool is_literal_only(const Expr& e);
+// Whether `e` has no precision of its own and computes in the precision of the operator or store
+// around it: a literal, an integer-literal expression or a literal-only expression (the
+// interpreter's data_kind_in, core/interpreter.h, decides the same).
+bool takes_context_precision(const Expr& e);
 
 // Whether `e` computes the same value as an operand of `to`-typed arithmetic as it does stored
 // whole into a `to` buffer (so that a rewrite may move it between the two places, as merge_writes
 // and split_write do with `x = b; x += c` and `x = b + c`): for a float `to`, `e` is of type
-// `to` or of literals alone (an operand of another precision computes in it, and would be
-// rounded only at the store); for an integer `to`, `e` is integer arithmetic (every form then
+// `to` or takes the context's precision (an operand of another precision computes in it, and would
+// be rounded only at the store); for an integer `to`, `e` is integer arithmetic (every form then
 // wraps alike modulo 2^bits).
 bool operand_of(const Expr& e, ScalarKind to);
 
