@@ -29,13 +29,16 @@ fi
 
 PATCH=$(realpath "${1:?usage: $0 PATCH|all [SECONDS]}")
 name=$(basename "$PATCH" .patch)
-SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/exocpp-mutation-$name.XXXXXX")
+# Under build/ (ignored by git) so that ccache, with base_dir set above the checkout, finds the
+# objects of the main build: only the mutated file and what depends on it compile.
+mkdir -p "$ROOT/build/mutations"
+SCRATCH=$(mktemp -d "$ROOT/build/mutations/$name.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
 git -C "$ROOT" archive HEAD | tar -x -C "$SCRATCH" || exit 2
 (cd "$SCRATCH" && git apply "$PATCH") || { echo "mutation $name: the patch does not apply"; exit 2; }
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-cmake -S "$SCRATCH" -B "$SCRATCH/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >/dev/null &&
+cmake -S "$SCRATCH" -B "$SCRATCH/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEXOCPP_WERROR=ON "${launcher[@]}" >/dev/null &&
   cmake --build "$SCRATCH/build" -j"$JOBS" --target schedule_soak >"$SCRATCH/build.log" 2>&1 ||
   { echo "mutation $name: the mutant does not build"; tail -20 "$SCRATCH/build.log"; exit 2; }
 
