@@ -73,24 +73,24 @@ ProvedNodes& proved_nodes() {
 }
 
 // Step 2, for every proc emitted: what the emitted program relies on and cannot check at run
-// time, proved as `exocpp check` and parallelize_loop prove it. C checks no bounds and no
-// asserts, and runs the iterations of a parallel loop at once (OpenMP threads, GPU threads),
-// so a proc emitted unproved computes something else than the interpreter, or nothing
-// defined. A proc handed to emission may come straight from the parser (or be built by hand),
-// and an operation proves only what it changes, never what its input already held: so every
-// proc is proved here, once per node (ProvedNodes).
-//  - checker::check_proc: the asserts can hold, every access is in bounds, every call meets its
-//    callee's asserts and passes no overlapping buffers it writes;
+// time. C checks no bounds and no asserts, and runs the iterations of a parallel loop at once
+// (OpenMP threads, GPU threads). A proc handed to emission may come straight from the parser (or
+// be built by hand), and an operation proves only what it changes, never what its input already
+// held: so every proc is checked here, once per node (ProvedNodes).
+//  - checker::check_proc_refutations, `exocpp check`'s rules where the checker finds values that
+//    break them: an access out of bounds, a call that breaks its callee's asserts, asserts that
+//    never hold. What the checker cannot decide (an index read from a config, which it does not
+//    model) is left to the caller, as asserts are;
 //  - every parallel loop's iterations are independent (checker::loop_is_parallelizable, the
-//    query parallelize_loop asks), and, for CUDA, the threads of every kernel do not race. For
-//    C only `par` loops: emission refuses a CUDA loop in C with its own error.
+//    query parallelize_loop asks), proved, not merely unrefuted; for CUDA also every kernel's
+//    threads do not race. For C only `par` loops: emission refuses a CUDA loop in C itself.
 // A refusal is a CodegenError at the statement at fault that names the proc, with the
 // checker's counterexample; the checker's own error is nested in it.
 void require_proved_input(const Proc& p, bool cuda) {
   if (proved_nodes().contains(p.ptr())) return;
   const std::string in = "proc '" + p.name() + "' cannot be emitted: ";
   try {
-    checker::check_proc(p);
+    checker::check_proc_refutations(p);
   } catch (const checker::CheckError& e) {
     std::string msg = in + e.reason();
     if (!e.counterexample().empty()) msg += " (counterexample: " + e.counterexample() + ")";
