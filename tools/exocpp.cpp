@@ -67,9 +67,10 @@ const char* kCHelp =
     "does not start with a letter gets the prefix lib_: 2d_blur.exo gives lib_2d_blur).\n"
     "Each function takes `void *ctxt` first (a struct LIB_Context when the procs use configs,\n"
     "else NULL), sizes as int_fast32_t and tensors as pointers.\n"
-    "Before anything is written, every proc is proved as `exocpp check` proves it (accesses in\n"
-    "bounds, calls meeting their callee's asserts) and every par loop's iterations independent\n"
-    "(OpenMP runs them at once). DIR is created when missing. The files are written whole or not\n"
+    "Before anything is written, a proc with an access the checker finds out of bounds or a call\n"
+    "that breaks its callee's asserts is refused, and every par loop's iterations are proved\n"
+    "independent (OpenMP runs them at once). DIR is created when missing. The files are written "
+    "whole or not\n"
     "at all. Exits 1 with the error (file:line:col, the counterexample) when a proc cannot be\n"
     "emitted, and then leaves no file or folder behind.\n";
 

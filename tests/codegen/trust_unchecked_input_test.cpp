@@ -159,5 +159,54 @@ TEST(TrustUncheckedInput, EmitCWritesNothingWhenItRefuses) {
   fs::remove_all(dir);
 }
 
+// What the checker cannot decide is not refuted: an index read from a config (whose value it
+// does not model) stays the caller's precondition, like an assert, and the proc is emitted.
+TEST(TrustUncheckedInput, AccessTheCheckerCannotDecideIsEmitted) {
+  Proc p = proc_of(R"(
+config C:
+    b: index
+
+def f(x: f32[4] @ DRAM):
+    C.b = 2
+    x[C.b] = 1.0
+)",
+                   "f");
+  EXPECT_EQ(compare_compiled_with_interpreter(p, {}, 1), "");
+}
+
+// A par loop is emitted only when its iterations are proved independent: one the checker cannot
+// decide is refused.
+TEST(TrustUncheckedInput, ParLoopTheCheckerCannotDecideIsRefused) {
+  CodegenError e = refusal({proc_of(R"(
+config C:
+    k: index
+
+def f(N: size, x: f32[N + 8] @ DRAM):
+    for i in par(0, N):
+        x[i + C.k] = 1.0
+)",
+                                    "f")});
+  EXPECT_EQ(e.loc().line, 6) << e.what();
+  EXPECT_TRUE(has(e.reason(),
+                  "the iterations of par loop 'i' must be independent: could not "
+                  "prove it: "))
+      << e.what();
+}
+
+// Call arguments may alias in emitted C as in the interpreter (no `restrict`): a call passing
+// one buffer twice, which scheduling assumes apart, is no emission error.
+TEST(TrustUncheckedInput, AliasedCallArgumentsAreEmitted) {
+  Proc p = proc_of(R"(
+def add_into(n: size, dst: f32[n] @ DRAM, src: f32[n] @ DRAM):
+    for i in seq(0, n):
+        dst[i] += src[i]
+
+def twice(n: size, y: f32[n] @ DRAM):
+    add_into(n, y, y)
+)",
+                   "twice");
+  EXPECT_EQ(compare_compiled_with_interpreter(p, {{"n", 5}}, 1), "");
+}
+
 }  // namespace
 }  // namespace exocpp
