@@ -69,10 +69,9 @@ const char* kCHelp =
     "else NULL), sizes as int_fast32_t and tensors as pointers.\n"
     "Before anything is written, a proc with an access the checker finds out of bounds or a call\n"
     "that breaks its callee's asserts is refused, and every par loop's iterations are proved\n"
-    "independent (OpenMP runs them at once). DIR is created when missing. The files are written "
-    "whole or not\n"
-    "at all. Exits 1 with the error (file:line:col, the counterexample) when a proc cannot be\n"
-    "emitted, and then leaves no file or folder behind.\n";
+    "independent (OpenMP runs them at once). DIR is created when missing. The files are\n"
+    "written whole or not at all. Exits 1 with the error (file:line:col, the counterexample)\n"
+    "when a proc cannot be emitted, and then leaves no file or folder behind.\n";
 
 const char* kCudaHelp =
     "usage: exocpp cuda FILE.exo -o DIR [--name LIB] [--lib LIB]\n"
