@@ -27,8 +27,9 @@ std::string values_or_any(const std::string& v) {
 
 // Throws BoundsError unless 0 <= idx[d] < shape[d] (or, for a window, its ranges fit) for every
 // dimension, under ctx.
+// `refuted_only`: an access the checker cannot decide passes (check_proc_refutations).
 void check_access(const Context& ctx, const Sym& name, const std::vector<WAccess>& idx,
-                  const SrcInfo& where, const std::string& text) {
+                  const SrcInfo& where, const std::string& text, bool refuted_only) {
   const Type* t = ctx.type_of(name);
   if (!t || t->rank() != static_cast<int>(idx.size()) || idx.empty()) return;
   try {
@@ -53,7 +54,7 @@ void check_access(const Context& ctx, const Sym& name, const std::vector<WAccess
     for (const z3::expr& b : bad) any = any || b;
     std::optional<z3::model> m;
     std::optional<Answer> ans = decide(enc, facts && any, m);
-    if (ans && ans->proved()) return;
+    if (ans && (ans->proved() || refuted_only)) return;
     if (ans)
       throw BoundsError(where, "cannot prove that " + text + " is in bounds: " + ans->reason);
     for (size_t d = 0; d < idx.size(); ++d) {
@@ -68,20 +69,23 @@ void check_access(const Context& ctx, const Sym& name, const std::vector<WAccess
                            (idx[d].is_interval ? "" : ")");
       throw BoundsError(where, reason, values_or_any(context_values(enc, *m)));
     }
+    if (refuted_only) return;
     throw BoundsError(where, text + " may be out of bounds");
   } catch (const Unsupported& u) {
+    if (refuted_only) return;
     throw BoundsError(where, "cannot prove that " + text + " is in bounds: " + u.reason);
   } catch (const z3::exception& e) {
+    if (refuted_only) return;
     throw BoundsError(where, "cannot prove that " + text + " is in bounds: Z3 failed: " + e.msg());
   }
 }
 
 // Proves `cond` under ctx or throws AssertError saying `failure` with the values breaking it
-// (or, when undecided, that `claim` cannot be proved and why).
+// (or, when undecided, that `claim` cannot be proved and why; with `refuted_only`, it passes).
 void require(const Context& ctx, const Expr& cond, const SrcInfo& where, const std::string& claim,
-             const std::string& failure) {
+             const std::string& failure, bool refuted_only) {
   Answer a = always_true(ctx, cond);
-  if (a.proved()) return;
+  if (a.proved() || (a.unknown() && refuted_only)) return;
   if (a.unknown()) throw AssertError(where, "cannot prove that " + claim + ": " + a.reason);
   std::string cex =
       a.counterexample == "(for any values)" ? "for any values" : "with " + a.counterexample;
@@ -164,8 +168,8 @@ Expr disjoint_condition(const RootWindow& a, const RootWindow& b) {
 // windows, `calls` checks calls against their callees.
 class Checker {
  public:
-  Checker(const Proc& p, bool bounds, bool calls)
-      : ctx_(Context::top(p)), bounds_(bounds), calls_(calls) {}
+  Checker(const Proc& p, bool bounds, bool calls, bool refuted_only = false)
+      : ctx_(Context::top(p)), bounds_(bounds), calls_(calls), refuted_only_(refuted_only) {}
   Checker(Context ctx, bool bounds, bool calls)
       : ctx_(std::move(ctx)), bounds_(bounds), calls_(calls) {}
   void run() {
@@ -185,6 +189,9 @@ class Checker {
  private:
   Context ctx_;
   bool bounds_, calls_;
+  // Only refutations are errors: what the checker cannot decide passes, and call arguments may
+  // alias (check_proc_refutations).
+  bool refuted_only_ = false;
   // Where the statement at hand is (its list and index), for the config values a callee's
   // asserts read there; `placed_` is false for a lone statement checked by check_call.
   BlockPath path_;
@@ -212,11 +219,11 @@ class Checker {
     if (const ReadNode* r = e.as<ReadNode>()) {
       if (bounds_ && !r->idx.empty())
         check_access(ctx_, r->name, points(r->idx), e.srcinfo().known() ? e.srcinfo() : where,
-                     "the read " + access_text(r->name, r->idx));
+                     "the read " + access_text(r->name, r->idx), refuted_only_);
     } else if (const WindowExprNode* w = e.as<WindowExprNode>()) {
       if (bounds_)
         check_access(ctx_, w->name, w->idx, e.srcinfo().known() ? e.srcinfo() : where,
-                     "the window `" + expr_text(e) + "`");
+                     "the window `" + expr_text(e) + "`", refuted_only_);
     } else if (const USubNode* u = e.as<USubNode>()) {
       expr(u->arg, where);
     } else if (const BinOpNode* b = e.as<BinOpNode>()) {
@@ -238,7 +245,7 @@ class Checker {
         std::string what =
             "the size argument " + fa.name.name() + " = `" + expr_text(arg) + "` of " + f;
         require(ctx_, pos, where, what + " is positive",
-                "the call to " + f + " may pass a non-positive size: " + what);
+                "the call to " + f + " may pass a non-positive size: " + what, refuted_only_);
       }
       if (fa.type.is_tensor_or_window() && arg.type().is_tensor_or_window() &&
           arg.type().rank() == fa.type.rank()) {
@@ -250,7 +257,8 @@ class Checker {
               "dimension " + std::to_string(d) + " of argument " + fa.name.name() + " of " + f;
           require(ctx_, eq, where, dim + " matches",
                   "the call to " + f + " passes extent `" + expr_text(have) + "` for " + dim +
-                      ", which has extent `" + expr_text(want) + "`");
+                      ", which has extent `" + expr_text(want) + "`",
+                  refuted_only_);
         }
       }
     }
@@ -263,10 +271,11 @@ class Checker {
       if (placed_) mine = with_config_values(ctx_.proc(), path_, index_, mine);
       std::string what =
           "the assert `" + expr_text(p) + "` of " + f + " (here `" + expr_text(mine) + "`)";
-      require(ctx_, mine, where, what + " holds", "the call to " + f + " may violate " + what);
+      require(ctx_, mine, where, what + " holds", "the call to " + f + " may violate " + what,
+              refuted_only_);
     }
     // Last, so that a call breaking an assert reports that first (as Exo does).
-    aliasing(c, where);
+    if (!refuted_only_) aliasing(c, where);
   }
 
   // No buffer argument the callee writes or reduces into may overlap another buffer argument:
@@ -318,7 +327,8 @@ class Checker {
                 " must be dense (row-major, no gaps), because a tensor parameter is a plain "
                 "pointer; declare "
                 "the parameter as a window [" +
-                std::string(to_string(fa.type.base)) + "][...] to accept strides");
+                std::string(to_string(fa.type.base)) + "][...] to accept strides",
+            refuted_only_);
   }
 
   // Returns how many scopes it pushed that last until the end of the enclosing block.
@@ -330,7 +340,7 @@ class Checker {
         expr(n->rhs, where);
         if (bounds_)
           check_access(ctx_, n->name, points(n->idx), where,
-                       "the write to " + access_text(n->name, n->idx));
+                       "the write to " + access_text(n->name, n->idx), refuted_only_);
         return 0;
       }
       case StmtKind::Reduce: {
@@ -338,7 +348,7 @@ class Checker {
         expr(n->rhs, where);
         if (bounds_)
           check_access(ctx_, n->name, points(n->idx), where,
-                       "the reduction into " + access_text(n->name, n->idx));
+                       "the reduction into " + access_text(n->name, n->idx), refuted_only_);
         return 0;
       }
       case StmtKind::WriteConfig:
@@ -508,7 +518,10 @@ void check_call(const Proc& p, const BlockPath& path, int index) {
       .run_at(path, index, block_at(p.body(), path)[static_cast<size_t>(index)]);
 }
 
-void check_asserts_satisfiable(const Proc& p) {
+namespace {
+
+// check_asserts_satisfiable; with `refuted_only`, asserts the checker cannot decide pass.
+void asserts_satisfiable(const Proc& p, bool refuted_only) {
   Context ctx = Context::top(p);
   if (p.preds().empty()) return;
   try {
@@ -520,6 +533,7 @@ void check_asserts_satisfiable(const Proc& p) {
       f = f && enc.cond(with_entry_config_values(pred));
       SatResult r = check_sat(enc, f);
       if (r.result == z3::sat) continue;
+      if (r.result == z3::unknown && refuted_only) return;
       if (r.result == z3::unknown)
         throw AssertError(pred.srcinfo(), "cannot decide whether the asserts of " + p.name() +
                                               " can hold: " + r.why_unknown);
@@ -528,18 +542,29 @@ void check_asserts_satisfiable(const Proc& p) {
                                             "` contradicts the sizes and the asserts before it");
     }
   } catch (const Unsupported& u) {
+    if (refuted_only) return;
     throw AssertError(u.loc.known() ? u.loc : p->srcinfo,
                       "cannot decide the asserts of " + p.name() + ": " + u.reason);
   } catch (const z3::exception& e) {
+    if (refuted_only) return;
     throw AssertError(p->srcinfo,
                       "cannot decide the asserts of " + p.name() + ": Z3 failed: " + e.msg());
   }
 }
 
+}  // namespace
+
+void check_asserts_satisfiable(const Proc& p) { asserts_satisfiable(p, false); }
+
 void check_proc(const Proc& p) {
   check_asserts_satisfiable(p);
   check_bounds(p);
   check_calls(p);
+}
+
+void check_proc_refutations(const Proc& p) {
+  asserts_satisfiable(p, true);
+  Checker(p, true, true, true).run();
 }
 
 }  // namespace exocpp::checker

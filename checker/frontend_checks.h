@@ -51,6 +51,12 @@ void check_asserts_satisfiable(const Proc& p);  // AssertError
 void check_calls(const Proc& p);                // AssertError, AliasError
 // All three, asserts first.
 void check_proc(const Proc& p);
+// What emission relies on (driver/lower.cpp): check_proc's rules, but only a refutation is an
+// error (values that break the rule, the counterexample, or asserts that can never hold): an
+// access, call or assert the checker cannot decide (a config value, which it does not model;
+// outside its logic; a time-out) passes, and call arguments may alias (emitted C, like the
+// interpreter, lets them: no `restrict`).
+void check_proc_refutations(const Proc& p);
 // The call statement `index` of the list at `path` of `p`: its window arguments lie inside their
 // buffers, its sizes are positive, its extents match, its callee's asserts hold there, and no
 // buffer argument the callee writes or reduces into overlaps another buffer argument

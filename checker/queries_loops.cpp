@@ -42,11 +42,19 @@ Answer loop_carried(const Context& ctx, const ForNode& loop, bool reduces_commut
   return guarded([&]() -> Answer {
     Encoder enc(ctx);
     Effects body = effects_of(ctx, loop.body);
-    z3::expr lo = enc.num(loop.lo), hi = enc.num(loop.hi);
-    z3::expr i1 = enc.ctx().int_const(
-        (loop.iter.name() + "!" + std::to_string(loop.iter.id()) + "@1").c_str());
-    z3::expr i2 = enc.ctx().int_const(
-        (loop.iter.name() + "!" + std::to_string(loop.iter.id()) + "@2").c_str());
+    const std::string var = loop.iter.name() + "!" + std::to_string(loop.iter.id());
+    // A bound the encoder cannot express (a config field, whose value it does not model) is any
+    // integer: iterations that conflict for no range conflict for none of them.
+    auto bound = [&](const Expr& e, const char* tag) {
+      try {
+        return enc.num(e);
+      } catch (const Unsupported&) {
+        return enc.ctx().int_const((var + "@" + tag).c_str());
+      }
+    };
+    z3::expr lo = bound(loop.lo, "lo"), hi = bound(loop.hi, "hi");
+    z3::expr i1 = enc.ctx().int_const((var + "@1").c_str());
+    z3::expr i2 = enc.ctx().int_const((var + "@2").c_str());
     ConflictSpec spec;
     spec.first = Side{&body, "x", {{loop.iter, i1}}, iteration_label(loop.iter, i1)};
     spec.second = Side{&body, "y", {{loop.iter, i2}}, iteration_label(loop.iter, i2)};

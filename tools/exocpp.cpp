@@ -67,8 +67,11 @@ const char* kCHelp =
     "does not start with a letter gets the prefix lib_: 2d_blur.exo gives lib_2d_blur).\n"
     "Each function takes `void *ctxt` first (a struct LIB_Context when the procs use configs,\n"
     "else NULL), sizes as int_fast32_t and tensors as pointers.\n"
-    "DIR is created when missing. The files are written whole or not at all. Exits 1 with the\n"
-    "error (file:line:col) when a proc cannot be emitted.\n";
+    "Before anything is written, a proc with an access the checker finds out of bounds or a call\n"
+    "that breaks its callee's asserts is refused, and every par loop's iterations are proved\n"
+    "independent (OpenMP runs them at once). DIR is created when missing. The files are\n"
+    "written whole or not at all. Exits 1 with the error (file:line:col, the counterexample)\n"
+    "when a proc cannot be emitted, and then leaves no file or folder behind.\n";
 
 const char* kCudaHelp =
     "usage: exocpp cuda FILE.exo -o DIR [--name LIB] [--lib LIB]\n"
@@ -234,18 +237,29 @@ int run_emit(std::vector<std::string> args, bool cuda) {
   std::vector<exocpp::Proc> procs;
   for (const exocpp::Proc& p : m.procs)
     if (!p.is_instr()) procs.push_back(p);
-  // The folder is made only once the procs parsed, so that a bad file leaves nothing behind.
+  // The folder is made only once the procs parsed, and the folders made for it are removed
+  // again when emission refuses a proc, so that a bad file leaves nothing behind.
+  namespace fs = std::filesystem;
+  std::vector<fs::path> made;  // innermost first
+  for (fs::path d = fs::absolute(dir).lexically_normal(); d.has_relative_path() && !fs::exists(d);
+       d = d.parent_path())
+    made.push_back(d);
   std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
+  fs::create_directories(dir, ec);
   if (ec) {
     std::cerr << "exocpp " << cmd << ": cannot create the folder '" << dir << "': " << ec.message()
               << "\n";
     return 1;
   }
-  if (cuda)
-    exocpp::emit_cuda(procs, name, dir);
-  else
-    exocpp::emit_c(procs, name, dir);
+  try {
+    if (cuda)
+      exocpp::emit_cuda(procs, name, dir);
+    else
+      exocpp::emit_c(procs, name, dir);
+  } catch (...) {
+    for (const fs::path& d : made) fs::remove(d, ec);  // only while empty
+    throw;
+  }
   return 0;
 }
 

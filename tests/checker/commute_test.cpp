@@ -360,4 +360,32 @@ def f(n: size, x: f32[n] @ DRAM):
 }
 
 }  // namespace
+// A loop bound read from a config is any integer to the iteration queries: a body that
+// writes only its own element is independent whatever the bound.
+TEST(LoopIterations, ConfigBoundIsAnyIntegerAndOwnElementIsProved) {
+  Proc p = parse_proc(R"(
+config Cfg:
+    n: index
+def f(x: f32[8] @ DRAM):
+    for i in par(0, Cfg.n):
+        x[i] = 1.0
+)");
+  Stmt l = loop(p, "i");
+  EXPECT_TRUE(loop_is_parallelizable(Context::at(p, l), l).proved());
+}
+
+TEST(LoopIterations, ConfigBoundIsAnyIntegerAndSharedReductionIsRefuted) {
+  Proc p = parse_proc(R"(
+config Cfg:
+    n: index
+def f(x: f32[8] @ DRAM, s: f32[1] @ DRAM):
+    for i in par(0, Cfg.n):
+        s[0] += x[i]
+)");
+  Stmt l = loop(p, "i");
+  Answer ans = loop_is_parallelizable(Context::at(p, l), l);
+  ASSERT_TRUE(ans.refuted()) << to_string(ans);
+  EXPECT_EQ(ans.reason, "two iterations of loop i touch the same location and one writes it");
+}
+
 }  // namespace exocpp::checker::testing

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -149,6 +150,44 @@ TEST(Cli, CudaRefusesARacingKernelWithTheCounterexample) {
   EXPECT_NE(r.out.find("at line 5"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("reads s["), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("at line 8"), std::string::npos) << r.out;
+}
+
+const char* kRacyPar =
+    "def racy(N: size, A: f32[N] @ DRAM, s: f32[1] @ DRAM):\n"
+    "    for i in par(0, N):\n"
+    "        s[0] += A[i]\n";
+
+TEST(Cli, CRefusesAParLoopWhoseIterationsConflict) {
+  std::string path = write_temp("cli_racy_par.exo", kRacyPar);
+  CliRun r = run_cli("c " + path + " -o " + ::testing::TempDir() + " --name cli_racy");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find(path + ":2:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("codegen error"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("proc 'racy' cannot be emitted: the iterations of par loop 'i' must be "
+                       "independent"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("(counterexample: "), std::string::npos) << r.out;
+}
+
+TEST(Cli, CRefusesAnOutOfBoundsWriteThatCheckRefuses) {
+  std::string path = write_temp(
+      "cli_c_oob.exo",
+      "def f(N: size, A: f32[N] @ DRAM):\n    for i in seq(0, N):\n        A[i + 1] = 0.0\n");
+  CliRun r = run_cli("c " + path + " -o " + ::testing::TempDir() + " --name cli_c_oob");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find(path + ":3:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("proc 'f' cannot be emitted: "), std::string::npos) << r.out;
+}
+
+// A refused file leaves neither files nor the folders -o asked for.
+TEST(Cli, CRefusalLeavesNoFolderBehind) {
+  std::string path = write_temp("cli_racy_par2.exo", kRacyPar);
+  std::string top = ::testing::TempDir() + "cli_racy_out";
+  std::filesystem::remove_all(top);
+  CliRun r = run_cli("c " + path + " -o " + top + "/inner");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(top)) << r.out;
 }
 
 }  // namespace
