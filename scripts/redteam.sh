@@ -10,7 +10,11 @@ RT=$(cd "$RT" && pwd)
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 OUT=${RT_OUT:-$ROOT/build/redteam}; mkdir -p $OUT
-LIBS="build/rewrites/libexocpp_rewrites.a build/driver/libexocpp_driver.a build/codegen/libexocpp_codegen.a build/checker/libexocpp_checker.a build/core/libexocpp_core.a -lz3 -ldl"
+LIBS="build/hwlibs/x86/libexocpp_x86.a build/rewrites/libexocpp_rewrites.a build/driver/libexocpp_driver.a build/codegen/libexocpp_codegen.a build/checker/libexocpp_checker.a build/core/libexocpp_core.a -lz3 -ldl"
+# The driver's in-process C compiler (built when LLVM 14 and libclang-cpp are installed).
+if grep -q "EXOCPP_HAVE_C_JIT" build/driver/CMakeFiles/exocpp_driver.dir/flags.make 2>/dev/null; then
+  LIBS="$LIBS -Wl,-rpath,/usr/lib/llvm-14/lib /usr/lib/llvm-14/lib/libclang-cpp.so /usr/lib/llvm-14/lib/libLLVM-14.so"
+fi
 only="${2:-}"
 for f in $RT/*.cpp; do
   b=$(basename $f .cpp)
