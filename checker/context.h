@@ -16,11 +16,12 @@ struct Scope {
   explicit Scope(Kind k = Loop) : kind(k) {}
   Kind kind;
   const ForNode* loop = nullptr;  // Loop: the enclosing loop (iter, lo, hi)
-  Expr cond;                      // Cond: an enclosing if-condition ...
-  bool negated = false;           // ... true inside its else branch
-  Sym name;                       // Window / Alloc: the name bound before the target
-  Expr window;                    // Window: the WindowExpr it names
-  Type type;                      // Alloc: the allocated type
+  Expr lo, hi;           // Loop: its bounds when known more precisely than loop's (config values)
+  Expr cond;             // Cond: an enclosing if-condition ...
+  bool negated = false;  // ... true inside its else branch
+  Sym name;              // Window / Alloc: the name bound before the target
+  Expr window;           // Window: the WindowExpr it names
+  Type type;             // Alloc: the allocated type
 };
 
 class Context {

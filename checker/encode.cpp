@@ -547,7 +547,8 @@ z3::expr Encoder::facts(const Context& ctx) {
   for (const Scope& s : ctx.scopes()) {
     if (s.kind == Scope::Loop) {
       z3::expr v = var(s.loop->iter);
-      f = f && num(s.loop->lo) <= v && v < num(s.loop->hi);
+      f = f && num(s.lo.defined() ? s.lo : s.loop->lo) <= v &&
+          v < num(s.hi.defined() ? s.hi : s.loop->hi);
     } else if (s.kind == Scope::Cond) {
       f = f && (s.negated ? !cond(s.cond) : cond(s.cond));
     }

@@ -359,7 +359,9 @@ class Checker {
       case StmtKind::If: {
         const IfNode* n = s.as<IfNode>();
         Scope sc{Scope::Cond};
-        sc.cond = n->cond;
+        // A config field the condition reads: the value it holds here, where the proc wrote it
+        // (`Cfg.n = 2 ; if N < Cfg.n: A[N + 9] = ..` is refuted, not undecided).
+        sc.cond = placed_ ? with_config_values(ctx_.proc(), path_, index_, n->cond) : n->cond;
         ctx_.push(sc);
         sub_block(n->body, BlockField::Body);
         ctx_.pop();
@@ -373,6 +375,12 @@ class Checker {
         const ForNode* n = s.as<ForNode>();
         Scope sc{Scope::Loop};
         sc.loop = n;
+        // Bounds reading config fields the proc wrote: the values they hold where the loop
+        // starts (evaluated once, there).
+        if (placed_) {
+          sc.lo = with_config_values(ctx_.proc(), path_, index_, n->lo);
+          sc.hi = with_config_values(ctx_.proc(), path_, index_, n->hi);
+        }
         ctx_.push(sc);
         sub_block(n->body, BlockField::Body);
         ctx_.pop();

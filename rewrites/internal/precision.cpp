@@ -146,6 +146,9 @@ bool store_keeps_value(const Expr& e, ScalarKind to) {
     return literal_exact_everywhere(v) &&
            (is_float(to) || (std::trunc(v) == v && range_fits(Range{v, v}, to)));
   }
+  // Literals combined (`16777217.0 * (0.5 + 3.0)`) compute in the precision around them, which
+  // the store changes: their value is not the one they had where they stood.
+  if (is_literal_only(e)) return false;
   if (is_int_precision(t) || !is_data(t)) {
     auto r = int_range(e);
     return r && range_fits(*r, to);

@@ -32,7 +32,8 @@ namespace exocpp::rw {
 // where it stands? A read, extern call or config read of type K holds K values; integer
 // arithmetic has a range (the whole of i32 when it may wrap); float arithmetic holds values of
 // its type; a float literal (whose value depends on its context) is kept only when it is exact
-// in every precision (e.g. 2.0, 0.5).
+// in every precision (e.g. 2.0, 0.5), and literals combined (`0.1 + 0.2`, computed in the
+// precision around them) never.
 bool store_keeps_value(const Expr& e, ScalarKind to);
 
 // A precision for a temporary holding `e` such that store_keeps_value(e, it): e's own type when

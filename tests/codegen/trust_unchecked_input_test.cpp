@@ -161,6 +161,41 @@ TEST(TrustUncheckedInput, EmitCWritesNothingWhenItRefuses) {
 
 // What the checker cannot decide is not refuted: an index read from a config (whose value it
 // does not model) stays the caller's precondition, like an assert, and the proc is emitted.
+// A condition on a config field the proc itself wrote is decided with the written value.
+TEST(TrustUncheckedInput, OutOfBoundsUnderAConditionOnAWrittenConfigIsRefused) {
+  Proc p = proc_of(R"(
+config Cfg:
+    n: index
+
+def f(N: size, A: f32[N + 8] @ DRAM):
+    Cfg.n = 2
+    if N < Cfg.n:
+        A[N + 9] = 1.0
+)",
+                   "f");
+  CodegenError e = refusal({p});
+  EXPECT_TRUE(has(e.reason(), "out of bounds")) << e.what();
+}
+
+// A loop bound on a config field the proc wrote is decided with the written value.
+TEST(TrustUncheckedInput, OutOfBoundsInALoopOverAWrittenConfigIsRefused) {
+  Proc p = proc_of(R"(
+config Cfg:
+    n: index
+
+def g(x: [f32][8] @ DRAM):
+    x[0] = 1.0
+
+def f(N: size, A: f32[N + 8] @ DRAM):
+    Cfg.n = 3
+    for i in seq(0, Cfg.n):
+        g(A[i:i + 8])
+)",
+                   "f");
+  CodegenError e = refusal({p});
+  EXPECT_TRUE(has(e.reason(), "out of bounds")) << e.what();
+}
+
 TEST(TrustUncheckedInput, AccessTheCheckerCannotDecideIsEmitted) {
   Proc p = proc_of(R"(
 config C:

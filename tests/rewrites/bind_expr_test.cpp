@@ -55,6 +55,16 @@ TEST(BindExpr, RefusesZeroAndNegativeZeroAsOneExpression) {
       "bind_expr", "differs from");
 }
 
+// Literals combined compute in the precision around them (f32 here: 16777217.0 is 16777216):
+// a buffer of any precision would hold another value.
+TEST(BindExpr, RefusesLiteralsCombined) {
+  Proc p = parse_proc(R"(def f(x: f32[4] @ DRAM):
+    x[0] = x[1] - 16777217.0 * (0.5 + 3.0)
+)");
+  expect_refused([&] { bind_expr(p, p.body_cursor()[0].rhs().child(1), "t"); }, "bind_expr",
+                 "no buffer precision");
+}
+
 // The binding of i8 arithmetic is i32 (it is computed in 32-bit int), but relu() of an i8 value
 // rounds to i8: the read of the binding must not change the extern's precision.
 TEST(BindExpr, RefusesABindingThatChangesAnExternsPrecision) {

@@ -1,10 +1,13 @@
 // Randomized soundness test of the scheduling operations: random sequences of operations on
 // random procs from the generator in tests/support/schedule_fuzz.h (configs read in bounds,
-// windows, call arguments and indices; window statements; integer precisions near their limits;
-// empty and negative ranges; calls with windows; par loops; DRAM_STATIC). Every accepted step
-// is compared with its input in the interpreter and must print/parse back to the same text; a
-// refused step (SchedulingError) is fine; anything else is a bug. The final procs are compiled
-// as C (in batches) and compared with the interpreter.
+// windows, call arguments and indices; window statements; every precision, with values stored
+// across them and literals of every kind; externs; 2-D locals whose windows' strides are
+// observed; empty and negative ranges; calls with windows and stride preconditions; par loops,
+// some racy; an access out of bounds for some sizes; DRAM_STATIC). Every accepted step is
+// compared with its input in the interpreter, bit for bit, and must print/parse back to the same
+// text; a refused step (SchedulingError) is fine; anything else is a bug. The final procs are
+// compiled as C (in batches) and compared with the interpreter bit for bit; C emitted for a racy
+// par loop or an out-of-bounds access is a failure.
 //
 // CI runs a fixed seed range (EXOCPP_RANDOM_SCHEDULE_N sets how many seeds; default below);
 // scripts/soak.sh runs the same generator with fresh seeds for as long as asked.
