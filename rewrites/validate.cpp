@@ -165,13 +165,15 @@ std::string describe_configs(const ConfigState& s) {
   return out.empty() ? "none" : out;
 }
 
-// The relative tolerance of a float precision for results regrouped as reals (regroups_as_reals).
+// The relative tolerance for results regrouped as reals (regroups_as_reals) when the narrowest
+// float precision the procs compute in is `k`: a value regrouped in f32 and stored into an f64
+// buffer carries f32's error. Regrouped f16 or bf16 arithmetic (11 or 8 bits) can move a result
+// by more than any useful tolerance: such results are not compared (a value < 0).
 double real_tolerance(ScalarKind k) {
   switch (k) {
     case ScalarKind::F16:
-      return 2e-2;
     case ScalarKind::BF16:
-      return 1e-1;
+      return -1;
     case ScalarKind::F32:
     case ScalarKind::R:
       return 1e-4;
@@ -180,20 +182,68 @@ double real_tolerance(ScalarKind k) {
   }
 }
 
+// The narrowest float precision `p` (or a callee) stores or computes in, judged by the data
+// arguments it uses and its allocations: F16 (for f16 and bf16), F32 (f32 and R) or F64.
+ScalarKind narrowest_float(const Proc& p) {
+  struct V : IRVisitor {
+    int rank = 3;  // f64
+    std::set<const ProcNode*> seen;
+    void note(ScalarKind k) {
+      const int r = k == ScalarKind::F16 || k == ScalarKind::BF16 ? 0
+                    : k == ScalarKind::F32 || k == ScalarKind::R  ? 1
+                                                                  : 3;
+      if (is_float(k)) rank = std::min(rank, r);
+    }
+    std::set<Sym> used;
+    void add(const ProcNode& q) {
+      if (!seen.insert(&q).second) return;
+      visit(q.body);
+      for (const FnArg& a : q.args)
+        if (used.count(a.name)) note(a.type.base);  // an argument the proc leaves alone is not
+    }
+    void visit_Read(const ReadNode* n, const Expr& e) override {
+      used.insert(n->name);
+      IRVisitor::visit_Read(n, e);
+    }
+    void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
+      used.insert(n->name);
+      IRVisitor::visit_WindowExpr(n, e);
+    }
+    void visit_Assign(const AssignNode* n, const Stmt& s) override {
+      used.insert(n->name);
+      IRVisitor::visit_Assign(n, s);
+    }
+    void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
+      used.insert(n->name);
+      IRVisitor::visit_Reduce(n, s);
+    }
+    void visit_Alloc(const AllocNode* n, const Stmt& s) override {
+      note(n->type.base);
+      IRVisitor::visit_Alloc(n, s);
+    }
+    void visit_Call(const CallNode* n, const Stmt& s) override {
+      add(*n->proc);
+      IRVisitor::visit_Call(n, s);
+    }
+  } v;
+  v.add(*p.get());
+  return v.rank == 0 ? ScalarKind::F16 : v.rank == 1 ? ScalarKind::F32 : ScalarKind::F64;
+}
+
 // "" when `b` (the result's run) agrees with `a` wherever `a` is defined (not NaN): the same
 // value bit for bit (a NaN in `b` where `a` has a number differs; so do +0 and -0), or, when
 // `as_reals`, finite values within real_tolerance (±0 equal).
-std::string compare_buffer(const std::string& name, const Buffer& a, const Buffer& b,
-                           bool as_reals) {
+std::string compare_buffer(const std::string& name, const Buffer& a, const Buffer& b, bool as_reals,
+                           ScalarKind narrowest) {
   if (a.shape() != b.shape())
     return name + ": shapes " + shape_string(a.shape()) + " and " + shape_string(b.shape());
-  const double tol = real_tolerance(a.kind());
+  const double tol = real_tolerance(narrowest);
   for (int64_t i = 0; i < a.num_elements(); ++i) {
     double x = a.flat(i), y = b.flat(i);
     if (std::isnan(x)) continue;
     bool same = x == y && std::signbit(x) == std::signbit(y);
-    if (as_reals && !same)
-      same = !std::isfinite(y) || !std::isfinite(x) ||
+    if (as_reals && !same && is_float(a.kind()))
+      same = tol < 0 || !std::isfinite(y) || !std::isfinite(x) ||
              std::fabs(x - y) <= tol * (1.0 + std::fabs(x) + std::fabs(y));
     if (!same) {
       std::string idx;
@@ -256,12 +306,13 @@ Run run(const Proc& p, const std::map<std::string, ArgValue>& args, const Config
 // value a caller sees afterwards, and call_eqv proves the caller does not read it).
 using FieldList = std::vector<std::pair<Config, std::string>>;
 std::string compare_runs(const Proc& p, const Run& a, const Run& b, const FieldList& may_differ,
-                         bool as_reals = false) {
+                         bool as_reals = false, ScalarKind narrowest = ScalarKind::F64) {
   for (const FnArg& arg : p.args()) {
     const ArgValue& x = a.args.at(arg.name.name());
     const ArgValue& y = b.args.at(arg.name.name());
     if (const Buffer* bx = std::get_if<Buffer>(&x)) {
-      std::string d = compare_buffer(arg.name.name(), *bx, std::get<Buffer>(y), as_reals);
+      std::string d =
+          compare_buffer(arg.name.name(), *bx, std::get<Buffer>(y), as_reals, narrowest);
       if (!d.empty()) return d;
     }
   }
@@ -348,6 +399,11 @@ std::string validate_step(const std::string& op, const Proc& before, const Proc&
                                  {5, false, true, false},  {3, true, true, false},
                                  {2, false, true, true},   {4, true, false, true}};
   const bool as_reals = regroups_as_reals(op);
+  ScalarKind narrowest = ScalarKind::F64;
+  if (as_reals)
+    for (ScalarKind k : {narrowest_float(before), narrowest_float(after)})
+      if (k == ScalarKind::F16 || (k == ScalarKind::F32 && narrowest == ScalarKind::F64))
+        narrowest = k;
   int compared = 0;
   for (size_t t = 0; t < std::size(trials); ++t) {
     const Trial& tr = trials[t];
@@ -383,7 +439,7 @@ std::string validate_step(const std::string& op, const Proc& before, const Proc&
       if (b.step_limit || (b.assert_failed && !preds_same)) continue;
       diff = "the result fails where the input runs: " + b.error;
     } else {
-      diff = compare_runs(before, a, b, after->eqv_configs, as_reals);
+      diff = compare_runs(before, a, b, after->eqv_configs, as_reals, narrowest);
     }
     ++compared;
     ++g_trials;

@@ -16,8 +16,9 @@
 // and products keep exact). Buffers are compared bit for bit (+0 is not -0; a NaN in the result
 // where the input has a number differs), except for the operations that may regroup float
 // arithmetic as reals (regroups_as_reals), whose float results are compared within the tolerance
-// of their precision; an element that is NaN (never written, or NaN data) in the input proc's
-// result is not compared.
+// of the narrowest float precision the procs use (not at all when that is f16 or bf16, whose
+// regrouped sums can move by more than any useful tolerance); an element that is NaN (never
+// written, or NaN data) in the input proc's result is not compared.
 //
 // Nothing is reported (the trial is skipped) when the comparison cannot run: the input proc
 // fails in the interpreter (a failed assert, a config field never written, an out-of-bounds

@@ -50,9 +50,11 @@ class Generator {
                                                    : "Z";
         groups_.push_back({t, {b}, {}});
       }
+    // (f16 in some modules only: float arithmetic regrouped as reals in f16 is not compared,
+    // rewrites/validate.h, so the modules without it keep that comparison)
     if (f_.float_precisions) {
       groups_.push_back({"f64", {"D"}, {}});
-      groups_.push_back({"f16", {"H"}, {}});
+      if (chance(rng_, 50)) groups_.push_back({"f16", {"H"}, {}});
     }
     std::string out;
     cfg_ = "Cfg" + sfx_;
