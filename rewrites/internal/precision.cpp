@@ -215,10 +215,13 @@ bool operand_of(const Expr& e, ScalarKind to) {
 
 bool sum_regroups_in(const Expr& b, const Expr& c, ScalarKind to) {
   if (operand_of(b, to) && operand_of(c, to)) return true;
-  // Exact everywhere: b and c survive the store, and so does their sum computed where it stands.
-  const Expr sum = BinOpNode::make(BinOpKind::Add, b, c, b.srcinfo());
-  return is_data(sum.type().base) && store_keeps_value(b, to) && store_keeps_value(c, to) &&
-         store_keeps_value(sum, to);
+  // Exact everywhere: integer values whose sum never wraps in 32-bit int and fits `to` exactly,
+  // so that every form computes the same integer. (A float sum of another precision rounds.)
+  if (!is_integer_arith(b) || !is_integer_arith(c)) return false;
+  const std::optional<Range> rb = int_range(b), rc = int_range(c);
+  if (!rb || !rc) return false;
+  const Range sum{rb->lo + rc->lo, rb->hi + rc->hi};
+  return within(sum, kI32) && range_fits(*rb, to) && range_fits(*rc, to) && range_fits(sum, to);
 }
 
 namespace {

@@ -74,7 +74,8 @@ bool operand_of(const Expr& e, ScalarKind to);
 // Whether `x = b; x += c` and `x = b + c` (or `x += b; x += c` and `x += b + c`) store the same
 // into a `to` buffer, the rule merge_writes and split_write share: b and c are operands of `to`
 // arithmetic in both forms (operand_of), so the sum only moves from one rounding point to
-// another (regrouping as reals) or wraps alike; or every value involved is exact in `to`.
+// another (regrouping as reals) or wraps alike; or b and c are integer values whose sum never
+// wraps and, like them, is exact in `to`.
 bool sum_regroups_in(const Expr& b, const Expr& c, ScalarKind to);
 
 // Where a rewrite replaced parts of an expression by expressions of equal value (the reads of a

@@ -138,4 +138,14 @@ TEST(MergeWrites, AcceptsExactIntegerOperandsOfAFloatSum) {
   expect_equivalent(p, q, {}, o);
 }
 
+TEST(MergeWrites, RefusesAnIntegerSumThatMayWrap) {
+  Proc p = parse_proc(R"(def f(x: i32[4] @ DRAM, a: f64[4] @ DRAM):
+    for i in seq(0, 4):
+        a[i] = x[i]
+        a[i] += x[3 - i]
+)");  // x[i] + x[3 - i] would wrap in 32-bit int
+  expect_refused([&] { return merge_writes(p, p.find("a[_] = _")); }, "merge_writes",
+                 ErrorCode::NotProved, "precision.regroup");
+}
+
 }  // namespace

@@ -63,4 +63,14 @@ TEST(SplitWrite, RefusesASumInANarrowerPrecision) {
                  "precision.regroup");
 }
 
+// The i32 sum wraps; two writes into the f64 buffer would add without wrapping.
+TEST(SplitWrite, RefusesAnIntegerSumThatMayWrapIntoAWideBuffer) {
+  Proc p = parse_proc(R"(def f(x: i32[4] @ DRAM, a: f64[4] @ DRAM):
+    for i in seq(0, 4):
+        a[i] = x[i] + x[3 - i]
+)");
+  expect_refused([&] { return split_write(p, "a[_] = _"); }, "split_write", ErrorCode::NotProved,
+                 "precision.regroup");
+}
+
 }  // namespace
