@@ -67,6 +67,12 @@ struct SeedResult {
 // the soak program does (a finding that cannot be fixed at once is excluded here, saying why).
 Options ci_options();
 
+// Whether a generated module draws literals that are inexact or large in some precision (half
+// of them do). The operations that regroup float arithmetic as reals (regroups_as_reals) are not
+// tried on those: regrouped around such a literal, a sum legitimately moves by more than any
+// tolerance (16777217.0 * x + y - z cancels to a few units that rounding decides).
+bool has_wild_literals(const std::string& source);
+
 // The generated module source for `seed`.
 std::string generate_source(uint64_t seed, const Features& f);
 // Generates, schedules and compares one seed.

@@ -147,7 +147,7 @@ class Generator {
     const std::string& t = groups_[static_cast<size_t>(g)].type;
     if (groups_[static_cast<size_t>(g)].is_float()) {
       static const std::vector<std::string> plain = {"2.0", "0.5", "1.0", "3.0", "0.0"};
-      if (!f_.literals || chance(rng_, 60)) return choose(plain, rng_);
+      if (!f_.literals || !wild_ || chance(rng_, 60)) return choose(plain, rng_);
       std::vector<std::string> l = {"(-0.0)", "0.1", "0.333", "2049.0", "(-2.5)"};
       if (t != "f16") l.insert(l.end(), {"16777217.0", "1e+38", "3.4028235e+38"});
       if (t == "f16") l.insert(l.end(), {"65504.0", "0.0001"});
@@ -155,7 +155,7 @@ class Generator {
       return choose(l, rng_);
     }
     static const std::vector<std::string> plain = {"2", "3", "1", "100", "127", "-1"};
-    if (!f_.literals || chance(rng_, 70)) return choose(plain, rng_);
+    if (!f_.literals || !wild_ || chance(rng_, 70)) return choose(plain, rng_);
     static const std::vector<std::string> l = {"2147483647", "(-2147483647)", "255", "65535",
                                                "2.0",        "(-128)",        "0"};
     return choose(l, rng_);
@@ -502,6 +502,8 @@ class Generator {
 
   Rng rng_;
   Features f_;
+  // Half the modules draw literals that are inexact or large in some precision (has_wild_literals).
+  bool wild_ = chance(rng_, 50);
   std::string sfx_, cfg_;
   std::vector<Group> groups_;
   std::vector<Local> locals_;
@@ -511,6 +513,14 @@ class Generator {
 };
 
 }  // namespace
+
+bool has_wild_literals(const std::string& source) {
+  for (const char* l : {"(-0.0)", "0.1", "0.333", "2049.0", "(-2.5)", "16777217.0", "1e+38",
+                        "3.4028235e+38", "65504.0", "0.0001", "1e+300", "9007199254740993.0",
+                        "2147483647", "255", "65535", "(-128)"})
+    if (source.find(l) != std::string::npos) return true;
+  return false;
+}
 
 std::string generate_source(uint64_t seed, const Features& f) {
   return Generator(seed, f).module();
