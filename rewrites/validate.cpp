@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -14,6 +15,7 @@
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/test_inputs.h"
+#include "core/uses.h"
 #include "rewrites/internal/operation.h"
 
 namespace exocpp {
@@ -51,7 +53,7 @@ bool same_preds(const Proc& a, const Proc& b) {
 }
 
 // The configs a proc and its callees read or write, and whether it has a par loop.
-struct Uses : IRVisitor {
+struct ConfigsAndPar : IRVisitor {
   std::map<std::string, Config> configs;
   std::set<const ProcNode*> seen;
   bool par = false;
@@ -185,49 +187,33 @@ double real_tolerance(ScalarKind k) {
 // The narrowest float precision `p` (or a callee) stores or computes in, judged by the data
 // arguments it uses and its allocations: F16 (for f16 and bf16), F32 (f32 and R) or F64.
 ScalarKind narrowest_float(const Proc& p) {
-  struct V : IRVisitor {
-    int rank = 3;  // f64
-    std::set<const ProcNode*> seen;
-    void note(ScalarKind k) {
-      const int r = k == ScalarKind::F16 || k == ScalarKind::BF16 ? 0
-                    : k == ScalarKind::F32 || k == ScalarKind::R  ? 1
-                                                                  : 3;
-      if (is_float(k)) rank = std::min(rank, r);
-    }
-    std::set<Sym> used;
-    void add(const ProcNode& q) {
-      if (!seen.insert(&q).second) return;
-      visit(q.body);
-      for (const FnArg& a : q.args)
-        if (used.count(a.name)) note(a.type.base);  // an argument the proc leaves alone is not
-    }
-    void visit_Read(const ReadNode* n, const Expr& e) override {
-      used.insert(n->name);
-      IRVisitor::visit_Read(n, e);
-    }
-    void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-      used.insert(n->name);
-      IRVisitor::visit_WindowExpr(n, e);
-    }
-    void visit_Assign(const AssignNode* n, const Stmt& s) override {
-      used.insert(n->name);
-      IRVisitor::visit_Assign(n, s);
-    }
-    void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
-      used.insert(n->name);
-      IRVisitor::visit_Reduce(n, s);
-    }
+  int rank = 3;  // f64
+  auto note = [&](ScalarKind k) {
+    const int r = k == ScalarKind::F16 || k == ScalarKind::BF16 ? 0
+                  : k == ScalarKind::F32 || k == ScalarKind::R  ? 1
+                                                                : 3;
+    if (is_float(k)) rank = std::min(rank, r);
+  };
+  // (uses_of says which names a body touches; allocations' precisions are read here)
+  struct Allocs : IRVisitor {
+    std::function<void(ScalarKind)> note;
     void visit_Alloc(const AllocNode* n, const Stmt& s) override {
       note(n->type.base);
       IRVisitor::visit_Alloc(n, s);
     }
-    void visit_Call(const CallNode* n, const Stmt& s) override {
-      add(*n->proc);
-      IRVisitor::visit_Call(n, s);
-    }
-  } v;
-  v.add(*p.get());
-  return v.rank == 0 ? ScalarKind::F16 : v.rank == 1 ? ScalarKind::F32 : ScalarKind::F64;
+  } allocs;
+  allocs.note = note;
+  std::set<const ProcNode*> seen;
+  std::function<void(const ProcNode&)> add = [&](const ProcNode& q) {
+    if (!seen.insert(&q).second) return;
+    const Uses u = uses_of(q.body);
+    for (const FnArg& a : q.args)  // an argument the proc leaves alone is not counted
+      if (u.mentions(a.name) || u.passed.count(a.name)) note(a.type.base);
+    allocs.visit(q.body);
+    for (const ProcNode* callee : u.callees) add(*callee);
+  };
+  add(*p.get());
+  return rank == 0 ? ScalarKind::F16 : rank == 1 ? ScalarKind::F32 : ScalarKind::F64;
 }
 
 // "" when `b` (the result's run) agrees with `a` wherever `a` is defined (not NaN): the same
@@ -381,7 +367,7 @@ std::string validate_step(const std::string& op, const Proc& before, const Proc&
   if (!before.defined() || !after.defined() || !compares_values(op) ||
       !same_signature(before, after) || before->eqv_class != after->eqv_class)
     return "";
-  Uses uses;
+  ConfigsAndPar uses;
   uses.add_proc(*before.get());
   bool before_par = uses.par;
   uses.par = false;

@@ -35,7 +35,15 @@ mkdir -p "$ROOT/build/mutations"
 SCRATCH=$(mktemp -d "$ROOT/build/mutations/$name.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
 git -C "$ROOT" archive HEAD | tar -x -C "$SCRATCH" || exit 2
+# The scratch copy is its own repository: inside the checkout's work tree, `git apply` would
+# resolve paths against the checkout and silently skip every file outside the current folder.
+git init -q "$SCRATCH" || exit 2
+files=$(cd "$SCRATCH" && git apply --numstat "$PATCH" | cut -f3)
+[ -n "$files" ] || { echo "mutation $name: the patch changes no file"; exit 2; }
+before=$(cd "$SCRATCH" && sha1sum $files)
 (cd "$SCRATCH" && git apply "$PATCH") || { echo "mutation $name: the patch does not apply"; exit 2; }
+[ "$before" != "$(cd "$SCRATCH" && sha1sum $files)" ] ||
+  { echo "mutation $name: applying the patch changed nothing"; exit 2; }
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 cmake -S "$SCRATCH" -B "$SCRATCH/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEXOCPP_WERROR=ON "${launcher[@]}" >/dev/null &&

@@ -23,9 +23,28 @@ namespace {
 
 struct Targets {
   std::vector<Cursor> stmts, blocks, exprs, loops, allocs, windows, calls, config_writes;
+  // Assignments to allocated buffers, and loop nests around one (what inline_assign and
+  // compute_inline apply to: aimed at most of the time, the random pick rarely meets them).
+  std::vector<Cursor> local_assigns, local_producers;
   explicit Targets(const Proc& p) {
     collect(p.body_cursor());
     for (const Cursor& s : stmts) collect_exprs(s);
+    std::set<Sym> locals;
+    for (const Cursor& a : allocs) locals.insert(a.stmt().as<AllocNode>()->name);
+    auto to_local = [&](const Stmt& s) {
+      const AssignNode* a = s.as<AssignNode>();
+      return a && locals.count(a->name) > 0;
+    };
+    for (const Cursor& s : stmts)
+      if (to_local(s.stmt())) local_assigns.push_back(s);
+    for (const Cursor& l : loops) {
+      Stmt inner = l.stmt();
+      while (const ForNode* f = inner.as<ForNode>()) {
+        if (f->body.size() != 1) break;
+        inner = f->body[0];
+      }
+      if (to_local(inner)) local_producers.push_back(l);
+    }
   }
   void collect(const Cursor& block) {
     if (block.kind() != CursorKind::Block) return;  // an empty body is a gap
@@ -172,10 +191,14 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
     return fold_into_reduce(p, any(Targets(p).stmts, c.rng, "fold_into_reduce"));
   });
   add("inline_assign", [](const Proc& p, Ctx& c) {
-    return inline_assign(p, any(Targets(p).stmts, c.rng, "inline_assign"));
+    Targets t(p);
+    const bool aim = !t.local_assigns.empty() && chance(c.rng, 70);
+    return inline_assign(p, any(aim ? t.local_assigns : t.stmts, c.rng, "inline_assign"));
   });
   add("compute_inline", [](const Proc& p, Ctx& c) {
-    return compute_inline(p, any(Targets(p).loops, c.rng, "compute_inline"));
+    Targets t(p);
+    const bool aim = !t.local_producers.empty() && chance(c.rng, 70);
+    return compute_inline(p, any(aim ? t.local_producers : t.loops, c.rng, "compute_inline"));
   });
   add("lift_reduce_constant", [](const Proc& p, Ctx& c) {
     return lift_reduce_constant(
@@ -344,6 +367,22 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
   add("bind_expr", [](const Proc& p, Ctx& c) {
     return bind_expr(p, any(Targets(p).exprs, c.rng, "bind_expr"), c.name("b"));
   });
+  add("bind_expr.shared", [](const Proc& p, Ctx& c) {
+    // Every occurrence that prints the same, or that is a constant of the same value as a
+    // number (0.0 and -0.0: bind_expr must tell them apart), bound to one temporary.
+    Targets t(p);
+    Cursor e = any(t.exprs, c.rng, "bind_expr");
+    const ConstNode* k = e.expr().as<ConstNode>();
+    const std::string text = to_string(e.expr());
+    std::vector<CursorLike> same;  // (in program order)
+    for (const Cursor& x : t.exprs) {
+      const ConstNode* xk = x.expr().as<ConstNode>();
+      if (x == e || to_string(x.expr()) == text ||
+          (k && xk && k->type.base == xk->type.base && k->val == xk->val))
+        same.push_back(x);
+    }
+    return bind_expr(p, same, c.name("b"));
+  });
   add("bind_expr_before", [](const Proc& p, Ctx& c) {
     // Hoisted before the top-level statement holding it, or an earlier one.
     Cursor e = any(Targets(p).exprs, c.rng, "bind_expr_before");
@@ -401,7 +440,9 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
       case 1:
         return write_config(p, gap, c.cfg, "n", chance(c.rng, 50) ? "1" : "2");
       default:
-        return write_config(p, gap, c.cfg, "v", chance(c.rng, 50) ? "1.0" : "2.0");
+        // (0.0 and -0.0: "the field already holds it" must tell them apart)
+        return write_config(p, gap, c.cfg, "v",
+                            choose(std::vector<std::string>{"1.0", "2.0", "0.0", "-0.0"}, c.rng));
     }
   });
   add("bind_config", [](const Proc& p, Ctx& c) {

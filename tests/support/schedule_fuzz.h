@@ -5,9 +5,11 @@
 // For a seed it generates a module (a config, small sub-procs taking windows, and a main proc
 // with config fields read in loop bounds, window bounds, call arguments and indices and written
 // in bodies; window statements; f32, f64, f16 and i8/ui8/ui16/i32 buffers with values stored
-// across precisions; literals of every kind; externs; 2-D locals whose windows' strides are
-// observed; empty and negative ranges; par loops, some racy; DRAM_STATIC allocations), then
-// applies a random sequence of scheduling operations.
+// across precisions and temporaries of another precision than their value, used in their own
+// arithmetic; literals of every kind, 0.0 and -0.0 stored to one place and to a config field;
+// externs; 2-D locals whose windows' strides are observed; empty and negative ranges; par
+// loops, some racy; DRAM_STATIC allocations), then applies a random sequence of scheduling
+// operations, aimed at what each can apply to part of the time.
 // Every accepted step is compared with its input in the interpreter (validate_step,
 // rewrites/validate.h: sizes 1, 2 and small, index arguments from 0, integer data near its
 // limits, random initial configs). A refused step (SchedulingError) is fine; any other exception

@@ -67,7 +67,8 @@ class Generator {
     out += "):\n    assert K >= 0\n    assert K <= 4\n";
     if (f_.configs)
       out += "    " + cfg_ + ".k = " + std::to_string(pick(rng_, 0, 3)) + "\n    " + cfg_ +
-             ".n = " + std::to_string(pick(rng_, 1, 3)) + "\n    " + cfg_ + ".v = 1.0\n";
+             ".n = " + std::to_string(pick(rng_, 1, 3)) + "\n    " + cfg_ + ".v = " +
+             zero_or(0, "1.0") + "\n";
     int n = pick(rng_, 2, 4);
     for (int k = 0; k < n; ++k) out += stmt(1, {}, 2, false);
     return out;
@@ -159,6 +160,14 @@ class Generator {
     static const std::vector<std::string> l = {"2147483647", "(-2147483647)", "255", "65535",
                                                "2.0",        "(-128)",        "0"};
     return choose(l, rng_);
+  }
+  // One of 0.0 and -0.0 (in a float group; which one is told apart bit for bit), or `other`.
+  // Constants that compare equal as numbers and differ in bits find code that compares
+  // constants by value.
+  std::string zero_or(int g, const std::string& other) {
+    if (!f_.literals || !groups_[static_cast<size_t>(g)].is_float() || chance(rng_, 40))
+      return other;
+    return chance(rng_, 50) ? "0.0" : "(-0.0)";
   }
   // A subexpression of literals alone (it computes in the precision around it).
   std::string literal_only(int g) {
@@ -279,7 +288,7 @@ class Generator {
 
   std::string stmt(int depth, std::vector<Iter> iters, int budget, bool in_par) {
     std::string p = pad(depth);
-    int kind = budget > 0 ? pick(rng_, 0, 18) : pick(rng_, 0, 3);
+    int kind = budget > 0 ? pick(rng_, 0, 19) : pick(rng_, 0, 3);
     int g = data_group();
     switch (kind) {
       case 0:
@@ -301,7 +310,7 @@ class Generator {
         if (tg != g && chance(rng_, 50))
           out += p + target(g, iters) + " += " + t + "\n";
         else
-          out += p + target(tg, iters) + " = " + rhs(tg, iters) + "\n";
+          out += p + target(tg, iters) + " = " + arithmetic_on(tg, t, iters) + "\n";
         return out;
       }
       case 4:
@@ -344,7 +353,7 @@ class Generator {
                  std::to_string(pick(rng_, 0, 3)) + "\n";
         if (c == 1) return p + cfg_ + ".n = " + std::to_string(pick(rng_, 1, 3)) + "\n";
         // (not a value read from a buffer: its value may depend on a loop that wrote the buffer)
-        return p + cfg_ + ".v = " + literal(0) + "\n";
+        return p + cfg_ + ".v = " + zero_or(0, literal(0)) + "\n";
       }
       case 9: {  // a window statement and its uses
         if (!f_.windows) return p + target(g, iters) + " = " + rhs(g, iters) + "\n";
@@ -406,35 +415,44 @@ class Generator {
         out += pad(depth + 1) + t + "[" + i + "] = " + rhs(g, iters, 0, t) + "\n";
         return out;
       }
-      case 12: {  // a 4-element local array, filled then used
+      case 12: {  // a 4-element local array, filled then used (of another precision, sometimes)
         std::string t = fresh("t");
         std::string mem = f_.static_alloc && chance(rng_, 50) ? "DRAM_STATIC" : "DRAM";
-        const Group& G = groups_[static_cast<size_t>(g)];
+        const int tg = f_.conversions && chance(rng_, 40) ? other_group(g) : g;
         std::string j = fresh("i");
-        std::string out = p + t + ": " + G.type + "[4] @ " + mem + "\n";
+        std::string out =
+            p + t + ": " + groups_[static_cast<size_t>(tg)].type + "[4] @ " + mem + "\n";
         std::vector<Iter> inner = iters;
         inner.push_back({j, true});
         out += p + "for " + j + " in seq(0, 4):\n" + pad(depth + 1) + t + "[" + j +
-               "] = " + rhs(g, inner) + "\n";
-        locals_.push_back({t, g, true});
-        out += p + target(g, iters) + " += " + t + "[" + small_index(iters) + "]\n";
+               "] = " + converted(tg, g, inner) + "\n";
+        locals_.push_back({t, tg, true});
+        const std::string read = t + "[" + small_index(iters) + "]";
+        if (tg != g && chance(rng_, 50))
+          out += p + target(tg, iters) + " = " + arithmetic_on(tg, read, iters) + "\n";
+        else
+          out += p + target(g, iters) + " += " + read + "\n";
         return out;
       }
       case 13: {  // an accumulation with a constant factor (lift_reduce_constant)
         std::string i = fresh("i");
         std::string x = target(g, iters);
-        std::string c = literal(g);
+        // (the addends of another precision, sometimes: converted one by one before the sum)
+        const int vg = f_.conversions && chance(rng_, 30) ? other_group(g) : g;
+        std::string c = literal(vg);
         std::string out =
             p + x + " = " + stored_literal(g) + "\n" + p + "for " + i + " in seq(0, N):\n";
         iters.push_back({i, false});
-        out += pad(depth + 1) + x + " += " + c + " * " + leaf(g, iters) + "\n";
+        out += pad(depth + 1) + x + " += " + c + " * " + data_leaf(vg, iters) + "\n";
         return out;
       }
       case 14: {  // an accumulating assignment (fold_into_reduce, split_write, merge_writes)
         std::string x = target(g, iters);
         std::string out = p + x + " = " + x + " + " + rhs(g, iters) + "\n";
+        // (a value of another precision, converted by the store, sometimes)
+        const int vg = f_.conversions && chance(rng_, 30) ? other_group(g) : g;
         if (chance(rng_, 50))
-          out += p + x + (chance(rng_, 50) ? " += " : " = ") + rhs(g, iters) + "\n";
+          out += p + x + (chance(rng_, 50) ? " += " : " = ") + converted(g, vg, iters) + "\n";
         return out;
       }
       case 15: {  // a 2-D local whose row window's stride is observed
@@ -478,11 +496,42 @@ class Generator {
         return p + "if N < 2:\n" + pad(depth + 1) + choose(G.bufs, rng_) +
                "[N + 9] = " + stored_literal(g) + "\n";
       }
+      case 18: {  // a target reset twice, to 0.0 and to -0.0 (the same constant as numbers)
+        if (!f_.literals || !groups_[static_cast<size_t>(g)].is_float())
+          return p + target(g, iters) + " = " + rhs(g, iters) + "\n";
+        const std::string x = target(g, iters);
+        const bool negative_first = chance(rng_, 50);
+        return p + x + " = " + (negative_first ? "(-0.0)" : "0.0") + "\n" + p + x + " = " +
+               (negative_first ? "0.0" : "(-0.0)") + "\n";
+      }
       default:
         return p + target(g, iters) + " = " + rhs(g, iters) + "\n";
     }
   }
 
+  // An expression of group g's arithmetic with `read` (a value of g) as an operand: scaled,
+  // divided, summed or under an extern, where computing it in another precision shows (a wider
+  // one does not overflow, an integer one truncates the division, a narrower one rounds).
+  std::string arithmetic_on(int g, const std::string& read, const std::vector<Iter>& iters) {
+    const bool fl = groups_[static_cast<size_t>(g)].is_float();
+    switch (pick(rng_, 0, 4)) {
+      case 0:
+        return read + " * " + literal(g);
+      case 1:  // (an integer division by a literal that is never 0)
+        return fl ? read + " / " + literal(g) : read + " / " + (chance(rng_, 50) ? "2" : "3");
+      case 2:
+        if (fl && f_.externs) return (chance(rng_, 50) ? "sqrt(" : "abs(") + read + ")";
+        [[fallthrough]];
+      case 3:
+        return read + (chance(rng_, 50) ? " + " : " - ") + rhs(g, iters, 1);
+      default:
+        return rhs(g, iters);
+    }
+  }
+  // A buffer element of group g (so that a literal next to it meets g's precision).
+  std::string data_leaf(int g, const std::vector<Iter>& iters) {
+    return choose(groups_[static_cast<size_t>(g)].bufs, rng_) + "[" + index(iters) + "]";
+  }
   // A value of group vg to store into a buffer of group g: one that reads data, since a literal
   // alone would meet g's precision (where it may not fit) rather than vg's.
   std::string converted(int g, int vg, const std::vector<Iter>& iters) {
@@ -515,7 +564,7 @@ class Generator {
 }  // namespace
 
 bool has_wild_literals(const std::string& source) {
-  for (const char* l : {"(-0.0)", "0.1", "0.333", "2049.0", "(-2.5)", "16777217.0", "1e+38",
+  for (const char* l : {"0.1", "0.333", "2049.0", "(-2.5)", "16777217.0", "1e+38",
                         "3.4028235e+38", "65504.0", "0.0001", "1e+300", "9007199254740993.0",
                         "2147483647", "255", "65535", "(-128)"})
     if (source.find(l) != std::string::npos) return true;
