@@ -67,8 +67,8 @@ class Generator {
     out += "):\n    assert K >= 0\n    assert K <= 4\n";
     if (f_.configs)
       out += "    " + cfg_ + ".k = " + std::to_string(pick(rng_, 0, 3)) + "\n    " + cfg_ +
-             ".n = " + std::to_string(pick(rng_, 1, 3)) + "\n    " + cfg_ + ".v = " +
-             zero_or(0, "1.0") + "\n";
+             ".n = " + std::to_string(pick(rng_, 1, 3)) + "\n    " + cfg_ +
+             ".v = " + zero_or(0, "1.0") + "\n";
     int n = pick(rng_, 2, 4);
     for (int k = 0; k < n; ++k) out += stmt(1, {}, 2, false);
     return out;
@@ -564,9 +564,9 @@ class Generator {
 }  // namespace
 
 bool has_wild_literals(const std::string& source) {
-  for (const char* l : {"0.1", "0.333", "2049.0", "(-2.5)", "16777217.0", "1e+38",
-                        "3.4028235e+38", "65504.0", "0.0001", "1e+300", "9007199254740993.0",
-                        "2147483647", "255", "65535", "(-128)"})
+  for (const char* l :
+       {"0.1", "0.333", "2049.0", "(-2.5)", "16777217.0", "1e+38", "3.4028235e+38", "65504.0",
+        "0.0001", "1e+300", "9007199254740993.0", "2147483647", "255", "65535", "(-128)"})
     if (source.find(l) != std::string::npos) return true;
   return false;
 }
