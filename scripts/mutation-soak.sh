@@ -62,6 +62,13 @@ found=""
 while :; do
   found=$(grep -h -m1 -A12 "^FAILURE seed" "$SCRATCH"/soak.*.log 2>/dev/null | head -14)
   [ -n "$found" ] && break
+  # A soak process that ended before its time without its closing line crashed: caught too.
+  for ((j = 0; j < JOBS; j++)); do
+    if ! kill -0 "${pids[$j]}" 2>/dev/null && ! grep -q "^soak done" "$SCRATCH/soak.$j.log"; then
+      found="the soak crashed (seeds from $((START + j)) by $JOBS):"$'\n'"$(tail -12 "$SCRATCH/soak.$j.log")"
+    fi
+  done
+  [ -n "$found" ] && break
   alive=0
   for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
   [ $alive -eq 1 ] || break

@@ -28,6 +28,10 @@ for pid in "${pids[@]}"; do
   wait "$pid" || status=1
 done
 grep -h "^FAILURE seed" "$LOGDIR"/soak.*.log || true
+for ((j = 0; j < JOBS; j++)); do  # a process without its closing line crashed
+  grep -q "^soak done" "$LOGDIR/soak.$j.log" ||
+    { echo "soak process $j crashed:"; tail -12 "$LOGDIR/soak.$j.log"; }
+done
 cat "$LOGDIR"/soak.*.log | grep -h "^soak done" || true
 awk '/^soak done/ { s += $3; a += $5; c += $11; f += $16 }
      END { printf "soak total: %d seeds, %d accepted steps compared, %d procs compiled, %d failures\n", s, a, c, f }' \

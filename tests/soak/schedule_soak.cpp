@@ -9,8 +9,12 @@
 // Seeds start, start + stride, start + 2 * stride, ... (scripts/soak.sh runs one process per
 // core with the same start and stride = number of processes, offset by the process index).
 // Exit status: 0 when no failure was found, 1 otherwise.
+#include <unistd.h>
+
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <exception>
 #include <iostream>
 #include <string>
 
@@ -22,6 +26,54 @@ namespace {
 
 void print_failure(const fuzz::Failure& f) {
   std::cout << "FAILURE seed " << f.seed << ": " << f.what << "\n" << std::flush;
+}
+
+// The seed being run (or the last of the batch being compiled), for the crash report: a crash
+// is a failure too, and without its seed it could not be replayed.
+volatile std::sig_atomic_t g_seed_lo = 0, g_seed_hi = 0;
+volatile std::sig_atomic_t g_compiling = 0;
+
+// Writes the crash line with async-signal-safe calls only.
+void report_crash(const char* why) {
+  char buf[160];
+  size_t n = 0;
+  auto put = [&](const char* t) {
+    while (*t && n + 1 < sizeof buf) buf[n++] = *t++;
+  };
+  put("FAILURE seed ");
+  const uint64_t seed = (static_cast<uint64_t>(static_cast<uint32_t>(g_seed_hi)) << 32) |
+                        static_cast<uint32_t>(g_seed_lo);
+  char digits[24];
+  int d = 0;
+  uint64_t v = seed;
+  do {
+    digits[d++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v && d < 24);
+  while (d > 0 && n + 1 < sizeof buf) buf[n++] = digits[--d];
+  put(": the soak crashed (");
+  put(why);
+  put(g_compiling ? ") compiling the batch that ends with this seed\n" : ") running this seed\n");
+  [[maybe_unused]] ssize_t w = write(STDOUT_FILENO, buf, n);
+}
+
+void set_current_seed(uint64_t seed) {
+  g_seed_lo = static_cast<std::sig_atomic_t>(static_cast<uint32_t>(seed));
+  g_seed_hi = static_cast<std::sig_atomic_t>(static_cast<uint32_t>(seed >> 32));
+}
+
+extern "C" void on_fatal_signal(int sig) {
+  report_crash(sig == SIGSEGV   ? "SIGSEGV"
+               : sig == SIGABRT ? "SIGABRT"
+               : sig == SIGFPE  ? "SIGFPE"
+                                : "SIGBUS");
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+void install_crash_reporter() {
+  std::cout << std::flush;
+  for (int sig : {SIGSEGV, SIGABRT, SIGFPE, SIGBUS}) std::signal(sig, on_fatal_signal);
 }
 
 }  // namespace
@@ -83,7 +135,10 @@ int main(int argc, char** argv) {
   };
   uint64_t seeds = 0, accepted = 0, refused = 0, compiled_total = 0, failures = 0;
   std::vector<std::pair<uint64_t, Proc>> pending;
+  install_crash_reporter();
   auto flush = [&] {
+    std::cout << std::flush;
+    g_compiling = 1;
     int compiled = 0;
     for (const fuzz::Failure& f : fuzz::compile_and_compare(pending, &compiled)) {
       print_failure(f);
@@ -91,10 +146,12 @@ int main(int argc, char** argv) {
     }
     compiled_total += static_cast<uint64_t>(compiled);
     pending.clear();
+    g_compiling = 0;
   };
   std::cout << "soak: seeds " << start << " + k * " << stride << " for " << seconds << " s\n"
             << std::flush;
   for (uint64_t seed = start, k = 0; elapsed() < seconds && k < count; seed += stride, ++k) {
+    set_current_seed(seed);
     fuzz::SeedResult r = fuzz::run_seed(seed, opts);
     ++seeds;
     accepted += static_cast<uint64_t>(r.accepted);

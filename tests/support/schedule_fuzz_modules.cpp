@@ -455,7 +455,8 @@ class Generator {
           out += p + x + (chance(rng_, 50) ? " += " : " = ") + converted(g, vg, iters) + "\n";
         return out;
       }
-      case 15: {  // a 2-D local whose row window's stride is observed
+      case 15: {  // a 2-D local whose row window's stride is observed, or passed to a callee
+                  // that asserts it (each alone too, so that each rule is needed on its own)
         if (!f_.strides) return p + target(g, iters) + " = " + rhs(g, iters) + "\n";
         std::string t = fresh("t"), j = fresh("i"), k = fresh("i"), w = fresh("w");
         const Group& G = groups_[static_cast<size_t>(g)];
@@ -465,14 +466,16 @@ class Generator {
         std::string out = p + t + ": " + G.type + "[4, 4] @ DRAM\n" + p + "for " + j +
                           " in seq(0, 4):\n" + pad(depth + 1) + "for " + k + " in seq(0, 4):\n" +
                           pad(depth + 2) + t + "[" + j + ", " + k + "] = " + rhs(g, inner) + "\n";
-        const std::string row = small_index(iters);
-        out += p + w + " = " + t + "[" + row + ", 0:4]\n";
-        out += p + "if stride(" + w + ", 0) == 1:\n" + pad(depth + 1) + target(g, iters) +
-               " += " + w + "[" + small_index(iters) + "]\n" + p + "else:\n" + pad(depth + 1) +
-               target(g, iters) + " = " + w + "[" + small_index(iters) + "]\n";
-        if (g == 0 && f_.calls && !in_par && chance(rng_, 60))
-          out += p + "g5" + sfx_ + "(" + t + "[" + small_index(iters) + ", 0:4])\n";
-        locals_.push_back({w, g, true});
+        const bool call = g == 0 && f_.calls && !in_par && chance(rng_, 60);
+        if (!call || chance(rng_, 50)) {
+          const std::string row = small_index(iters);
+          out += p + w + " = " + t + "[" + row + ", 0:4]\n";
+          out += p + "if stride(" + w + ", 0) == 1:\n" + pad(depth + 1) + target(g, iters) +
+                 " += " + w + "[" + small_index(iters) + "]\n" + p + "else:\n" + pad(depth + 1) +
+                 target(g, iters) + " = " + w + "[" + small_index(iters) + "]\n";
+          locals_.push_back({w, g, true});
+        }
+        if (call) out += p + "g5" + sfx_ + "(" + t + "[" + small_index(iters) + ", 0:4])\n";
         out += p + target(g, iters) + " += " + t + "[" + small_index(iters) + ", " +
                small_index(iters) + "]\n";
         return out;
