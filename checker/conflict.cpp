@@ -7,7 +7,8 @@ namespace exocpp::checker {
 bool conflicting(const Access& x, const Access& y, bool reduces_commute) {
   if (!x.same_location_as(y)) return false;
   if (x.kind == AccessKind::Read && y.kind == AccessKind::Read) return false;
-  if (x.kind == AccessKind::Reduce && y.kind == AccessKind::Reduce) return !reduces_commute;
+  if (x.kind == AccessKind::Reduce && y.kind == AccessKind::Reduce)
+    return !reduces_commute || x.truncating || y.truncating;
   // Storing one constant twice gives the same state in either order: run one after the other,
   // the pair commutes (reads between them are pairs of their own). Run at once (a parallel
   // loop, where reductions do not commute either) it is still a data race in C.

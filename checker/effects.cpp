@@ -7,6 +7,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "core/interpreter.h"
 #include "core/ir_visit.h"
 
 namespace exocpp::checker {
@@ -475,6 +476,7 @@ class Walker {
         reads(n->rhs, env, where, top);
         index_reads(n->idx, env, where, top);
         add_access(AccessKind::Reduce, env, n->name, n->idx, where, top);
+        out_.accesses.back().truncating = !reductions_regroup(n->type, n->rhs);
         return;
       }
       case StmtKind::WriteConfig: {

@@ -63,6 +63,9 @@ struct Access {
   // A Write whose value is a literal constant: that constant (undefined otherwise). Two writes
   // of the same constant to one location commute (either order leaves the same state).
   Expr stored_constant;
+  // A Reduce whose sum does not regroup (core's reductions_regroup: a float addend into an
+  // integer buffer truncates each sum): it commutes with no other access of its location.
+  bool truncating = false;
 
   bool is_config() const { return config != nullptr; }
   // Both accesses name the same root buffer or the same config field.

@@ -5,7 +5,9 @@
 //
 // What "conflict" means throughout: two accesses of one location (same root buffer and equal
 // indices, or one config field) where at least one writes; two reductions (`+=`) into one
-// location commute with each other but not with reads or writes of it. Buffers allocated
+// location commute with each other but not with reads or writes of it — unless one truncates
+// its sum (a float addend into an integer buffer: core's reductions_regroup), which commutes
+// with nothing. Buffers allocated
 // inside the analysed code are private to it (to one iteration of a loop body). Distinct
 // buffer arguments never alias (as in Exo); windows alias their parent buffer.
 #pragma once

@@ -46,6 +46,10 @@ ScalarKind data_kind_in(const Expr& e, ScalarKind ctx) {
   return own;
 }
 
+bool reductions_regroup(ScalarKind target, const Expr& addend) {
+  return !is_int_precision(target) || !is_float(data_kind_in(addend, target));
+}
+
 }  // namespace exocpp
 
 namespace exocpp::interp_detail {

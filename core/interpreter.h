@@ -60,6 +60,13 @@ bool is_literal_only(const Expr& e);
 // else computes in its own type. The interpreter and the code generator both ask this one rule,
 // so that `x_f64 + (0.1 + 0.2)` adds in double and `x_f16 + 2049` adds the f16 value 2048 in both.
 ScalarKind data_kind_in(const Expr& e, ScalarKind ctx);
+// Whether reductions `x += e` into a buffer of precision `target` give the same result whatever
+// their order or grouping (summed apart first, as stage_mem's accumulation does): a float target
+// regroups as reals (the rule scheduling works by, as in Exo), an integer target modulo 2^bits
+// when `e` computes in integer arithmetic. Not an integer target with a float addend: each
+// reduction truncates its own sum (`X_i8 += 1.75; X_i8 += -0.75` from 0 gives 0 in this order and
+// 1 in the other). The checker's conflicts and stage_mem ask this one rule.
+bool reductions_regroup(ScalarKind target, const Expr& addend);
 
 namespace interp_detail {
 class Interp;

@@ -11,14 +11,16 @@
 //                                         x[i0, j - 1 + i1] = xt[i0, i1]
 //
 // With accum = true the block may only reduce into x: the load becomes `xt[..] = 0` and the
-// store `x[..] += xt[..]`. Legality: the window covers every access of x in the block
-// (checker::window_covers) — or, failing that, each element access is proved wholly inside the
-// window (staged) or wholly outside it (checker::window_disjoint: left on x, whose window
-// elements only the load and store touch) — and is not empty; where the window may reach outside x
-// (in an interval or a point index), the load and store are guarded by `if` (as Exo does): the load
-// runs even where the block's own accesses would not. The window's bounds are evaluated by the
-// load (before the block), by every rewritten access (inside it) and by the store (after it):
-// the checker proves the block writes nothing they read (checker::value_unchanged_by).
+// store `x[..] += xt[..]`, which regroups the sum: no float addend may meet an integer x
+// (require_addends_regroup, core's reductions_regroup). Legality: the window
+// covers every access of x in the block (checker::window_covers) — or, failing that, each element
+// access is proved wholly inside the window (staged) or wholly outside it
+// (checker::window_disjoint: left on x, whose window elements only the load and store touch) — and
+// is not empty; where the window may reach outside x (in an interval or a point index), the load
+// and store are guarded by `if` (as Exo does): the load runs even where the block's own accesses
+// would not. The window's bounds are evaluated by the load (before the block), by every rewritten
+// access (inside it) and by the store (after it): the checker proves the block writes nothing they
+// read (checker::value_unchanged_by).
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -27,6 +29,7 @@
 
 #include "checker/context.h"
 #include "checker/queries.h"
+#include "core/interpreter.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
 #include "rewrites/buffers.h"
@@ -207,6 +210,36 @@ std::optional<std::set<const void*>> accesses_outside(const Proc& p, const Block
   return out;
 }
 
+// Precision: with accum = true the reductions into the window are summed in the staged buffer
+// (of `buf`'s type), from 0, and added to `buf` once — `x += e1; x += e2` becomes
+// `xt = 0; xt += e1; xt += e2; x += xt` — which regroups the sum. Each addend is computed as
+// before; the sum regroups when core's reductions_regroup says so (floats as reals, as in Exo;
+// integers modulo 2^bits), not for a float addend into an integer buffer (`X_i8 += 0.5 * a` would
+// truncate each staged sum instead of each original one). Reductions that stay on `buf` (those
+// in `outside`) are not regrouped.
+void require_addends_regroup(const Cursor& blk, const Block& stmts, const Sym& buf, ScalarKind elem,
+                             const std::set<const void*>& outside) {
+  std::function<void(const Block&)> walk = [&](const Block& b) {
+    for (const Stmt& s : b) {
+      if (const ForNode* f = s.as<ForNode>()) walk(f->body);
+      if (const IfNode* i = s.as<IfNode>()) {
+        walk(i->body);
+        walk(i->orelse);
+      }
+      const ReduceNode* r = s.as<ReduceNode>();
+      if (!r || r->name != buf || outside.count(r) > 0 || reductions_regroup(elem, r->rhs))
+        continue;
+      rw::fail(ErrorCode::NotProved, "precision.regroup", kOp, blk,
+               "with accum = true the reductions into '" + buf.name() +
+                   "' are summed apart and added once, but the addend '" + to_string(r->rhs) +
+                   "' (" + to_string(r->rhs.type().base) +
+                   ") is not computed in the arithmetic of '" + buf.name() + "' (" +
+                   to_string(elem) + "): the sum would round, wrap or truncate at other points");
+    }
+  };
+  walk(stmts);
+}
+
 }  // namespace
 
 Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_expr,
@@ -280,6 +313,7 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
       return "the window '" + to_string(win_e) + "' covers every access of '" + buf.name() +
              "' in the block (or each access lies wholly inside or wholly outside it)";
     });
+    if (opts.accum) require_addends_regroup(blk, stmts, buf, elem, outside);
     rw::require_unchanged(kOp, blk, ctx, win_e, stmts, [&] {
       return "the window '" + to_string(win_e) + "', evaluated before, inside and after the block,";
     });

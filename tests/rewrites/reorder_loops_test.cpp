@@ -42,6 +42,18 @@ TEST(ReorderLoops, NamePairWithMatchIndex) {
   expect_equivalent(p, q);
 }
 
+// A float addend into an integer buffer truncates each sum: interchanging the loops would sum
+// the same addends in another order (core's reductions_regroup).
+TEST(ReorderLoops, RefusesReorderingReductionsThatTruncateTheirSums) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N, N] @ DRAM, X: i8[1] @ DRAM):
+    for i in seq(0, N):
+        for j in seq(0, N):
+            X[0] += A[i, j]
+)");
+  expect_refused([&] { return reorder_loops(p, "i j"); }, "reorder_loops", ErrorCode::NotProved,
+                 "checker.refuted");
+}
+
 TEST(ReorderLoops, RefusesWhenTheNamePairMatchesNothing) {
   Proc p = parse_proc(kGemm);
   expect_refused([&] { reorder_loops(p, "j i"); }, "reorder_loops",

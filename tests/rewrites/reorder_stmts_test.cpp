@@ -43,6 +43,27 @@ TEST(ReorderStmts, RefusesAReadAfterWrite) {
                  "commute");
 }
 
+// Found by the soak's cross-precision accumulations: a float addend into an integer buffer
+// truncates each sum, so two such reductions do not commute (from 0, `+= 1.75` then `+= -0.75`
+// gives 0, the other order 1).
+TEST(ReorderStmts, RefusesReductionsThatTruncateTheirSums) {
+  Proc p = parse_proc(R"(def f(A: f32[2] @ DRAM, X: i8[1] @ DRAM):
+    X[0] += A[0]
+    X[0] += A[1]
+)");
+  expect_refused([&] { return reorder_stmts(p, p.body_cursor()[0]); }, "reorder_stmts",
+                 ErrorCode::NotProved, "checker.refuted");
+}
+
+TEST(ReorderStmts, SwapsIntegerReductionsIntoAnIntegerBuffer) {
+  Proc p = parse_proc(R"(def f(Y: i32[2] @ DRAM, X: i8[1] @ DRAM):
+    X[0] += Y[0] * 3
+    X[0] += Y[1]
+)");  // sums modulo 2^8 in any order
+  Proc q = reorder_stmts(p, p.body_cursor()[0]);
+  expect_equivalent(p, q);
+}
+
 TEST(ReorderStmts, RefusesTheLastStatementAlone) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()[2]); }, "reorder_stmts",

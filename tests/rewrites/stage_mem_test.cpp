@@ -80,6 +80,26 @@ TEST(StageMem, RefusesAccumWhenTheBlockReadsTheBuffer) {
       "stage_mem", "may only reduce");
 }
 
+// Found by the soak: with accum the addends are summed apart and added once, so a float addend
+// into an integer buffer would be truncated per addend instead of per sum.
+TEST(StageMem, RefusesAccumOfFloatAddendsIntoAnIntegerBuffer) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM, X: i8[4] @ DRAM):
+    for i in seq(0, N):
+        X[1] += A[i]
+)");  // X[1] + -0.5 + -0.5 truncates once; -0.5 staged alone truncates to 0 twice
+  expect_refused([&] { return stage_mem(p, p.body_cursor()[0], "X[1]", "acc", {.accum = true}); },
+                 "stage_mem", ErrorCode::NotProved, "precision.regroup");
+}
+
+TEST(StageMem, AccumOfIntegerAddendsIntoAnIntegerBufferWrapsAlike) {
+  Proc p = parse_proc(R"(def f(N: size, Y: i8[N] @ DRAM, X: i8[4] @ DRAM):
+    for i in seq(0, N):
+        X[1] += Y[i] * 3
+)");  // sums modulo 2^8 regroup exactly
+  Proc q = stage_mem(p, p.body_cursor()[0], "X[1]", "acc", {.accum = true});
+  expect_equivalent(p, q, {{"N", 5}});
+}
+
 TEST(StageMem, RefusesABufferTheBlockDoesNotAccess) {
   Proc r = parse_proc(R"(def g(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
     for i in seq(0, N):
