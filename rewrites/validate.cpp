@@ -97,15 +97,18 @@ struct Rng {
 // ones are small multiples of 1/4, so that sums and products of a few of them are exact in every
 // float precision (f16 included) and a rewrite that regroups float arithmetic as reals still
 // computes the same bits; what differs is then a change of precision, conversion or constant.
-void fill_special_floats(std::vector<ArgValue>& args, Rng& rng) {
+// Float data: ±0, ±inf and NaN now and then (unless `finite`), otherwise non-integer values
+// (quarters: exact in every float precision, and their sums cross integers, which shows where a
+// conversion to an integer type truncates).
+void fill_special_floats(std::vector<ArgValue>& args, Rng& rng, bool finite = false) {
   static const double kSpecial[] = {0.0, -0.0, INFINITY, -INFINITY, NAN};
   for (ArgValue& v : args) {
     Buffer* b = std::get_if<Buffer>(&v);
     if (!b || !is_float(b->kind())) continue;
     for (int64_t i = 0; i < b->num_elements(); ++i) {
       const uint64_t r = rng.next() % 16;
-      b->set_flat(i, r < 3 ? kSpecial[rng.next() % std::size(kSpecial)]
-                           : static_cast<double>(rng.range(-8, 8)) / 4.0);
+      b->set_flat(i, r < 3 && !finite ? kSpecial[rng.next() % std::size(kSpecial)]
+                                      : static_cast<double>(rng.range(-8, 8)) / 4.0);
     }
   }
 }
@@ -379,11 +382,14 @@ std::string validate_step(const std::string& op, const Proc& before, const Proc&
     int64_t max_size;
     bool near_limits;  // integer data at and next to its type's limits
     bool configs;
-    bool special_floats;  // float data ±0, ±inf, NaN and non-integer (fill_special_floats)
+    bool special_floats;     // float data ±0, ±inf, NaN and non-integer (fill_special_floats)
+    bool fractions = false;  // float data non-integer and finite (an inf or NaN stored into an
+                             // integer buffer stops the run, so the specials alone miss those)
   };
-  static const Trial trials[] = {{1, false, false, false}, {2, true, true, false},
-                                 {5, false, true, false},  {3, true, true, false},
-                                 {2, false, true, true},   {4, true, false, true}};
+  static const Trial trials[] = {{1, false, false, false},     {2, true, true, false},
+                                 {5, false, true, false},      {3, true, true, false},
+                                 {2, false, true, true},       {4, true, false, true},
+                                 {3, false, true, false, true}};
   const bool as_reals = regroups_as_reals(op);
   ScalarKind narrowest = ScalarKind::F64;
   if (as_reals)
@@ -409,7 +415,7 @@ std::string validate_step(const std::string& op, const Proc& before, const Proc&
       continue;  // no arguments satisfy the asserts (or shapes too large)
     }
     if (tr.near_limits) fill_near_limits(args, rng);
-    if (tr.special_floats) fill_special_floats(args, rng);
+    if (tr.special_floats || tr.fractions) fill_special_floats(args, rng, tr.fractions);
     std::map<std::string, ArgValue> named = by_name(before, args);
     Run a = run(before, named, init, false);
     if (!a.error.empty()) continue;  // the input proc is not defined here: nothing to compare

@@ -288,7 +288,7 @@ class Generator {
 
   std::string stmt(int depth, std::vector<Iter> iters, int budget, bool in_par) {
     std::string p = pad(depth);
-    int kind = budget > 0 ? pick(rng_, 0, 19) : pick(rng_, 0, 3);
+    int kind = budget > 0 ? pick(rng_, 0, 20) : pick(rng_, 0, 3);
     int g = data_group();
     switch (kind) {
       case 0:
@@ -498,6 +498,22 @@ class Generator {
         const Group& G = groups_[static_cast<size_t>(g)];
         return p + "if N < 2:\n" + pad(depth + 1) + choose(G.bufs, rng_) +
                "[N + 9] = " + stored_literal(g) + "\n";
+      }
+      case 19: {  // accumulations into one element from values of other precisions, in a loop
+                  // (reordering them is wrong where a float addend meets an integer buffer)
+        if (!f_.conversions) return p + target(g, iters) + " += " + rhs(g, iters) + "\n";
+        const std::string x = target(g, iters);
+        std::string out;
+        std::vector<Iter> inner = iters;
+        int d = depth;
+        for (int k = 0, n = pick(rng_, 1, 2); k < n; ++k) {
+          const std::string i = fresh("i");
+          out += pad(d++) + "for " + i + " in seq(0, " + (k == 0 ? "N" : "2") + "):\n";
+          inner.push_back({i, k > 0});
+        }
+        for (int k = 0, n = pick(rng_, 1, 2); k < n; ++k)
+          out += pad(d) + x + " += " + converted(g, other_group(g), inner) + "\n";
+        return out;
       }
       case 18: {  // a target reset twice, to 0.0 and to -0.0 (the same constant as numbers)
         if (!f_.literals || !groups_[static_cast<size_t>(g)].is_float())
