@@ -198,6 +198,18 @@ class Checker {
   int index_ = 0;
   bool placed_ = false;
 
+  // `idx` with the values of the config fields known at the current statement (placed code
+  // only): an index read from a field the proc wrote is decided on the written value, as
+  // conditions and loop bounds are.
+  std::vector<WAccess> known(std::vector<WAccess> idx) const {
+    if (!placed_) return idx;
+    for (WAccess& a : idx) {
+      a.lo = with_config_values(ctx_.proc(), path_, index_, a.lo);
+      if (a.is_interval) a.hi = with_config_values(ctx_.proc(), path_, index_, a.hi);
+    }
+    return idx;
+  }
+
   void block(const Block& b) {
     size_t pushed = 0;
     for (size_t k = 0; k < b.size(); ++k) {
@@ -218,11 +230,12 @@ class Checker {
     if (!e.defined()) return;
     if (const ReadNode* r = e.as<ReadNode>()) {
       if (bounds_ && !r->idx.empty())
-        check_access(ctx_, r->name, points(r->idx), e.srcinfo().known() ? e.srcinfo() : where,
+        check_access(ctx_, r->name, known(points(r->idx)),
+                     e.srcinfo().known() ? e.srcinfo() : where,
                      "the read " + access_text(r->name, r->idx), refuted_only_);
     } else if (const WindowExprNode* w = e.as<WindowExprNode>()) {
       if (bounds_)
-        check_access(ctx_, w->name, w->idx, e.srcinfo().known() ? e.srcinfo() : where,
+        check_access(ctx_, w->name, known(w->idx), e.srcinfo().known() ? e.srcinfo() : where,
                      "the window `" + expr_text(e) + "`", refuted_only_);
     } else if (const USubNode* u = e.as<USubNode>()) {
       expr(u->arg, where);
@@ -339,7 +352,7 @@ class Checker {
         const AssignNode* n = s.as<AssignNode>();
         expr(n->rhs, where);
         if (bounds_)
-          check_access(ctx_, n->name, points(n->idx), where,
+          check_access(ctx_, n->name, known(points(n->idx)), where,
                        "the write to " + access_text(n->name, n->idx), refuted_only_);
         return 0;
       }
@@ -347,7 +360,7 @@ class Checker {
         const ReduceNode* n = s.as<ReduceNode>();
         expr(n->rhs, where);
         if (bounds_)
-          check_access(ctx_, n->name, points(n->idx), where,
+          check_access(ctx_, n->name, known(points(n->idx)), where,
                        "the reduction into " + access_text(n->name, n->idx), refuted_only_);
         return 0;
       }

@@ -196,7 +196,36 @@ def f(N: size, A: f32[N + 8] @ DRAM):
   EXPECT_TRUE(has(e.reason(), "out of bounds")) << e.what();
 }
 
+// (C.b holds what the caller left there: nothing in the proc says what)
 TEST(TrustUncheckedInput, AccessTheCheckerCannotDecideIsEmitted) {
+  Proc p = proc_of(R"(
+config C:
+    b: index
+
+def f(x: f32[4] @ DRAM):
+    x[C.b] = 1.0
+)",
+                   "f");
+  EXPECT_NO_THROW(compile_procs_to_c({p}, "lib"));
+}
+
+// An index read from a config field the proc wrote is decided with the written value (the soak
+// found C emitted for `Cfg.n = N + 9; H[Cfg.n] = 0.5`, made by bind_config).
+TEST(TrustUncheckedInput, OutOfBoundsAtAnIndexFromAWrittenConfigIsRefused) {
+  Proc p = proc_of(R"(
+config C:
+    b: index
+
+def f(N: size, x: f32[N + 8] @ DRAM):
+    C.b = N + 9
+    x[C.b] = 1.0
+)",
+                   "f");
+  CodegenError e = refusal({p});
+  EXPECT_TRUE(has(e.reason(), "out of bounds")) << e.what();
+}
+
+TEST(TrustUncheckedInput, AccessAtAnIndexFromAWrittenConfigInBoundsIsEmitted) {
   Proc p = proc_of(R"(
 config C:
     b: index

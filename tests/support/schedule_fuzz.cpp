@@ -674,14 +674,32 @@ void fill_special_floats(std::vector<ArgValue>& args, Rng& r) {
   }
 }
 
-// Whether `exocpp check` leaves a bounds or call rule of `p` undecided (an index or condition
-// reading a config field whose value the checker does not know): emission then leaves it to
-// the caller, as it leaves the asserts (docs/codegen.md), so C for it is no failure here.
+// Whether `exocpp check` leaves a bounds or call rule of `p` or of a proc it calls undecided (an
+// index or condition reading a config field whose value the checker does not know): emission then
+// leaves it to the caller, as it leaves the asserts (docs/codegen.md), so C for it is no failure
+// here.
 bool undecided_by_checker(const Proc& p) {
-  try {
-    checker::check_proc(p);
-  } catch (const Error& e) {
-    return std::string(e.what()).find("cannot prove") != std::string::npos;
+  // (the proc and every proc it calls: emission checks each callee as a proc of its own)
+  struct Callees : IRVisitor {
+    std::vector<Proc> found;
+    std::set<const ProcNode*> seen;
+    void visit_Call(const CallNode* n, const Stmt& s) override {
+      if (!n->proc->instr && seen.insert(n->proc.get()).second) {
+        found.push_back(Proc(n->proc));
+        visit(n->proc->body);
+      }
+      IRVisitor::visit_Call(n, s);
+    }
+  } callees;
+  callees.visit(p.body());
+  std::vector<Proc> all = {p};
+  all.insert(all.end(), callees.found.begin(), callees.found.end());
+  for (const Proc& q : all) {
+    try {
+      checker::check_proc(q);
+    } catch (const Error& e) {
+      if (std::string(e.what()).find("cannot prove") != std::string::npos) return true;
+    }
   }
   return false;
 }
