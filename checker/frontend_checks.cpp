@@ -198,14 +198,14 @@ class Checker {
   int index_ = 0;
   bool placed_ = false;
 
-  // `idx` with the values of the config fields known at the current statement (placed code
-  // only): an index read from a field the proc wrote is decided on the written value, as
-  // conditions and loop bounds are.
+  // `idx` with the values of the config fields the proc wrote before the current statement
+  // (placed code only): such an index is decided on the written value, as conditions and loop
+  // bounds are. A field the caller set stays unknown (the caller's precondition, like an assert).
   std::vector<WAccess> known(std::vector<WAccess> idx) const {
     if (!placed_) return idx;
     for (WAccess& a : idx) {
-      a.lo = with_config_values(ctx_.proc(), path_, index_, a.lo);
-      if (a.is_interval) a.hi = with_config_values(ctx_.proc(), path_, index_, a.hi);
+      a.lo = with_config_values(ctx_.proc(), path_, index_, a.lo, false);
+      if (a.is_interval) a.hi = with_config_values(ctx_.proc(), path_, index_, a.hi, false);
     }
     return idx;
   }

@@ -268,20 +268,23 @@ Answer config_holds(const Proc& proc, const BlockPath& path, int index, const Co
   });
 }
 
-Expr with_config_values(const Proc& proc, const BlockPath& path, int index, const Expr& e) {
+Expr with_config_values(const Proc& proc, const BlockPath& path, int index, const Expr& e,
+                        bool entry_values) {
   struct Sub : IRMutator {
     const Proc* proc;
     const BlockPath* path;
     int index;
+    bool entry_values;
     Expr mutate_ReadConfig(const ReadConfigNode* n, const Expr& e) override {
       LastWrite lw = last_write(*proc, *path, index, Field{n->config->name, n->field});
       if (lw.write) return lw.write->rhs;
-      return lw.entry ? config_entry_value(*n) : e;
+      return lw.entry && entry_values ? config_entry_value(*n) : e;
     }
   } sub;
   sub.proc = &proc;
   sub.path = &path;
   sub.index = index;
+  sub.entry_values = entry_values;
   return sub.mutate(e);
 }
 

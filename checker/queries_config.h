@@ -35,7 +35,10 @@ Answer config_holds(const Proc& proc, const BlockPath& path, int index, const Co
 // (as config_holds decides). Reads of fields whose value is not known stay. The checker does
 // not model config values, so a fact about a config read (a callee's assert such as
 // `stride(src, 0) == Cfg.src_stride` at a call) becomes decidable this way.
-Expr with_config_values(const Proc& proc, const BlockPath& path, int index, const Expr& e);
+// `entry_values`: a field the proc has not written stands for the value it held on entry (a
+// variable of its own, any value the caller may leave there); false leaves its read as it is.
+Expr with_config_values(const Proc& proc, const BlockPath& path, int index, const Expr& e,
+                        bool entry_values = true);
 
 // Is the value `cfg.field` holds at the gap (path, index) never read afterwards? Code runs from
 // the gap to the end of its list, then (in a loop body) from the top of the next iteration's
