@@ -79,10 +79,11 @@ bool c_jit_available() { return true; }
 CJitModule::CJitModule(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 CJitModule::~CJitModule() = default;
 
-void* CJitModule::lookup(const std::string& name) const {
+void* CJitModule::lookup(const std::string& name, std::string* why) const {
   llvm::Expected<llvm::JITEvaluatedSymbol> sym = impl_->jit->lookup(name);
   if (!sym) {
-    llvm::consumeError(sym.takeError());
+    std::string text = take_error(sym.takeError());
+    if (why) *why = text;
     return nullptr;
   }
   return reinterpret_cast<void*>(static_cast<uintptr_t>(sym->getAddress()));
@@ -214,7 +215,7 @@ bool c_jit_available() { return false; }
 
 CJitModule::CJitModule(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 CJitModule::~CJitModule() = default;
-void* CJitModule::lookup(const std::string&) const { return nullptr; }
+void* CJitModule::lookup(const std::string&, std::string*) const { return nullptr; }
 
 CJitResult jit_compile_c(const std::string&, const std::string&, const std::vector<std::string>&) {
   return CJitResult{nullptr, "exocpp was built without the C JIT (LLVM 14 and libclang-cpp)"};

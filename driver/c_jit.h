@@ -32,8 +32,10 @@ class CJitModule {
   CJitModule(const CJitModule&) = delete;
   CJitModule& operator=(const CJitModule&) = delete;
 
-  // The address of the external symbol `name` (as C spells it), or nullptr when there is none.
-  void* lookup(const std::string& name) const;
+  // The address of the external symbol `name` (as C spells it), or nullptr when there is none;
+  // then `why`, when given, receives LLVM's reason (a symbol not defined, or code it could not
+  // materialize).
+  void* lookup(const std::string& name, std::string* why = nullptr) const;
 
  private:
   std::unique_ptr<Impl> impl_;

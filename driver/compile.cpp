@@ -202,9 +202,13 @@ CompiledLibrary::~CompiledLibrary() {
 }
 
 void* CompiledLibrary::symbol(const std::string& name) const {
-  void* s = jit_ ? jit_->lookup(name) : dlsym(handle_, name.c_str());
+  std::string why;
+  void* s = jit_ ? jit_->lookup(name, &why) : dlsym(handle_, name.c_str());
+  if (!s && !jit_)
+    if (const char* e = dlerror()) why = e;
   if (!s)
-    throw CodegenError({}, "the compiled library " + lib_name_ + " has no symbol '" + name + "'");
+    throw CodegenError({}, "the compiled library " + lib_name_ + " has no symbol '" + name + "'" +
+                               (why.empty() ? "" : ": " + why));
   return s;
 }
 
