@@ -329,6 +329,7 @@ bool regroups_as_reals(const std::string& op) {
                                             "merge_writes",
                                             "split_write",
                                             "reorder_loops",
+                                            "lift_scope",
                                             "reorder_stmts",
                                             "fission",
                                             "autofission",
