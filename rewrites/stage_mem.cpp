@@ -231,10 +231,9 @@ void require_addends_regroup(const Cursor& blk, const Block& stmts, const Sym& b
         continue;
       rw::fail(ErrorCode::NotProved, "precision.regroup", kOp, blk,
                "with accum = true the reductions into '" + buf.name() +
-                   "' are summed apart and added once, but the addend '" + to_string(r->rhs) +
-                   "' (" + to_string(r->rhs.type().base) +
-                   ") is not computed in the arithmetic of '" + buf.name() + "' (" +
-                   to_string(elem) + "): the sum would round, wrap or truncate at other points");
+                   "' are summed apart and added once, but the float addend '" + to_string(r->rhs) +
+                   "' is truncated by each reduction into '" + buf.name() + "' (" +
+                   to_string(elem) + "): the sums would truncate at other points");
     }
   };
   walk(stmts);
