@@ -74,12 +74,16 @@ const char* kFloorMod =
 // After the headers (whose inline functions keep their own options), before any code of ours.
 // gcc honours neither the STDC pragma nor `-std=c99` when -ffp-contract=fast is given; its
 // optimize pragma does. clang honours its pragma except under -ffp-contract=fast, which by its
-// documentation fuses "disregarding pragmas".
-const char* kNoContraction =
+// documentation fuses "disregarding pragmas". gcc 12's basic-block (SLP) vectorizer miscompiles
+// a double narrowed to float and widened back: two adjacent `float t = d; x += t;` compute
+// `x += d`, at -O2 and -O3 (its loop vectorizer is not affected), so gcc gets no SLP.
+const char* kFloatExactness =
     "// Each float operation rounds on its own, as exocpp's interpreter computes: no fused\n"
-    "// multiply-add contraction of `a * b + c`.\n"
+    "// multiply-add contraction of `a * b + c`, and no basic-block vectorization by gcc, whose\n"
+    "// SLP vectorizer drops the rounding of a double narrowed to float and widened back.\n"
     "#if defined(__clang__)\n#pragma clang fp contract(off)\n"
-    "#elif defined(__GNUC__)\n#pragma GCC optimize(\"fp-contract=off\")\n"
+    "#elif defined(__GNUC__)\n"
+    "#pragma GCC optimize(\"fp-contract=off\", \"no-tree-slp-vectorize\")\n"
     "#else\n#pragma STDC FP_CONTRACT OFF\n#endif\n\n";
 
 // The helpers, callable from kernels too: every `static inline` function becomes
@@ -328,7 +332,7 @@ CSource emit_library(const std::vector<Proc>& procs, const std::string& lib_name
   for (const std::string& item : g.items) s += item + (item.back() == '\n' ? "" : "\n");
   if (!g.items.empty()) s += "\n";
   std::string helpers;
-  if (!opts.cuda) s += kNoContraction;
+  if (!opts.cuda) s += kFloatExactness;
   if (!g.helpers.empty()) helpers += prelude_helpers(g.helpers) + "\n";
   if (g.floor_div) helpers += std::string(kFloorDiv) + "\n";
   if (g.floor_mod) helpers += std::string(kFloorMod) + "\n";

@@ -365,8 +365,30 @@ TEST(TrustFloatSemantics, MultiplyAddIsNotContractedUnderFpContractFast) {
 TEST(TrustFloatSemantics, EmittedSourceForbidsContraction) {
   CSource c = compile_procs_to_c(
       {proc_of("def f(x: f32[3] @ DRAM):\n    x[0] = x[1] * x[2] + x[0]\n", "f")}, "lib");
-  EXPECT_NE(c.source.find("#pragma GCC optimize(\"fp-contract=off\")"), std::string::npos);
+  EXPECT_NE(c.source.find("#pragma GCC optimize(\"fp-contract=off\""), std::string::npos);
   EXPECT_NE(c.source.find("#pragma clang fp contract(off)"), std::string::npos);
+}
+
+// gcc 12's SLP vectorizer computed `D[i] += t` for two adjacent `t: f32 = D[i] - D[2]` with D
+// in double as if t were not rounded to float (seed 999829768 of the soak); the emitted C turns
+// basic-block vectorization off for gcc.
+TEST(TrustFloatSemantics, FloatLocalNarrowedFromDoubleRoundsUnderGccVectorizers) {
+  Proc p = proc_of(
+      "def f(D: f64[3] @ DRAM):\n"
+      "    for i in seq(0, 2):\n"
+      "        t: f32 @ DRAM\n"
+      "        t = D[i] - D[2]\n"
+      "        D[i] += t\n",
+      "f");
+  const double big = std::numeric_limits<double>::max();
+  for (const std::vector<double>& d : {std::vector<double>{0.1, 1.0 / 3, -0.0},  // rounding
+                                       std::vector<double>{0.0, -2.7, big}})      // overflow
+    for (const std::string cc : {"gcc", "clang"})
+      for (const std::string opt : {"-O2", "-O3"}) {
+        CompileOptions o{cc, {opt, "-march=native"}};
+        EXPECT_EQ(run_both(p, {Buffer::from_values(ScalarKind::F64, {3}, d)}, o), "")
+            << cc << " " << opt << " D[2] = " << d[2];
+      }
 }
 
 // The emitted integer helpers build warning-free in C99 with gcc and clang.
