@@ -22,20 +22,18 @@
 namespace exocpp {
 
 Proc add_assertion(const Proc& p, const std::string& cond) {
-  const std::string op = "add_assertion";
-  return rw::run_op(op, [&]() -> Proc {
+  return rw::run_op("add_assertion", [&]() -> Proc {
     const Cursor first = p.body_cursor()[0];
-    Expr c = rw::parse_condition(op, first, cond, "the assertion");
+    Expr c = rw::parse_condition(first, cond, "the assertion");
     const Uses u = uses_of(c);
     if (u.reads_data || !u.config_reads.empty())
-      rw::fail_argument(op, first,
+      rw::fail_argument(first,
                         "the assertion '" + cond +
                             "' reads data or a config field; an assert speaks of the arguments");
     if (const ConstNode* k = simplify_expr(c).as<ConstNode>()) {
       if (k->val == 0)
-        rw::fail_argument(
-            op, first,
-            "the assertion '" + cond + "' is false, so the result would accept no arguments");
+        rw::fail_argument(first, "the assertion '" + cond +
+                                     "' is false, so the result would accept no arguments");
       return p;
     }
     rw::Edit edit(p);

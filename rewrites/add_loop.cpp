@@ -23,22 +23,20 @@ using namespace rw;
 
 Proc add_loop(const Proc& p, const CursorLike& block, const std::string& iter_name,
               const std::string& hi_expr, const AddLoopOptions& opts) {
-  const char* op = "add_loop";
-  return rw::run_op(op, [&]() -> Proc {
+  return rw::run_op("add_loop", [&]() -> Proc {
     // 1. Arguments and checks.
-    Cursor c = rw::resolve_block(op, p, block);
+    Cursor c = rw::resolve_block(p, block);
     Cursor first = c[0];
-    Sym iter = rw::fresh_name(op, p, iter_name, c, rw::NameScope::Statements);
-    Expr hi = parse_index_expr(op, first, hi_expr, "the loop's upper bound");
+    Sym iter = rw::fresh_name(p, iter_name, c, rw::NameScope::Statements);
+    Expr hi = parse_index_expr(first, hi_expr, "the loop's upper bound");
     checker::Context ctx = checker::Context::at(first);
-    rw::require_proved(op, first,
-                       checker::always_true(ctx, mk_cmp(BinOpKind::Gt, hi, int_const(0))),
+    rw::require_proved(first, checker::always_true(ctx, mk_cmp(BinOpKind::Gt, hi, int_const(0))),
                        [&] { return "the new loop's bound '" + hi_expr + "' is positive"; });
     const SrcInfo& si = first.stmt().srcinfo();
     Block body = c.stmts();
     Stmt candidate = ForNode::make(iter, int_const(0, si), hi, body, LoopMode::Seq, si);
     if (!opts.guard)
-      rw::require_proved(op, first, checker::loop_body_idempotent(ctx, candidate),
+      rw::require_proved(first, checker::loop_body_idempotent(ctx, candidate),
                          "running the block more than once is the same as running it once");
 
     // 2. The block moves into the new loop (and under its guard, `iter == 0`).

@@ -14,11 +14,10 @@
 namespace exocpp {
 
 Proc autofission(const Proc& p, const CursorLike& gap, const AutofissionOptions& opts) {
-  const char* op = "autofission";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor g = rw::resolve_gap(op, p, gap);
+  return rw::run_op("autofission", [&]() -> Proc {
+    Cursor g = rw::resolve_gap(p, gap);
     if (opts.n_lifts < 1)
-      rw::fail_argument(op, g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+      rw::fail_argument(g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     // Split level by level, remembering the two copies each level makes.
     Proc q = p;
     std::vector<Cursor> copies;
@@ -27,8 +26,7 @@ Proc autofission(const Proc& p, const CursorLike& gap, const AutofissionOptions&
       try {
         q = fission(q, cur);
       } catch (const SchedulingError& e) {
-        throw SchedulingError(op, e.loc(), e.reason(), e.counterexample(), e.code(), e.reason_id(),
-                              e.current());
+        rw::rethrow_as_current(e);
       }
       BlockPath path(cur.loc().block.begin(), cur.loc().block.end() - 1);
       int at = cur.loc().block.back().index;

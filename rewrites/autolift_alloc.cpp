@@ -18,24 +18,19 @@
 
 namespace exocpp {
 
-namespace {
-const char* kOp = "autolift_alloc";
-}  // namespace
-
 Proc autolift_alloc(const Proc& p, const CursorLike& alloc, const AutoliftAllocOptions& opts) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
+  return rw::run_op("autolift_alloc", [&]() -> Proc {
+    Cursor a = rw::resolve_alloc_stmt(p, alloc);
     if (opts.n_lifts < 1)
-      rw::fail_argument(kOp, a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+      rw::fail_argument(a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     if (opts.mode != "row" && opts.mode != "col")
-      rw::fail_argument(kOp, a, "mode must be \"row\" or \"col\", got \"" + opts.mode + "\"");
+      rw::fail_argument(a, "mode must be \"row\" or \"col\", got \"" + opts.mode + "\"");
     if (opts.size < 0)
-      rw::fail_argument(kOp, a, "size must be positive, got " + std::to_string(opts.size));
+      rw::fail_argument(a, "size must be positive, got " + std::to_string(opts.size));
     if (static_cast<int>(a.loc().block.size()) < opts.n_lifts)
-      rw::fail_argument(kOp, a,
-                        "cannot lift '" + a.name() + "' " + std::to_string(opts.n_lifts) +
-                            " times: only " + std::to_string(a.loc().block.size()) +
-                            " loops or ifs enclose it");
+      rw::fail_argument(a, "cannot lift '" + a.name() + "' " + std::to_string(opts.n_lifts) +
+                               " times: only " + std::to_string(a.loc().block.size()) +
+                               " loops or ifs enclose it");
     Proc cur = p;
     Cursor c = a;
     // Each step reuses expand_dim / lift_alloc; their refusals are reported as this operation's.
@@ -52,10 +47,10 @@ Proc autolift_alloc(const Proc& p, const CursorLike& alloc, const AutoliftAllocO
           if (expand) {
             Expr extent =
                 opts.size > 0 ? ConstNode::make_int(opts.size) : rw::simplified_sub(f->hi, f->lo);
-            rw::require_size_expr(kOp, c, extent, "the extent of loop '" + f->iter.name() + "'");
+            rw::require_size_expr(c, extent, "the extent of loop '" + f->iter.name() + "'");
             Expr idx =
                 rw::simplified_sub(ReadNode::make(f->iter, {}, Type(ScalarKind::Index)), f->lo);
-            cur = rw::expand_dim_with(kOp, cur, c, extent, idx, opts.mode == "col");
+            cur = rw::expand_dim_with(cur, c, extent, idx, opts.mode == "col");
             c = cur.forward(c);
           }
         }
@@ -63,8 +58,7 @@ Proc autolift_alloc(const Proc& p, const CursorLike& alloc, const AutoliftAllocO
         c = cur.forward(c);
       }
     } catch (const SchedulingError& e) {
-      throw SchedulingError(kOp, e.loc(), e.reason(), e.counterexample(), e.code(), e.reason_id(),
-                            e.current());
+      rw::rethrow_as_current(e);
     }
     return cur;
   });

@@ -26,31 +26,25 @@
 
 namespace exocpp {
 
-namespace {
-const char* kOp = "bind_config";
-}  // namespace
-
 Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config,
                  const std::string& field) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor c = rw::resolve_expr(kOp, p, expr);
+  return rw::run_op("bind_config", [&]() -> Proc {
+    Cursor c = rw::resolve_expr(p, expr);
     const Expr e = c.expr();
     if (rw::is_call_buffer_argument(c))
-      rw::fail(kOp, c,
-               "'" + c.to_string() +
-                   "' is a buffer argument of the call: the callee receives its location, not a "
-                   "value, so the callee's writes would no longer reach it");
-    const ConfigField& f = rw::config_field(kOp, c, config, field);
-    rw::check_fits_field(kOp, c, config, f, e);
+      rw::fail(c, "'" + c.to_string() +
+                      "' is a buffer argument of the call: the callee receives its location, not a "
+                      "value, so the callee's writes would no longer reach it");
+    const ConfigField& f = rw::config_field(c, config, field);
+    rw::check_fits_field(c, config, f, e);
     const BlockPath& path = c.loc().block;
     const int k = c.loc().lo;
     const Stmt s = c.list()[static_cast<size_t>(k)];
     if (const ForNode* loop = s.as<ForNode>())
       if (checker::may_write_config(loop->body, config, field))
         rw::fail(
-            kOp, c,
-            "the loop reads its bound once, but its body writes " + config->name + "." + field);
-    const bool final_only = rw::require_invisible_write(kOp, c, p, path, k, k, config, field, e);
+            c, "the loop reads its bound once, but its body writes " + config->name + "." + field);
+    const bool final_only = rw::require_invisible_write(c, p, path, k, k, config, field, e);
 
     Stmt write = WriteConfigNode::make(config, field, e, s.srcinfo());
     const Expr read = ReadConfigNode::make(config, field, e.srcinfo());
@@ -59,17 +53,17 @@ Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config,
     // the operators around e then compute with a value of that type.
     if (is_data(f.type)) {
       if (!rw::store_keeps_value(e, f.type))
-        rw::fail(ErrorCode::NotProved, "precision.store", kOp, c,
+        rw::fail(ErrorCode::NotProved, "precision.store", c,
                  config->name + "." + field + " (" + to_string(f.type) +
                      ") does not hold the value of '" + to_string(e) + "' (of type " +
                      to_string(e.type().base) + ") exactly: the write rounds or wraps it");
-      rw::require_arithmetic_kept(kOp, c, Block{s}, Block{bound},
+      rw::require_arithmetic_kept(c, Block{s}, Block{bound},
                                   "reading " + config->name + "." + field + " (" +
                                       to_string(f.type) + ") where '" + to_string(e) + "' stood");
     }
     rw::Edit edit(p);
     edit.insert(path, k, {write}).rewrite(path, k + 1, k + 2, {bound});
-    rw::typecheck_candidate(kOp, edit.node(), "the bound proc is ill-typed");
+    rw::typecheck_candidate(edit.node(), "the bound proc is ill-typed");
     // A write seen only by the caller (the final config state): recorded for call_eqv.
     if (final_only) rw::record_final_config(edit.node(), config, field);
     return edit.done();

@@ -54,7 +54,6 @@
 namespace exocpp {
 
 namespace {
-const char* kOp = "bind_expr";
 
 // Whether the expression at cursor `c` reaches its statement's store only through +, -, * and
 // unary minus, the statement assigning or reducing into integer precision `to`.
@@ -95,19 +94,18 @@ int64_t span(ScalarKind k) {
 // Refuses a data expression `e` that is not a value (a tensor, a control value).
 void require_data_value(const Cursor& first, const Expr& e) {
   if (!e.type().is_scalar() || !e.type().is_data())
-    rw::fail(kOp, first,
+    rw::fail(first,
              "'" + to_string(e) + "' is not a data value (only data expressions can be bound)");
 }
 
 // Refuses an occurrence that differs from `e` or that is a call's buffer argument.
 void require_bindable_occurrence(const Cursor& c, const Expr& e) {
   if (!expr_equal(c.expr(), e))
-    rw::fail(kOp, c, "'" + to_string(c.expr()) + "' differs from '" + to_string(e) + "'");
+    rw::fail(c, "'" + to_string(c.expr()) + "' differs from '" + to_string(e) + "'");
   if (rw::is_call_buffer_argument(c))
-    rw::fail(kOp, c,
-             "'" + to_string(c.expr()) +
-                 "' is a buffer argument of the call: the callee receives its location, not a "
-                 "value, so the callee's writes would no longer reach it");
+    rw::fail(c, "'" + to_string(c.expr()) +
+                    "' is a buffer argument of the call: the callee receives its location, not a "
+                    "value, so the callee's writes would no longer reach it");
 }
 
 // The binding's type (binding_precision), or a refusal when no precision holds e's value.
@@ -117,7 +115,7 @@ Type binding_type(const Cursor& first, const std::vector<Cursor>& cs, const Expr
 // temporary must fit where e was used.
 void typecheck_binding(rw::Edit& edit, const Expr& e, const Type& t, const SrcInfo& src) {
   if (t.base == e.type().base) return;
-  rw::typecheck_candidate(kOp, edit.node(),
+  rw::typecheck_candidate(edit.node(),
                           "'" + to_string(e) + "' of type " + to_string(e.type().base) +
                               " needs a " + to_string(t.base) +
                               " buffer to keep its value, but a " + to_string(t.base) +
@@ -132,7 +130,7 @@ void typecheck_binding(rw::Edit& edit, const Expr& e, const Type& t, const SrcIn
 void require_arithmetic_kept_at(const std::vector<Cursor>& cs, const Expr& rd) {
   for (const Cursor& c : cs) {
     const Stmt s = c.list()[static_cast<size_t>(c.loc().lo)];
-    rw::require_arithmetic_kept(kOp, c, Block{s}, Block{replace_expr(s, c.loc().expr, rd)},
+    rw::require_arithmetic_kept(c, Block{s}, Block{replace_expr(s, c.loc().expr, rd)},
                                 "reading '" + to_string(rd) + "' (" + to_string(rd.type().base) +
                                     ") where '" + to_string(c.expr()) + "' stood");
   }
@@ -160,7 +158,7 @@ void require_safe_to_evaluate_at(const Cursor& at, const Cursor& where, const Ex
   } f;
   f.visit(e);
   if (!f.divisions.empty())
-    rw::fail(kOp, where,
+    rw::fail(where,
              "'" + to_string(e) +
                  "' divides integer data: hoisted, it could divide by zero where the original "
                  "never evaluated it");
@@ -169,13 +167,11 @@ void require_safe_to_evaluate_at(const Cursor& at, const Cursor& where, const Ex
     const auto v = std::find_if(scope.begin(), scope.end(),
                                 [&](const ScopeVar& s) { return s.sym == r->name; });
     if (v == scope.end() || v->type.shape.size() != r->idx.size())
-      rw::fail(kOp, where,
-               "cannot check that the read of " + r->name.name() +
-                   " lies in its buffer where the binding goes");
+      rw::fail(where, "cannot check that the read of " + r->name.name() +
+                          " lies in its buffer where the binding goes");
     for (size_t d = 0; d < r->idx.size(); ++d)
       rw::require_proved(
-          kOp, where, checker::always_in_range(ctx, r->idx[d], rw::int_const(0), v->type.shape[d]),
-          [&] {
+          where, checker::always_in_range(ctx, r->idx[d], rw::int_const(0), v->type.shape[d]), [&] {
             return "the read of " + r->name.name() + " at index '" + to_string(r->idx[d]) +
                    "' (dimension " + std::to_string(d) +
                    ") lies in the buffer where the binding goes, since it is evaluated there "
@@ -202,10 +198,9 @@ std::optional<ScalarKind> binding_precision(const std::vector<Cursor>& cs, const
 Type binding_type(const Cursor& first, const std::vector<Cursor>& cs, const Expr& e) {
   std::optional<ScalarKind> prec = binding_precision(cs, e);
   if (!prec)
-    rw::fail(kOp, first,
-             "no buffer precision holds the value of '" + to_string(e) + "' (of type " +
-                 to_string(e.type().base) +
-                 ") exactly: storing it would round or wrap it where the original does not");
+    rw::fail(first, "no buffer precision holds the value of '" + to_string(e) + "' (of type " +
+                        to_string(e.type().base) +
+                        ") exactly: storing it would round or wrap it where the original does not");
   return Type(*prec);
 }
 // The statement of the innermost statement list enclosing every cursor of `cs` that holds
@@ -234,10 +229,10 @@ Proc bind_expr(const Proc& p, const CursorLike& expr, const std::string& new_nam
 }
 
 Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::string& new_name) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    if (exprs.empty()) rw::fail_argument(kOp, p->srcinfo, "no expression to bind");
+  return rw::run_op("bind_expr", [&]() -> Proc {
+    if (exprs.empty()) rw::fail_argument(p->srcinfo, "no expression to bind");
     std::vector<Cursor> cs;
-    for (const CursorLike& e : exprs) cs.push_back(rw::resolve_expr(kOp, p, e));
+    for (const CursorLike& e : exprs) cs.push_back(rw::resolve_expr(p, e));
     std::sort(cs.begin(), cs.end(), [](const Cursor& a, const Cursor& b) {
       return a.loc().lo != b.loc().lo ? a.loc().lo < b.loc().lo : a.loc().expr < b.loc().expr;
     });
@@ -254,11 +249,10 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
       return bind_expr(p, exprs, new_name, common_statement(p, cs));
     for (const Cursor& c : cs) require_bindable_occurrence(c, e);
     for (size_t i = 1; i < cs.size(); ++i)
-      if (cs[i].loc() == cs[i - 1].loc())
-        rw::fail(kOp, cs[i], "the same expression is named twice");
+      if (cs[i].loc() == cs[i - 1].loc()) rw::fail(cs[i], "the same expression is named twice");
     const Block& list = first.list();
     const int k_last = cs.back().loc().lo;
-    Sym b = rw::fresh_name(kOp, p, new_name, first);
+    Sym b = rw::fresh_name(p, new_name, first);
     SrcInfo src = list[k0].srcinfo();
     const Type t = binding_type(first, cs, e);
     Stmt alloc = AllocNode::make(b, t, "DRAM", src);
@@ -269,7 +263,7 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
       Block between(list.begin() + k0, list.begin() + k_last);
       checker::Answer ans =
           checker::stmts_commute(checker::Context::at(p, between), between, Block{alloc, assign});
-      rw::require_proved(kOp, cs.back(), ans, [&] {
+      rw::require_proved(cs.back(), ans, [&] {
         return "the statements between the binding and the last occurrence leave '" + to_string(e) +
                "' unchanged";
       });
@@ -293,13 +287,13 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
 
 Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::string& new_name,
                const CursorLike& before) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    if (exprs.empty()) rw::fail_argument(kOp, p->srcinfo, "no expression to bind");
-    const Cursor at = rw::resolve_stmt(kOp, p, before);
+  return rw::run_op("bind_expr", [&]() -> Proc {
+    if (exprs.empty()) rw::fail_argument(p->srcinfo, "no expression to bind");
+    const Cursor at = rw::resolve_stmt(p, before);
     const BlockPath& path = at.loc().block;
     const int k0 = at.loc().lo;
     std::vector<Cursor> cs;
-    for (const CursorLike& x : exprs) cs.push_back(rw::resolve_expr(kOp, p, x));
+    for (const CursorLike& x : exprs) cs.push_back(rw::resolve_expr(p, x));
     const Expr e = cs.front().expr();
     require_data_value(cs.front(), e);
     // The statement of `before`'s list holding each occurrence.
@@ -311,31 +305,29 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
           l.block.size() > path.size() && std::equal(path.begin(), path.end(), l.block.begin());
       const int k = same_list ? l.lo : nested ? l.block[path.size()].index : -1;
       if (k < k0)
-        rw::fail(kOp, c,
-                 "'" + to_string(c.expr()) +
-                     "' is not inside the statement the binding goes "
-                     "before, nor inside a later statement of its list");
+        rw::fail(c, "'" + to_string(c.expr()) +
+                        "' is not inside the statement the binding goes "
+                        "before, nor inside a later statement of its list");
       require_bindable_occurrence(c, e);
       k_last = std::max(k_last, k);
     }
     for (size_t i = 0; i < cs.size(); ++i)
       for (size_t j = i + 1; j < cs.size(); ++j)
-        if (cs[i].loc() == cs[j].loc()) rw::fail(kOp, cs[j], "the same expression is named twice");
+        if (cs[i].loc() == cs[j].loc()) rw::fail(cs[j], "the same expression is named twice");
     // Only names visible at `before`.
     const std::vector<ScopeVar> scope = rw::scope_at(at);
     for (const Sym& name : uses_of(e).read)
       if (std::none_of(scope.begin(), scope.end(),
                        [&](const ScopeVar& v) { return v.sym == name; }))
-        rw::fail(kOp, cs.front(),
+        rw::fail(cs.front(),
                  "'" + to_string(e) + "' reads '" + name.name() +
                      "', which is not visible before the statement the binding goes before");
     const Block& list = at.list();
     Block span(list.begin() + k0, list.begin() + k_last + 1);
-    rw::require_inputs_unwritten(kOp, cs.front(), p, span, {e},
-                                 "between the binding and its last use");
+    rw::require_inputs_unwritten(cs.front(), p, span, {e}, "between the binding and its last use");
     require_safe_to_evaluate_at(at, cs.front(), e, scope);
     const Type t = binding_type(cs.front(), cs, e);
-    Sym b = rw::fresh_name(kOp, p, new_name, at);
+    Sym b = rw::fresh_name(p, new_name, at);
     const SrcInfo src = list[k0].srcinfo();
     Expr rd = ReadNode::make(b, {}, t, e.srcinfo());
     require_arithmetic_kept_at(cs, rd);

@@ -25,17 +25,16 @@ namespace exocpp {
 using namespace rw;
 
 Proc bound_and_guard(const Proc& p, const CursorLike& loop, const std::string& bound) {
-  const char* op = "bound_and_guard";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor c = rw::resolve_loop(op, p, loop);
-    const ForNode* f = rw::as_loop(op, c);
-    Expr c_bound = simplify_expr(parse_index_expr(op, c, bound, "the bound"));
-    rw::require_unchanged(op, c, checker::Context::at(c), f->hi, {c.stmt()}, [&] {
+  return rw::run_op("bound_and_guard", [&]() -> Proc {
+    Cursor c = rw::resolve_loop(p, loop);
+    const ForNode* f = rw::as_loop(c);
+    Expr c_bound = simplify_expr(parse_index_expr(c, bound, "the bound"));
+    rw::require_unchanged(c, checker::Context::at(c), f->hi, {c.stmt()}, [&] {
       return "the upper bound '" + c.hi().to_string() +
              "', evaluated by the guard in every iteration,";
     });
     rw::require_proved(
-        op, c, checker::always_true(checker::Context::at(c), mk_cmp(BinOpKind::Le, f->hi, c_bound)),
+        c, checker::always_true(checker::Context::at(c), mk_cmp(BinOpKind::Le, f->hi, c_bound)),
         [&] { return "the upper bound '" + c.hi().to_string() + "' is at most '" + bound + "'"; });
 
     // The body moves under the guard `i < hi`; the loop runs to the new bound.

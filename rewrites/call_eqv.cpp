@@ -35,14 +35,12 @@
 namespace exocpp {
 
 namespace {
-const char* kOp = "call_eqv";
 
 // Refuses g when an argument differs from f's in a way that changes what the call means.
 void check_signature(const Cursor& c, const CallNode& call, const ProcNode& f, const ProcNode& g) {
   if (f.args.size() != g.args.size())
-    rw::fail(kOp, c,
-             "'" + g.name + "' takes " + std::to_string(g.args.size()) + " arguments but '" +
-                 f.name + "' takes " + std::to_string(f.args.size()));
+    rw::fail(c, "'" + g.name + "' takes " + std::to_string(g.args.size()) + " arguments but '" +
+                    f.name + "' takes " + std::to_string(f.args.size()));
   rw::CallSubst fs(f, call.args), gs(g, call.args);
   for (size_t i = 0; i < f.args.size(); ++i) {
     const FnArg& a = f.args[i];
@@ -54,13 +52,11 @@ void check_signature(const Cursor& c, const CallNode& call, const ProcNode& f, c
     for (size_t d = 0; same && d < ta.shape.size(); ++d)
       same = expr_equal(simplify_expr(ta.shape[d]), simplify_expr(tb.shape[d]));
     if (!same)
-      rw::fail(kOp, c,
-               which + " has type " + to_string(a.type) + " in '" + f.name + "' but " +
-                   to_string(b.type) + " in '" + g.name + "'");
+      rw::fail(c, which + " has type " + to_string(a.type) + " in '" + f.name + "' but " +
+                      to_string(b.type) + " in '" + g.name + "'");
     if (a.mem != b.mem)
-      rw::fail(kOp, c,
-               which + " lives in memory " + a.mem + " in '" + f.name + "' but " + b.mem + " in '" +
-                   g.name + "'");
+      rw::fail(c, which + " lives in memory " + a.mem + " in '" + f.name + "' but " + b.mem +
+                      " in '" + g.name + "'");
   }
 }
 
@@ -75,7 +71,7 @@ void check_asserts(const Cursor& c, const CallNode& call, const ProcNode& f, con
     for (const Expr& k : known) old = old || expr_equal(k, at_call);
     if (old) continue;
     checker::Context ctx = checker::Context::at(c.proc(), c.loc().block, c.loc().lo);
-    rw::require_proved(kOp, c, checker::always_true(ctx, at_call), [&] {
+    rw::require_proved(c, checker::always_true(ctx, at_call), [&] {
       return "the assert '" + to_string(e) + "' of '" + g.name + "' holds at the call (as '" +
              to_string(at_call) + "')";
     });
@@ -89,21 +85,20 @@ bool procs_equivalent(const Proc& a, const Proc& b) {
 }
 
 Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor c = rw::resolve_stmt(kOp, p, call);
-    const CallNode* cn = rw::stmt_as<CallNode>(kOp, c, "a call such as 'f(n, A[0:4])'");
+  return rw::run_op("call_eqv", [&]() -> Proc {
+    Cursor c = rw::resolve_stmt(p, call);
+    const CallNode* cn = rw::stmt_as<CallNode>(c, "a call such as 'f(n, A[0:4])'");
     if (!eqv_proc.defined())
-      rw::fail(ErrorCode::BadArgument, "arg.undefined_proc", kOp, c,
+      rw::fail(ErrorCode::BadArgument, "arg.undefined_proc", c,
                "the replacement proc is empty (a default-constructed Proc)");
     const ProcNode& f = *cn->proc;
     const ProcNode& g = *eqv_proc.get();
     if (f.eqv_class != g.eqv_class)
-      rw::fail(kOp, c,
-               "'" + g.name + "' is not equivalent to '" + f.name +
-                   "': it was not scheduled from the same " +
-                   "proc (call_eqv needs a proc derived from '" + f.name +
-                   "', or from the proc it was derived from, by scheduling operations)");
-    rw::check_callee_name(kOp, p, eqv_proc, c);
+      rw::fail(c, "'" + g.name + "' is not equivalent to '" + f.name +
+                      "': it was not scheduled from the same " +
+                      "proc (call_eqv needs a proc derived from '" + f.name +
+                      "', or from the proc it was derived from, by scheduling operations)");
+    rw::check_callee_name(p, eqv_proc, c);
     check_signature(c, *cn, f, g);
     check_asserts(c, *cn, f, g);
 
@@ -120,13 +115,13 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
       bool escapes = false;
       checker::Answer a = checker::config_unread_after(p, path, ci + 1, cfg, field, &escapes);
       if (!a.proved())
-        rw::fail(kOp, c,
-                 "'" + g.name + "' and '" + f.name + "' may leave different values in " +
-                     cfg->name + "." + field +
-                     " (a config write was deleted or added while scheduling), and the caller may "
-                     "read it after the "
-                     "call: " +
-                     (a.counterexample.empty() ? a.reason : a.counterexample));
+        rw::fail(
+            c, "'" + g.name + "' and '" + f.name + "' may leave different values in " + cfg->name +
+                   "." + field +
+                   " (a config write was deleted or added while scheduling), and the caller may "
+                   "read it after the "
+                   "call: " +
+                   (a.counterexample.empty() ? a.reason : a.counterexample));
       if (escapes) rw::record_final_config(edit.node(), cfg, field);
     }
 
@@ -138,7 +133,7 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
     try {
       checker::check_call_aliasing(edit.candidate(), path, ci);
     } catch (const checker::CheckError& e) {
-      rw::fail(kOp, c, e.reason(), e.counterexample());
+      rw::fail(c, e.reason(), e.counterexample());
     }
     return edit.done();
   });

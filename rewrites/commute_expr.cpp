@@ -25,16 +25,15 @@ std::optional<std::vector<int>> operands_swapped(std::vector<int> below) {
 }  // namespace
 
 Proc commute_expr(const Proc& p, const std::vector<CursorLike>& exprs) {
-  const std::string op = "commute_expr";
-  return rw::run_op(op, [&]() -> Proc {
-    if (exprs.empty()) rw::fail_argument(op, p->srcinfo, "no expression given to commute");
+  return rw::run_op("commute_expr", [&]() -> Proc {
+    if (exprs.empty()) rw::fail_argument(p->srcinfo, "no expression given to commute");
     // 1. Resolve and check every target in `p`.
     std::vector<Cursor> targets;
     for (const CursorLike& t : exprs) {
-      Cursor c = rw::resolve_expr(op, p, t);
+      Cursor c = rw::resolve_expr(p, t);
       const BinOpNode* b = c.expr().as<BinOpNode>();
       if (!b || (b->op != BinOpKind::Add && b->op != BinOpKind::Mul))
-        rw::fail_wrong_kind(op, c, "an addition or a multiplication");
+        rw::fail_wrong_kind(c, "an addition or a multiplication");
       targets.push_back(c);
     }
     // 2. Rewrite them one by one, each cursor forwarded through the earlier rewrites.

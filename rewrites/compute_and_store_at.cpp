@@ -24,12 +24,10 @@ namespace exocpp {
 
 namespace {
 
-const char* kOp = "compute_and_store_at";
-
 // The buffer the producer nest computes: the last assignment of its innermost body.
 Sym produced_buffer(const Cursor& producer) {
   const AssignNode* a = rw::producer_nest(producer.stmt()).store;
-  if (!a) rw::fail(kOp, producer, "the producer must be a loop nest ending in one assignment");
+  if (!a) rw::fail(producer, "the producer must be a loop nest ending in one assignment");
   return a->name;
 }
 
@@ -37,14 +35,14 @@ Sym produced_buffer(const Cursor& producer) {
 
 Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
                           const std::vector<CursorLike>& at) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor prod = rw::resolve_stmt(kOp, p, producer);
+  return rw::run_op("compute_and_store_at", [&]() -> Proc {
+    Cursor prod = rw::resolve_stmt(p, producer);
     const Sym f = produced_buffer(prod);
-    if (at.empty()) rw::fail_argument(kOp, prod, "expected at least one consumer loop or block");
+    if (at.empty()) rw::fail_argument(prod, "expected at least one consumer loop or block");
     std::vector<Cursor> places;
     for (const CursorLike& l : at)
-      places.push_back(!l.is_pattern() && l.cursor().is_block() ? rw::resolve_block(kOp, p, l)
-                                                                : rw::resolve_loop(kOp, p, l));
+      places.push_back(!l.is_pattern() && l.cursor().is_block() ? rw::resolve_block(p, l)
+                                                                : rw::resolve_loop(p, l));
     Proc q = p;
     for (const Cursor& place : places) {
       Cursor at = q.forward(place);
@@ -62,8 +60,7 @@ Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
       std::string why;
       std::optional<std::vector<BoxDim>> box = accessed_box(code, f, &why);
       if (!box)
-        rw::fail(kOp, at,
-                 "cannot infer the part of '" + f.name() + "' " + where + " reads: " + why);
+        rw::fail(at, "cannot infer the part of '" + f.name() + "' " + where + " reads: " + why);
       // A region that is always empty (the code is a loop of no iterations) cannot be staged:
       // a buffer of extent 0 is not a type. A region that is empty only for some sizes is fine
       // (a buffer of no elements, which no code reads).
@@ -72,12 +69,11 @@ Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
             simplify_expr(BinOpNode::make(BinOpKind::Sub, (*box)[d].hi, (*box)[d].lo));
         const ConstNode* k = extent.as<ConstNode>();
         if (k && k->is_int() && k->int_val() <= 0)
-          rw::fail(kOp, at,
-                   "the part of '" + f.name() + "' " + where +
-                       " reads is always empty (dimension " + std::to_string(d) + ": [" +
-                       to_string((*box)[d].lo) + ", " + to_string((*box)[d].hi) +
-                       ")): that code never runs; leave it out (divide by a factor that leaves "
-                       "a tail, or remove the empty loop first)");
+          rw::fail(at, "the part of '" + f.name() + "' " + where +
+                           " reads is always empty (dimension " + std::to_string(d) + ": [" +
+                           to_string((*box)[d].lo) + ", " + to_string((*box)[d].hi) +
+                           ")): that code never runs; leave it out (divide by a factor that leaves "
+                           "a tail, or remove the empty loop first)");
       }
       std::string window = f.name() + "[";
       for (size_t d = 0; d < box->size(); ++d)

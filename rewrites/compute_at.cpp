@@ -15,12 +15,11 @@
 namespace exocpp {
 
 Proc compute_at(const Proc& p, const CursorLike& producer, const CursorLike& consumer) {
-  const std::string op = "compute_at";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor prod = rw::resolve_loop(op, p, producer);
-    Cursor cons = rw::resolve_loop(op, p, consumer);
+  return rw::run_op("compute_at", [&]() -> Proc {
+    Cursor prod = rw::resolve_loop(p, producer);
+    Cursor cons = rw::resolve_loop(p, consumer);
     if (prod.loc().block != cons.loc().block || prod.loc().lo >= cons.loc().lo)
-      rw::fail(op, prod,
+      rw::fail(prod,
                "the producer loop must come before the consumer loop in the same statement list");
     const Loc cons_loc = cons.loc();
     Proc q = p;

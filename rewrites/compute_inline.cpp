@@ -58,8 +58,6 @@ namespace exocpp {
 
 namespace {
 
-const char* kOp = "compute_inline";
-
 // One dimension of the producer's index: iterator `loop` of the nest plus `offset`.
 struct IndexForm {
   size_t loop = 0;
@@ -165,7 +163,7 @@ void require_local_prefix(const Cursor& c, const Block& body) {
     if (const AssignNode* a = st.as<AssignNode>()) target = &a->name;
     if (const ReduceNode* r = st.as<ReduceNode>()) target = &r->name;
     if (!target || std::find(locals.begin(), locals.end(), *target) == locals.end())
-      rw::fail(kOp, c,
+      rw::fail(c,
                "the producer must be a perfect loop nest around its assignment (its innermost "
                "body may first compute values into buffers it allocates); '" +
                    to_string(st) + "' is not such a step");
@@ -175,37 +173,33 @@ void require_local_prefix(const Cursor& c, const Block& body) {
 }  // namespace
 
 Proc compute_inline(const Proc& p, const CursorLike& producer) {
-  return rw::run_op(kOp, [&]() -> Proc {
+  return rw::run_op("compute_inline", [&]() -> Proc {
     // 1. The producer: a perfect nest around its body, which ends in the assignment to f.
-    Cursor c = rw::resolve_stmt(kOp, p, producer);
+    Cursor c = rw::resolve_stmt(p, producer);
     const rw::ProducerNest pn = rw::producer_nest(c.stmt());
     const std::vector<const ForNode*>& nest = pn.loops;
     const Block& body = pn.body;
     const AssignNode* a = pn.store;
-    if (nest.empty() || !a)
-      rw::fail(kOp, c, "the producer must be a loop nest around one assignment");
+    if (nest.empty() || !a) rw::fail(c, "the producer must be a loop nest around one assignment");
     require_local_prefix(c, body);
     const bool single = body.size() == 1;
     for (const ForNode* f : nest)
       if (mentions_any(f->lo, nest) || mentions_any(f->hi, nest) ||
           !uses_of(f->lo).config_reads.empty() || !uses_of(f->hi).config_reads.empty())
-        rw::fail(kOp, c,
-                 "the bounds of loop '" + f->iter.name() +
-                     "' depend on the nest's iterators or on a config field, so the produced "
-                     "region is not a box");
+        rw::fail(c, "the bounds of loop '" + f->iter.name() +
+                        "' depend on the nest's iterators or on a config field, so the produced "
+                        "region is not a box");
     if (a->idx.size() != nest.size())
-      rw::fail(kOp, c,
-               "'" + a->name.name() + "' has " + std::to_string(a->idx.size()) +
-                   " dimensions and the nest " + std::to_string(nest.size()) +
-                   " loops: each dimension must be indexed by its own loop");
+      rw::fail(c, "'" + a->name.name() + "' has " + std::to_string(a->idx.size()) +
+                      " dimensions and the nest " + std::to_string(nest.size()) +
+                      " loops: each dimension must be indexed by its own loop");
     std::vector<IndexForm> forms;
     std::vector<bool> used(nest.size(), false);
     for (const Expr& i : a->idx) {
       std::optional<IndexForm> form = index_form(i, nest);
       if (!form || used[form->loop])
-        rw::fail(kOp, c,
-                 "the index '" + to_string(i) +
-                     "' is not one of the nest's iterators (each used once) plus an offset");
+        rw::fail(c, "the index '" + to_string(i) +
+                        "' is not one of the nest's iterators (each used once) plus an offset");
       used[form->loop] = true;
       forms.push_back(*form);
     }
@@ -218,23 +212,22 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
       if (auto al = list[static_cast<size_t>(i)].as<AllocNode>(); al && al->name == a->name)
         alloc_at = i;
     if (alloc_at < 0)
-      rw::fail(kOp, c,
-               "'" + a->name.name() +
-                   "' is not allocated earlier in the same block, so it may be used elsewhere");
+      rw::fail(c, "'" + a->name.name() +
+                      "' is not allocated earlier in the same block, so it may be used elsewhere");
     const AllocNode* alloc = list[static_cast<size_t>(alloc_at)].as<AllocNode>();
     const ScalarKind t = alloc->type.base;
     Block between(list.begin() + alloc_at + 1, list.begin() + l.lo);
     Block rest(list.begin() + l.lo + 1, list.end());
     if (rw::buffer_uses(between, a->name).any())
-      rw::fail(kOp, c, "'" + a->name.name() + "' is used between its allocation and the producer");
+      rw::fail(c, "'" + a->name.name() + "' is used between its allocation and the producer");
     rw::BufferUses uses = rw::buffer_uses(rest, a->name);
     if (uses.write || uses.reduce || uses.window || uses.whole || uses.stride)
-      rw::fail(kOp, c,
+      rw::fail(c,
                "'" + a->name.name() +
                    "' is written, windowed, passed whole or asked its stride after the producer; "
                    "only reads can take the expression");
     if (rw::buffer_uses(body, a->name).read)
-      rw::fail(kOp, c, "the producer reads '" + a->name.name() + "' itself");
+      rw::fail(c, "the producer reads '" + a->name.name() + "' itself");
 
     // 3. How the reads take the value: the expression itself where the store keeps its value
     // and the producer is one assignment; otherwise only copies (which store as f's store did).
@@ -242,12 +235,11 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
     if (!by_expression)
       for (const Stmt& st : uses.stmts)
         if (!as_copy(st, a->name, t)) {
-          if (single) rw::require_store_keeps_value(kOp, c, a->name, a->rhs, t);
-          rw::fail(kOp, c,
-                   "the producer computes '" + a->name.name() +
-                       "' in several statements, so only copies of its elements (`g[..] = " +
-                       a->name.name() + "[..]`, g of precision " + to_string(t) +
-                       ") can take its body; '" + to_string(st) + "' is not one");
+          if (single) rw::require_store_keeps_value(c, a->name, a->rhs, t);
+          rw::fail(c, "the producer computes '" + a->name.name() +
+                          "' in several statements, so only copies of its elements (`g[..] = " +
+                          a->name.name() + "[..]`, g of precision " + to_string(t) +
+                          ") can take its body; '" + to_string(st) + "' is not one");
         }
 
     // 4. The body keeps its value: the rest writes nothing it reads.
@@ -262,7 +254,7 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
         inputs.insert(inputs.end(), rd->idx.begin(), rd->idx.end());
       }
     }
-    rw::require_inputs_unwritten(kOp, c, p, rest, inputs, "after the producer");
+    rw::require_inputs_unwritten(c, p, rest, inputs, "after the producer");
 
     // 5. Every read lies in the produced region.
     for (const Stmt& st : uses.stmts) {
@@ -271,7 +263,7 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
         for (size_t d = 0; d < r.size(); ++d) {
           const ForNode* loop = nest[forms[d].loop];
           Expr x = rw::mk_sub(r[d], forms[d].offset);
-          rw::require_proved(kOp, c, checker::always_in_range(ctx, x, loop->lo, loop->hi), [&] {
+          rw::require_proved(c, checker::always_in_range(ctx, x, loop->lo, loop->hi), [&] {
             return "the read of " + a->name.name() + " at index '" + to_string(r[d]) +
                    "' (dimension " + std::to_string(d) + ") lies in the produced range [" +
                    to_string(rw::mk_add(loop->lo, forms[d].offset)) + ", " +
@@ -293,9 +285,9 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
     edit.remove(l.block, l.lo, l.lo + 1).remove(l.block, alloc_at, alloc_at + 1);
     if (by_expression) {
       rw::require_arithmetic_kept(
-          kOp, c, rest, new_rest,
+          c, rest, new_rest,
           "putting '" + to_string(a->rhs) + "' where '" + a->name.name() + "' was read");
-      rw::typecheck_substituted(kOp, c, edit, a->name, a->rhs, t);
+      rw::typecheck_substituted(c, edit, a->name, a->rhs, t);
     }
     return edit.done();
   });

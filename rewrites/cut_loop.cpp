@@ -24,24 +24,23 @@ namespace exocpp {
 using namespace rw;
 
 Proc cut_loop(const Proc& p, const CursorLike& loop, const std::string& cut_point) {
-  const char* op = "cut_loop";
-  return rw::run_op(op, [&]() -> Proc {
+  return rw::run_op("cut_loop", [&]() -> Proc {
     // 1. Arguments and checks.
-    Cursor c = rw::resolve_loop(op, p, loop);
-    const ForNode* f = rw::as_loop(op, c);
-    Expr cut = simplify_expr(parse_index_expr(op, c, cut_point, "the cut point"));
+    Cursor c = rw::resolve_loop(p, loop);
+    const ForNode* f = rw::as_loop(c);
+    Expr cut = simplify_expr(parse_index_expr(c, cut_point, "the cut point"));
     checker::Context ctx = checker::Context::at(c);
-    rw::require_unchanged(op, c, ctx, cut, {c.stmt()}, [&] {
+    rw::require_unchanged(c, ctx, cut, {c.stmt()}, [&] {
       return "the cut point '" + cut_point + "', evaluated after the first loop,";
     });
-    rw::require_unchanged(op, c, ctx, f->hi, {c.stmt()}, [&] {
+    rw::require_unchanged(c, ctx, f->hi, {c.stmt()}, [&] {
       return "the upper bound '" + c.hi().to_string() + "', evaluated after the first loop,";
     });
-    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f->lo, cut)), [&] {
+    rw::require_proved(c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f->lo, cut)), [&] {
       return "the cut point '" + cut_point + "' is at least the lower bound '" +
              c.lo().to_string() + "'";
     });
-    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, cut, f->hi)), [&] {
+    rw::require_proved(c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, cut, f->hi)), [&] {
       return "the cut point '" + cut_point + "' is at most the upper bound '" + c.hi().to_string() +
              "'";
     });

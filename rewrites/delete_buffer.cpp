@@ -9,15 +9,11 @@
 
 namespace exocpp {
 
-namespace {
-const char* kOp = "delete_buffer";
-}  // namespace
-
 Proc delete_buffer(const Proc& p, const CursorLike& alloc) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor a = rw::resolve_alloc(kOp, p, alloc);
+  return rw::run_op("delete_buffer", [&]() -> Proc {
+    Cursor a = rw::resolve_alloc(p, alloc);
     if (a.is_arg())
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, a,
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", a,
                "'" + a.name() + "' is an argument, not an allocation");
     const BlockPath path = a.loc().block;
     const int ai = a.loc().lo;
@@ -27,7 +23,7 @@ Proc delete_buffer(const Proc& p, const CursorLike& alloc) {
       rw::BufferUses u = rw::buffer_uses(list[k], buf);
       if (u.any())
         rw::fail(
-            kOp, a,
+            a,
             "'" + a.name() + "' is still used, e.g. by '" +
                 Cursor(
                     p,

@@ -21,22 +21,16 @@
 
 namespace exocpp {
 
-namespace {
-const char* kOp = "delete_config";
-}  // namespace
-
 Proc delete_config(const Proc& p, const CursorLike& write_stmt) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor c = rw::resolve_stmt(kOp, p, write_stmt);
-    const WriteConfigNode* w =
-        rw::stmt_as<WriteConfigNode>(kOp, c, "a config write (Cfg.field = e)");
+  return rw::run_op("delete_config", [&]() -> Proc {
+    Cursor c = rw::resolve_stmt(p, write_stmt);
+    const WriteConfigNode* w = rw::stmt_as<WriteConfigNode>(c, "a config write (Cfg.field = e)");
     const BlockPath& path = c.loc().block;
     const int k = c.loc().lo;
     rw::Edit edit(p);
     edit.remove(path, k, k + 1);
     const Proc candidate = edit.candidate();
-    if (rw::require_invisible_write(kOp, c, p, path, k, k + 1, w->config, w->field, w->rhs,
-                                    &candidate))
+    if (rw::require_invisible_write(c, p, path, k, k + 1, w->config, w->field, w->rhs, &candidate))
       rw::record_final_config(edit.node(), w->config, w->field);
     return edit.done();
   });

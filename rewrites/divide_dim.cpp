@@ -25,14 +25,12 @@ namespace rw {
 
 // Refuses uses of `buf` that cannot be rewritten index by index: whole, stride, or a window
 // with an interval in one of `dims`.
-void require_elementwise_uses(const std::string& op, const Cursor& a, const Block& rest,
-                              const Sym& buf, const std::vector<int>& dims,
-                              const std::string& why) {
+void require_elementwise_uses(const Cursor& a, const Block& rest, const Sym& buf,
+                              const std::vector<int>& dims, const std::string& why) {
   BufferUses uses = buffer_uses(rest, buf);
-  if (uses.whole)
-    fail(op, a, "'" + a.name() + "' is passed whole to a call, which would see " + why);
+  if (uses.whole) fail(a, "'" + a.name() + "' is passed whole to a call, which would see " + why);
   if (uses.stride)
-    fail(op, a, "the code takes a stride of '" + a.name() + "', which " + why + " would change");
+    fail(a, "the code takes a stride of '" + a.name() + "', which " + why + " would change");
   struct V : IRVisitor {
     Sym buf;
     std::vector<int> dims;
@@ -48,29 +46,28 @@ void require_elementwise_uses(const std::string& op, const Cursor& a, const Bloc
   v.dims = dims;
   v.visit(rest);
   if (!v.bad.empty())
-    fail(op, a, "the window '" + v.bad + "' spans a dimension that " + why + " changes");
+    fail(a, "the window '" + v.bad + "' spans a dimension that " + why + " changes");
 }
 
 }  // namespace rw
 
 Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotient) {
-  const std::string op = "divide_dim";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor a = rw::resolve_alloc_stmt(op, p, alloc);
+  return rw::run_op("divide_dim", [&]() -> Proc {
+    Cursor a = rw::resolve_alloc_stmt(p, alloc);
     const AllocNode* an = a.stmt().as<AllocNode>();
     if (dim_idx < 0 || dim_idx >= an->type.rank())
-      rw::fail_argument(op, a,
-                        "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() +
-                            "' has " + std::to_string(an->type.rank()) + " dimensions");
+      rw::fail_argument(a, "dimension " + std::to_string(dim_idx) + " does not exist: '" +
+                               a.name() + "' has " + std::to_string(an->type.rank()) +
+                               " dimensions");
     if (quotient <= 0)
-      rw::fail_argument(op, a, "the quotient must be positive, got " + std::to_string(quotient));
+      rw::fail_argument(a, "the quotient must be positive, got " + std::to_string(quotient));
     const Block& list = a.list();
     const int ai = a.loc().lo;
     Block rest(list.begin() + ai + 1, list.end());
-    rw::require_elementwise_uses(op, a, rest, an->name, {dim_idx}, "dividing a dimension");
+    rw::require_elementwise_uses(a, rest, an->name, {dim_idx}, "dividing a dimension");
     const Expr& n = an->type.shape[dim_idx];
     rw::require_proved(
-        op, a, checker::always_divisible(checker::Context::at(p, a.stmt()), n, quotient), [&] {
+        a, checker::always_divisible(checker::Context::at(p, a.stmt()), n, quotient), [&] {
           return "the dimension '" + to_string(n) + "' is divisible by " + std::to_string(quotient);
         });
 
@@ -102,7 +99,7 @@ Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotien
     };
     rw::Edit edit(p);
     edit.redeclare(a.loc().block, ai, new_alloc, m);
-    rw::require_layout_observations_kept(op, a, p, edit.candidate(), {{an->name}, {an->name}, {}});
+    rw::require_layout_observations_kept(a, p, edit.candidate(), {{an->name}, {an->name}, {}});
     return edit.done();
   });
 }

@@ -32,7 +32,6 @@ namespace exocpp {
 using namespace rw;
 
 namespace {
-const char* kOp = "divide_loop";
 
 struct Names {
   Sym outer, inner;
@@ -41,48 +40,46 @@ struct Names {
 Names check_names(const Proc& p, const Cursor& c, const std::vector<std::string>& new_iters) {
   if (new_iters.size() != 2)
     rw::fail_argument(
-        kOp, c,
-        "expected two new loop names (outer, inner), got " + std::to_string(new_iters.size()));
+        c, "expected two new loop names (outer, inner), got " + std::to_string(new_iters.size()));
   if (new_iters[0] == new_iters[1])
-    rw::fail_argument(kOp, c,
-                      "the two new loop names must differ, both are '" + new_iters[0] + "'");
+    rw::fail_argument(c, "the two new loop names must differ, both are '" + new_iters[0] + "'");
   // The new loops (and a cut tail) stand where the loop stood: their names are visible only
   // inside it.
-  return {rw::fresh_name(kOp, p, new_iters[0], c, rw::NameScope::Statements),
-          rw::fresh_name(kOp, p, new_iters[1], c, rw::NameScope::Statements)};
+  return {rw::fresh_name(p, new_iters[0], c, rw::NameScope::Statements),
+          rw::fresh_name(p, new_iters[1], c, rw::NameScope::Statements)};
 }
 }  // namespace
 
 Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
                  const std::vector<std::string>& new_iters, const DivideLoopOptions& opts) {
-  return rw::run_op(kOp, [&]() -> Proc {
+  return rw::run_op("divide_loop", [&]() -> Proc {
     // 1. Arguments and checks.
-    Cursor c = rw::resolve_loop(kOp, p, loop);
-    const ForNode* f = rw::as_loop(kOp, c);
-    rw::check_int_arg(kOp, c, "the divisor", div_const, 1);
+    Cursor c = rw::resolve_loop(p, loop);
+    const ForNode* f = rw::as_loop(c);
+    rw::check_int_arg(c, "the divisor", div_const, 1);
     Names names = check_names(p, c, new_iters);
     if (const_int(f->lo) != 0)
-      rw::fail(ErrorCode::NotProved, "loop.lower_bound_not_zero", kOp, c,
+      rw::fail(ErrorCode::NotProved, "loop.lower_bound_not_zero", c,
                "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
                    c.lo().to_string() + "' (shift_loop can move it)");
     checker::Context ctx = checker::Context::at(c);
     if (opts.perfect) {
-      rw::require_proved(kOp, c, checker::always_divisible(ctx, f->hi, div_const), [&] {
+      rw::require_proved(c, checker::always_divisible(ctx, f->hi, div_const), [&] {
         return "the bound '" + c.hi().to_string() + "' is divisible by " +
                std::to_string(div_const);
       });
     } else {
-      rw::require_unchanged(kOp, c, ctx, f->hi, {c.stmt()}, [&] {
+      rw::require_unchanged(c, ctx, f->hi, {c.stmt()}, [&] {
         return "the bound '" + c.hi().to_string() + "', evaluated again by the " +
                (opts.tail == Tail::Guard ? "guard" : "tail loop") + ",";
       });
       if (opts.tail != Tail::Guard)
-        rw::require_proved(
-            kOp, c, checker::always_true(ctx, mk_cmp(BinOpKind::Ge, f->hi, int_const(0))), [&] {
-              return "the bound '" + c.hi().to_string() + "' is not negative (a tail of (" +
-                     c.hi().to_string() + ") % " + std::to_string(div_const) +
-                     " iterations would run otherwise)";
-            });
+        rw::require_proved(c, checker::always_true(ctx, mk_cmp(BinOpKind::Ge, f->hi, int_const(0))),
+                           [&] {
+                             return "the bound '" + c.hi().to_string() +
+                                    "' is not negative (a tail of (" + c.hi().to_string() + ") % " +
+                                    std::to_string(div_const) + " iterations would run otherwise)";
+                           });
     }
 
     // 2. The new loops.

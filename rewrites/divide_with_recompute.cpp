@@ -32,46 +32,44 @@ using namespace rw;
 
 Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::string& outer_hi,
                            int64_t outer_stride, const std::vector<std::string>& new_iters) {
-  const char* op = "divide_with_recompute";
-  return rw::run_op(op, [&]() -> Proc {
+  return rw::run_op("divide_with_recompute", [&]() -> Proc {
     // 1. Arguments and checks.
-    Cursor c = rw::resolve_loop(op, p, loop);
-    const ForNode* f = rw::as_loop(op, c);
+    Cursor c = rw::resolve_loop(p, loop);
+    const ForNode* f = rw::as_loop(c);
     if (const_int(f->lo) != 0)
-      rw::fail(ErrorCode::NotProved, "loop.lower_bound_not_zero", op, c,
+      rw::fail(ErrorCode::NotProved, "loop.lower_bound_not_zero", c,
                "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
                    c.lo().to_string() + "'");
     if (outer_stride <= 0)
-      rw::fail_argument(op, c,
+      rw::fail_argument(c,
                         "the outer stride must be positive, got " + std::to_string(outer_stride));
     if (new_iters.size() != 2 || new_iters[0] == new_iters[1])
-      rw::fail_argument(op, c, "expected two distinct new loop names (outer, inner)");
-    Sym io = rw::fresh_name(op, p, new_iters[0], c, rw::NameScope::Statements),
-        ii = rw::fresh_name(op, p, new_iters[1], c, rw::NameScope::Statements);
-    Expr ohi = simplify_expr(parse_index_expr(op, c, outer_hi, "the outer bound"));
-    rw::check_int_arg(op, c, "the outer stride", outer_stride, 1);
+      rw::fail_argument(c, "expected two distinct new loop names (outer, inner)");
+    Sym io = rw::fresh_name(p, new_iters[0], c, rw::NameScope::Statements),
+        ii = rw::fresh_name(p, new_iters[1], c, rw::NameScope::Statements);
+    Expr ohi = simplify_expr(parse_index_expr(c, outer_hi, "the outer bound"));
+    rw::check_int_arg(c, "the outer stride", outer_stride, 1);
     const SrcInfo& si = f->srcinfo;
     Expr stride = int_const(outer_stride, si);
     Expr covered = simplify_expr(mk_mul(ohi, stride));
     checker::Context ctx = checker::Context::at(c);
-    rw::require_proved(op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Gt, ohi, int_const(0))),
+    rw::require_proved(c, checker::always_true(ctx, mk_cmp(BinOpKind::Gt, ohi, int_const(0))),
                        [&] { return "the outer bound '" + outer_hi + "' is positive"; });
-    rw::require_proved(
-        op, c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, covered, f->hi)), [&] {
-          return "outer_hi * outer_stride is at most the loop's bound '" + c.hi().to_string() + "'";
-        });
-    rw::require_proved(op, c, checker::loop_iterations_commute(ctx, c.stmt()),
+    rw::require_proved(c, checker::always_true(ctx, mk_cmp(BinOpKind::Le, covered, f->hi)), [&] {
+      return "outer_hi * outer_stride is at most the loop's bound '" + c.hi().to_string() + "'";
+    });
+    rw::require_proved(c, checker::loop_iterations_commute(ctx, c.stmt()),
                        [&] { return "the iterations of loop " + f->iter.name() + " commute"; });
     Stmt twice = ForNode::make(Sym("repeat"), int_const(0, si), int_const(2, si), f->body,
                                LoopMode::Seq, si);
-    rw::require_proved(
-        op, c, checker::loop_body_idempotent(checker::Context::at(c.body()[0]), twice), [&] {
-          return "running one iteration of loop " + f->iter.name() +
-                 " twice is the same as running it once";
-        });
+    rw::require_proved(c, checker::loop_body_idempotent(checker::Context::at(c.body()[0]), twice),
+                       [&] {
+                         return "running one iteration of loop " + f->iter.name() +
+                                " twice is the same as running it once";
+                       });
 
     Expr inner_hi = simplify_expr(mk_add(stride, mk_sub(f->hi, covered)));
-    rw::require_unchanged(op, c, ctx, inner_hi, {c.stmt()}, [&] {
+    rw::require_unchanged(c, ctx, inner_hi, {c.stmt()}, [&] {
       return "the inner bound '" + to_string(inner_hi) + "', evaluated in every outer iteration,";
     });
 

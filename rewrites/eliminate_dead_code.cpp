@@ -19,9 +19,8 @@
 namespace exocpp {
 
 Proc eliminate_dead_code(const Proc& p, const CursorLike& stmt) {
-  const std::string op = "eliminate_dead_code";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor c = rw::resolve_stmt(op, p, stmt);
+  return rw::run_op("eliminate_dead_code", [&]() -> Proc {
+    Cursor c = rw::resolve_stmt(p, stmt);
     const Loc& l = c.loc();
     Stmt s = c.stmt();
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);
@@ -47,18 +46,17 @@ Proc eliminate_dead_code(const Proc& p, const CursorLike& stmt) {
       std::string why = yes.unknown()  ? " (" + yes.reason + ")"
                         : no.unknown() ? " (" + no.reason + ")"
                                        : "";
-      rw::fail(op, c,
-               "the condition '" + to_string(n->cond) +
-                   "' may be true or false, so neither branch is dead" + why);
+      rw::fail(c, "the condition '" + to_string(n->cond) +
+                      "' may be true or false, so neither branch is dead" + why);
     }
     if (const ForNode* f = s.as<ForNode>()) {
       Expr empty = BinOpNode::make(BinOpKind::Le, f->hi, f->lo, s.srcinfo());
-      rw::require_proved(op, c, checker::always_true(ctx, empty), [&] {
+      rw::require_proved(c, checker::always_true(ctx, empty), [&] {
         return "the loop over '" + f->iter.name() + "' never runs (" + to_string(empty) + ")";
       });
       return remove();
     }
-    rw::fail_wrong_kind(op, c, "an if or a loop");
+    rw::fail_wrong_kind(c, "an if or a loop");
   });
 }
 

@@ -20,13 +20,9 @@
 
 namespace exocpp {
 
-namespace {
-const char* kOp = "expand_dim";
-}  // namespace
-
 namespace rw {
-Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, const Expr& dim,
-                     const Expr& idx, bool append) {
+Proc expand_dim_with(const Proc& p, const Cursor& a, const Expr& dim, const Expr& idx,
+                     bool append) {
   const AllocNode* an = a.stmt().as<AllocNode>();
   const BlockPath path = a.loc().block;
   const int ai = a.loc().lo;
@@ -34,19 +30,18 @@ Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, cons
   Block rest(list.begin() + ai + 1, list.end());
   BufferUses uses = buffer_uses(rest, an->name);
   if (uses.whole)
-    fail(op, a, "'" + a.name() + "' is passed whole to a call, which would see the new dimension");
+    fail(a, "'" + a.name() + "' is passed whole to a call, which would see the new dimension");
   if (uses.stride && append)
-    fail(op, a,
+    fail(a,
          "the code takes a stride of '" + a.name() + "', which a new last dimension would change");
   checker::Context ctx = checker::Context::at(p, a.stmt());
-  require_proved(op, a,
-                 checker::always_true(ctx, BinOpNode::make(BinOpKind::Gt, dim, int_const(0))),
+  require_proved(a, checker::always_true(ctx, BinOpNode::make(BinOpKind::Gt, dim, int_const(0))),
                  [&] { return "the new dimension's size '" + to_string(dim) + "' is positive"; });
-  require_proved(op, a, checker::always_in_range(ctx, idx, int_const(0), dim), [&] {
+  require_proved(a, checker::always_in_range(ctx, idx, int_const(0), dim), [&] {
     return "the indexing expression '" + to_string(idx) + "' is in [0, " + to_string(dim) + ")";
   });
 
-  require_unchanged(op, a, ctx, idx, rest, [&] {
+  require_unchanged(a, ctx, idx, rest, [&] {
     return "the indexing expression '" + to_string(idx) + "', evaluated at every access of '" +
            a.name() + "',";
   });
@@ -68,19 +63,19 @@ Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& a, cons
   };
   rw::Edit edit(p);
   edit.redeclare(path, ai, new_alloc, m);
-  require_layout_observations_kept(op, a, p, edit.candidate(), {{an->name}, {an->name}, {}});
+  require_layout_observations_kept(a, p, edit.candidate(), {{an->name}, {an->name}, {}});
   return edit.done();
 }
 }  // namespace rw
 
 Proc expand_dim(const Proc& p, const CursorLike& alloc, const std::string& alloc_dim,
                 const std::string& indexing_expr) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
-    Expr dim = rw::parse_index_expr(kOp, a, alloc_dim, "the new dimension's size");
-    Expr idx = rw::parse_index_expr(kOp, a, indexing_expr, "the indexing expression");
-    rw::require_size_expr(kOp, a, dim, "the new dimension's size");
-    return rw::expand_dim_with(kOp, p, a, dim, idx, /*append=*/false);
+  return rw::run_op("expand_dim", [&]() -> Proc {
+    Cursor a = rw::resolve_alloc_stmt(p, alloc);
+    Expr dim = rw::parse_index_expr(a, alloc_dim, "the new dimension's size");
+    Expr idx = rw::parse_index_expr(a, indexing_expr, "the indexing expression");
+    rw::require_size_expr(a, dim, "the new dimension's size");
+    return rw::expand_dim_with(p, a, dim, idx, /*append=*/false);
   });
 }
 

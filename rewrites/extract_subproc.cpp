@@ -35,7 +35,6 @@
 namespace exocpp {
 
 namespace {
-const char* kOp = "extract_subproc";
 
 // A variable bound outside the block: its symbol, type and memory ("" for control values).
 struct Bound {
@@ -135,9 +134,9 @@ Env env_at(const Proc& p, const BlockPath& path, int index) {
 
 Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::string& subproc_name,
                           const ExtractSubprocOptions& opts) {
-  return rw::run_op(kOp, [&]() -> Extracted {
-    Cursor c = rw::resolve_block(kOp, p, block);
-    rw::check_new_proc_name(kOp, p, subproc_name, c.srcinfo(), /*other_than_self=*/true);
+  return rw::run_op("extract_subproc", [&]() -> Extracted {
+    Cursor c = rw::resolve_block(p, block);
+    rw::check_new_proc_name(p, subproc_name, c.srcinfo(), /*other_than_self=*/true);
     const BlockPath path = c.loc().block;
     const int lo = c.loc().lo, hi = c.loc().hi;
     const Block& list = c.list();
@@ -145,10 +144,9 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
     Block rest(list.begin() + hi, list.end());
     std::vector<std::string> escaping = rw::bindings_used_after(body, rest);
     if (!escaping.empty())
-      rw::fail(kOp, c,
-               "the block defines '" + escaping[0] +
-                   "', which is used after it; extend the block to " +
-                   "cover those uses, or move the definition out of it");
+      rw::fail(c, "the block defines '" + escaping[0] +
+                      "', which is used after it; extend the block to " +
+                      "cover those uses, or move the definition out of it");
 
     // 1. The variables the block uses, closed under the variables of their shapes.
     Env env = env_at(p, path, lo);
@@ -167,9 +165,8 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
       if (!used.count(b.sym)) continue;
       auto [it, fresh] = by_name.emplace(b.sym.name(), b.sym);
       if (!fresh && it->second != b.sym)
-        rw::fail(kOp, c,
-                 "the block uses two different variables named '" + b.sym.name() +
-                     "' (one shadows the other); rename one first");
+        rw::fail(c, "the block uses two different variables named '" + b.sym.name() +
+                        "' (one shadows the other); rename one first");
       arg_syms.insert(b.sym);
       passed.push_back(b);
       args.push_back(FnArg{
@@ -189,11 +186,10 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
         const Sym& root = passed[a].root;
         if (passed[a].type.is_control() || root != passed[b].root || !written_roots.count(root))
           continue;
-        rw::fail(kOp, c,
-                 "the block would pass '" + passed[a].sym.name() + "' and '" +
-                     passed[b].sym.name() + "', which view the same buffer '" + root.name() +
-                     "' that it writes; arguments of a " +
-                     "proc must not alias (inline_window first)");
+        rw::fail(c, "the block would pass '" + passed[a].sym.name() + "' and '" +
+                        passed[b].sym.name() + "', which view the same buffer '" + root.name() +
+                        "' that it writes; arguments of a " +
+                        "proc must not alias (inline_window first)");
       }
 
     // 2. The facts over those variables become asserts.

@@ -30,17 +30,15 @@ namespace exocpp {
 using namespace rw;
 
 namespace {
-const char* kOp = "fission";
 
 // One level: splits the statement enclosing gap `g`; returns the new proc and its new gap.
 std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) {
   // 1. Checks.
   const Loc& gl = g.loc();
   if (gl.block.empty())
-    rw::fail(kOp, g,
-             "the gap is at the top level of the proc" +
-                 std::string(level > 0 ? " after " + std::to_string(level) + " lift(s)" : "") +
-                 ": there is no enclosing loop or if to split (n_lifts is too large)");
+    rw::fail(g, "the gap is at the top level of the proc" +
+                    std::string(level > 0 ? " after " + std::to_string(level) + " lift(s)" : "") +
+                    ": there is no enclosing loop or if to split (n_lifts is too large)");
   BlockPath path(gl.block.begin(), gl.block.end() - 1);
   int at = gl.block.back().index;
   BlockField field = gl.block.back().field;
@@ -51,14 +49,12 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
                           : s.as<IfNode>()->orelse;
   int k = gl.lo, n = static_cast<int>(list.size());
   if (k == 0 || k == n)
-    rw::fail(kOp, sc,
-             std::string("the gap is at the ") + (k == 0 ? "start" : "end") + " of the body of '" +
-                 sc.to_string() + "': there is nothing to split off");
+    rw::fail(sc, std::string("the gap is at the ") + (k == 0 ? "start" : "end") +
+                     " of the body of '" + sc.to_string() + "': there is nothing to split off");
   Block pre(list.begin(), list.begin() + k), post(list.begin() + k, list.end());
   if (auto used = bindings_used_after(pre, post); !used.empty())
-    rw::fail(kOp, sc,
-             "'" + used.front() +
-                 "' is defined before the gap and used after it (lift its allocation first)");
+    rw::fail(sc, "'" + used.front() +
+                     "' is defined before the gap and used after it (lift its allocation first)");
   // 2. The two copies (the first is also the code the second's header is evaluated after).
   Stmt a, b;
   if (const ForNode* f = s.as<ForNode>()) {
@@ -76,10 +72,10 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
   }
   checker::Context sctx = checker::Context::at(sc);
   if (const ForNode* f = s.as<ForNode>()) {
-    rw::require_unchanged(kOp, sc, sctx, f->lo, {a}, [&] {
+    rw::require_unchanged(sc, sctx, f->lo, {a}, [&] {
       return "the lower bound '" + sc.lo().to_string() + "' of the second copy";
     });
-    rw::require_unchanged(kOp, sc, sctx, f->hi, {a}, [&] {
+    rw::require_unchanged(sc, sctx, f->hi, {a}, [&] {
       return "the upper bound '" + sc.hi().to_string() + "' of the second copy";
     });
     // Either no conflicting pair is reordered, or the part before the gap is the same
@@ -91,11 +87,10 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
           checker::fission_first_part_idempotent(sctx, s, static_cast<size_t>(k));
       if (same_work.proved()) split = same_work;
     }
-    rw::require_proved(kOp, sc, split, [&] {
-      return "splitting loop " + f->iter.name() + " keeps every dependence";
-    });
+    rw::require_proved(
+        sc, split, [&] { return "splitting loop " + f->iter.name() + " keeps every dependence"; });
   } else {
-    rw::require_unchanged(kOp, sc, sctx, s.as<IfNode>()->cond, {a}, [&] {
+    rw::require_unchanged(sc, sctx, s.as<IfNode>()->cond, {a}, [&] {
       return "the condition '" + sc.cond().to_string() + "' of the second copy";
     });
   }
@@ -135,10 +130,10 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
 }  // namespace
 
 Proc fission(const Proc& p, const CursorLike& gap, const FissionOptions& opts) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor g = rw::resolve_gap(kOp, p, gap);
+  return rw::run_op("fission", [&]() -> Proc {
+    Cursor g = rw::resolve_gap(p, gap);
     if (opts.n_lifts < 1)
-      rw::fail_argument(kOp, g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+      rw::fail_argument(g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     Proc q = p;
     for (int level = 0; level < opts.n_lifts; ++level) std::tie(q, g) = fission_once(q, g, level);
     return q;

@@ -21,27 +21,25 @@
 namespace exocpp {
 
 Proc fold_into_reduce(const Proc& p, const CursorLike& assign) {
-  const std::string op = "fold_into_reduce";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor c = rw::resolve_stmt(op, p, assign);
-    const AssignNode* a = rw::stmt_as<AssignNode>(op, c, "an assignment");
+  return rw::run_op("fold_into_reduce", [&]() -> Proc {
+    Cursor c = rw::resolve_stmt(p, assign);
+    const AssignNode* a = rw::stmt_as<AssignNode>(c, "an assignment");
     const BinOpNode* sum = a->rhs.as<BinOpNode>();
     if (!sum || sum->op != BinOpKind::Add)
-      rw::fail(op, c, "the right-hand side of '" + c.to_string() + "' is not an addition");
+      rw::fail(c, "the right-hand side of '" + c.to_string() + "' is not an addition");
     const ReadNode* rd = sum->lhs.as<ReadNode>();
     if (!rd || rd->name != a->name)
-      rw::fail(op, c,
-               "the left operand of the addition in '" + c.to_string() + "' is not a read of '" +
-                   a->name.name() + "'");
+      rw::fail(c, "the left operand of the addition in '" + c.to_string() + "' is not a read of '" +
+                      a->name.name() + "'");
     const Loc& l = c.loc();
     ScalarKind t = a->rhs.type().base;
     if (rw::arithmetic_of(t) != rw::arithmetic_of(a->type) && !rw::takes_context_precision(a->rhs))
-      rw::fail(ErrorCode::NotProved, "precision.regroup", op, c,
+      rw::fail(ErrorCode::NotProved, "precision.regroup", c,
                "'" + to_string(a->rhs) + "' computes in " + to_string(t) +
                    " before it is stored into '" + a->name.name() + "' (" + to_string(a->type) +
                    "); a reduction would not round it (it adds in " + to_string(a->type) + ")");
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);
-    rw::require_same_location(op, c, ctx, a->idx, rd->idx, [&] {
+    rw::require_same_location(c, ctx, a->idx, rd->idx, [&] {
       return "the addition reads the location '" + c.to_string() + "' writes";
     });
 

@@ -31,7 +31,6 @@ namespace exocpp {
 using namespace rw;
 
 namespace {
-const char* kOp = "fuse";
 
 // Moves a location inside statement `at + 1` of `path` (list `field`) to the end of the same
 // list of statement `at`, offset by `offset` statements.
@@ -51,32 +50,31 @@ Loc move_into_first(const Loc& l, const BlockPath& path, int at, BlockField fiel
 }  // namespace
 
 Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
-  return rw::run_op(kOp, [&]() -> Proc {
+  return rw::run_op("fuse", [&]() -> Proc {
     // 1. Arguments and checks.
-    Cursor c1 = rw::resolve_stmt(kOp, p, stmt1);
-    Cursor c2 = rw::resolve_stmt(kOp, p, stmt2);
+    Cursor c1 = rw::resolve_stmt(p, stmt1);
+    Cursor c2 = rw::resolve_stmt(p, stmt2);
     if (c1.loc().block != c2.loc().block || c2.loc().lo != c1.loc().lo + 1)
-      rw::fail(ErrorCode::BadArgument, "target.not_adjacent", kOp, c2,
+      rw::fail(ErrorCode::BadArgument, "target.not_adjacent", c2,
                "expected the second statement '" + c2.to_string() +
                    "' to directly follow the first '" + c1.to_string() + "'");
     Stmt s1 = c1.stmt(), s2 = c2.stmt();
     bool loops = s1.is<ForNode>() && s2.is<ForNode>(), ifs = s1.is<IfNode>() && s2.is<IfNode>();
     if (!loops && !ifs)
-      rw::fail_argument(kOp, c1,
-                        "expected two loops or two ifs, got '" + c1.to_string() + "' and '" +
-                            c2.to_string() + "'");
+      rw::fail_argument(c1, "expected two loops or two ifs, got '" + c1.to_string() + "' and '" +
+                                c2.to_string() + "'");
     Stmt fused;
     int n1 = 0, o1 = 0;
     if (loops) {
       const ForNode *f1 = s1.as<ForNode>(), *f2 = s2.as<ForNode>();
       checker::Context ctx = checker::Context::at(c1);
-      rw::require_unchanged(kOp, c2, ctx, f2->lo, {s1}, [&] {
+      rw::require_unchanged(c2, ctx, f2->lo, {s1}, [&] {
         return "the lower bound '" + c2.lo().to_string() + "' of the second loop";
       });
-      rw::require_unchanged(kOp, c2, ctx, f2->hi, {s1}, [&] {
+      rw::require_unchanged(c2, ctx, f2->hi, {s1}, [&] {
         return "the upper bound '" + c2.hi().to_string() + "' of the second loop";
       });
-      rw::require_proved(kOp, c2, checker::can_fuse(checker::Context::at(c1), s1, s2), [&] {
+      rw::require_proved(c2, checker::can_fuse(checker::Context::at(c1), s1, s2), [&] {
         return "loops " + f1->iter.name() + " and " + f2->iter.name() + " can be fused";
       });
       Block body = f1->body;
@@ -86,22 +84,21 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
       fused = ForNode::make(f1->iter, f1->lo, f1->hi, body, f1->mode, f1->srcinfo);
       // A par loop now also runs the second loop's body: its iterations run in any order, so
       // every pair of them (not only the later-first pairs can_fuse proves) must not conflict.
-      rw::require_parallel(kOp, c1, ctx, fused,
-                           [&] { return "the fused loop " + f1->iter.name(); });
+      rw::require_parallel(c1, ctx, fused, [&] { return "the fused loop " + f1->iter.name(); });
     } else {
       const IfNode *i1 = s1.as<IfNode>(), *i2 = s2.as<IfNode>();
       // Conditions written differently must be proved equal where the first if stands (Exo
       // decides this with its solver too): `N > 1` and `1 < N`, or equal under an assert.
       if (!expr_equal(i1->cond, i2->cond))
         rw::require_proved(
-            kOp, c2,
+            c2,
             checker::always_true(checker::Context::at(c1),
                                  BinOpNode::make(BinOpKind::Eq, i1->cond, i2->cond, i2->srcinfo)),
             [&] {
               return "the conditions '" + c1.cond().to_string() + "' and '" +
                      c2.cond().to_string() + "' are equal";
             });
-      rw::require_unchanged(kOp, c2, checker::Context::at(c1), i2->cond, {s1}, [&] {
+      rw::require_unchanged(c2, checker::Context::at(c1), i2->cond, {s1}, [&] {
         return "the condition '" + c2.cond().to_string() + "' of the second if";
       });
       Block body = i1->body, orelse = i1->orelse;

@@ -85,11 +85,10 @@ int count_reads(const Block& b, const Sym& x) {
 }  // namespace
 
 Proc inline_assign(const Proc& p, const CursorLike& assign) {
-  const std::string op = "inline_assign";
-  return rw::run_op(op, [&]() -> Proc {
+  return rw::run_op("inline_assign", [&]() -> Proc {
     // 1. The assignment and the scalar it writes.
-    Cursor c = rw::resolve_stmt(op, p, assign);
-    const AssignNode* a = rw::stmt_as<AssignNode>(op, c, "an assignment");
+    Cursor c = rw::resolve_stmt(p, assign);
+    const AssignNode* a = rw::stmt_as<AssignNode>(c, "an assignment");
     const Loc& l = c.loc();
     const Block& list = c.list();
     // The allocation: in this list before the assignment, or (a tensor) in an enclosing one.
@@ -102,22 +101,21 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
       if (alloc || at.loc().block.empty() || a->idx.empty()) break;
     }
     if (!alloc)
-      rw::fail(op, c,
-               "'" + a->name.name() +
-                   "' is not allocated earlier in the same block (nor, for a tensor, in an "
-                   "enclosing one), so it may be read after the block and the assignment cannot "
-                   "be removed");
+      rw::fail(c, "'" + a->name.name() +
+                      "' is not allocated earlier in the same block (nor, for a tensor, in an "
+                      "enclosing one), so it may be read after the block and the assignment cannot "
+                      "be removed");
 
-    rw::require_store_keeps_value(op, c, a->name, a->rhs, alloc->type.base);
+    rw::require_store_keeps_value(c, a->name, a->rhs, alloc->type.base);
 
     // 2. Legality: x and what e reads keep their values in the rest of the block.
     Block rest(list.begin() + l.lo + 1, list.end());
     auto roots = rw::window_roots(p);
     if (rw::accesses(rest, roots).writes.count(a->name))
-      rw::fail(op, c, "'" + a->name.name() + "' is written again later in the block");
+      rw::fail(c, "'" + a->name.name() + "' is written again later in the block");
     std::vector<Expr> inputs = {a->rhs};  // the index is evaluated again at every replaced read
     inputs.insert(inputs.end(), a->idx.begin(), a->idx.end());
-    rw::require_inputs_unwritten(op, c, p, rest, inputs, "later in the block");
+    rw::require_inputs_unwritten(c, p, rest, inputs, "later in the block");
 
     // 3. A tensor keeps its other elements: no read left in the rest may touch x[idx], whose
     // assignment goes away.
@@ -128,11 +126,9 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
       uses.whole = uses.whole || (!same_list && anywhere.whole);
       uses.stride = uses.stride || (!same_list && anywhere.stride);
       const std::string why = ", so its reads cannot all be replaced";
-      if (uses.window) rw::fail(op, c, "a window of '" + a->name.name() + "' is taken later" + why);
-      if (uses.whole)
-        rw::fail(op, c, "'" + a->name.name() + "' is passed whole to a call later" + why);
-      if (uses.stride)
-        rw::fail(op, c, "the stride of '" + a->name.name() + "' is taken later" + why);
+      if (uses.window) rw::fail(c, "a window of '" + a->name.name() + "' is taken later" + why);
+      if (uses.whole) rw::fail(c, "'" + a->name.name() + "' is passed whole to a call later" + why);
+      if (uses.stride) rw::fail(c, "the stride of '" + a->name.name() + "' is taken later" + why);
       const std::string written = a->name.name() + "[" + index_text(a->idx) + "]";
       // Allocated outside this list: other iterations and later code could read what the
       // assignment wrote, so every read of x must be one of those replaced here.
@@ -141,16 +137,16 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
         if (rw::buffer_uses(probe.mutate(rest), a->name).read ||
             rw::buffer_uses(Block(list.begin(), list.begin() + l.lo), a->name).read ||
             count_reads(p.body(), a->name) != count_reads(rest, a->name))
-          rw::fail(op, c,
-                   "'" + a->name.name() +
-                       "' is allocated outside this block and read elsewhere than as " + written +
-                       " after the assignment in it, so removing the assignment could be seen");
+          rw::fail(c, "'" + a->name.name() +
+                          "' is allocated outside this block and read elsewhere than as " +
+                          written +
+                          " after the assignment in it, so removing the assignment could be seen");
       }
       for (const Stmt& s : uses.stmts)
         for (const std::vector<Expr>& r : rw::own_reads(s, a->name)) {
           if (expr_equal(r, a->idx)) continue;  // replaced
           Expr differs = any_index_differs(r, a->idx);
-          rw::require_proved(op, c, checker::always_true(checker::Context::at(p, s), differs), [&] {
+          rw::require_proved(c, checker::always_true(checker::Context::at(p, s), differs), [&] {
             return "the read " + a->name.name() + "[" + index_text(r) + "]" +
                    " touches another element than " + written +
                    ", whose assignment inlining removes";
@@ -165,9 +161,9 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
     edit.remove(l.block, l.lo, l.lo + 1)
         .rewrite(l.block, l.lo, l.lo + static_cast<int>(new_rest.size()), new_rest);
     rw::require_arithmetic_kept(
-        op, c, rest, new_rest,
+        c, rest, new_rest,
         "putting '" + to_string(a->rhs) + "' where '" + a->name.name() + "' was read");
-    rw::typecheck_substituted(op, c, edit, a->name, a->rhs, alloc->type.base);
+    rw::typecheck_substituted(c, edit, a->name, a->rhs, alloc->type.base);
     return edit.done();
   });
 }

@@ -191,7 +191,6 @@ Stmt CallSubst::mutate_WindowStmt(const WindowStmtNode* n, const Stmt& s) {
 }  // namespace rw
 
 namespace {
-const char* kOp = "inline_proc";
 
 // Collects the symbols a block binds (loops, allocations, windows), in order, and every name
 // it binds.
@@ -256,14 +255,13 @@ std::unordered_map<Sym, Sym, SymHash> fresh_binders(const Cursor& call, const Bl
 }  // namespace
 
 Proc inline_proc(const Proc& p, const CursorLike& call) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor c = rw::resolve_stmt(kOp, p, call);
-    const CallNode* cn = rw::stmt_as<CallNode>(kOp, c, "a call such as 'f(n, A[0:4])'");
+  return rw::run_op("inline_proc", [&]() -> Proc {
+    Cursor c = rw::resolve_stmt(p, call);
+    const CallNode* cn = rw::stmt_as<CallNode>(c, "a call such as 'f(n, A[0:4])'");
     const ProcNode& callee = *cn->proc;
     if (callee.args.size() != cn->args.size())
-      rw::fail(kOp, c,
-               "the call passes " + std::to_string(cn->args.size()) + " arguments but '" +
-                   callee.name + "' takes " + std::to_string(callee.args.size()));
+      rw::fail(c, "the call passes " + std::to_string(cn->args.size()) + " arguments but '" +
+                      callee.name + "' takes " + std::to_string(callee.args.size()));
 
     const checker::Context ctx = checker::Context::at(p, c.loc().block, c.loc().lo);
     for (size_t i = 0; i < cn->args.size(); ++i) {
@@ -271,12 +269,12 @@ Proc inline_proc(const Proc& p, const CursorLike& call) {
       std::string what =
           "the argument `" + to_string(a) + "` for '" + callee.args[i].name.name() + "'";
       if (callee.args[i].type.is_control() || a.is<WindowExprNode>()) {
-        rw::require_unchanged(kOp, c, ctx, a, {c.stmt()}, [&] {
+        rw::require_unchanged(c, ctx, a, {c.stmt()}, [&] {
           return what + ", evaluated at every use in the inlined body,";
         });
       } else if (const ReadNode* r = a.as<ReadNode>()) {
         for (const Expr& x : r->idx)
-          rw::require_unchanged(kOp, c, ctx, x, {c.stmt()}, [&] {
+          rw::require_unchanged(c, ctx, x, {c.stmt()}, [&] {
             return "the index `" + to_string(x) + "` of " + what + ", evaluated at every use,";
           });
       }

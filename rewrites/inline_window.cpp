@@ -22,7 +22,6 @@
 namespace exocpp {
 
 namespace {
-const char* kOp = "inline_window";
 
 // Substitutes the window's accesses of its buffer for every access of the window name.
 class WindowInliner : public IRMutator {
@@ -94,15 +93,15 @@ class WindowInliner : public IRMutator {
 }  // namespace
 
 Proc inline_window(const Proc& p, const CursorLike& window_stmt) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor c = rw::resolve_stmt(kOp, p, window_stmt);
+  return rw::run_op("inline_window", [&]() -> Proc {
+    Cursor c = rw::resolve_stmt(p, window_stmt);
     const WindowStmtNode* ws =
-        rw::stmt_as<WindowStmtNode>(kOp, c, "a window statement such as 'y = x[i, 0:16]'");
+        rw::stmt_as<WindowStmtNode>(c, "a window statement such as 'y = x[i, 0:16]'");
     const BlockPath path = c.loc().block;
     const int wi = c.loc().lo;
     const Block& list = c.list();
     Block rest(list.begin() + wi + 1, list.end());
-    rw::require_unchanged(kOp, c, checker::Context::at(p, path, wi), ws->rhs, rest, [&] {
+    rw::require_unchanged(c, checker::Context::at(p, path, wi), ws->rhs, rest, [&] {
       return "the window `" + to_string(ws->rhs) + "`, evaluated at every use of " +
              ws->name.name() + " instead of once,";
     });

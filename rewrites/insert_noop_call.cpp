@@ -22,19 +22,17 @@ namespace exocpp {
 
 Proc insert_noop_call(const Proc& p, const CursorLike& gap, const Proc& subproc,
                       const std::vector<std::string>& args) {
-  const std::string op = "insert_noop_call";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor g = rw::resolve_gap(op, p, gap);
+  return rw::run_op("insert_noop_call", [&]() -> Proc {
+    Cursor g = rw::resolve_gap(p, gap);
     if (!(subproc.body().size() == 1 && subproc.body().front().is<PassNode>()))
-      rw::fail(op, g,
-               "the body of '" + subproc.name() +
-                   "' is not `pass`: only a call that changes nothing can be inserted (a call "
-                   "that computes enters by replace)");
-    rw::check_callee_name(op, p, subproc, g);
+      rw::fail(g, "the body of '" + subproc.name() +
+                      "' is not `pass`: only a call that changes nothing can be inserted (a call "
+                      "that computes enters by replace)");
+    rw::check_callee_name(p, subproc, g);
     if (args.size() != subproc.args().size())
-      rw::fail_argument(op, g,
-                        "'" + subproc.name() + "' takes " + std::to_string(subproc.args().size()) +
-                            " arguments, but " + std::to_string(args.size()) + " were given");
+      rw::fail_argument(g, "'" + subproc.name() + "' takes " +
+                               std::to_string(subproc.args().size()) + " arguments, but " +
+                               std::to_string(args.size()) + " were given");
     // The arguments, read where the call will stand.
     const std::vector<ScopeVar> scope = rw::scope_at(p, g.loc().block, g.loc().lo);
     std::vector<Expr> actual;
@@ -44,12 +42,12 @@ Proc insert_noop_call(const Proc& p, const CursorLike& gap, const Proc& subproc,
     Proc q = rw::Edit(p).insert(g.loc().block, g.loc().lo, {call}).done();
     // Errors are reported at the gap: the arguments' own locations are in the strings given.
     const SrcInfo at = g.srcinfo();
-    rw::typecheck_candidate(op, *q.get(),
+    rw::typecheck_candidate(*q.get(),
                             "the call to '" + subproc.name() + "' does not fit its signature", &at);
     try {
       checker::check_call(q, g.loc().block, g.loc().lo);
     } catch (const checker::CheckError& e) {
-      rw::fail(op, g, e.reason(), e.counterexample());
+      rw::fail(g, e.reason(), e.counterexample());
     }
     return q;
   });

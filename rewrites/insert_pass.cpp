@@ -16,7 +16,7 @@ namespace exocpp {
 
 Proc insert_pass(const Proc& p, const CursorLike& gap) {
   return rw::run_op("insert_pass", [&]() -> Proc {
-    Cursor g = rw::resolve_gap("insert_pass", p, gap);
+    Cursor g = rw::resolve_gap(p, gap);
     return rw::Edit(p).insert(g.loc().block, g.loc().lo, {PassNode::make(g.srcinfo())}).done();
   });
 }

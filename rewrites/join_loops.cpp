@@ -25,48 +25,44 @@ namespace exocpp {
 using namespace rw;
 
 Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2) {
-  const char* op = "join_loops";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor c1 = rw::resolve_loop(op, p, loop1), c2 = rw::resolve_loop(op, p, loop2);
-    const ForNode *f1 = rw::as_loop(op, c1), *f2 = rw::as_loop(op, c2);
+  return rw::run_op("join_loops", [&]() -> Proc {
+    Cursor c1 = rw::resolve_loop(p, loop1), c2 = rw::resolve_loop(p, loop2);
+    const ForNode *f1 = rw::as_loop(c1), *f2 = rw::as_loop(c2);
     if (c1.loc().block != c2.loc().block || c2.loc().lo != c1.loc().lo + 1)
-      rw::fail(ErrorCode::BadArgument, "target.not_adjacent", op, c2,
+      rw::fail(ErrorCode::BadArgument, "target.not_adjacent", c2,
                "expected the second loop to directly follow the first");
     Block renamed = substitute(f2->body, {{f2->iter, index_var(f1->iter, f2->srcinfo)}});
     if (to_string(renamed) != to_string(f1->body))
-      rw::fail(op, c2,
+      rw::fail(c2,
                "the bodies of loops " + f1->iter.name() + " and " + f2->iter.name() + " differ");
     rw::require_proved(
-        op, c2,
-        checker::always_true(checker::Context::at(c1), mk_cmp(BinOpKind::Eq, f1->hi, f2->lo)), [&] {
+        c2, checker::always_true(checker::Context::at(c1), mk_cmp(BinOpKind::Eq, f1->hi, f2->lo)),
+        [&] {
           return "the first loop ends ('" + c1.hi().to_string() + "') where the second begins ('" +
                  c2.lo().to_string() + "')";
         });
     if (f1->mode != f2->mode)
-      rw::fail(op, c2,
-               std::string("the loops differ in mode (") + to_string(f1->mode) + " and " +
-                   to_string(f2->mode) + ")");
+      rw::fail(c2, std::string("the loops differ in mode (") + to_string(f1->mode) + " and " +
+                       to_string(f2->mode) + ")");
     checker::Context ctx = checker::Context::at(c1);
-    rw::require_unchanged(op, c2, ctx, f2->lo, {c1.stmt()}, [&] {
+    rw::require_unchanged(c2, ctx, f2->lo, {c1.stmt()}, [&] {
       return "the lower bound '" + c2.lo().to_string() + "' of the second loop";
     });
-    rw::require_unchanged(op, c2, ctx, f2->hi, {c1.stmt()}, [&] {
+    rw::require_unchanged(c2, ctx, f2->hi, {c1.stmt()}, [&] {
       return "the upper bound '" + c2.hi().to_string() + "' of the second loop";
     });
-    rw::require_proved(op, c1, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f1->lo, f1->hi)),
-                       [&] {
-                         return "the first loop's range is not negative ('" + c1.lo().to_string() +
-                                "' <= '" + c1.hi().to_string() + "')";
-                       });
-    rw::require_proved(op, c2, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f2->lo, f2->hi)),
-                       [&] {
-                         return "the second loop's range is not negative ('" + c2.lo().to_string() +
-                                "' <= '" + c2.hi().to_string() + "')";
-                       });
+    rw::require_proved(c1, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f1->lo, f1->hi)), [&] {
+      return "the first loop's range is not negative ('" + c1.lo().to_string() + "' <= '" +
+             c1.hi().to_string() + "')";
+    });
+    rw::require_proved(c2, checker::always_true(ctx, mk_cmp(BinOpKind::Le, f2->lo, f2->hi)), [&] {
+      return "the second loop's range is not negative ('" + c2.lo().to_string() + "' <= '" +
+             c2.hi().to_string() + "')";
+    });
     Stmt s = ForNode::make(f1->iter, f1->lo, f2->hi, f1->body, f1->mode, f1->srcinfo);
     // Two par loops ran one after the other; joined, an iteration of the first may run after one
     // of the second.
-    rw::require_parallel(op, c1, ctx, s, [&] { return "the joined loop " + f1->iter.name(); });
+    rw::require_parallel(c1, ctx, s, [&] { return "the joined loop " + f1->iter.name(); });
     BlockPath path = c1.loc().block;
     int at = c1.loc().lo;
     ForwardFn inside = [path, at](const Loc& l) -> Loc {

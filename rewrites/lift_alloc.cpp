@@ -22,25 +22,20 @@
 
 namespace exocpp {
 
-namespace {
-const char* kOp = "lift_alloc";
-}  // namespace
-
 Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& opts) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor a = rw::resolve_alloc(kOp, p, alloc);
+  return rw::run_op("lift_alloc", [&]() -> Proc {
+    Cursor a = rw::resolve_alloc(p, alloc);
     if (a.is_arg())
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", kOp, a,
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", a,
                "'" + a.name() + "' is an argument, not an allocation");
     if (opts.n_lifts < 1)
-      rw::fail_argument(kOp, a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+      rw::fail_argument(a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     const Stmt alloc_stmt = a.stmt();
     const std::string name = a.name();
     if (static_cast<int>(a.loc().block.size()) < opts.n_lifts)
-      rw::fail_argument(kOp, a,
-                        "cannot lift '" + name + "' " + std::to_string(opts.n_lifts) +
-                            " times: only " + std::to_string(a.loc().block.size()) +
-                            " loops or ifs enclose it");
+      rw::fail_argument(a, "cannot lift '" + name + "' " + std::to_string(opts.n_lifts) +
+                               " times: only " + std::to_string(a.loc().block.size()) +
+                               " loops or ifs enclose it");
     // One lift at a time; each is checked before it is built, and a refusal discards the
     // earlier steps (the caller's proc is never changed).
     Proc cur = p;
@@ -51,20 +46,19 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
       parent.pop_back();
       Stmt encl = stmt_at(cur.body(), parent, pi);
       if (const ForNode* f = encl.as<ForNode>(); f && is_parallel(f->mode))
-        rw::fail(kOp, Cursor(cur, loc),
-                 "cannot lift '" + name + "' out of the " + to_string(f->mode) + " loop '" +
-                     f->iter.name() + "': its parallel iterations would share one buffer");
+        rw::fail(Cursor(cur, loc), "cannot lift '" + name + "' out of the " + to_string(f->mode) +
+                                       " loop '" + f->iter.name() +
+                                       "': its parallel iterations would share one buffer");
       for (const Expr& d : alloc_stmt.as<AllocNode>()->type.shape)
-        rw::require_unchanged(
-            kOp, Cursor(cur, loc), checker::Context::at(cur, encl), d, {encl}, [&] {
-              return "the extent '" + to_string(d) + "' of '" + name +
-                     "', evaluated before the enclosing " + (encl.is<ForNode>() ? "loop" : "if") +
-                     " instead of inside it,";
-            });
+        rw::require_unchanged(Cursor(cur, loc), checker::Context::at(cur, encl), d, {encl}, [&] {
+          return "the extent '" + to_string(d) + "' of '" + name +
+                 "', evaluated before the enclosing " + (encl.is<ForNode>() ? "loop" : "if") +
+                 " instead of inside it,";
+        });
       if (encl.is<ForNode>()) {
         checker::Answer ans =
             checker::can_lift_alloc(checker::Context::at(cur, encl), encl, alloc_stmt);
-        rw::require_proved(kOp, Cursor(cur, loc), ans, [&] {
+        rw::require_proved(Cursor(cur, loc), ans, [&] {
           return "one '" + name + "' can serve every iteration of loop '" +
                  encl.as<ForNode>()->iter.name() + "'";
         });
@@ -73,7 +67,7 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
       // no iterations): an extent that is negative there would fail where the input runs.
       for (const Expr& d : alloc_stmt.as<AllocNode>()->type.shape)
         rw::require_proved(
-            kOp, Cursor(cur, loc),
+            Cursor(cur, loc),
             checker::always_true(checker::Context::at(cur, encl),
                                  BinOpNode::make(BinOpKind::Le, rw::int_const(0), d)),
             [&] {

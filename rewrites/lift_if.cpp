@@ -17,26 +17,20 @@
 
 namespace exocpp {
 
-namespace {
-const char* kOp = "lift_if";
-}  // namespace
-
 Proc lift_if(const Proc& p, const CursorLike& if_stmt, int n_lifts) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    const Cursor target = rw::resolve_stmt(kOp, p, if_stmt);
+  return rw::run_op("lift_if", [&]() -> Proc {
+    const Cursor target = rw::resolve_stmt(p, if_stmt);
     if (!target.stmt().as<IfNode>())
-      rw::fail_argument(kOp, target, "the target must be an if statement");
-    if (n_lifts < 1) rw::fail_argument(kOp, target, "n_lifts must be at least 1");
+      rw::fail_argument(target, "the target must be an if statement");
+    if (n_lifts < 1) rw::fail_argument(target, "n_lifts must be at least 1");
     Proc q = p;
     for (int k = 0; k < n_lifts; ++k) {
       try {
         q = lift_scope(q, q.forward(target));
       } catch (const SchedulingError& e) {
-        // lift_scope's place, reason, counterexample and code, under this operation's name.
-        throw SchedulingError(kOp, e.loc(),
-                              "could not lift the if " + std::to_string(n_lifts) + " time(s): " +
-                                  std::to_string(n_lifts - k) + " lift(s) remain: " + e.reason(),
-                              e.counterexample(), e.code(), e.reason_id(), e.current());
+        rw::rethrow_as_current(e, "could not lift the if " + std::to_string(n_lifts) +
+                                      " time(s): " + std::to_string(n_lifts - k) +
+                                      " lift(s) remain: ");
       }
     }
     return q;

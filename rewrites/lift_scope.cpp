@@ -41,7 +41,6 @@ namespace exocpp {
 using namespace rw;
 
 namespace {
-const char* kOp = "lift_scope";
 
 Block with_pass(Block b, const SrcInfo& si) {
   if (b.empty()) b.push_back(PassNode::make(si));
@@ -50,26 +49,24 @@ Block with_pass(Block b, const SrcInfo& si) {
 }  // namespace
 
 Proc lift_scope(const Proc& p, const CursorLike& scope) {
-  return rw::run_op(kOp, [&]() -> Proc {
+  return rw::run_op("lift_scope", [&]() -> Proc {
     // 1. Arguments and checks.
-    Cursor ic = rw::resolve_stmt(kOp, p, scope);
+    Cursor ic = rw::resolve_stmt(p, scope);
     Stmt inner = ic.stmt();
-    if (!inner.is<ForNode>() && !inner.is<IfNode>())
-      rw::fail_wrong_kind(kOp, ic, "a loop or an if");
+    if (!inner.is<ForNode>() && !inner.is<IfNode>()) rw::fail_wrong_kind(ic, "a loop or an if");
     if (ic.loc().block.empty())
       rw::fail(
-          kOp, ic,
-          "the statement is at the top level of the proc: there is no scope to lift it out of");
+          ic, "the statement is at the top level of the proc: there is no scope to lift it out of");
     BlockPath path(ic.loc().block.begin(), ic.loc().block.end() - 1);
     int at = ic.loc().block.back().index;
     BlockField field = ic.loc().block.back().field;
     Cursor oc(p, Loc{CursorKind::Stmt, path, at, at + 1, {}});
     Stmt outer = oc.stmt();
     if (ic.list().size() != 1)
-      rw::fail(ErrorCode::NotProved, "loop.not_a_perfect_nest", kOp, ic,
+      rw::fail(ErrorCode::NotProved, "loop.not_a_perfect_nest", ic,
                "expected '" + ic.to_string() + "' to be the only statement of its enclosing '" +
                    oc.to_string() + "', which holds " + std::to_string(ic.list().size()));
-    if (outer.is<ForNode>() && inner.is<ForNode>()) return reorder_at(kOp, p, oc);
+    if (outer.is<ForNode>() && inner.is<ForNode>()) return reorder_at(p, oc);
 
     // 2. The lifted nest.
     Stmt lifted;
@@ -77,10 +74,9 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
     if (const ForNode* f = outer.as<ForNode>()) {
       const IfNode* i = inner.as<IfNode>();
       if (mentions(i->cond, f->iter))
-        rw::fail(kOp, ic,
-                 "the condition '" + ic.cond().to_string() + "' depends on the loop variable " +
-                     f->iter.name());
-      rw::require_unchanged(kOp, ic, checker::Context::at(oc), i->cond, {outer}, [&] {
+        rw::fail(ic, "the condition '" + ic.cond().to_string() + "' depends on the loop variable " +
+                         f->iter.name());
+      rw::require_unchanged(ic, checker::Context::at(oc), i->cond, {outer}, [&] {
         return "the condition '" + ic.cond().to_string() +
                "', evaluated once instead of in every iteration,";
       });
@@ -96,8 +92,8 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
     } else if (const ForNode* f = inner.as<ForNode>()) {
       const IfNode* o = outer.as<IfNode>();
       if (!o->orelse.empty())
-        rw::fail(kOp, oc, "cannot lift a loop out of an if that has an else branch");
-      rw::require_unchanged(kOp, ic, checker::Context::at(oc), o->cond, {inner}, [&] {
+        rw::fail(oc, "cannot lift a loop out of an if that has an else branch");
+      rw::require_unchanged(ic, checker::Context::at(oc), o->cond, {inner}, [&] {
         return "the condition '" + oc.cond().to_string() +
                "', evaluated in every iteration of the loop,";
       });

@@ -19,20 +19,18 @@
 namespace exocpp {
 
 namespace {
-const char* kOp = "make_instr";
 
 // Refuses a template codegen could not emit (core's instr_template_problem, which the parser
 // and the type checker ask too).
 void check_template(const Proc& p, const std::string& c_instr) {
   if (std::string why = instr_template_problem(*p.get(), c_instr); !why.empty())
-    rw::fail(kOp, p->srcinfo,
-             "the @instr template of '" + p.name() + "' cannot be emitted: " + why);
+    rw::fail(p->srcinfo, "the @instr template of '" + p.name() + "' cannot be emitted: " + why);
 }
 
 }  // namespace
 
 Proc make_instr(const Proc& p, const std::string& c_instr, const std::string& c_global) {
-  return rw::run_op(kOp, [&]() -> Proc {
+  return rw::run_op("make_instr", [&]() -> Proc {
     check_template(p, c_instr);
     rw::Edit edit(p);
     edit.node().instr = InstrInfo{c_instr, c_global, "", "", ""};

@@ -48,45 +48,41 @@ std::optional<Write> as_write(const Stmt& s) {
 }  // namespace
 
 Proc merge_writes(const Proc& p, const CursorLike& block) {
-  const std::string op = "merge_writes";
-  return rw::run_op(op, [&]() -> Proc {
+  return rw::run_op("merge_writes", [&]() -> Proc {
     // 1. The two writes.
-    Cursor c = rw::resolve_block(op, p, block);
+    Cursor c = rw::resolve_block(p, block);
     if (c.is_block() && c.size() == 1) c = c[0];
     if (c.is_stmt()) {
       if (!c.next().is_valid())
-        rw::fail(op, c, "there is no statement after '" + c.to_string() + "' to merge it with");
+        rw::fail(c, "there is no statement after '" + c.to_string() + "' to merge it with");
       c = c.as_block().expand(0, 1);
     }
     if (!c.is_block() || c.size() != 2)
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", c,
                "expected a block of two statements");
     Stmt s1 = c[0].stmt(), s2 = c[1].stmt();
     std::optional<Write> w1 = as_write(s1), w2 = as_write(s2);
     if (!w1 || !w2)
-      rw::fail(op, c,
-               "both statements must be assignments or reductions ('" + c[w1 ? 1 : 0].to_string() +
-                   "' is not)");
+      rw::fail(c, "both statements must be assignments or reductions ('" +
+                      c[w1 ? 1 : 0].to_string() + "' is not)");
     if (w1->name != w2->name)
-      rw::fail(op, c,
-               "the statements write different buffers ('" + w1->name.name() + "' and '" +
-                   w2->name.name() + "')");
+      rw::fail(c, "the statements write different buffers ('" + w1->name.name() + "' and '" +
+                      w2->name.name() + "')");
 
     // 2. Legality: one location, and c does not see the first write.
     const Loc& l = c.loc();
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);
-    rw::require_same_location(op, c, ctx, *w1->idx, *w2->idx,
+    rw::require_same_location(c, ctx, *w1->idx, *w2->idx,
                               "the two statements write the same location");
     auto roots = rw::window_roots(p);
     Sym root = rw::root_of(roots, w1->name);
     if (rw::accesses(w2->rhs, roots).reads.count(root))
-      rw::fail(op, c[1],
-               "the second statement's right-hand side reads '" + w1->name.name() +
-                   "', which the first statement writes");
+      rw::fail(c[1], "the second statement's right-hand side reads '" + w1->name.name() +
+                         "', which the first statement writes");
 
     if (w2->reduce) {
       if (!rw::sum_regroups_in(w1->rhs, w2->rhs, w1->type))
-        rw::fail(ErrorCode::NotProved, "precision.regroup", op, c,
+        rw::fail(ErrorCode::NotProved, "precision.regroup", c,
                  "'" + w1->name.name() + "' (" + to_string(w1->type) + ") adds '" +
                      to_string(w1->rhs) + "' and '" + to_string(w2->rhs) + "' in " +
                      to_string(w1->type) + " arithmetic, but '" + to_string(w1->rhs) + " + " +
@@ -109,7 +105,7 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
     edit.replace(l.block, l.lo, l.lo + 2, {merged});
     if (w2->reduce) {
       const SrcInfo at = s1.srcinfo();
-      rw::typecheck_candidate(op, edit.node(), "the merged statement is ill-typed", &at);
+      rw::typecheck_candidate(edit.node(), "the merged statement is ill-typed", &at);
     }
     return edit.done();
   });

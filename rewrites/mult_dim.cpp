@@ -20,27 +20,23 @@
 namespace exocpp {
 
 Proc mult_dim(const Proc& p, const CursorLike& alloc, int hi_dim_idx, int lo_dim_idx) {
-  const std::string op = "mult_dim";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor a = rw::resolve_alloc_stmt(op, p, alloc);
+  return rw::run_op("mult_dim", [&]() -> Proc {
+    Cursor a = rw::resolve_alloc_stmt(p, alloc);
     const AllocNode* an = a.stmt().as<AllocNode>();
     const int rank = an->type.rank();
     for (int d : {hi_dim_idx, lo_dim_idx})
       if (d < 0 || d >= rank)
-        rw::fail(op, a,
-                 "dimension " + std::to_string(d) + " does not exist: '" + a.name() + "' has " +
-                     std::to_string(rank) + " dimensions");
-    if (hi_dim_idx == lo_dim_idx) rw::fail_argument(op, a, "the two dimensions must differ");
+        rw::fail(a, "dimension " + std::to_string(d) + " does not exist: '" + a.name() + "' has " +
+                        std::to_string(rank) + " dimensions");
+    if (hi_dim_idx == lo_dim_idx) rw::fail_argument(a, "the two dimensions must differ");
     const ConstNode* c = an->type.shape[lo_dim_idx].as<ConstNode>();
     if (!c || !c->is_int())
-      rw::fail(op, a,
-               "dimension " + std::to_string(lo_dim_idx) + " of '" + a.name() +
-                   "' must be a constant, not '" + to_string(an->type.shape[lo_dim_idx]) + "'");
+      rw::fail(a, "dimension " + std::to_string(lo_dim_idx) + " of '" + a.name() +
+                      "' must be a constant, not '" + to_string(an->type.shape[lo_dim_idx]) + "'");
     const Block& list = a.list();
     const int ai = a.loc().lo;
     Block rest(list.begin() + ai + 1, list.end());
-    rw::require_elementwise_uses(op, a, rest, an->name, {hi_dim_idx, lo_dim_idx},
-                                 "merging dimensions");
+    rw::require_elementwise_uses(a, rest, an->name, {hi_dim_idx, lo_dim_idx}, "merging dimensions");
 
     Expr cst = rw::int_const(c->int_val());
     std::vector<Expr> shape = an->type.shape;
@@ -64,7 +60,7 @@ Proc mult_dim(const Proc& p, const CursorLike& alloc, int hi_dim_idx, int lo_dim
     };
     rw::Edit edit(p);
     edit.redeclare(a.loc().block, ai, new_alloc, m);
-    rw::require_layout_observations_kept(op, a, p, edit.candidate(), {{an->name}, {an->name}, {}});
+    rw::require_layout_observations_kept(a, p, edit.candidate(), {{an->name}, {an->name}, {}});
     return edit.done();
   });
 }

@@ -23,23 +23,22 @@ namespace exocpp {
 using namespace rw;
 
 Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string& new_iter_name) {
-  const char* op = "mult_loops";
-  return rw::run_op(op, [&]() -> Proc {
+  return rw::run_op("mult_loops", [&]() -> Proc {
     // 1. Checks.
-    Cursor c = rw::resolve_loop_nest(op, p, nested_loops);
+    Cursor c = rw::resolve_loop_nest(p, nested_loops);
     const ForNode* outer = c.stmt().as<ForNode>();  // a loop whose body is one loop
     const ForNode* inner = outer->body[0].as<ForNode>();
     if (const_int(outer->lo) != 0 || const_int(inner->lo) != 0)
-      rw::fail(ErrorCode::NotProved, "loop.lower_bound_not_zero", op, c,
+      rw::fail(ErrorCode::NotProved, "loop.lower_bound_not_zero", c,
                "expected both loops " + outer->iter.name() + " and " + inner->iter.name() +
                    " to start at 0");
     auto ext = const_int(inner->hi);
     if (!ext || *ext <= 0)
-      rw::fail(ErrorCode::NotProved, "loop.bound_not_constant", op, c.body()[0],
+      rw::fail(ErrorCode::NotProved, "loop.bound_not_constant", c.body()[0],
                "expected the bound of loop " + inner->iter.name() +
                    " to be a positive integer constant, got '" + c.body()[0].hi().to_string() +
                    "'");
-    Sym k = rw::fresh_name(op, p, new_iter_name, c, rw::NameScope::Statements);
+    Sym k = rw::fresh_name(p, new_iter_name, c, rw::NameScope::Statements);
 
     // 2. The merged loop.
     const SrcInfo& si = outer->srcinfo;
@@ -51,7 +50,7 @@ Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string
     // A par outer loop over a seq inner one: the merged par loop also runs the inner loop's
     // iterations in any order. (Both par: every pair of merged iterations was already apart.)
     if (inner->mode == LoopMode::Seq)
-      rw::require_parallel(op, c, checker::Context::at(c), s,
+      rw::require_parallel(c, checker::Context::at(c), s,
                            [&] { return "the merged loop " + new_iter_name; });
 
     // 3. The inner loop's body moves up one level (the inner loop disappears), and the outer

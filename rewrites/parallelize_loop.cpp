@@ -17,15 +17,13 @@
 namespace exocpp {
 
 Proc parallelize_loop(const Proc& p, const CursorLike& loop) {
-  const std::string op = "parallelize_loop";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor c = rw::resolve_loop(op, p, loop);
-    const ForNode* f = rw::as_loop(op, c);
+  return rw::run_op("parallelize_loop", [&]() -> Proc {
+    Cursor c = rw::resolve_loop(p, loop);
+    const ForNode* f = rw::as_loop(c);
     if (is_cuda(f->mode))
-      rw::fail(op, c,
-               "loop '" + f->iter.name() + "' is a " + to_string(f->mode) +
-                   " loop; set_loop_mode changes it into another mode");
-    return rw::set_loop_mode_at(op, p, c, LoopMode::Par);
+      rw::fail(c, "loop '" + f->iter.name() + "' is a " + to_string(f->mode) +
+                      " loop; set_loop_mode changes it into another mode");
+    return rw::set_loop_mode_at(p, c, LoopMode::Par);
   });
 }
 

@@ -26,27 +26,23 @@
 namespace exocpp {
 
 namespace {
-const char* kOp = "partial_eval";
 
 // The constant argument `a` takes, after checking that it may take `v`.
 Expr constant_for(const Proc& p, const FnArg& a, int64_t v) {
   const std::string& n = a.name.name();
   if (!a.type.is_control() || a.type.base == ScalarKind::Stride)
-    rw::fail_argument(kOp, a.srcinfo,
-                      "'" + n + "' is " + to_string(a.type) +
-                          "; only size, index, int and bool "
-                          "arguments can be fixed");
+    rw::fail_argument(a.srcinfo, "'" + n + "' is " + to_string(a.type) +
+                                     "; only size, index, int and bool "
+                                     "arguments can be fixed");
   if (a.type.base == ScalarKind::Size && v < 1)
     rw::fail_argument(
-        kOp, a.srcinfo,
-        "'" + n + "' is a size, which is positive, but was given " + std::to_string(v));
+        a.srcinfo, "'" + n + "' is a size, which is positive, but was given " + std::to_string(v));
   if (a.type.base == ScalarKind::Bool) {
     if (v != 0 && v != 1)
-      rw::fail_argument(kOp, a.srcinfo,
-                        "'" + n + "' is a bool: give 0 or 1, not " + std::to_string(v));
+      rw::fail_argument(a.srcinfo, "'" + n + "' is a bool: give 0 or 1, not " + std::to_string(v));
     return ConstNode::make_bool(v != 0, a.srcinfo);
   }
-  rw::check_int_arg(kOp, p.body_cursor(), "the value of '" + n + "'", v, -rw::kMaxIntArg,
+  rw::check_int_arg(p.body_cursor(), "the value of '" + n + "'", v, -rw::kMaxIntArg,
                     rw::kMaxIntArg);
   return ConstNode::make_int(v, a.srcinfo);
 }
@@ -54,7 +50,7 @@ Expr constant_for(const Proc& p, const FnArg& a, int64_t v) {
 }  // namespace
 
 Proc partial_eval(const Proc& p, const std::map<std::string, int64_t>& values) {
-  return rw::run_op(kOp, [&]() -> Proc {
+  return rw::run_op("partial_eval", [&]() -> Proc {
     // 1. The constants, by symbol; every name must be an argument.
     rw::SymMap env;
     for (const auto& [name, v] : values) {
@@ -62,7 +58,7 @@ Proc partial_eval(const Proc& p, const std::map<std::string, int64_t>& values) {
       for (const FnArg& a : p.args())
         if (a.name.name() == name) found = &a;
       if (!found)
-        rw::fail_argument(kOp, p->srcinfo,
+        rw::fail_argument(p->srcinfo,
                           "proc '" + p.name() + "' has no argument named '" + name + "'");
       env.emplace(found->name, constant_for(p, *found, v));
     }
@@ -72,9 +68,8 @@ Proc partial_eval(const Proc& p, const std::map<std::string, int64_t>& values) {
       Expr now = simplify_expr(rw::substitute(pred, env));
       if (const ConstNode* c = now.as<ConstNode>()) {
         if (c->val == 0)
-          rw::fail_argument(kOp, pred.srcinfo(),
-                            "the values make the assert `" + to_string(pred) +
-                                "` false, so the result would accept no arguments");
+          rw::fail_argument(pred.srcinfo(), "the values make the assert `" + to_string(pred) +
+                                                "` false, so the result would accept no arguments");
         continue;
       }
       preds.push_back(now);

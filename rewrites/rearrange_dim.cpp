@@ -17,13 +17,9 @@
 
 namespace exocpp {
 
-namespace {
-const char* kOp = "rearrange_dim";
-}  // namespace
-
 Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int>& permute_vector) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
+  return rw::run_op("rearrange_dim", [&]() -> Proc {
+    Cursor a = rw::resolve_alloc_stmt(p, alloc);
     const AllocNode* an = a.stmt().as<AllocNode>();
     const int rank = an->type.rank();
     std::vector<int> perm = permute_vector;
@@ -36,9 +32,8 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
     if (!ok) {
       std::string got;
       for (int k : perm) got += (got.empty() ? "" : ", ") + std::to_string(k);
-      rw::fail(kOp, a,
-               "{" + got + "} is not a permutation of the " + std::to_string(rank) +
-                   " dimensions of '" + a.name() + "'");
+      rw::fail(a, "{" + got + "} is not a permutation of the " + std::to_string(rank) +
+                      " dimensions of '" + a.name() + "'");
     }
     const BlockPath path = a.loc().block;
     const int ai = a.loc().lo;
@@ -46,12 +41,10 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
     Block rest(list.begin() + ai + 1, list.end());
     rw::BufferUses uses = rw::buffer_uses(rest, an->name);
     if (uses.whole)
-      rw::fail(
-          kOp, a,
-          "'" + a.name() + "' is passed whole to a call, which would see its dimensions permuted");
+      rw::fail(a, "'" + a.name() +
+                      "' is passed whole to a call, which would see its dimensions permuted");
     if (uses.stride)
-      rw::fail(kOp, a,
-               "the code takes a stride of '" + a.name() + "', which permuting would change");
+      rw::fail(a, "the code takes a stride of '" + a.name() + "', which permuting would change");
     struct Windows : IRVisitor {
       Sym buf;
       const std::vector<int>* perm;
@@ -72,9 +65,8 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
     wins.perm = &perm;
     wins.visit(rest);
     if (!wins.bad.empty())
-      rw::fail(
-          kOp, a,
-          "the window '" + wins.bad + "' would have its dimensions transposed by the permutation");
+      rw::fail(a, "the window '" + wins.bad +
+                      "' would have its dimensions transposed by the permutation");
 
     std::vector<Expr> shape;
     for (int k : perm) shape.push_back(an->type.shape[k]);
@@ -93,7 +85,7 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
     };
     rw::Edit edit(p);
     edit.redeclare(path, ai, new_alloc, m);
-    rw::require_layout_observations_kept(kOp, a, p, edit.candidate(), {{an->name}, {an->name}, {}});
+    rw::require_layout_observations_kept(a, p, edit.candidate(), {{an->name}, {an->name}, {}});
     return edit.done();
   });
 }

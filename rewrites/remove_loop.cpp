@@ -21,12 +21,11 @@ namespace exocpp {
 using namespace rw;
 
 Proc remove_loop(const Proc& p, const CursorLike& loop) {
-  const char* op = "remove_loop";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor c = rw::resolve_loop(op, p, loop);
-    const ForNode* f = rw::as_loop(op, c);
+  return rw::run_op("remove_loop", [&]() -> Proc {
+    Cursor c = rw::resolve_loop(p, loop);
+    const ForNode* f = rw::as_loop(c);
     checker::Context ctx = checker::Context::at(c);
-    rw::require_proved(op, c, checker::loop_body_idempotent(ctx, c.stmt()),
+    rw::require_proved(c, checker::loop_body_idempotent(ctx, c.stmt()),
                        [&] { return "the body of loop " + f->iter.name() + " is idempotent"; });
     const BlockPath& path = c.loc().block;
     int at = c.loc().lo;

@@ -14,7 +14,7 @@ namespace exocpp {
 
 Proc rename(const Proc& p, const std::string& name) {
   return rw::run_op("rename", [&]() -> Proc {
-    rw::check_new_proc_name("rename", p, name, p->srcinfo, /*other_than_self=*/false);
+    rw::check_new_proc_name(p, name, p->srcinfo, /*other_than_self=*/false);
     rw::Edit edit(p);
     edit.node().name = name;
     return edit.done();

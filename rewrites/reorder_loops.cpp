@@ -25,32 +25,26 @@ namespace exocpp {
 
 using namespace rw;
 
-namespace {
-const char* kOp = "reorder_loops";
-
-}  // namespace
-
 namespace rw {
 
-Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
+Proc reorder_at(const Proc& p, const Cursor& c) {
   // 1. Checks.
-  const ForNode* outer = rw::as_loop(op, c);
+  const ForNode* outer = rw::as_loop(c);
   if (outer->body.size() != 1 || !outer->body[0].is<ForNode>())
-    rw::fail(ErrorCode::NotProved, "loop.not_a_perfect_nest", op, c,
+    rw::fail(ErrorCode::NotProved, "loop.not_a_perfect_nest", c,
              "expected loop " + outer->iter.name() +
                  " to hold exactly one statement, a loop, but its body has " +
                  std::to_string(outer->body.size()) + " statement(s) starting with '" +
                  c.body()[0].to_string() + "'");
   const ForNode* inner = outer->body[0].as<ForNode>();
   if (mentions(inner->lo, outer->iter) || mentions(inner->hi, outer->iter))
-    rw::fail(op, c.body()[0],
-             "the bounds of loop " + inner->iter.name() + " depend on " + outer->iter.name() +
-                 ", so the loops cannot be interchanged");
+    rw::fail(c.body()[0], "the bounds of loop " + inner->iter.name() + " depend on " +
+                              outer->iter.name() + ", so the loops cannot be interchanged");
   checker::Context ctx = checker::Context::at(c);
   for (const Expr& b : {outer->lo, outer->hi, inner->lo, inner->hi})
-    rw::require_unchanged(op, c, ctx, b, {c.stmt()},
+    rw::require_unchanged(c, ctx, b, {c.stmt()},
                           [&] { return "the loop bound '" + to_string(b) + "'"; });
-  rw::require_proved(op, c, checker::loops_can_interchange(ctx, c.stmt()), [&] {
+  rw::require_proved(c, checker::loops_can_interchange(ctx, c.stmt()), [&] {
     return "interchanging loops " + outer->iter.name() + " and " + inner->iter.name() + " is safe";
   });
 
@@ -61,7 +55,7 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
       ForNode::make(inner->iter, inner->lo, inner->hi, {new_inner}, inner->mode, inner->srcinfo);
   // A par inner loop's iterations were apart for one outer iteration at a time; as the outer
   // loop they run in any order together with every iteration of the old outer loop.
-  rw::require_parallel(op, c, ctx, new_outer,
+  rw::require_parallel(c, ctx, new_outer,
                        [&] { return "loop " + inner->iter.name() + " (now outside)"; });
 
   // 3. Forwarding: the two loop statements (and their bound expressions) trade places.
@@ -89,8 +83,8 @@ Proc reorder_at(const std::string& op, const Proc& p, const Cursor& c) {
 }  // namespace rw
 
 Proc reorder_loops(const Proc& p, const CursorLike& nested_loops) {
-  return rw::run_op(
-      kOp, [&]() -> Proc { return reorder_at(kOp, p, resolve_loop_nest(kOp, p, nested_loops)); });
+  return rw::run_op("reorder_loops",
+                    [&]() -> Proc { return reorder_at(p, resolve_loop_nest(p, nested_loops)); });
 }
 
 }  // namespace exocpp

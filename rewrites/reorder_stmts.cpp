@@ -17,30 +17,29 @@
 namespace exocpp {
 
 Proc reorder_stmts(const Proc& p, const CursorLike& block) {
-  const std::string op = "reorder_stmts";
-  return rw::run_op(op, [&]() -> Proc {
+  return rw::run_op("reorder_stmts", [&]() -> Proc {
     // 1. The two statements.
-    Cursor c = rw::resolve_block(op, p, block);
+    Cursor c = rw::resolve_block(p, block);
     if (c.is_block() && c.size() == 1) c = c[0];
     if (c.is_stmt()) {
       Cursor nx = c.next();
       if (!nx.is_valid())
-        rw::fail(op, c, "there is no statement after '" + c.to_string() + "' to swap it with");
+        rw::fail(c, "there is no statement after '" + c.to_string() + "' to swap it with");
       c = c.as_block().expand(0, 1);
     }
     if (!c.is_block())
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", c,
                "expected a block of two statements, but " + block.describe() + " is a " +
                    to_string(c.kind()));
     if (c.size() != 2)
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
+      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", c,
                "expected a block of two statements, but the block has " + std::to_string(c.size()));
     const Loc& l = c.loc();
     Stmt s1 = c[0].stmt(), s2 = c[1].stmt();
 
     // 2. Legality.
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);
-    rw::require_proved(op, c, checker::stmts_commute(ctx, s1, s2), "the two statements commute");
+    rw::require_proved(c, checker::stmts_commute(ctx, s1, s2), "the two statements commute");
 
     // 3. The rewrite.
     return rw::Edit(p).swap(l.block, l.lo, l.lo + 1, l.lo + 2).done();

@@ -31,8 +31,6 @@ namespace exocpp {
 
 namespace {
 
-const char* kOp = "replace";
-
 // An assert of the callee with the solved arguments put in: control arguments by their
 // values, stride(x, k) by the stride of the caller dimension x's dimension k stands for.
 class Instantiate : public IRMutator {
@@ -65,11 +63,10 @@ void check_locals(const Cursor& blk, const rw::unify::Problem& pb) {
   rw::Access used = rw::accesses(after, rw::window_roots(blk.proc()));
   for (const auto& [callee_local, caller_local] : pb.locals)
     if (used.reads.count(caller_local) || used.writes.count(caller_local))
-      rw::fail(kOp, blk,
-               "'" + caller_local.name() +
-                   "' is allocated in the block and used after it, but the call "
-                   "would make it local to '" +
-                   callee_local.name() + "' of the subproc");
+      rw::fail(blk, "'" + caller_local.name() +
+                        "' is allocated in the block and used after it, but the call "
+                        "would make it local to '" +
+                        callee_local.name() + "' of the subproc");
 }
 
 // A written argument may not share its root buffer (through windows) with another argument.
@@ -87,10 +84,10 @@ void check_arguments(const Cursor& blk, const Proc& p, const Proc& sub,
                              ? "'" + a->second.buf.name() + "'"
                              : "'" + a->second.buf.name() + "' and '" + b->second.buf.name() +
                                    "' (views of one buffer)";
-      rw::fail(kOp, blk,
-               bufs + " would be passed for both '" + sub.args()[i].name.name() + "' and '" +
-                   sub.args()[j].name.name() + "' of '" + sub.name() + "', and '" + w.name.name() +
-                   "' is written: arguments of a call may not alias a written one");
+      rw::fail(blk, bufs + " would be passed for both '" + sub.args()[i].name.name() + "' and '" +
+                        sub.args()[j].name.name() + "' of '" + sub.name() + "', and '" +
+                        w.name.name() +
+                        "' is written: arguments of a call may not alias a written one");
     }
 }
 
@@ -101,7 +98,7 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
     const Expr& v = sol.args[i];
     if (a.type.is_scalar() && a.type.base == ScalarKind::Size)
       rw::require_proved(
-          kOp, blk, checker::always_true(ctx, cmp(BinOpKind::Gt, v, rw::int_const(0))), [&] {
+          blk, checker::always_true(ctx, cmp(BinOpKind::Gt, v, rw::int_const(0))), [&] {
             return "the size argument '" + a.name.name() + "' = `" + to_string(v) + "` is positive";
           });
     const WindowExprNode* w = v.as<WindowExprNode>();
@@ -112,7 +109,7 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
       if (!w->idx[d].is_interval) continue;
       Expr inside = cmp(BinOpKind::And, cmp(BinOpKind::Le, rw::int_const(0), w->idx[d].lo),
                         cmp(BinOpKind::Le, w->idx[d].hi, bt->shape[d]));
-      rw::require_proved(kOp, blk, checker::always_true(ctx, inside), [&] {
+      rw::require_proved(blk, checker::always_true(ctx, inside), [&] {
         return "the window `" + to_string(v) + "` passed for '" + a.name.name() +
                "' lies inside '" + w->name.name() + "' (dimension " + std::to_string(d) + ")";
       });
@@ -124,7 +121,7 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
     Expr here = simplify_expr(inst.mutate(pred));
     // A config read means the value the field holds at the block (the checker models none).
     Expr known = checker::with_config_values(p, blk.loc().block, blk.loc().lo, here);
-    rw::require_proved(kOp, blk, checker::always_true(ctx, known), [&] {
+    rw::require_proved(blk, checker::always_true(ctx, known), [&] {
       return "the assert `" + to_string(pred) + "` of '" + sub.name() +
              "' holds at the call (as `" + to_string(here) + "`)";
     });
@@ -141,7 +138,7 @@ Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const Replace
   const int lo = blk.loc().lo, hi = blk.loc().hi;
   const checker::Context ctx = checker::Context::at(p, path, lo);
 
-  rw::check_callee_name(kOp, p, sub, blk);
+  rw::check_callee_name(p, sub, blk);
 
   // 1. Unify.
   rw::unify::Problem pb;
@@ -157,7 +154,7 @@ Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const Replace
     sol = rw::unify::solve(p, inner, sub, pb, stmts.front().srcinfo());
   } catch (const rw::unify::Mismatch& m) {
     std::string head = "the block does not unify with the body of '" + sub.name() + "'";
-    rw::fail(ErrorCode::NotProved, "replace.no_unify", kOp, opts.quiet ? blk.srcinfo() : m.where,
+    rw::fail(ErrorCode::NotProved, "replace.no_unify", opts.quiet ? blk.srcinfo() : m.where,
              opts.quiet ? head : head + ": " + m.reason);
   }
 
@@ -175,9 +172,9 @@ Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const Replace
 
 Proc replace(const Proc& p, const CursorLike& block, const Proc& subproc,
              const ReplaceOptions& opts) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor blk = rw::resolve_block(kOp, p, block);
-    if (!subproc.defined()) rw::fail_argument(kOp, blk, "the subproc is undefined");
+  return rw::run_op("replace", [&]() -> Proc {
+    Cursor blk = rw::resolve_block(p, block);
+    if (!subproc.defined()) rw::fail_argument(blk, "the subproc is undefined");
     return rw::replace_at(p, blk, subproc, opts);
   });
 }

@@ -44,11 +44,10 @@ void collect(const Proc& p, const Block& b, const BlockPath& path, std::vector<C
 
 namespace rw {
 
-Proc replace_matches(const std::string& op, const Proc& p, const std::vector<Proc>& subprocs,
-                     bool once) {
+Proc replace_matches(const Proc& p, const std::vector<Proc>& subprocs, bool once) {
   Proc cur = p;
   for (const Proc& subproc : subprocs) {
-    if (!subproc.defined()) rw::fail_argument(op, SrcInfo{}, "the subproc is undefined");
+    if (!subproc.defined()) rw::fail_argument(SrcInfo{}, "the subproc is undefined");
     const int n = static_cast<int>(subproc.body().size());
     std::vector<Cursor> starts;
     collect(cur, cur.body(), {}, starts);
@@ -78,9 +77,8 @@ Proc replace_all(const Proc& p, const Proc& subproc) {
 }
 
 Proc replace_all(const Proc& p, const std::vector<Proc>& subprocs) {
-  return rw::run_op("replace_all", [&]() -> Proc {
-    return rw::replace_matches("replace_all", p, subprocs, false);
-  });
+  return rw::run_op("replace_all",
+                    [&]() -> Proc { return rw::replace_matches(p, subprocs, false); });
 }
 
 }  // namespace exocpp

@@ -13,9 +13,8 @@
 namespace exocpp {
 
 Proc replace_once(const Proc& p, const std::vector<Proc>& subprocs) {
-  return rw::run_op("replace_once", [&]() -> Proc {
-    return rw::replace_matches("replace_once", p, subprocs, true);
-  });
+  return rw::run_op("replace_once",
+                    [&]() -> Proc { return rw::replace_matches(p, subprocs, true); });
 }
 
 }  // namespace exocpp

@@ -35,7 +35,6 @@
 namespace exocpp {
 
 namespace {
-const char* kOp = "resize_dim";
 
 // The indices (in dimension `dim`) with which statement `s` itself accesses `buf`; window
 // intervals contribute lo and hi - 1.
@@ -88,7 +87,7 @@ Proc redeclared(const Proc& p, const Cursor& a, int dim_idx, const Expr& sz,
   m.window = std::move(window);
   rw::Edit edit(p);
   edit.redeclare(a.loc().block, a.loc().lo, new_alloc, m);
-  rw::require_layout_observations_kept(kOp, a, p, edit.candidate(), {{an->name}, {an->name}, {}});
+  rw::require_layout_observations_kept(a, p, edit.candidate(), {{an->name}, {an->name}, {}});
   return edit.done();
 }
 
@@ -97,23 +96,22 @@ Proc fold_dim(const Proc& p, const Cursor& a, int dim_idx, const Expr& sz, const
   const AllocNode* an = a.stmt().as<AllocNode>();
   const std::optional<int64_t> size = rw::const_int(sz);
   if (!size || *size <= 0)
-    rw::fail_argument(kOp, a,
-                      "a folded dimension's size must be a positive integer constant, got '" +
-                          to_string(sz) + "'");
+    rw::fail_argument(a, "a folded dimension's size must be a positive integer constant, got '" +
+                             to_string(sz) + "'");
   const std::optional<int64_t> offset = rw::const_int(off);
   if (!offset || *offset != 0)
-    rw::fail_argument(kOp, a,
+    rw::fail_argument(a,
                       "a folded dimension keeps index e at e % size: the offset must be 0, got '" +
                           to_string(off) + "'");
   const Block& list = a.list();
   Block rest(list.begin() + a.loc().lo + 1, list.end());
   rw::BufferUses uses = rw::buffer_uses(rest, an->name);
   const std::string why = "folding would change the layout it sees";
-  if (uses.whole) rw::fail(kOp, a, "'" + a.name() + "' is passed whole to a call: " + why);
-  if (uses.window) rw::fail(kOp, a, "a window of '" + a.name() + "' is taken: " + why);
-  if (uses.stride) rw::fail(kOp, a, "the code takes a stride of '" + a.name() + "': " + why);
+  if (uses.whole) rw::fail(a, "'" + a.name() + "' is passed whole to a call: " + why);
+  if (uses.window) rw::fail(a, "a window of '" + a.name() + "' is taken: " + why);
+  if (uses.stride) rw::fail(a, "the code takes a stride of '" + a.name() + "': " + why);
   checker::Context actx = checker::Context::at(p, a.stmt());
-  rw::require_proved(kOp, a, checker::can_fold_dim(actx, rest, an->name, dim_idx, *size), [&] {
+  rw::require_proved(a, checker::can_fold_dim(actx, rest, an->name, dim_idx, *size), [&] {
     return "dimension " + std::to_string(dim_idx) + " of '" + a.name() + "' can fold to " +
            std::to_string(*size) + " entries";
   });
@@ -127,32 +125,30 @@ Proc fold_dim(const Proc& p, const Cursor& a, int dim_idx, const Expr& sz, const
 
 Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::string& size,
                 const std::string& offset, const ResizeDimOptions& opts) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
+  return rw::run_op("resize_dim", [&]() -> Proc {
+    Cursor a = rw::resolve_alloc_stmt(p, alloc);
     const AllocNode* an = a.stmt().as<AllocNode>();
     if (dim_idx < 0 || dim_idx >= an->type.rank())
-      rw::fail_argument(kOp, a,
-                        "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() +
-                            "' has " + std::to_string(an->type.rank()) + " dimensions");
-    Expr sz = rw::parse_index_expr(kOp, a, size, "the size");
-    Expr off = rw::parse_index_expr(kOp, a, offset, "the offset");
-    rw::require_size_expr(kOp, a, sz, "the new size");
+      rw::fail_argument(a, "dimension " + std::to_string(dim_idx) + " does not exist: '" +
+                               a.name() + "' has " + std::to_string(an->type.rank()) +
+                               " dimensions");
+    Expr sz = rw::parse_index_expr(a, size, "the size");
+    Expr off = rw::parse_index_expr(a, offset, "the offset");
+    rw::require_size_expr(a, sz, "the new size");
     if (opts.fold) return fold_dim(p, a, dim_idx, sz, off);
     const int ai = a.loc().lo;
     const Block& list = a.list();
     Block rest(list.begin() + ai + 1, list.end());
     rw::BufferUses uses = rw::buffer_uses(rest, an->name);
     if (uses.whole)
-      rw::fail(kOp, a,
-               "'" + a.name() + "' is passed whole to a call, which would see the new size");
+      rw::fail(a, "'" + a.name() + "' is passed whole to a call, which would see the new size");
     if (uses.stride)
-      rw::fail(kOp, a,
-               "the code takes a stride of '" + a.name() + "', which resizing would change");
+      rw::fail(a, "the code takes a stride of '" + a.name() + "', which resizing would change");
     checker::Context actx = checker::Context::at(p, a.stmt());
     rw::require_proved(
-        kOp, a, checker::always_true(actx, BinOpNode::make(BinOpKind::Gt, sz, rw::int_const(0))),
+        a, checker::always_true(actx, BinOpNode::make(BinOpKind::Gt, sz, rw::int_const(0))),
         [&] { return "the new size '" + to_string(sz) + "' is positive"; });
-    rw::require_unchanged(kOp, a, actx, off, rest, [&] {
+    rw::require_unchanged(a, actx, off, rest, [&] {
       return "the offset '" + to_string(off) + "', evaluated at every access of '" + a.name() +
              "',";
     });
@@ -160,7 +156,7 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
     for (const Stmt& s : uses.stmts) {
       checker::Context ctx = checker::Context::at(p, s);
       for (const Expr& e : dim_indices(s, an->name, dim_idx))
-        rw::require_proved(kOp, a, checker::always_in_range(ctx, e, off, end), [&] {
+        rw::require_proved(a, checker::always_in_range(ctx, e, off, end), [&] {
           return "every access of '" + a.name() + "' in dimension " + std::to_string(dim_idx) +
                  " lies in [" + to_string(off) + ", " + to_string(end) + ")";
         });

@@ -20,10 +20,9 @@
 namespace exocpp {
 
 Proc rewrite_expr(const Proc& p, const CursorLike& expr, const std::string& new_expr) {
-  const std::string op = "rewrite_expr";
-  return rw::run_op(op, [&]() -> Proc {
+  return rw::run_op("rewrite_expr", [&]() -> Proc {
     // 1. The target and the new expression.
-    Cursor c = rw::resolve_expr(op, p, expr);
+    Cursor c = rw::resolve_expr(p, expr);
     Expr old_e = c.expr();
     const Loc& l = c.loc();
     ParseOptions po;
@@ -33,22 +32,21 @@ Proc rewrite_expr(const Proc& p, const CursorLike& expr, const std::string& new_
     const Type& ot = old_e.type();
     const Type& nt = new_e.type();
     if (!ot.is_scalar() || !nt.is_scalar())
-      rw::fail(op, c, "only scalar expressions can be rewritten, not '" + c.to_string() + "'");
+      rw::fail(c, "only scalar expressions can be rewritten, not '" + c.to_string() + "'");
     bool both_bool = ot.base == ScalarKind::Bool && nt.base == ScalarKind::Bool;
     bool both_index = is_indexable(ot.base) && is_indexable(nt.base);
     bool both_stride = ot.base == ScalarKind::Stride && nt.base == ScalarKind::Stride;
     if (is_call_arg && ot.base != nt.base) both_index = false;
     if (!both_bool && !both_index && !both_stride)
-      rw::fail(op, c,
-               "'" + to_string(new_e) + "' (" + to_string(nt) + ") cannot replace '" +
-                   c.to_string() + "' (" + to_string(ot) +
-                   "): only control expressions of matching kind (the same type for a call "
-                   "argument), whose equality the checker decides, can be rewritten");
+      rw::fail(c, "'" + to_string(new_e) + "' (" + to_string(nt) + ") cannot replace '" +
+                      c.to_string() + "' (" + to_string(ot) +
+                      "): only control expressions of matching kind (the same type for a call "
+                      "argument), whose equality the checker decides, can be rewritten");
 
     // 2. Legality: e == new_expr everywhere the statement runs.
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);
     Expr eq = BinOpNode::make(BinOpKind::Eq, old_e, new_e, old_e.srcinfo());
-    rw::require_proved(op, c, checker::always_true(ctx, eq),
+    rw::require_proved(c, checker::always_true(ctx, eq),
                        [&] { return "'" + c.to_string() + "' == '" + to_string(new_e) + "'"; });
 
     // 3. The rewrite.

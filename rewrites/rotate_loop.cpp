@@ -32,38 +32,35 @@ namespace exocpp {
 using namespace rw;
 
 Proc rotate_loop(const Proc& p, const CursorLike& loop, int n_stmts) {
-  const char* op = "rotate_loop";
-  return rw::run_op(op, [&]() -> Proc {
+  return rw::run_op("rotate_loop", [&]() -> Proc {
     // 1. Arguments and checks.
-    Cursor c = rw::resolve_loop(op, p, loop);
-    const ForNode* f = rw::as_loop(op, c);
+    Cursor c = rw::resolve_loop(p, loop);
+    const ForNode* f = rw::as_loop(c);
     const int n_body = static_cast<int>(f->body.size());
     if (n_stmts < 1 || n_stmts >= n_body)
-      rw::fail_argument(op, c,
-                        "moves " + std::to_string(n_stmts) + " of the body's " +
-                            std::to_string(n_body) +
-                            " statements; it must move at least one and leave at least one");
+      rw::fail_argument(c, "moves " + std::to_string(n_stmts) + " of the body's " +
+                               std::to_string(n_body) +
+                               " statements; it must move at least one and leave at least one");
     if (f->mode != LoopMode::Seq)
-      rw::fail(op, c,
-               "loop '" + f->iter.name() + "' is " + to_string(f->mode) +
-                   "; rotate_loop rotates seq loops (set the loop's mode after rotating)");
+      rw::fail(c, "loop '" + f->iter.name() + "' is " + to_string(f->mode) +
+                      "; rotate_loop rotates seq loops (set the loop's mode after rotating)");
     for (int k = 0; k < n_stmts; ++k) {
       const Stmt& s = f->body[k];
       std::string bound;
       if (const AllocNode* a = s.as<AllocNode>()) bound = a->name.name();
       if (const WindowStmtNode* w = s.as<WindowStmtNode>()) bound = w->name.name();
       if (!bound.empty())
-        rw::fail(op, c.body()[k],
+        rw::fail(c.body()[k],
                  "the moved statements declare '" + bound +
                      "', which would no longer be in scope for the rest of the body; move "
                      "the declaration out of the loop first (lift_alloc)");
     }
     checker::Context ctx = checker::Context::at(c);
-    rw::require_unchanged(op, c, ctx, f->lo, {c.stmt()}, [&] {
+    rw::require_unchanged(c, ctx, f->lo, {c.stmt()}, [&] {
       return "the lower bound '" + c.lo().to_string() + "', evaluated again after the first " +
              "iteration's moved statements,";
     });
-    rw::require_unchanged(op, c, ctx, f->hi, {c.stmt()}, [&] {
+    rw::require_unchanged(c, ctx, f->hi, {c.stmt()}, [&] {
       return "the upper bound '" + c.hi().to_string() + "', evaluated after every iteration,";
     });
 

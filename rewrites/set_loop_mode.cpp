@@ -27,20 +27,20 @@ namespace exocpp {
 
 namespace rw {
 
-Proc set_loop_mode_at(const std::string& op, const Proc& p, const Cursor& c, LoopMode mode) {
-  const ForNode* f = as_loop(op, c);
+Proc set_loop_mode_at(const Proc& p, const Cursor& c, LoopMode mode) {
+  const ForNode* f = as_loop(c);
   const Loc& l = c.loc();
   if (f->mode == mode) return Edit(p).done();
   if (mode == LoopMode::Par)
     if (std::optional<SharedAlloc> sh = shared_alloc_in(f->body))
-      fail(op, sh->at.srcinfo(),
+      fail(sh->at.srcinfo(),
            "loop '" + f->iter.name() + "' allocates " + sh->what +
                " in static storage, which all its parallel iterations would share "
                "(a data race); allocate it in DRAM or DRAM_STACK first (set_memory)");
   if (is_parallel(mode)) {
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);
     require_proved(
-        op, c, checker::loop_is_parallelizable(ctx, c.stmt()),
+        c, checker::loop_is_parallelizable(ctx, c.stmt()),
         [&] { return "the iterations of loop '" + f->iter.name() + "' are independent"; },
         "checker.par_conflict");
   }
@@ -51,16 +51,15 @@ Proc set_loop_mode_at(const std::string& op, const Proc& p, const Cursor& c, Loo
 }  // namespace rw
 
 Proc set_loop_mode(const Proc& p, const CursorLike& loop, const std::string& mode) {
-  const std::string op = "set_loop_mode";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor c = rw::resolve_loop(op, p, loop);
+  return rw::run_op("set_loop_mode", [&]() -> Proc {
+    Cursor c = rw::resolve_loop(p, loop);
     std::optional<LoopMode> m = loop_mode_named(mode);
     if (!m)
-      rw::fail_argument(op, c,
+      rw::fail_argument(c,
                         "mode must be one of seq, par, cuda_blocks, cuda_threads, cuda_warps; "
                         "got \"" +
                             mode + "\"");
-    return rw::set_loop_mode_at(op, p, c, *m);
+    return rw::set_loop_mode_at(p, c, *m);
   });
 }
 

@@ -19,7 +19,6 @@
 namespace exocpp {
 
 namespace {
-const char* kOp = "set_memory";
 
 std::string registered() {
   std::string have;
@@ -28,31 +27,29 @@ std::string registered() {
 }
 
 Proc apply(const Proc& p, const CursorLike& target, const std::string& mem) {
-  Cursor c = rw::resolve_alloc(kOp, p, target);
+  Cursor c = rw::resolve_alloc(p, target);
   if (c.is_arg() && !c.arg().type.is_data())
-    rw::fail(kOp, c,
-             "'" + c.name() + "' is a control argument; only data buffers live in a memory");
+    rw::fail(c, "'" + c.name() + "' is a control argument; only data buffers live in a memory");
   rw::Edit edit(p);
   edit.declaration(c, [&](Type&, std::string& m) { m = mem; });
-  rw::typecheck_candidate(kOp, edit.node(), "'" + c.name() + "' cannot live in " + mem);
+  rw::typecheck_candidate(edit.node(), "'" + c.name() + "' cannot live in " + mem);
   return edit.done();
 }
 }  // namespace
 
 Proc set_memory(const Proc& p, const CursorLike& alloc_or_arg, const Memory& mem) {
-  return rw::run_op(kOp, [&]() -> Proc {
+  return rw::run_op("set_memory", [&]() -> Proc {
     if (!find_memory(mem.name()))
-      rw::fail(kOp, p->srcinfo,
-               "memory " + mem.name() +
-                   " is not registered (register_memory); registered: " + registered());
+      rw::fail(p->srcinfo, "memory " + mem.name() +
+                               " is not registered (register_memory); registered: " + registered());
     return apply(p, alloc_or_arg, mem.name());
   });
 }
 
 Proc set_memory(const Proc& p, const CursorLike& alloc_or_arg, const std::string& mem_name) {
-  return rw::run_op(kOp, [&]() -> Proc {
+  return rw::run_op("set_memory", [&]() -> Proc {
     if (!find_memory(mem_name))
-      rw::fail(kOp, p->srcinfo,
+      rw::fail(p->srcinfo,
                "unknown memory '" + mem_name + "' (registered memories: " + registered() + ")");
     return apply(p, alloc_or_arg, mem_name);
   });

@@ -24,7 +24,6 @@
 namespace exocpp {
 
 namespace {
-const char* kOp = "set_precision";
 
 // Gives every access of `names` (the buffer, then each window of it in turn) element type k.
 class Retype : public IRMutator {
@@ -71,19 +70,18 @@ class Retype : public IRMutator {
 }  // namespace
 
 Proc set_precision(const Proc& p, const CursorLike& alloc_or_arg, const std::string& type) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor c = rw::resolve_alloc(kOp, p, alloc_or_arg);
+  return rw::run_op("set_precision", [&]() -> Proc {
+    Cursor c = rw::resolve_alloc(p, alloc_or_arg);
     std::optional<ScalarKind> k = scalar_kind_from_string(type);
     if (!k || !is_data(*k))
-      rw::fail(kOp, c, "'" + type + "' is not a data type (" + type_names(true) + ")");
+      rw::fail(c, "'" + type + "' is not a data type (" + type_names(true) + ")");
     if (c.is_arg() && !c.arg().type.is_data())
-      rw::fail(kOp, c,
-               "'" + c.name() + "' is a control argument; only data buffers have a precision");
+      rw::fail(c, "'" + c.name() + "' is a control argument; only data buffers have a precision");
     rw::Edit edit(p);
     edit.declaration(c, [&](Type& t, std::string&) { t.base = *k; });
     Sym buf = c.is_arg() ? c.arg().name : c.stmt().as<AllocNode>()->name;
     edit.rewrite_body(Retype(buf, *k).mutate(edit.body()));
-    rw::typecheck_candidate(kOp, edit.node(), "'" + c.name() + "' cannot become " + type);
+    rw::typecheck_candidate(edit.node(), "'" + c.name() + "' cannot become " + type);
     const ScalarKind old = c.is_arg() ? c.arg().type.base : c.stmt().as<AllocNode>()->type.base;
     if (old != *k) {
       edit.node().eqv_class = fresh_eqv_class();

@@ -22,7 +22,6 @@
 namespace exocpp {
 
 namespace {
-const char* kOp = "set_window";
 
 // stride(A, d) of a dense tensor A: the product of the dimensions after d.
 class DenseStrides : public IRMutator {
@@ -63,15 +62,14 @@ class RetypeWhole : public IRMutator {
 }  // namespace
 
 Proc set_window(const Proc& p, const CursorLike& arg, bool is_window) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor c = rw::resolve_alloc(kOp, p, arg);
+  return rw::run_op("set_window", [&]() -> Proc {
+    Cursor c = rw::resolve_alloc(p, arg);
     if (!c.is_arg())
-      rw::fail(kOp, c, "'" + c.name() + "' is an allocation; only arguments can be windows");
+      rw::fail(c, "'" + c.name() + "' is an allocation; only arguments can be windows");
     const FnArg& a = c.arg();
     if (!a.type.is_data() || a.type.is_scalar())
       rw::fail(
-          kOp, c,
-          "'" + c.name() + "' is not a tensor argument (its type is " + to_string(a.type) + ")");
+          c, "'" + c.name() + "' is not a tensor argument (its type is " + to_string(a.type) + ")");
     if (a.type.window == is_window) return p;
     Type t = a.type;
     t.window = is_window;
@@ -80,7 +78,7 @@ Proc set_window(const Proc& p, const CursorLike& arg, bool is_window) {
         DenseStrides dense(a.name, t);
         Expr q = dense.mutate(pred);
         if (!dense.hit) continue;
-        rw::require_proved(kOp, c, checker::always_true(checker::Context::top(p), q), [&] {
+        rw::require_proved(c, checker::always_true(checker::Context::top(p), q), [&] {
           return "the assert '" + to_string(pred) + "' holds for the dense strides of a tensor '" +
                  c.name() + "'";
         });
@@ -90,8 +88,7 @@ Proc set_window(const Proc& p, const CursorLike& arg, bool is_window) {
     edit.declaration(c, [&](Type& ty, std::string&) { ty.window = is_window; });
     edit.rewrite_body(RetypeWhole(a.name, t).mutate(edit.body()));
     rw::typecheck_candidate(
-        kOp, edit.node(),
-        "'" + c.name() + "' cannot become a " + (is_window ? "window" : "tensor"));
+        edit.node(), "'" + c.name() + "' cannot become a " + (is_window ? "window" : "tensor"));
     return edit.done();
   });
 }

@@ -24,20 +24,18 @@ namespace exocpp {
 using namespace rw;
 
 Proc shift_loop(const Proc& p, const CursorLike& loop, const std::string& new_lo) {
-  const char* op = "shift_loop";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor c = rw::resolve_loop(op, p, loop);
-    const ForNode* f = rw::as_loop(op, c);
-    Expr lo2 = simplify_expr(parse_index_expr(op, c, new_lo, "the new lower bound"));
+  return rw::run_op("shift_loop", [&]() -> Proc {
+    Cursor c = rw::resolve_loop(p, loop);
+    const ForNode* f = rw::as_loop(c);
+    Expr lo2 = simplify_expr(parse_index_expr(c, new_lo, "the new lower bound"));
     rw::require_proved(
-        op, c,
-        checker::always_true(checker::Context::at(c), mk_cmp(BinOpKind::Ge, lo2, int_const(0))),
+        c, checker::always_true(checker::Context::at(c), mk_cmp(BinOpKind::Ge, lo2, int_const(0))),
         [&] { return "the new lower bound '" + new_lo + "' is non-negative"; });
 
     const SrcInfo& si = f->srcinfo;
     Expr delta = simplify_expr(mk_sub(f->lo, lo2));
     if (mentions(f->body, f->iter))
-      rw::require_unchanged(op, c, checker::Context::at(c), delta, {c.stmt()}, [&] {
+      rw::require_unchanged(c, checker::Context::at(c), delta, {c.stmt()}, [&] {
         return "the offset '" + to_string(delta) + "', evaluated by the body in every iteration,";
       });
     Expr hi2 = simplify_expr(mk_add(lo2, mk_sub(f->hi, f->lo)));

@@ -21,14 +21,10 @@
 
 namespace exocpp {
 
-namespace {
-const char* kOp = "sink_alloc";
-}  // namespace
-
 Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor a = rw::resolve_alloc(kOp, p, alloc);
-    if (a.is_arg()) rw::fail(kOp, a, "'" + a.name() + "' is an argument, not an allocation");
+  return rw::run_op("sink_alloc", [&]() -> Proc {
+    Cursor a = rw::resolve_alloc(p, alloc);
+    if (a.is_arg()) rw::fail(a, "'" + a.name() + "' is an argument, not an allocation");
     const Stmt alloc_stmt = a.stmt();
     const AllocNode* an = alloc_stmt.as<AllocNode>();
     const BlockPath path = a.loc().block;
@@ -36,13 +32,12 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
     const Block& list = a.list();
     if (ai + 1 >= static_cast<int>(list.size()) ||
         !(list[ai + 1].is<ForNode>() || list[ai + 1].is<IfNode>()))
-      rw::fail(kOp, a,
-               "the statement after '" + a.name() + "' must be a loop or an if to sink into");
+      rw::fail(a, "the statement after '" + a.name() + "' must be a loop or an if to sink into");
     const Stmt scope = list[ai + 1];
     for (size_t k = ai + 2; k < list.size(); ++k)
       if (rw::buffer_uses(list[k], an->name).any())
         rw::fail(
-            kOp, a,
+            a,
             "'" + a.name() + "' is used after the " + (scope.is<ForNode>() ? "loop" : "if") +
                 ": '" +
                 Cursor(
@@ -59,23 +54,23 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
     edit.move(path, ai, inner, 0);
     if (const ForNode* f = scope.as<ForNode>()) {
       if (mentions(f->lo, an->name) || mentions(f->hi, an->name))
-        rw::fail(kOp, a, "the bounds of loop '" + f->iter.name() + "' use '" + a.name() + "'");
+        rw::fail(a, "the bounds of loop '" + f->iter.name() + "' use '" + a.name() + "'");
       for (const Expr& d : an->type.shape)
-        rw::require_unchanged(kOp, a, checker::Context::at(p, path, ai), d, {scope}, [&] {
+        rw::require_unchanged(a, checker::Context::at(p, path, ai), d, {scope}, [&] {
           return "the extent '" + to_string(d) + "' of '" + a.name() +
                  "', evaluated in every iteration,";
         });
       const Stmt sunk = stmt_at(edit.body(), path, ai);
       checker::Answer ans =
           checker::can_lift_alloc(checker::Context::at(p, scope), sunk, alloc_stmt);
-      rw::require_proved(kOp, a, ans, [&] {
+      rw::require_proved(a, ans, [&] {
         return "no iteration of loop '" + f->iter.name() + "' reads a value of '" + a.name() +
                "' written by an earlier one";
       });
     } else {
       const IfNode* i = scope.as<IfNode>();
       if (mentions(i->cond, an->name))
-        rw::fail(kOp, a, "the condition of the if uses '" + a.name() + "'");
+        rw::fail(a, "the condition of the if uses '" + a.name() + "'");
       const Block& e = i->orelse;
       if (rw::buffer_uses(e, an->name).any()) {
         Sym copy = an->name.copy();

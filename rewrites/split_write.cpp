@@ -23,27 +23,25 @@
 namespace exocpp {
 
 Proc split_write(const Proc& p, const CursorLike& stmt) {
-  const std::string op = "split_write";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor c = rw::resolve_stmt(op, p, stmt);
+  return rw::run_op("split_write", [&]() -> Proc {
+    Cursor c = rw::resolve_stmt(p, stmt);
     Stmt s = c.stmt();
     const AssignNode* a = s.as<AssignNode>();
     const ReduceNode* r = s.as<ReduceNode>();
-    if (!a && !r) rw::fail_wrong_kind(op, c, "an assignment or a reduction");
+    if (!a && !r) rw::fail_wrong_kind(c, "an assignment or a reduction");
     Sym name = a ? a->name : r->name;
     ScalarKind type = a ? a->type : r->type;
     const std::vector<Expr>& idx = a ? a->idx : r->idx;
     const BinOpNode* sum = (a ? a->rhs : r->rhs).as<BinOpNode>();
     if (!sum || sum->op != BinOpKind::Add)
-      rw::fail(op, c, "the right-hand side of '" + c.to_string() + "' is not an addition");
+      rw::fail(c, "the right-hand side of '" + c.to_string() + "' is not an addition");
     auto roots = rw::window_roots(p);
     if (rw::accesses(sum->rhs, roots).reads.count(rw::root_of(roots, name)))
-      rw::fail(op, c,
-               "the second operand of the addition reads '" + name.name() +
-                   "', which would then see the first write");
+      rw::fail(c, "the second operand of the addition reads '" + name.name() +
+                      "', which would then see the first write");
 
     if (!rw::sum_regroups_in(sum->lhs, sum->rhs, type))
-      rw::fail(ErrorCode::NotProved, "precision.regroup", op, c,
+      rw::fail(ErrorCode::NotProved, "precision.regroup", c,
                "storing '" + to_string(sum->lhs) + "' into '" + name.name() + "' (" +
                    to_string(type) +
                    ") first would round or wrap it, or add in another "

@@ -46,8 +46,6 @@ namespace exocpp {
 
 namespace {
 
-const char* kOp = "stage_mem";
-
 // The window the user named, as a WindowExpr over every dimension of its buffer.
 Expr as_window(const Cursor& at, const Expr& e, const std::string& text, Type& buf_type) {
   Sym name;
@@ -60,7 +58,7 @@ Expr as_window(const Cursor& at, const Expr& e, const std::string& text, Type& b
     name = r->name;
     for (const Expr& i : r->idx) idx.push_back(WAccess::point(i));
   } else {
-    rw::fail(ErrorCode::BadArgument, "arg.expression", kOp, at,
+    rw::fail(ErrorCode::BadArgument, "arg.expression", at,
              "expected a window of a buffer such as 'A[i, 0:16]', got '" + text + "'");
   }
   bool found = false;
@@ -70,13 +68,12 @@ Expr as_window(const Cursor& at, const Expr& e, const std::string& text, Type& b
       found = true;
     }
   if (!found || !buf_type.is_data())
-    rw::fail(kOp, at, "'" + name.name() + "' in '" + text + "' is not a data buffer");
+    rw::fail(at, "'" + name.name() + "' in '" + text + "' is not a data buffer");
   if (const ReadNode* r = e.as<ReadNode>(); r && r->idx.empty() && buf_type.is_tensor_or_window())
     for (const Expr& d : buf_type.shape) idx.push_back(WAccess::interval(rw::int_const(0), d));
   if (static_cast<int>(idx.size()) != buf_type.rank())
-    rw::fail(kOp, at,
-             "the window '" + text + "' has " + std::to_string(idx.size()) + " indices but '" +
-                 name.name() + "' has " + std::to_string(buf_type.rank()) + " dimensions");
+    rw::fail(at, "the window '" + text + "' has " + std::to_string(idx.size()) + " indices but '" +
+                     name.name() + "' has " + std::to_string(buf_type.rank()) + " dimensions");
   return WindowExprNode::make(name, elem, std::move(idx), e.srcinfo());
 }
 
@@ -97,9 +94,8 @@ void check_block_windows(const Cursor& at, const Block& b, const Expr& win_e) {
   v.win = &win;
   v.visit(b);
   if (!v.bad.empty())
-    rw::fail(kOp, at,
-             "the window '" + v.bad + "' spans dimensions that the staged window '" +
-                 to_string(win_e) + "' fixes to a point");
+    rw::fail(at, "the window '" + v.bad + "' spans dimensions that the staged window '" +
+                     to_string(win_e) + "' fixes to a point");
 }
 
 // Another name in the block for memory `buf` shares, whose accesses would bypass the staged
@@ -229,7 +225,7 @@ void require_addends_regroup(const Cursor& blk, const Block& stmts, const Sym& b
       const ReduceNode* r = s.as<ReduceNode>();
       if (!r || r->name != buf || outside.count(r) > 0 || reductions_regroup(elem, r->rhs))
         continue;
-      rw::fail(ErrorCode::NotProved, "precision.regroup", kOp, blk,
+      rw::fail(ErrorCode::NotProved, "precision.regroup", blk,
                "with accum = true the reductions into '" + buf.name() +
                    "' are summed apart and added once, but the float addend '" + to_string(r->rhs) +
                    "' is truncated by each reduction into '" + buf.name() + "' (" +
@@ -243,9 +239,9 @@ void require_addends_regroup(const Cursor& blk, const Block& stmts, const Sym& b
 
 Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_expr,
                const std::string& new_name, const StageMemOptions& opts) {
-  return rw::run_op(kOp, [&]() -> Proc {
+  return rw::run_op("stage_mem", [&]() -> Proc {
     // 1. Arguments.
-    Cursor blk = rw::resolve_block(kOp, p, block);
+    Cursor blk = rw::resolve_block(p, block);
     const Block stmts = blk.stmts();
     const BlockPath path = blk.loc().block;
     const int lo = blk.loc().lo, hi = blk.loc().hi;
@@ -255,47 +251,42 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     const WindowExprNode& win = *win_e.as<WindowExprNode>();
     const Sym buf = win.name;
     const ScalarKind elem = buf_type.base;
-    Sym new_sym = rw::fresh_name(kOp, p, new_name, blk);
+    Sym new_sym = rw::fresh_name(p, new_name, blk);
 
     // 2. Checks.
     rw::BufferUses uses = rw::buffer_uses(stmts, buf);
     if (auto alias = bypassing_alias(p, stmts, buf)) {
       const std::string other = alias->first.name();
       if (alias->second)
-        rw::fail(kOp, blk,
-                 "the block accesses '" + buf.name() + "' through the window '" + other +
-                     "' defined before it; inline_window it first");
-      rw::fail(kOp, blk,
-               "the block also accesses '" + other + "', which shares memory with the window '" +
-                   buf.name() + "': those accesses would bypass the staged copy");
+        rw::fail(blk, "the block accesses '" + buf.name() + "' through the window '" + other +
+                          "' defined before it; inline_window it first");
+      rw::fail(blk, "the block also accesses '" + other +
+                        "', which shares memory with the window '" + buf.name() +
+                        "': those accesses would bypass the staged copy");
     }
     // A window of the buffer defined in the block and used after it would outlive the staging.
     for (const Stmt& s : stmts)
       if (const WindowStmtNode* w = s.as<WindowStmtNode>(); w && rw::buffer_uses(s, buf).any())
         for (size_t k = hi; k < blk.list().size(); ++k)
           if (rw::buffer_uses(blk.list()[k], w->name).any())
-            rw::fail(kOp, blk,
-                     "the window '" + w->name.name() + "' of '" + buf.name() +
-                         "' defined in the block is used after it");
+            rw::fail(blk, "the window '" + w->name.name() + "' of '" + buf.name() +
+                              "' defined in the block is used after it");
     if (!uses.any())
-      rw::fail(kOp, blk, "'" + buf.name() + "' is not accessed in the block, nothing to stage");
+      rw::fail(blk, "'" + buf.name() + "' is not accessed in the block, nothing to stage");
     if (uses.whole)
-      rw::fail(kOp, blk,
-               "the block passes all of '" + buf.name() +
-                   "' to a call; stage only element or window accesses");
+      rw::fail(blk, "the block passes all of '" + buf.name() +
+                        "' to a call; stage only element or window accesses");
     if (uses.stride)
-      rw::fail(kOp, blk,
-               "the block takes a stride of '" + buf.name() + "', which staging would change");
+      rw::fail(blk, "the block takes a stride of '" + buf.name() + "', which staging would change");
     if (opts.accum && (uses.read || uses.write || uses.window))
-      rw::fail(kOp, blk,
-               "with accum = true the block may only reduce (+=) into '" + buf.name() +
-                   "', but it also reads or assigns it");
+      rw::fail(blk, "with accum = true the block may only reduce (+=) into '" + buf.name() +
+                        "', but it also reads or assigns it");
     check_block_windows(blk, stmts, win_e);
     checker::Context ctx = checker::Context::at(p, stmts);
     for (const WAccess& a : win.idx)
       if (a.is_interval)
         rw::require_proved(
-            kOp, blk, checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, a.lo, a.hi)), [&] {
+            blk, checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, a.lo, a.hi)), [&] {
               return "the window '" + to_string(win_e) +
                      "' is not empty (lo <= hi in every dimension)";
             });
@@ -308,12 +299,12 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
         outside = std::move(*split);
         covers = checker::Answer::proof();
       }
-    rw::require_proved(kOp, blk, covers, [&] {
+    rw::require_proved(blk, covers, [&] {
       return "the window '" + to_string(win_e) + "' covers every access of '" + buf.name() +
              "' in the block (or each access lies wholly inside or wholly outside it)";
     });
     if (opts.accum) require_addends_regroup(blk, stmts, buf, elem, outside);
-    rw::require_unchanged(kOp, blk, ctx, win_e, stmts, [&] {
+    rw::require_unchanged(blk, ctx, win_e, stmts, [&] {
       return "the window '" + to_string(win_e) + "', evaluated before, inside and after the block,";
     });
     // Which dimensions need guards in the load and store (the window may reach outside).
@@ -332,7 +323,7 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     }
     for (const WAccess& a : win.idx)
       if (a.is_interval)
-        rw::require_size_expr(kOp, blk, rw::simplified_sub(a.hi, a.lo), "the window's extent");
+        rw::require_size_expr(blk, rw::simplified_sub(a.hi, a.lo), "the window's extent");
     // The load is needed unless the block first overwrites the whole (one-element) window.
     bool all_points = std::none_of(win.idx.begin(), win.idx.end(),
                                    [](const WAccess& a) { return a.is_interval; });
@@ -445,8 +436,7 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     };
     rw::Edit edit(p);
     edit.replace(path, lo, hi, out, inside);
-    rw::require_layout_observations_kept(kOp, blk, p, edit.candidate(),
-                                         {{buf}, {buf, new_sym}, {}});
+    rw::require_layout_observations_kept(blk, p, edit.candidate(), {{buf}, {buf, new_sym}, {}});
     return edit.done();
   });
 }

@@ -22,11 +22,9 @@ namespace exocpp {
 
 Proc stage_window(const Proc& p, const CursorLike& window, const std::string& new_name,
                   const std::string& memory) {
-  const std::string op = "stage_window";
-  return rw::run_op(op, [&]() -> Proc {
-    Cursor w = rw::resolve_expr(op, p, window);
-    if (!w.expr().is<WindowExprNode>())
-      rw::fail_wrong_kind(op, w, "a window expression (x[i, 0:16])");
+  return rw::run_op("stage_window", [&]() -> Proc {
+    Cursor w = rw::resolve_expr(p, window);
+    if (!w.expr().is<WindowExprNode>()) rw::fail_wrong_kind(w, "a window expression (x[i, 0:16])");
     Cursor stmt = w.parent();
     while (stmt.is_valid() && stmt.is_expr()) stmt = stmt.parent();
     Proc q = stage_mem(p, stmt, to_string(w.expr()), new_name);

@@ -23,8 +23,6 @@ namespace exocpp {
 
 namespace {
 
-const char* kOp = "transpose";
-
 // The windows of `buf` that keep both dimensions (two intervals), printed.
 class TwoIntervalWindows : public IRVisitor {
  public:
@@ -62,29 +60,26 @@ class SwapStrides : public IRMutator {
 }  // namespace
 
 Proc transpose(const Proc& p, const CursorLike& arg) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor a = rw::resolve_alloc(kOp, p, arg);
-    if (!a.is_arg())
-      rw::fail(kOp, a, "'" + a.name() + "' is not an argument of '" + p.name() + "'");
+  return rw::run_op("transpose", [&]() -> Proc {
+    Cursor a = rw::resolve_alloc(p, arg);
+    if (!a.is_arg()) rw::fail(a, "'" + a.name() + "' is not an argument of '" + p.name() + "'");
     const FnArg* fa = nullptr;
     for (const FnArg& x : p.args())
       if (x.name.name() == a.name()) fa = &x;
     if (!fa || fa->type.rank() != 2 || is_indexable(fa->type.base) ||
         fa->type.base == ScalarKind::Bool || fa->type.base == ScalarKind::Stride)
-      rw::fail(kOp, a,
-               "'" + a.name() + "' has type " + (fa ? to_string(fa->type) : "?") +
-                   "; transpose takes a two-dimensional tensor or window argument");
+      rw::fail(a, "'" + a.name() + "' has type " + (fa ? to_string(fa->type) : "?") +
+                      "; transpose takes a two-dimensional tensor or window argument");
     const Sym buf = fa->name;
     rw::BufferUses uses = rw::buffer_uses(p.body(), buf);
     if (uses.whole)
-      rw::fail(kOp, a,
-               "'" + a.name() +
-                   "' is passed whole to a call, which would see its dimensions "
-                   "swapped");
+      rw::fail(a, "'" + a.name() +
+                      "' is passed whole to a call, which would see its dimensions "
+                      "swapped");
     TwoIntervalWindows wins(buf);
     wins.visit(p.body());
     if (!wins.first.empty())
-      rw::fail(kOp, a, "the window '" + wins.first + "' would have its dimensions swapped");
+      rw::fail(a, "the window '" + wins.first + "' would have its dimensions swapped");
 
     rw::AccessMap m;
     m.buf = buf;
@@ -104,8 +99,7 @@ Proc transpose(const Proc& p, const CursorLike& arg) {
     // The caller now hands the transposed array: a window argument's stride(A, d) is the old
     // stride(A, 1 - d).
     rw::require_layout_observations_kept(
-        kOp, a, p, edit.candidate(),
-        {{buf}, {buf}, [&swap](const Expr& e) { return swap.mutate(e); }});
+        a, p, edit.candidate(), {{buf}, {buf}, [&swap](const Expr& e) { return swap.mutate(e); }});
     return edit.done();
   });
 }

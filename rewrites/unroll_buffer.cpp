@@ -21,7 +21,6 @@
 namespace exocpp {
 
 namespace {
-const char* kOp = "unroll_buffer";
 
 // Replaces every access of `buf` by an access of the buffer of its constant index.
 class Unroller : public IRMutator {
@@ -102,45 +101,43 @@ struct IndexCollector : IRVisitor {
 }  // namespace
 
 Proc unroll_buffer(const Proc& p, const CursorLike& alloc, int dimension) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor a = rw::resolve_alloc_stmt(kOp, p, alloc);
+  return rw::run_op("unroll_buffer", [&]() -> Proc {
+    Cursor a = rw::resolve_alloc_stmt(p, alloc);
     const AllocNode* an = a.stmt().as<AllocNode>();
-    if (an->type.rank() == 0) rw::fail(kOp, a, "cannot unroll the scalar '" + a.name() + "'");
+    if (an->type.rank() == 0) rw::fail(a, "cannot unroll the scalar '" + a.name() + "'");
     if (dimension < 0 || dimension >= an->type.rank())
-      rw::fail_argument(kOp, a,
-                        "dimension " + std::to_string(dimension) + " does not exist: '" + a.name() +
-                            "' has " + std::to_string(an->type.rank()) + " dimensions");
+      rw::fail_argument(a, "dimension " + std::to_string(dimension) + " does not exist: '" +
+                               a.name() + "' has " + std::to_string(an->type.rank()) +
+                               " dimensions");
     const ConstNode* n = an->type.shape[dimension].as<ConstNode>();
     if (!n || !n->is_int())
-      rw::fail(kOp, a,
-               "dimension " + std::to_string(dimension) + " of '" + a.name() +
-                   "' must be a constant, not '" + to_string(an->type.shape[dimension]) + "'");
+      rw::fail(a, "dimension " + std::to_string(dimension) + " of '" + a.name() +
+                      "' must be a constant, not '" + to_string(an->type.shape[dimension]) + "'");
     const Block& list = a.list();
     const int ai = a.loc().lo;
     Block rest(list.begin() + ai + 1, list.end());
     rw::BufferUses uses = rw::buffer_uses(rest, an->name);
-    if (uses.whole) rw::fail(kOp, a, "'" + a.name() + "' is passed whole to a call");
-    if (uses.stride) rw::fail(kOp, a, "the code takes a stride of '" + a.name() + "'");
+    if (uses.whole) rw::fail(a, "'" + a.name() + "' is passed whole to a call");
+    if (uses.stride) rw::fail(a, "the code takes a stride of '" + a.name() + "'");
     IndexCollector ic;
     ic.buf = an->name;
     ic.dim = dimension;
     ic.visit(rest);
     if (!ic.bad_window.empty())
-      rw::fail(kOp, a, "the window '" + ic.bad_window + "' spans the dimension to unroll");
+      rw::fail(a, "the window '" + ic.bad_window + "' spans the dimension to unroll");
     std::map<int64_t, Sym> syms;
     for (const Expr& i : ic.idx) {
       const ConstNode* c = i.as<ConstNode>();
       if (!c || !c->is_int())
-        rw::fail(kOp, a,
-                 "'" + a.name() + "' is indexed with '" + to_string(i) + "' in dimension " +
-                     std::to_string(dimension) + "; expected a constant (unroll the loop first)");
+        rw::fail(a, "'" + a.name() + "' is indexed with '" + to_string(i) + "' in dimension " +
+                        std::to_string(dimension) +
+                        "; expected a constant (unroll the loop first)");
       if (c->int_val() < 0 || c->int_val() >= n->int_val())
-        rw::fail(kOp, a,
-                 "the index " + std::to_string(c->int_val()) + " is outside dimension " +
-                     std::to_string(dimension) + " of '" + a.name() + "'");
+        rw::fail(a, "the index " + std::to_string(c->int_val()) + " is outside dimension " +
+                        std::to_string(dimension) + " of '" + a.name() + "'");
       syms[c->int_val()];
     }
-    for (auto& [k, s] : syms) s = rw::fresh_name(kOp, p, a.name() + "_" + std::to_string(k), a);
+    for (auto& [k, s] : syms) s = rw::fresh_name(p, a.name() + "_" + std::to_string(k), a);
 
     std::vector<Expr> shape = an->type.shape;
     shape.erase(shape.begin() + dimension);
@@ -157,7 +154,7 @@ Proc unroll_buffer(const Proc& p, const CursorLike& alloc, int dimension) {
                  mapped);
     std::vector<Sym> parts;
     for (const auto& [k, s] : syms) parts.push_back(s);
-    rw::require_layout_observations_kept(kOp, a, p, edit.candidate(), {{an->name}, parts, {}});
+    rw::require_layout_observations_kept(a, p, edit.candidate(), {{an->name}, parts, {}});
     return edit.done();
   });
 }

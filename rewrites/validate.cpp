@@ -24,7 +24,6 @@ namespace {
 // -1: not decided yet (EXOCPP_VALIDATE decides on first use); 0 off; 1 on.
 std::atomic<int> g_mode{-1};
 std::atomic<uint64_t> g_operations{0}, g_compared{0}, g_trials{0}, g_seed{0};
-thread_local int t_depth = 0;
 
 int mode_from_env() {
   const char* v = std::getenv("EXOCPP_VALIDATE");
@@ -455,19 +454,30 @@ std::string validate_step(const std::string& op, const Proc& before, const Proc&
 
 namespace rw {
 
-ValidationFrame::ValidationFrame() {
-  if (t_depth++ == 0 && validation_enabled()) {
+namespace {
+// The innermost open operation frame of this thread (OpFrame).
+thread_local const OpFrame* t_frame = nullptr;
+}  // namespace
+
+const std::string& current_op() {
+  static const std::string none;
+  return t_frame ? t_frame->name() : none;
+}
+
+OpFrame::OpFrame(std::string name) : name_(std::move(name)), outer_(t_frame) {
+  t_frame = this;
+  if (!outer_ && validation_enabled()) {  // the outermost operation
     active_ = true;
     saved_log_ = set_derive_log(&log_);
   }
 }
 
-ValidationFrame::~ValidationFrame() {
-  --t_depth;
+OpFrame::~OpFrame() {
+  t_frame = outer_;
   if (active_) set_derive_log(saved_log_);
 }
 
-void ValidationFrame::check(const std::string& op, const Proc& result) {
+void OpFrame::check(const Proc& result) {
   if (!active_ || !result.defined()) return;
   set_derive_log(saved_log_);
   active_ = false;
@@ -481,7 +491,7 @@ void ValidationFrame::check(const std::string& op, const Proc& result) {
   if (!input.defined()) return;
   std::string report;
   try {
-    report = validate_step(op, input, result, ++g_seed);
+    report = validate_step(name_, input, result, ++g_seed);
   } catch (const Error&) {
     return;  // the comparison could not run (reported by validate_step's callers otherwise)
   }

@@ -28,8 +28,6 @@ namespace exocpp {
 
 namespace {
 
-const char* kOp = "vectorize";
-
 // The expressions of statement `s`'s right-hand side equal to `e`.
 std::vector<CursorLike> occurrences(const Cursor& s, const Expr& e) {
   std::vector<CursorLike> out;
@@ -81,9 +79,8 @@ class Vectorizer {
     Cursor s = p.forward(s_in);
     if (Proc q; try_instructions(p, s.parent(), q)) return q;
     if (!s.stmt().as<AssignNode>() && !s.stmt().as<ReduceNode>())
-      rw::fail(kOp, s,
-               "no instruction in the list computes '" + first_line(s) +
-                   "', and only an assignment or a reduction can be split into instructions");
+      rw::fail(s, "no instruction in the list computes '" + first_line(s) +
+                      "', and only an assignment or a reduction can be split into instructions");
     const Sym xi = s.parent().stmt().as<ForNode>()->iter;
     // The operands to put in registers: the whole right-hand side of a store to memory or of a
     // reduction; the operands of an operation whose result goes to a register.
@@ -94,9 +91,8 @@ class Vectorizer {
       if (const Expr c = expr_at(p.forward(s).stmt(), k); c.as<ConstNode>())
         p = hoist_literal(p, p.forward(s), c);
     if (operands.empty())
-      rw::fail(kOp, s,
-               "no instruction in the list computes '" + first_line(s) +
-                   "' (an instruction that does not fit: its body must unify with this strip)");
+      rw::fail(s, "no instruction in the list computes '" + first_line(s) +
+                      "' (an instruction that does not fit: its body must unify with this strip)");
     // Bind from the last operand to the first so the earlier ones' steps stay valid.
     for (auto k = operands.rbegin(); k != operands.rend(); ++k) {
       Cursor operand = p.forward(s);
@@ -115,7 +111,7 @@ class Vectorizer {
     }
     Cursor again = p.forward(s);
     if (Proc q; try_instructions(p, again.parent(), q)) return q;
-    rw::fail(kOp, again,
+    rw::fail(again,
              "no instruction in the list computes '" + first_line(again) +
                  "' (an instruction that does not fit: its body must unify with this strip)");
   }
@@ -142,11 +138,10 @@ class Vectorizer {
     try {
       return bind_for_broadcast(p, s, c, name);
     } catch (const SchedulingError& e) {
-      rw::fail(kOp, s,
-               "the literal '" + to_string(c) + "' in '" + first_line(s) +
-                   "' must become a register, and it cannot be bound to a buffer a broadcast "
-                   "reads: " +
-                   e.reason());
+      rw::fail(s, "the literal '" + to_string(c) + "' in '" + first_line(s) +
+                      "' must become a register, and it cannot be bound to a buffer a broadcast "
+                      "reads: " +
+                      e.reason());
     }
   }
 
@@ -239,10 +234,10 @@ Proc hoist_invariant_elements(Proc q, const Cursor& strip) {
 
 Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::string& memory,
                const std::vector<Proc>& instructions, const VectorizeOptions& opts) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor l = rw::resolve_loop(kOp, p, loop);
-    if (width < 1) rw::fail_argument(kOp, l, "the width must be positive");
-    if (instructions.empty()) rw::fail_argument(kOp, l, "expected at least one instruction");
+  return rw::run_op("vectorize", [&]() -> Proc {
+    Cursor l = rw::resolve_loop(p, loop);
+    if (width < 1) rw::fail_argument(l, "the width must be positive");
+    if (instructions.empty()) rw::fail_argument(l, "expected at least one instruction");
     const std::string iter = l.stmt().as<ForNode>()->iter.name();
     const std::string outer = rw::unused_name(p, iter + "o"),
                       inner = rw::unused_name(p, iter + "i");

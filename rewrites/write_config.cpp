@@ -18,27 +18,23 @@
 
 namespace exocpp {
 
-namespace {
-const char* kOp = "write_config";
-}  // namespace
-
 Proc write_config(const Proc& p, const CursorLike& gap, const Config& config,
                   const std::string& field, const std::string& rhs) {
-  return rw::run_op(kOp, [&]() -> Proc {
-    Cursor g = rw::resolve_gap(kOp, p, gap);
-    const ConfigField& f = rw::config_field(kOp, g, config, field);
+  return rw::run_op("write_config", [&]() -> Proc {
+    Cursor g = rw::resolve_gap(p, gap);
+    const ConfigField& f = rw::config_field(g, config, field);
     const BlockPath& path = g.loc().block;
     const int k = g.loc().lo;
     ParseOptions po;
     po.configs.push_back(config);
     Expr e = rw::parse_user_expr(g, rhs, rw::scope_at(p, path, k), po);
-    rw::check_fits_field(kOp, g, config, f, e);
-    const bool final_only = rw::require_invisible_write(kOp, g, p, path, k, k, config, field, e);
+    rw::check_fits_field(g, config, f, e);
+    const bool final_only = rw::require_invisible_write(g, p, path, k, k, config, field, e);
 
     Stmt write = WriteConfigNode::make(config, field, e, g.srcinfo());
     rw::Edit edit(p);
     edit.insert(path, k, {write});
-    rw::typecheck_candidate(kOp, edit.node(), "the new write is ill-typed");
+    rw::typecheck_candidate(edit.node(), "the new write is ill-typed");
     // A write seen only by the caller (the final config state): recorded for call_eqv.
     if (final_only) rw::record_final_config(edit.node(), config, field);
     return edit.done();

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/check-format.sh
 scripts/check-layers.sh
+scripts/check-conventions.sh
 scripts/build.sh
 (cd build && ctest --output-on-failure -j"${EXOCPP_JOBS:-2}")
 scripts/test-outside.sh build

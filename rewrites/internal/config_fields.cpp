@@ -9,18 +9,15 @@
 
 namespace exocpp::rw {
 
-const ConfigField& config_field(const std::string& op, const Cursor& where, const Config& cfg,
-                                const std::string& field) {
-  if (!cfg) fail(op, where, "no config given");
+const ConfigField& config_field(const Cursor& where, const Config& cfg, const std::string& field) {
+  if (!cfg) fail(where, "no config given");
   if (const ConfigField* f = cfg->field(field)) return *f;
   std::string have;
   for (const ConfigField& f : cfg->fields) have += (have.empty() ? "" : ", ") + f.name;
-  fail(op, where,
-       "config '" + cfg->name + "' has no field '" + field + "' (its fields: " + have + ")");
+  fail(where, "config '" + cfg->name + "' has no field '" + field + "' (its fields: " + have + ")");
 }
 
-void check_fits_field(const std::string& op, const Cursor& where, const Config& cfg,
-                      const ConfigField& f, const Expr& e) {
+void check_fits_field(const Cursor& where, const Config& cfg, const ConfigField& f, const Expr& e) {
   const Type& t = e.type();
   bool ok = false;
   if (t.is_scalar()) {
@@ -34,14 +31,13 @@ void check_fits_field(const std::string& op, const Cursor& where, const Config& 
       ok = t.base == ScalarKind::Stride || t.base == ScalarKind::Int;
   }
   if (!ok)
-    fail(op, where,
-         "'" + to_string(e) + "' has type " + to_string(t) + ", which does not fit " + cfg->name +
-             "." + f.name + " of type " + to_string(f.type));
+    fail(where, "'" + to_string(e) + "' has type " + to_string(t) + ", which does not fit " +
+                    cfg->name + "." + f.name + " of type " + to_string(f.type));
 }
 
-bool require_invisible_write(const std::string& op, const Cursor& where, const Proc& p,
-                             const BlockPath& path, int index, int after, const Config& cfg,
-                             const std::string& field, const Expr& value, const Proc* without) {
+bool require_invisible_write(const Cursor& where, const Proc& p, const BlockPath& path, int index,
+                             int after, const Config& cfg, const std::string& field,
+                             const Expr& value, const Proc* without) {
   bool escapes = false;
   checker::Answer unread = checker::config_unread_after(p, path, after, cfg, field, &escapes);
   if (unread.proved() && !escapes) return false;
@@ -50,7 +46,7 @@ bool require_invisible_write(const std::string& op, const Cursor& where, const P
   if (holds.proved()) return false;
   if (unread.proved()) return true;
   std::string f = cfg->name + "." + field;
-  fail(op, where,
+  fail(where,
        "requires that " + f + " already holds " + to_string(value) +
            " here or is not read afterwards, but " + unread.counterexample + "; and " +
            (holds.reason.empty() ? "its value here is unknown" : holds.reason),
@@ -63,15 +59,14 @@ void record_final_config(ProcNode& node, const Config& cfg, const std::string& f
   node.eqv_configs.emplace_back(cfg, field);
 }
 
-void typecheck_candidate(const std::string& op, const ProcNode& candidate, const std::string& why,
-                         const SrcInfo* at) {
+void typecheck_candidate(const ProcNode& candidate, const std::string& why, const SrcInfo* at) {
   try {
     // Mid-schedule, plain code may still touch a buffer already moved to a register memory
     // (its copy loops are replaced by instructions next), and a kernel may be half made (its
     // loops become GPU loops one step at a time); codegen enforces those rules.
     typecheck(Proc(ProcNode::make(candidate)), {.memory_access = false, .cuda_structure = false});
   } catch (const TypeError& e) {
-    fail(op, at ? *at : e.loc(), why + ": " + e.reason());
+    fail(at ? *at : e.loc(), why + ": " + e.reason());
   }
 }
 

@@ -23,31 +23,27 @@ ProducerNest producer_nest(const Stmt& s) {
   return n;
 }
 
-void require_store_keeps_value(const std::string& op, const Cursor& where, const Sym& buf,
-                               const Expr& e, ScalarKind to) {
+void require_store_keeps_value(const Cursor& where, const Sym& buf, const Expr& e, ScalarKind to) {
   if (store_keeps_value(e, to)) return;
-  fail(ErrorCode::NotProved, "precision.store", op, where,
+  fail(ErrorCode::NotProved, "precision.store", where,
        "'" + buf.name() + "' (" + to_string(to) + ") does not hold the value of '" + to_string(e) +
            "' (of type " + to_string(e.type().base) +
            ") exactly: the store rounds or wraps it, so the expression cannot stand for it");
 }
 
-void require_inputs_unwritten(const std::string& op, const Cursor& where, const Proc& p,
-                              const Block& rest, const std::vector<Expr>& inputs,
-                              const std::string& after) {
+void require_inputs_unwritten(const Cursor& where, const Proc& p, const Block& rest,
+                              const std::vector<Expr>& inputs, const std::string& after) {
   auto roots = window_roots(p);
   Access in_rest = accesses(rest, roots);
   for (const Expr& e : inputs) {
     Access in_e = accesses(e, roots);
     for (const Sym& b : in_e.reads)
       if (in_rest.writes.count(b))
-        fail(op, where,
-             "'" + to_string(e) + "' reads '" + b.name() + "', which is written " + after);
+        fail(where, "'" + to_string(e) + "' reads '" + b.name() + "', which is written " + after);
     for (const std::string& f : in_e.config_reads)
       if (in_rest.config_writes.count(f) || in_rest.config_writes.count("*"))
-        fail(
-            op, where,
-            "'" + to_string(e) + "' reads config field '" + f + "', which may be written " + after);
+        fail(where, "'" + to_string(e) + "' reads config field '" + f + "', which may be written " +
+                        after);
   }
 }
 
@@ -65,8 +61,8 @@ std::vector<std::vector<Expr>> own_reads(const Stmt& s, const Sym& buf) {
   return v.out;
 }
 
-void require_arithmetic_kept(const std::string& op, const Cursor& where, const Block& before,
-                             const Block& after, const std::string& what) {
+void require_arithmetic_kept(const Cursor& where, const Block& before, const Block& after,
+                             const std::string& what) {
   std::optional<ArithmeticChange> d = changed_arithmetic(before, after);
   if (!d) return;
   auto arith = [](const Expr& x) {
@@ -76,18 +72,18 @@ void require_arithmetic_kept(const std::string& op, const Cursor& where, const B
     if (is_int_precision(t)) return std::string("32-bit int (") + to_string(t) + ")";
     return std::string(to_string(t));
   };
-  fail(ErrorCode::NotProved, "precision.context", op, where,
+  fail(ErrorCode::NotProved, "precision.context", where,
        what + " changes how '" + to_string(d->first) + "' computes: it computed in " +
            arith(d->first) + ", and as '" + to_string(d->second) + "' it would compute in " +
            arith(d->second));
 }
 
-void typecheck_substituted(const std::string& op, const Cursor& where, Edit& edit, const Sym& buf,
-                           const Expr& e, ScalarKind to) {
+void typecheck_substituted(const Cursor& where, Edit& edit, const Sym& buf, const Expr& e,
+                           ScalarKind to) {
   if (e.type().base == to) return;
   const SrcInfo at = where.stmt().srcinfo();
-  typecheck_candidate(op, edit.node(),
-                      "'" + to_string(e) + "' cannot stand for '" + buf.name() + "'", &at);
+  typecheck_candidate(edit.node(), "'" + to_string(e) + "' cannot stand for '" + buf.name() + "'",
+                      &at);
 }
 
 }  // namespace exocpp::rw

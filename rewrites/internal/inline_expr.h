@@ -27,16 +27,14 @@ ProducerNest producer_nest(const Stmt& s);
 
 // Refuses (as `op`, at `where`) unless storing `e` in `buf`'s element type `to` keeps its value
 // (store_keeps_value): a rounded or wrapped store cannot be replaced by the expression.
-void require_store_keeps_value(const std::string& op, const Cursor& where, const Sym& buf,
-                               const Expr& e, ScalarKind to);
+void require_store_keeps_value(const Cursor& where, const Sym& buf, const Expr& e, ScalarKind to);
 
 // Refuses unless `rest` writes nothing that `inputs` read (buffers, also through the windows of
 // `p`, and config fields; a call counts as writing every buffer it is passed and every config
 // field), so that the expressions keep their values while `rest` runs. `after` names the point
 // in the messages ("later in the block", "after the producer").
-void require_inputs_unwritten(const std::string& op, const Cursor& where, const Proc& p,
-                              const Block& rest, const std::vector<Expr>& inputs,
-                              const std::string& after);
+void require_inputs_unwritten(const Cursor& where, const Proc& p, const Block& rest,
+                              const std::vector<Expr>& inputs, const std::string& after);
 
 // A visitor of a statement's own expressions: a loop's bounds and an if's condition, not the
 // statements nested in them (each of those is analysed in its own context).
@@ -57,12 +55,12 @@ std::vector<std::vector<Expr>> own_reads(const Stmt& s, const Sym& buf);
 // equal value) changed the arithmetic of an operator or extern above a replaced part
 // (changed_arithmetic, internal/precision.h): `x: f32 = a_i8[i]; c = x / 2.0` must not become the
 // integer division `a_i8[i] / 2.0`. `what` names the replacement in the message.
-void require_arithmetic_kept(const std::string& op, const Cursor& where, const Block& before,
-                             const Block& after, const std::string& what);
+void require_arithmetic_kept(const Cursor& where, const Block& before, const Block& after,
+                             const std::string& what);
 
 // When `e`'s type differs from `buf`'s element type `to`, type-checks the edited proc, whose
 // reads of `buf` now read `e` (refusing with the reason if `e` cannot stand there).
-void typecheck_substituted(const std::string& op, const Cursor& where, Edit& edit, const Sym& buf,
-                           const Expr& e, ScalarKind to);
+void typecheck_substituted(const Cursor& where, Edit& edit, const Sym& buf, const Expr& e,
+                           ScalarKind to);
 
 }  // namespace exocpp::rw

@@ -168,15 +168,14 @@ Cursor stmt_cursor(const Proc& p, const BlockPath& path, int index) {
 
 }  // namespace
 
-void require_layout_observations_kept(const std::string& op, const Cursor& where,
-                                      const Proc& before, const Proc& after,
+void require_layout_observations_kept(const Cursor& where, const Proc& before, const Proc& after,
                                       const LayoutChange& change) {
   std::vector<Observation> old_obs, new_obs;
   std::vector<std::pair<BlockPath, int>> old_calls, new_calls;
   collect(before.body(), {}, storage_names(before, change.before), old_obs, old_calls);
   collect(after.body(), {}, storage_names(after, change.after), new_obs, new_calls);
   if (old_obs.size() != new_obs.size())
-    fail(ErrorCode::Unsupported, "layout.unmatched", op, where,
+    fail(ErrorCode::Unsupported, "layout.unmatched", where,
          "the rewritten code observes " + std::to_string(new_obs.size()) +
              " strides of the changed buffers where the code observed " +
              std::to_string(old_obs.size()) + "; cannot show that each keeps its value");
@@ -192,12 +191,12 @@ void require_layout_observations_kept(const std::string& op, const Cursor& where
     std::optional<Expr> nv = stride_value(nctx, n.name, n.dim);
     if (ov && nv && change.to_before) nv = change.to_before(*nv);
     if (!ov || !nv)
-      fail(ErrorCode::NotProved, "layout.stride_changed", op, at,
+      fail(ErrorCode::NotProved, "layout.stride_changed", at,
            o.what + " (at '" + first_line(at.stmt()) + "') has no value in the " +
                (ov ? "new" : "old") + " layout");
     if (expr_equal(*ov, *nv)) continue;
     require_proved(
-        op, at, checker::always_true(octx, BinOpNode::make(BinOpKind::Eq, *ov, *nv)),
+        at, checker::always_true(octx, BinOpNode::make(BinOpKind::Eq, *ov, *nv)),
         [&] {
           return o.what + " (at '" + first_line(at.stmt()) + "') keeps its value (" +
                  to_string(*ov) + " before the change, " + to_string(*nv) + " after)";
@@ -211,7 +210,7 @@ void require_layout_observations_kept(const std::string& op, const Cursor& where
       checker::check_call(after, path, index);
     } catch (const checker::CheckError& e) {
       Cursor at = stmt_cursor(after, path, index);
-      throw SchedulingError(op, at.srcinfo(),
+      throw SchedulingError(current_op(), at.srcinfo(),
                             "the call '" + first_line(at.stmt()) +
                                 "' would no longer meet its callee's preconditions: " + e.reason(),
                             e.counterexample(), ErrorCode::NotProved, "layout.call_precondition",

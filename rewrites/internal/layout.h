@@ -43,8 +43,7 @@ struct LayoutChange {
 //
 // The observations of `before` and `after` are paired in the order the code holds them; a
 // rewrite that does not keep them in place is refused ("layout.unmatched").
-void require_layout_observations_kept(const std::string& op, const Cursor& where,
-                                      const Proc& before, const Proc& after,
+void require_layout_observations_kept(const Cursor& where, const Proc& before, const Proc& after,
                                       const LayoutChange& change);
 
 }  // namespace exocpp::rw

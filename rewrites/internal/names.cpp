@@ -89,12 +89,12 @@ std::string quoted_name(const std::string& name) {
 }
 }  // namespace
 
-void check_new_name(const std::string& op, const Proc& p, const std::string& name,
-                    const Cursor& where, const std::string& what) {
+void check_new_name(const Proc& p, const std::string& name, const Cursor& where,
+                    const std::string& what) {
   auto refuse = [&](const std::string& why) {
     std::string msg = quoted_name(name) + " is not a valid " + what + ": " + why;
-    if (where.is_valid()) fail(ErrorCode::BadArgument, "arg.name", op, where, msg);
-    fail(ErrorCode::BadArgument, "arg.name", op, p->srcinfo, msg);
+    if (where.is_valid()) fail(ErrorCode::BadArgument, "arg.name", where, msg);
+    fail(ErrorCode::BadArgument, "arg.name", p->srcinfo, msg);
   };
   if (std::string why = name_syntax_problem(name); !why.empty()) refuse(why);
   Referenced refs = referenced(p);
@@ -103,10 +103,10 @@ void check_new_name(const std::string& op, const Proc& p, const std::string& nam
   if (refs.configs.count(name)) refuse("proc '" + p.name() + "' uses a config of that name");
 }
 
-void check_new_proc_name(const std::string& op, const Proc& p, const std::string& name,
-                         const SrcInfo& where, bool other_than_self) {
+void check_new_proc_name(const Proc& p, const std::string& name, const SrcInfo& where,
+                         bool other_than_self) {
   auto refuse = [&](const std::string& why) {
-    fail(ErrorCode::BadArgument, "arg.name", op, where,
+    fail(ErrorCode::BadArgument, "arg.name", where,
          quoted_name(name) + " is not a valid proc name: " + why);
   };
   if (std::string why = name_syntax_problem(name); !why.empty()) refuse(why);
@@ -118,10 +118,9 @@ void check_new_proc_name(const std::string& op, const Proc& p, const std::string
   if (refs.configs.count(name)) refuse("proc '" + p.name() + "' uses a config of that name");
 }
 
-void check_callee_name(const std::string& op, const Proc& p, const Proc& callee,
-                       const Cursor& where) {
+void check_callee_name(const Proc& p, const Proc& callee, const Cursor& where) {
   auto refuse = [&](const std::string& why) {
-    fail(ErrorCode::BadArgument, "arg.name", op, where,
+    fail(ErrorCode::BadArgument, "arg.name", where,
          "proc '" + p.name() + "' cannot call '" + callee.name() + "': " + why);
   };
   if (callee.name() == p.name()) refuse("it has the same name as the caller (rename one of them)");
@@ -130,14 +129,13 @@ void check_callee_name(const std::string& op, const Proc& p, const Proc& callee,
       refuse("it calls a proc named '" + p.name() + "' like the caller (rename one of them)");
 }
 
-Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, const Cursor& where,
-               NameScope scope) {
-  check_new_name(op, p, name, where);
+Sym fresh_name(const Proc& p, const std::string& name, const Cursor& where, NameScope scope) {
+  check_new_name(p, name, where);
   // A name may repeat in sibling scopes (stage_mem's copy loops do), but it must neither shadow
   // a name visible at `where` nor be shadowed by one bound in the new name's scope: the rest of
   // the statement list from `where` on, or only the statements `where` covers.
   auto clash = [&] {
-    fail(ErrorCode::BadArgument, "arg.name", op, where,
+    fail(ErrorCode::BadArgument, "arg.name", where,
          "the name '" + name + "' is already used in proc '" + p.name() +
              "' where it would be visible");
   };

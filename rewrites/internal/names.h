@@ -16,18 +16,17 @@ namespace exocpp::rw {
 // printed proc would not parse back, or would mean something else. Throws SchedulingError
 // naming `op`, the bad name and `what` it was meant to be ("new name": "'for' is not a valid
 // new name: it is a keyword ...").
-void check_new_name(const std::string& op, const Proc& p, const std::string& name,
-                    const Cursor& where, const std::string& what = "new name");
+void check_new_name(const Proc& p, const std::string& name, const Cursor& where,
+                    const std::string& what = "new name");
 // The same for a new proc name (rename, extract_subproc): it must also differ from `p`'s own
 // name when `other_than_self` (a second proc beside `p`) and from every proc `p` calls,
 // transitively, since codegen emits them into one library.
-void check_new_proc_name(const std::string& op, const Proc& p, const std::string& name,
-                         const SrcInfo& where, bool other_than_self);
+void check_new_proc_name(const Proc& p, const std::string& name, const SrcInfo& where,
+                         bool other_than_self);
 // A call of `callee` about to be put into `p` (replace, call_eqv, insert_noop_call): refused
 // when `callee`, or a proc it calls, has `p`'s name, since a printed module cannot define both
 // and C cannot emit both.
-void check_callee_name(const std::string& op, const Proc& p, const Proc& callee,
-                       const Cursor& where);
+void check_callee_name(const Proc& p, const Proc& callee, const Cursor& where);
 // Where a new binding is visible: from `where` to the end of its statement list (a buffer or
 // window put before `where`), or only inside the statements `where` covers (a loop that
 // replaces or wraps them: divide_loop's, mult_loops', add_loop's).
@@ -35,7 +34,7 @@ enum class NameScope { RestOfList, Statements };
 // A fresh symbol named `name`: check_new_name, and `name` must not be used in `p` where the
 // new binding would be visible (argument, loop, buffer): throws SchedulingError then, because
 // a printed proc must not be ambiguous. The name may repeat in sibling scopes.
-Sym fresh_name(const std::string& op, const Proc& p, const std::string& name, const Cursor& where,
+Sym fresh_name(const Proc& p, const std::string& name, const Cursor& where,
                NameScope scope = NameScope::RestOfList);
 // A name of the procedure language: a letter or '_', then letters, digits and '_'.
 bool is_identifier(const std::string& s);

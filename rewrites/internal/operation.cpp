@@ -15,39 +15,43 @@
 
 namespace exocpp::rw {
 
-void fail(const std::string& op, const Cursor& where, const std::string& reason,
-          const std::string& counterexample) {
-  throw SchedulingError(op, where.is_valid() ? where.srcinfo() : SrcInfo{}, reason, counterexample,
-                        ErrorCode::NotProved, "", where.current_line());
+void fail(const Cursor& where, const std::string& reason, const std::string& counterexample) {
+  throw SchedulingError(current_op(), where.is_valid() ? where.srcinfo() : SrcInfo{}, reason,
+                        counterexample, ErrorCode::NotProved, "", where.current_line());
 }
 
-void fail(const std::string& op, const SrcInfo& where, const std::string& reason,
-          const std::string& counterexample) {
-  throw SchedulingError(op, where, reason, counterexample);
+void fail(const SrcInfo& where, const std::string& reason, const std::string& counterexample) {
+  throw SchedulingError(current_op(), where, reason, counterexample);
 }
 
-void fail(ErrorCode code, const std::string& reason_id, const std::string& op, const Cursor& where,
+void fail(ErrorCode code, const std::string& reason_id, const Cursor& where,
           const std::string& reason) {
-  throw SchedulingError(op, where.is_valid() ? where.srcinfo() : SrcInfo{}, reason, "", code,
-                        reason_id, where.current_line());
+  throw SchedulingError(current_op(), where.is_valid() ? where.srcinfo() : SrcInfo{}, reason, "",
+                        code, reason_id, where.current_line());
 }
 
-void fail(ErrorCode code, const std::string& reason_id, const std::string& op, const SrcInfo& where,
+void fail(ErrorCode code, const std::string& reason_id, const SrcInfo& where,
           const std::string& reason) {
-  throw SchedulingError(op, where, reason, "", code, reason_id);
+  throw SchedulingError(current_op(), where, reason, "", code, reason_id);
 }
 
-void fail_argument(const std::string& op, const Cursor& where, const std::string& reason) {
-  fail(ErrorCode::BadArgument, "arg.invalid", op, where, reason);
+void fail_argument(const Cursor& where, const std::string& reason) {
+  fail(ErrorCode::BadArgument, "arg.invalid", where, reason);
 }
 
-void fail_argument(const std::string& op, const SrcInfo& where, const std::string& reason) {
-  fail(ErrorCode::BadArgument, "arg.invalid", op, where, reason);
+void fail_argument(const SrcInfo& where, const std::string& reason) {
+  fail(ErrorCode::BadArgument, "arg.invalid", where, reason);
 }
 
-void rethrow_with_op(const std::string& op, const Error& e) {
+void rethrow_as_current(const SchedulingError& e, const std::string& prefix) {
+  throw SchedulingError(current_op(), e.loc(), prefix + e.reason(), e.counterexample(), e.code(),
+                        e.reason_id(), e.current());
+}
+
+void rethrow_in_frame(const Error& e) {
+  const std::string& name = current_op();
   if (const auto* s = dynamic_cast<const SchedulingError*>(&e))
-    throw SchedulingError(op, e.loc(), e.reason(), e.counterexample(), s->code(), s->reason_id(),
+    throw SchedulingError(name, e.loc(), e.reason(), e.counterexample(), s->code(), s->reason_id(),
                           e.current());
   // The argument was at fault: a user string the front end refused, a misused cursor, an
   // undefined proc.
@@ -58,13 +62,13 @@ void rethrow_with_op(const std::string& op, const Error& e) {
                                                                  : "arg.invalid";
   // Called while `e` is being handled: the new error nests it.
   std::throw_with_nested(
-      SchedulingError(op, e.loc(), e.reason(), e.counterexample(), ErrorCode::BadArgument, id));
+      SchedulingError(name, e.loc(), e.reason(), e.counterexample(), ErrorCode::BadArgument, id));
 }
 
-void require_unchanged(const std::string& op, const Cursor& where, const checker::Context& ctx,
-                       const Expr& e, const Block& code, const Message& what) {
+void require_unchanged(const Cursor& where, const checker::Context& ctx, const Expr& e,
+                       const Block& code, const Message& what) {
   require_proved(
-      op, where, checker::value_unchanged_by(ctx, e, code),
+      where, checker::value_unchanged_by(ctx, e, code),
       [&] {
         return what.str() +
                " has the same value where the rewritten proc evaluates it (nothing in between "
@@ -73,12 +77,12 @@ void require_unchanged(const std::string& op, const Cursor& where, const checker
       "checker.value_changed");
 }
 
-void require_parallel(const std::string& op, const Cursor& where, const checker::Context& ctx,
-                      const Stmt& loop, const Message& what) {
+void require_parallel(const Cursor& where, const checker::Context& ctx, const Stmt& loop,
+                      const Message& what) {
   const ForNode* f = loop.as<ForNode>();
   if (f == nullptr || f->mode == LoopMode::Seq) return;
   require_proved(
-      op, where, checker::loop_is_parallelizable(ctx, loop),
+      where, checker::loop_is_parallelizable(ctx, loop),
       [&] {
         return "the iterations of " + what.str() +
                ", a par loop, are independent (no two of them touch one location "
@@ -87,36 +91,34 @@ void require_parallel(const std::string& op, const Cursor& where, const checker:
       "checker.par_conflict");
 }
 
-void require_proved(const std::string& op, const Cursor& where, const checker::Answer& a,
-                    const Message& what, const std::string& reason_id) {
+void require_proved(const Cursor& where, const checker::Answer& a, const Message& what,
+                    const std::string& reason_id) {
   if (a.proved()) return;
   SrcInfo loc = where.is_valid() ? where.srcinfo() : SrcInfo{};
   if (a.refuted())
-    throw SchedulingError(op, loc,
+    throw SchedulingError(current_op(), loc,
                           "requires that " + what.str() + ", but " +
                               (a.reason.empty() ? std::string("the checker refuted it") : a.reason),
                           a.counterexample, ErrorCode::NotProved, reason_id, where.current_line());
   throw SchedulingError(
-      op, loc,
+      current_op(), loc,
       "could not prove that " + what.str() + (a.reason.empty() ? "" : " (" + a.reason + ")"), "",
       ErrorCode::Unknown, "checker.unknown", where.current_line());
 }
 
-void fail_wrong_kind(const std::string& op, const Cursor& c, const std::string& expected) {
-  fail(ErrorCode::BadArgument, "target.wrong_kind", op, c,
+void fail_wrong_kind(const Cursor& c, const std::string& expected) {
+  fail(ErrorCode::BadArgument, "target.wrong_kind", c,
        "expected " + expected + ", but " +
            (c.is_stmt() || c.is_expr() ? "'" + c.to_string() + "' is not one"
                                        : std::string("a ") + to_string(c.kind()) + " was given"));
 }
 
-const ForNode* as_loop(const std::string& op, const Cursor& c) {
-  return stmt_as<ForNode>(op, c, "a loop");
-}
+const ForNode* as_loop(const Cursor& c) { return stmt_as<ForNode>(c, "a loop"); }
 
-void check_int_arg(const std::string& op, const Cursor& where, const std::string& what,
-                   int64_t value, int64_t lo, int64_t hi) {
+void check_int_arg(const Cursor& where, const std::string& what, int64_t value, int64_t lo,
+                   int64_t hi) {
   if (value >= lo && value <= hi) return;
-  fail(ErrorCode::BadArgument, "arg.range", op, where,
+  fail(ErrorCode::BadArgument, "arg.range", where,
        what + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
            std::to_string(value));
 }
@@ -129,7 +131,7 @@ namespace {
 // when each step is legal for a sequential loop. A new or changed CUDA kernel (an outermost
 // cuda_blocks loop) must also be free of races between the threads of a block: moving a
 // statement across a barrier is legal for the sequential proc and may still break the kernel.
-void require_new_par_loops_parallel(const std::string& op, const Proc& result, const Proc& input) {
+void require_new_par_loops_parallel(const Proc& result, const Proc& input) {
   std::set<const StmtNode*> before;
   for (const ParallelLoopAt& at : parallel_loops(input.body())) before.insert(at.stmt.get());
   for (const ParallelLoopAt& at : parallel_loops(result.body())) {
@@ -137,11 +139,11 @@ void require_new_par_loops_parallel(const std::string& op, const Proc& result, c
     const ForNode* f = at.stmt.as<ForNode>();
     Loc l{CursorKind::Stmt, at.path, at.index, at.index + 1, {}};
     checker::Context ctx = checker::Context::at(result, at.path, at.index);
-    require_parallel(op, Cursor(result, l), ctx, at.stmt, [&] { return "loop " + f->iter.name(); });
+    require_parallel(Cursor(result, l), ctx, at.stmt, [&] { return "loop " + f->iter.name(); });
     if (f->mode == LoopMode::CudaBlocks && !at.in_kernel &&
         cuda_structure_problem(result, false).empty())
       require_proved(
-          op, Cursor(result, l), checker::kernel_is_race_free(ctx, at.stmt),
+          Cursor(result, l), checker::kernel_is_race_free(ctx, at.stmt),
           [&] {
             return "the threads of kernel '" + f->iter.name() +
                    "' do not race (between two barriers, no two threads of a block touch one "
@@ -242,25 +244,25 @@ class HiddenUse {
 
 }  // namespace
 
-void require_well_formed(const std::string& op, const Proc& result) {
+void require_well_formed(const Proc& result) {
   if (!result.defined()) return;
-  typecheck_candidate(op, *result.get(), "the rewritten proc would not be valid");
+  typecheck_candidate(*result.get(), "the rewritten proc would not be valid");
   HiddenUse hidden;
   hidden.proc(*result.get());
   if (hidden.found)
-    fail(op, hidden.found->second,
+    fail(hidden.found->second,
          "the result would use '" + hidden.found->first + "' where a nearer declaration of " +
              "another '" + hidden.found->first +
              "' hides it, so its printed form would read the wrong one (rename one of them)");
   Proc input = result.parent();
   if (!input.defined()) return;
-  require_new_par_loops_parallel(op, result, input);
+  require_new_par_loops_parallel(result, input);
 }
-void require_same_location(const std::string& op, const Cursor& where, const checker::Context& ctx,
+void require_same_location(const Cursor& where, const checker::Context& ctx,
                            const std::vector<Expr>& a, const std::vector<Expr>& b,
                            const Message& what) {
   if (a.size() != b.size())
-    fail(op, where, "requires that " + what.str() + ", but the index counts differ");
+    fail(where, "requires that " + what.str() + ", but the index counts differ");
   Expr all;
   for (size_t i = 0; i < a.size(); ++i) {
     if (expr_equal(a[i], b[i])) continue;
@@ -268,11 +270,10 @@ void require_same_location(const std::string& op, const Cursor& where, const che
     all = all.defined() ? BinOpNode::make(BinOpKind::And, all, eq, a[i].srcinfo()) : eq;
   }
   if (!all.defined()) return;
-  require_proved(op, where, checker::always_true(ctx, all), what);
+  require_proved(where, checker::always_true(ctx, all), what);
 }
 
-void require_size_expr(const std::string& op, const Cursor& where, const Expr& e,
-                       const std::string& what) {
+void require_size_expr(const Cursor& where, const Expr& e, const std::string& what) {
   struct V : IRVisitor {
     const Proc* p;
     std::string bad;
@@ -289,9 +290,9 @@ void require_size_expr(const std::string& op, const Cursor& where, const Expr& e
   v.p = &where.proc();
   v.visit(e);
   if (!v.bad.empty())
-    fail(op, where,
-         what + " '" + to_string(e) +
-             "' must be built from size arguments and constants, but it uses '" + v.bad + "'");
+    fail(where, what + " '" + to_string(e) +
+                    "' must be built from size arguments and constants, but it uses '" + v.bad +
+                    "'");
 }
 
 }  // namespace exocpp::rw

@@ -78,8 +78,8 @@ std::optional<Expr> first_data_read(const Expr& e) {
   return f.found;
 }
 
-Expr parse_typed(const std::string& op, const Cursor& where, const std::string& text,
-                 const std::string& what, bool condition) {
+Expr parse_typed(const Cursor& where, const std::string& text, const std::string& what,
+                 bool condition) {
   Expr e = parse_user_expr(where, text);
   const Type& t = e.type();
   bool ok = t.is_scalar() && (condition ? t.base == ScalarKind::Bool : is_indexable(t.base));
@@ -88,7 +88,7 @@ Expr parse_typed(const std::string& op, const Cursor& where, const std::string& 
     if (std::optional<Expr> r = first_data_read(e))
       why = "it reads the data value '" + to_string(*r) + "' (" + to_string(r->type()) +
             "): conditions and index expressions may use only sizes, indices, ints and bools";
-    fail(ErrorCode::BadArgument, "arg.expression", op, where,
+    fail(ErrorCode::BadArgument, "arg.expression", where,
          what + " '" + show_holes(text) + "' must be " +
              (condition ? "a condition" : "an integer (index) expression") + ", but " + why);
   }
@@ -97,13 +97,11 @@ Expr parse_typed(const std::string& op, const Cursor& where, const std::string& 
 
 }  // namespace
 
-Expr parse_index_expr(const std::string& op, const Cursor& where, const std::string& text,
-                      const std::string& what) {
-  return parse_typed(op, where, text, what, false);
+Expr parse_index_expr(const Cursor& where, const std::string& text, const std::string& what) {
+  return parse_typed(where, text, what, false);
 }
-Expr parse_condition(const std::string& op, const Cursor& where, const std::string& text,
-                     const std::string& what) {
-  return parse_typed(op, where, text, what, true);
+Expr parse_condition(const Cursor& where, const std::string& text, const std::string& what) {
+  return parse_typed(where, text, what, true);
 }
 
 Stmt stmt_of_expr(const Cursor& c) { return stmt_at(c.proc().body(), c.loc().block, c.loc().lo); }

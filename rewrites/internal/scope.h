@@ -27,10 +27,8 @@ Expr parse_user_expr(const Cursor& where, const std::string& text, bool allow_wi
 // A user's expression that must be an integer (index) expression (a bound, an offset, a size)
 // or a condition, parsed at `where`; anything else is refused with a SchedulingError naming `op`
 // and `what` the expression is ("the cut point").
-Expr parse_index_expr(const std::string& op, const Cursor& where, const std::string& text,
-                      const std::string& what);
-Expr parse_condition(const std::string& op, const Cursor& where, const std::string& text,
-                     const std::string& what);
+Expr parse_index_expr(const Cursor& where, const std::string& text, const std::string& what);
+Expr parse_condition(const Cursor& where, const std::string& text, const std::string& what);
 
 // The statement an expression cursor lies in.
 Stmt stmt_of_expr(const Cursor& c);

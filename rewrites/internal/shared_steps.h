@@ -14,15 +14,15 @@ namespace exocpp::rw {
 
 // reorder_loops on a resolved outer-loop cursor (reorder_loops.cpp; lift_scope reports as
 // `op`).
-Proc reorder_at(const std::string& op, const Proc& p, const Cursor& outer);
+Proc reorder_at(const Proc& p, const Cursor& outer);
 
 // expand_dim on parsed expressions (expand_dim.cpp; autolift_alloc too): a new dimension of size
 // `dim`, first (or last when `append`), that existing accesses index with `idx`.
-Proc expand_dim_with(const std::string& op, const Proc& p, const Cursor& alloc, const Expr& dim,
-                     const Expr& idx, bool append);
+Proc expand_dim_with(const Proc& p, const Cursor& alloc, const Expr& dim, const Expr& idx,
+                     bool append);
 
 // set_loop_mode on a resolved loop cursor (set_loop_mode.cpp; parallelize_loop too).
-Proc set_loop_mode_at(const std::string& op, const Proc& p, const Cursor& loop, LoopMode mode);
+Proc set_loop_mode_at(const Proc& p, const Cursor& loop, LoopMode mode);
 
 // replace on a resolved block cursor (replace.cpp; replace_all too).
 Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const ReplaceOptions& opts);
@@ -31,13 +31,12 @@ Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const Replace
 // of the proc as long as its body, outermost first and in program order, replaced by a call to it
 // where it unifies; with `once`, only the first that does. Refusals other than NotProved
 // propagate, reported as `op`.
-Proc replace_matches(const std::string& op, const Proc& p, const std::vector<Proc>& subprocs,
-                     bool once);
+Proc replace_matches(const Proc& p, const std::vector<Proc>& subprocs, bool once);
 
 // Refuses uses of `buf` in `rest` that cannot be rewritten index by index: the buffer passed
 // whole, a stride of it, or a window with an interval in one of `dims` (divide_dim.cpp; mult_dim
 // too). `why` says what changes ("merging dimensions").
-void require_elementwise_uses(const std::string& op, const Cursor& a, const Block& rest,
-                              const Sym& buf, const std::vector<int>& dims, const std::string& why);
+void require_elementwise_uses(const Cursor& a, const Block& rest, const Sym& buf,
+                              const std::vector<int>& dims, const std::string& why);
 
 }  // namespace exocpp::rw

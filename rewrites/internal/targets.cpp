@@ -5,24 +5,24 @@
 
 namespace exocpp::rw {
 
-Cursor resolve(const std::string& op, const Proc& p, const CursorLike& target, TargetKind kind) {
-  if (target.is_pattern()) return find_target(p, target.pattern(), kind, op);
+Cursor resolve(const Proc& p, const CursorLike& target, TargetKind kind) {
+  if (target.is_pattern()) return find_target(p, target.pattern(), kind, current_op());
   Cursor c;
   try {
     c = p.forward(target.cursor());
   } catch (const InvalidCursorError& e) {
-    fail(ErrorCode::NotFound, "target.removed", op, p->srcinfo, e.reason());
+    fail(ErrorCode::NotFound, "target.removed", p->srcinfo, e.reason());
   }
   if (!c.is_valid())
-    fail(ErrorCode::NotFound, "target.removed", op, p->srcinfo,
+    fail(ErrorCode::NotFound, "target.removed", p->srcinfo,
          "the cursor's target no longer exists in proc '" + p.name() + "' (a rewrite removed it)");
-  return as_target(c, kind, target.describe(), op);
+  return as_target(c, kind, target.describe(), current_op());
 }
 
-Cursor resolve_alloc_stmt(const std::string& op, const Proc& p, const CursorLike& alloc) {
-  Cursor a = resolve_alloc(op, p, alloc);
+Cursor resolve_alloc_stmt(const Proc& p, const CursorLike& alloc) {
+  Cursor a = resolve_alloc(p, alloc);
   if (a.is_arg())
-    fail(ErrorCode::BadArgument, "target.wrong_kind", op, a,
+    fail(ErrorCode::BadArgument, "target.wrong_kind", a,
          "'" + a.name() + "' is an argument; only allocations can be reshaped");
   return a;
 }

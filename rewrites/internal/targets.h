@@ -15,33 +15,32 @@ namespace exocpp::rw {
 
 // Resolves `target` in `p` as a target of `kind`. Throws SchedulingError(op) when nothing
 // matches, the cursor is invalid in `p`, or the target is of another kind.
-Cursor resolve(const std::string& op, const Proc& p, const CursorLike& target,
-               TargetKind kind = TargetKind::Any);
+Cursor resolve(const Proc& p, const CursorLike& target, TargetKind kind = TargetKind::Any);
 
-// Shorthands of resolve(op, p, target, kind) for the kinds operations take.
-inline Cursor resolve_stmt(const std::string& op, const Proc& p, const CursorLike& t) {
-  return resolve(op, p, t, TargetKind::Stmt);
+// Shorthands of resolve(p, target, kind) for the kinds operations take.
+inline Cursor resolve_stmt(const Proc& p, const CursorLike& t) {
+  return resolve(p, t, TargetKind::Stmt);
 }
-inline Cursor resolve_loop(const std::string& op, const Proc& p, const CursorLike& t) {
-  return resolve(op, p, t, TargetKind::Loop);
+inline Cursor resolve_loop(const Proc& p, const CursorLike& t) {
+  return resolve(p, t, TargetKind::Loop);
 }
-inline Cursor resolve_loop_nest(const std::string& op, const Proc& p, const CursorLike& t) {
-  return resolve(op, p, t, TargetKind::LoopNest);
+inline Cursor resolve_loop_nest(const Proc& p, const CursorLike& t) {
+  return resolve(p, t, TargetKind::LoopNest);
 }
-inline Cursor resolve_block(const std::string& op, const Proc& p, const CursorLike& t) {
-  return resolve(op, p, t, TargetKind::Block);
+inline Cursor resolve_block(const Proc& p, const CursorLike& t) {
+  return resolve(p, t, TargetKind::Block);
 }
-inline Cursor resolve_gap(const std::string& op, const Proc& p, const CursorLike& t) {
-  return resolve(op, p, t, TargetKind::Gap);
+inline Cursor resolve_gap(const Proc& p, const CursorLike& t) {
+  return resolve(p, t, TargetKind::Gap);
 }
-inline Cursor resolve_alloc(const std::string& op, const Proc& p, const CursorLike& t) {
-  return resolve(op, p, t, TargetKind::Alloc);
+inline Cursor resolve_alloc(const Proc& p, const CursorLike& t) {
+  return resolve(p, t, TargetKind::Alloc);
 }
-inline Cursor resolve_expr(const std::string& op, const Proc& p, const CursorLike& t) {
-  return resolve(op, p, t, TargetKind::Expr);
+inline Cursor resolve_expr(const Proc& p, const CursorLike& t) {
+  return resolve(p, t, TargetKind::Expr);
 }
 
 // An allocation statement (an argument is refused: only allocations can be reshaped).
-Cursor resolve_alloc_stmt(const std::string& op, const Proc& p, const CursorLike& alloc);
+Cursor resolve_alloc_stmt(const Proc& p, const CursorLike& alloc);
 
 }  // namespace exocpp::rw

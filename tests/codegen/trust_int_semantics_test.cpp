@@ -382,7 +382,7 @@ TEST(TrustFloatSemantics, FloatLocalNarrowedFromDoubleRoundsUnderGccVectorizers)
       "f");
   const double big = std::numeric_limits<double>::max();
   for (const std::vector<double>& d : {std::vector<double>{0.1, 1.0 / 3, -0.0},  // rounding
-                                       std::vector<double>{0.0, -2.7, big}})      // overflow
+                                       std::vector<double>{0.0, -2.7, big}})     // overflow
     for (const std::string cc : {"gcc", "clang"})
       for (const std::string opt : {"-O2", "-O3"}) {
         CompileOptions o{cc, {opt, "-march=native"}};

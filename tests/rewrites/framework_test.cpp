@@ -15,6 +15,15 @@ const char* kSrc = R"(def f(N: size, A: f32[N] @ DRAM):
         A[i] = 1.0
 )";
 
+// Runs `body` as the body of an operation named "op" (helpers name the open operation).
+template <class F>
+void in_op(F body) {
+  rw::run_op("op", [&] {
+    body();
+    return 0;
+  });
+}
+
 TEST(RewriteFramework, RunOpNamesTheOperationOnPlainErrors) {
   try {
     rw::run_op("my_op", []() -> int { throw InvalidCursorError("gone"); });
@@ -25,30 +34,54 @@ TEST(RewriteFramework, RunOpNamesTheOperationOnPlainErrors) {
   }
 }
 
+TEST(RewriteFramework, HelpersNameTheInnermostOpenOperation) {
+  Proc p = parse_proc(kSrc);
+  Cursor loop = p.body_cursor()[0];
+  EXPECT_EQ(rw::current_op(), "");
+  try {
+    rw::run_op("outer", [&] {
+      try {
+        rw::run_op("inner", [&]() -> int { rw::fail(loop, "no"); });
+      } catch (const SchedulingError& e) {
+        EXPECT_EQ(e.op(), "inner");
+      }
+      EXPECT_EQ(rw::current_op(), "outer");
+      rw::fail(loop, "no");
+      return 0;
+    });
+    FAIL();
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.op(), "outer");
+  }
+  EXPECT_EQ(rw::current_op(), "");
+}
+
 TEST(RewriteFramework, ResolveForwardsCursorsFromAncestors) {
   Proc p = parse_proc(kSrc);
   Cursor loop = p.body_cursor()[0];
   Proc q = derive_proc(p, p.body(), fwd_identity());
-  EXPECT_EQ(rw::resolve_stmt("op", q, loop).loc(), loop.loc());
+  EXPECT_EQ(rw::resolve_stmt(q, loop).loc(), loop.loc());
 }
 
 TEST(RewriteFramework, ResolveRefusesARemovedTarget) {
   Proc p = parse_proc(kSrc);
   Cursor loop = p.body_cursor()[0];
   Proc q = derive_proc(p, Block{PassNode::make()}, fwd_replace({}, 0, 1, 1));
-  expect_refused([&] { rw::resolve_stmt("op", q, loop); }, "op", ErrorCode::NotFound,
+  expect_refused([&] { in_op([&] { rw::resolve_stmt(q, loop); }); }, "op", ErrorCode::NotFound,
                  "target.removed");
 }
 
 TEST(RewriteFramework, AsLoopRefusesOtherStatements) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { rw::as_loop("op", p.body_cursor()[0].body()[0]); }, "op", "expected a loop");
+  expect_refused([&] { in_op([&] { rw::as_loop(p.body_cursor()[0].body()[0]); }); }, "op",
+                 "expected a loop");
 }
 
 TEST(RewriteFramework, FreshNameRefusesANameInUse) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { rw::fresh_name("op", p, "i", p.body_cursor()[0]); }, "op", "already used");
-  EXPECT_EQ(rw::fresh_name("op", p, "io", p.body_cursor()[0]).name(), "io");
+  expect_refused([&] { in_op([&] { rw::fresh_name(p, "i", p.body_cursor()[0]); }); }, "op",
+                 "already used");
+  EXPECT_EQ(rw::fresh_name(p, "io", p.body_cursor()[0]).name(), "io");
 }
 
 // Sibling loops may reuse a name (stage_mem's copy loops do): dividing both the load and the
@@ -73,7 +106,8 @@ TEST(RewriteFramework, FreshNameRefusesANameBoundLaterInTheSameList) {
     t: f32[4] @ DRAM
     t[0] = A[0]
 )");
-  expect_refused([&] { rw::fresh_name("op", p, "t", p.body_cursor()[0]); }, "op", "already used");
+  expect_refused([&] { in_op([&] { rw::fresh_name(p, "t", p.body_cursor()[0]); }); }, "op",
+                 "already used");
 }
 
 }  // namespace
@@ -89,11 +123,10 @@ TEST(RewriteFramework, AMessageIsBuiltOnlyWhenTheCheckFails) {
     ++built;
     return std::string("N is positive");
   };
-  rw::require_proved("op", loop, checker::Answer::proof(), what);
+  rw::require_proved(loop, checker::Answer::proof(), what);
   EXPECT_EQ(built, 0);
-  EXPECT_THROW(
-      rw::require_proved("op", loop, checker::Answer::refutation("N may be 0", "N = 0"), what),
-      SchedulingError);
+  EXPECT_THROW(rw::require_proved(loop, checker::Answer::refutation("N may be 0", "N = 0"), what),
+               SchedulingError);
   EXPECT_EQ(built, 1);
 }
 
