@@ -9,6 +9,7 @@
 
 #include "core/interpreter.h"
 #include "core/ir_visit.h"
+#include "core/window_alias.h"
 
 namespace exocpp::checker {
 
@@ -46,32 +47,14 @@ bool Effects::uses(const Sym& s) const { return contains(used, s); }
 
 namespace {
 
-// How a name maps onto its root buffer: each root dimension is either fixed (a point) or
-// offset by `lo` and indexed by the next index of the name. `identity` views pass indices on.
-struct View {
-  Sym root;
-  std::vector<WAccess> dims;
-  bool identity = true;
-};
-
 // The naming environment of the code being walked: windows (and a callee's buffer arguments)
-// as views, a callee's control arguments as the caller's expressions.
+// as views of their root buffers (core/window_alias.h), a callee's control arguments as the
+// caller's expressions. Views keep offsets as plain sums (add_offset): the encoder needs no
+// simplification, and access indices stay as the code wrote them.
 struct Env {
-  std::unordered_map<uint64_t, View> views;
+  WindowAliases views;
   std::unordered_map<uint64_t, Expr> vars;
 };
-
-Expr add(const Expr& a, const Expr& b) {
-  if (const ConstNode* c = a.as<ConstNode>(); c && c->is_int() && c->int_val() == 0) return b;
-  if (const ConstNode* c = b.as<ConstNode>(); c && c->is_int() && c->int_val() == 0) return a;
-  return BinOpNode::make(BinOpKind::Add, a, b, b.srcinfo());
-}
-
-View view_of_name(const Env& env, const Sym& name) {
-  auto it = env.views.find(name.id());
-  if (it != env.views.end()) return it->second;
-  return View{name, {}, true};
-}
 
 // Replaces a callee's control arguments by the caller's expressions and strides of windows by
 // strides of their root buffers.
@@ -88,15 +71,11 @@ class Subst : public IRMutator {
     return IRMutator::mutate_Read(n, e);
   }
   Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
-    View v = view_of_name(env_, n->name);
-    if (v.identity)
-      return v.root == n->name ? e : StrideExprNode::make(v.root, n->dim, e.srcinfo());
-    int k = 0;
-    for (size_t d = 0; d < v.dims.size(); ++d) {
-      if (!v.dims[d].is_interval) continue;
-      if (k++ == n->dim) return StrideExprNode::make(v.root, static_cast<int>(d), e.srcinfo());
-    }
-    return e;  // ill-typed dimension: leave it, the encoder will not know it either
+    WindowView v = env_.views.view(n->name);
+    if (v.root == n->name && v.is_identity()) return e;
+    std::optional<int> d = v.root_dim(n->dim);
+    if (!d) return e;  // ill-typed dimension: leave it, the encoder will not know it either
+    return StrideExprNode::make(v.root, *d, e.srcinfo());
   }
 
  private:
@@ -110,41 +89,17 @@ Expr subst(const Env& env, const Expr& e) {
 }
 
 Location resolve_in(const Env& env, const Sym& name, const std::vector<Expr>& idx) {
-  View v = view_of_name(env, name);
-  if (v.identity) return {v.root, idx};
-  Location loc{v.root, {}};
-  size_t k = 0;
-  for (const WAccess& d : v.dims) {
-    if (!d.is_interval || k >= idx.size())
-      loc.idx.push_back(d.lo);
-    else
-      loc.idx.push_back(add(d.lo, idx[k++]));
-  }
-  return loc;
+  WindowView v = env.views.view(name);
+  return {v.root, v.to_root(idx)};
 }
 
 // The view a window expression (already in the walker's terms) denotes.
-View view_of_window(const Env& env, const WindowExprNode* w) {
+WindowView view_of_window(const Env& env, const WindowExprNode* w) {
   std::vector<WAccess> mine;
   for (const WAccess& a : w->idx)
     mine.push_back(a.is_interval ? WAccess::interval(subst(env, a.lo), subst(env, a.hi))
                                  : WAccess::point(subst(env, a.lo)));
-  View base = view_of_name(env, w->name);
-  if (base.identity) return View{base.root, std::move(mine), false};
-  View out{base.root, {}, false};
-  size_t k = 0;
-  for (const WAccess& d : base.dims) {
-    if (!d.is_interval || k >= mine.size()) {
-      out.dims.push_back(d);
-      continue;
-    }
-    const WAccess& m = mine[k++];
-    if (m.is_interval)
-      out.dims.push_back(WAccess::interval(add(d.lo, m.lo), add(d.lo, m.hi)));
-    else
-      out.dims.push_back(WAccess::point(add(d.lo, m.lo)));
-  }
-  return out;
+  return env.views.view(w->name).compose(mine);
 }
 
 Env env_of(const Context& ctx) {
@@ -152,7 +107,7 @@ Env env_of(const Context& ctx) {
   for (const Scope& s : ctx.scopes())
     if (s.kind == Scope::Window)
       if (const WindowExprNode* w = s.window.as<WindowExprNode>())
-        env.views[s.name.id()] = view_of_window(env, w);
+        env.views.bind(s.name, view_of_window(env, w));
   return env;
 }
 
@@ -167,17 +122,17 @@ Env call_env(const Env& env, const CallNode* c) {
     if (fa.type.is_control()) {
       inner.vars[fa.name.id()] = subst(env, arg);
     } else if (const WindowExprNode* w = arg.as<WindowExprNode>()) {
-      inner.views[fa.name.id()] = view_of_window(env, w);
+      inner.views.bind(fa.name, view_of_window(env, w));
     } else if (const ReadNode* r = arg.as<ReadNode>()) {
       if (r->idx.empty()) {
-        inner.views[fa.name.id()] = view_of_name(env, r->name);
+        inner.views.bind(fa.name, env.views.view(r->name));
       } else {
         std::vector<Expr> sidx;
         for (const Expr& e : r->idx) sidx.push_back(subst(env, e));
         Location loc = resolve_in(env, r->name, sidx);
-        View v{loc.buffer, {}, false};
+        WindowView v{loc.buffer, {}};
         for (const Expr& e : loc.idx) v.dims.push_back(WAccess::point(e));
-        inner.views[fa.name.id()] = std::move(v);
+        inner.views.bind(fa.name, std::move(v));
       }
     }
   }
@@ -315,7 +270,7 @@ class Walker {
   }
 
   void add_window_corners(const Env& env, const WindowExprNode* w, const SrcInfo& where, int top) {
-    View v = view_of_window(env, w);
+    WindowView v = view_of_window(env, w);
     std::vector<Expr> first, last;
     for (const WAccess& d : v.dims) {
       first.push_back(d.lo);
@@ -525,7 +480,7 @@ class Walker {
         // with a value the field takes later (it is Unknown instead).
         reads(n->rhs, env, where, top);
         if (const WindowExprNode* w = n->rhs.as<WindowExprNode>()) {
-          env.views[n->name.id()] = view_of_window(env, w);
+          env.views.bind(n->name, view_of_window(env, w));
         }
         if (call_depth_ == 0) out_.windows.push_back(n->name);
         return;
@@ -556,7 +511,7 @@ Expr in_caller_terms(const Context& ctx, const CallNode& call, const Expr& calle
 }
 
 RootWindow resolve_window(const Context& ctx, const WindowExprNode& w) {
-  View v = view_of_window(env_of(ctx), &w);
+  WindowView v = view_of_window(env_of(ctx), &w);
   return RootWindow{v.root, std::move(v.dims)};
 }
 

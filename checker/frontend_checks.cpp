@@ -16,6 +16,7 @@
 #include "core/ir_visit.h"
 #include "core/memory.h"
 #include "core/printer.h"
+#include "core/window_alias.h"
 
 namespace exocpp::checker {
 
@@ -461,6 +462,7 @@ std::optional<MisalignedInstrWindow> find_misaligned_instr_window(const Proc& p)
   struct Finder : IRVisitor {
     const Proc& proc;
     std::map<uint64_t, std::pair<std::string, Type>> bufs;  // memory and type, by Sym id
+    WindowAliases windows;                                  // the window statements visited so far
     std::optional<MisalignedInstrWindow> found;
     explicit Finder(const Proc& pr) : proc(pr) {
       for (const FnArg& a : pr.args())
@@ -470,37 +472,46 @@ std::optional<MisalignedInstrWindow> find_misaligned_instr_window(const Proc& p)
       bufs[n->name.id()] = {n->mem, n->type};
       IRVisitor::visit_Alloc(n, s);
     }
-    // Where the window `arg` starts in its buffer's last dimension, and how far it spans there.
-    // False when `arg` is no buffer or window of one.
-    bool last_dim(const Expr& arg, Sym& name, Expr& lo, Expr& extent, bool& point) {
+    void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
+      if (const WindowExprNode* w = n->rhs.as<WindowExprNode>()) windows.bind(n->name, *w);
+      IRVisitor::visit_WindowStmt(n, s);
+    }
+    // Where the window `arg` starts in its root buffer's last dimension, and how far it spans
+    // there: a window expression or a buffer or window variable passed whole, resolved through
+    // window statements to the buffer whose memory holds it. False for anything else (an
+    // element, a control value).
+    bool last_dim(const Expr& arg, Sym& root, Expr& lo, Expr& extent, bool& point) {
       if (const WindowExprNode* w = arg.as<WindowExprNode>()) {
         if (w->idx.empty()) return false;
-        const WAccess& last = w->idx.back();
-        name = w->name;
-        lo = last.lo;
-        point = !last.is_interval;
-        if (!point) extent = BinOpNode::make(BinOpKind::Sub, last.hi, last.lo, arg.srcinfo());
+      } else if (const ReadNode* r = arg.as<ReadNode>(); r == nullptr || !r->idx.empty()) {
+        return false;
+      }
+      std::optional<WindowView> v = windows.view_of_arg(arg);
+      if (!v || !bufs.count(v->root.id())) return false;
+      root = v->root;
+      if (v->is_identity()) {  // the whole buffer
+        const Type& t = bufs.at(root.id()).second;
+        if (t.shape.empty()) return false;
+        lo = ConstNode::make_int(0, arg.srcinfo());
+        extent = t.shape.back();
+        point = false;
         return true;
       }
-      const ReadNode* r = arg.as<ReadNode>();
-      if (r == nullptr || !r->idx.empty() || !bufs.count(r->name.id())) return false;
-      const Type& t = bufs.at(r->name.id()).second;
-      if (t.shape.empty()) return false;
-      name = r->name;
-      lo = ConstNode::make_int(0, arg.srcinfo());
-      extent = t.shape.back();
-      point = false;
+      const WAccess& last = v->dims.back();
+      lo = last.lo;
+      point = !last.is_interval;
+      if (!point) extent = BinOpNode::make(BinOpKind::Sub, last.hi, last.lo, arg.srcinfo());
       return true;
     }
     void visit_Call(const CallNode* n, const Stmt& s) override {
       const ProcNode& ins = *n->proc;
       if (!ins.instr) return;
       for (size_t i = 0; i < n->args.size() && i < ins.args.size() && !found; ++i) {
-        Sym name;
+        Sym root;
         Expr lo, extent;
         bool point = false;
-        if (!last_dim(n->args[i], name, lo, extent, point) || !bufs.count(name.id())) continue;
-        const std::string& mem = bufs.at(name.id()).first;
+        if (!last_dim(n->args[i], root, lo, extent, point)) continue;
+        const std::string& mem = bufs.at(root.id()).first;
         const Memory* m = find_memory(mem);
         const int64_t g = m != nullptr ? m->window_granule() : 1;
         if (g <= 1) continue;

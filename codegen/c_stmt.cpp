@@ -12,6 +12,7 @@
 #include "core/printer.h"
 #include "core/typecheck.h"
 #include "core/uses.h"
+#include "core/window_alias.h"
 
 namespace exocpp::codegen {
 namespace {
@@ -240,23 +241,18 @@ void ProcEmitter::line(const std::string& text) {
 namespace {
 
 // For each statement of `b` that allocates a buffer, the index of the last statement of `b`
-// that uses it: directly, or through a window statement of `b` bound to it (or to such a window).
+// that uses it: directly, or through a window statement of `b` onto it (or onto such a window).
+// The names a window statement's bounds read do not count: its C struct is computed there.
 std::map<size_t, size_t> last_uses(const Block& b) {
-  std::map<uint64_t, std::set<uint64_t>> roots;  // window statement -> the buffers it views
-  std::map<uint64_t, size_t> last;               // buffer -> last statement using it
+  WindowAliases windows;            // the window statements of b before statement k
+  std::map<uint64_t, size_t> last;  // buffer -> last statement using it
   for (size_t k = 0; k < b.size(); ++k) {
     Uses uses = uses_of(b[k]);
-    std::set<uint64_t> mentioned;
-    for (const Sym& s : uses.read) mentioned.insert(s.id());
-    for (const Sym& s : uses.written) mentioned.insert(s.id());
-    std::set<uint64_t> used;
-    for (uint64_t id : mentioned) {
-      used.insert(id);
-      if (auto r = roots.find(id); r != roots.end())
-        used.insert(r->second.begin(), r->second.end());
-    }
-    if (const WindowStmtNode* w = b[k].as<WindowStmtNode>()) roots[w->name.id()] = used;
-    for (uint64_t id : used) last[id] = k;
+    for (const std::set<Sym>* names : {&uses.read, &uses.written})
+      for (const Sym& s : *names)
+        for (const Sym& n : windows.chain(s)) last[n.id()] = k;
+    if (const WindowStmtNode* w = b[k].as<WindowStmtNode>())
+      if (const WindowExprNode* rhs = w->rhs.as<WindowExprNode>()) windows.bind(w->name, *rhs);
   }
   std::map<size_t, size_t> out;
   for (size_t k = 0; k < b.size(); ++k)

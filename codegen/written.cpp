@@ -1,9 +1,8 @@
 // Which arguments a proc writes, directly, through window variables, or by passing them to a
 // callee that writes them: those stay non-const in the C signature.
-#include <map>
-
 #include "codegen/c_proc.h"
 #include "core/ir_visit.h"
+#include "core/window_alias.h"
 
 namespace exocpp::codegen {
 namespace {
@@ -15,36 +14,32 @@ class WriteFinder : public IRVisitor {
 
  protected:
   void visit_Assign(const AssignNode* n, const Stmt& s) override {
-    written.insert(root(n->name.id()));
+    written.insert(windows_.root(n->name).id());
     IRVisitor::visit_Assign(n, s);
   }
   void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
-    written.insert(root(n->name.id()));
+    written.insert(windows_.root(n->name).id());
     IRVisitor::visit_Reduce(n, s);
   }
   void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
-    if (const WindowExprNode* w = n->rhs.as<WindowExprNode>())
-      alias_[n->name.id()] = root(w->name.id());
+    if (const WindowExprNode* w = n->rhs.as<WindowExprNode>()) windows_.bind(n->name, *w);
     IRVisitor::visit_WindowStmt(n, s);
   }
   void visit_Call(const CallNode* n, const Stmt& s) override {
     auto it = callees_.find(n->proc.get());
     for (size_t i = 0; i < n->args.size() && i < n->proc->args.size(); ++i) {
       if (it == callees_.end() || !it->second.count(n->proc->args[i].name.id())) continue;
-      if (const ReadNode* r = n->args[i].as<ReadNode>()) written.insert(root(r->name.id()));
+      if (const ReadNode* r = n->args[i].as<ReadNode>())
+        written.insert(windows_.root(r->name).id());
       if (const WindowExprNode* w = n->args[i].as<WindowExprNode>())
-        written.insert(root(w->name.id()));
+        written.insert(windows_.root(w->name).id());
     }
     IRVisitor::visit_Call(n, s);
   }
 
  private:
-  uint64_t root(uint64_t id) const {
-    auto it = alias_.find(id);
-    return it == alias_.end() ? id : it->second;
-  }
   const WrittenParams& callees_;
-  std::map<uint64_t, uint64_t> alias_;  // window variable -> the buffer it views
+  WindowAliases windows_;  // the window statements visited so far
 };
 
 }  // namespace

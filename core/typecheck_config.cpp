@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/typecheck_internal.h"
+#include "core/window_alias.h"
 
 namespace exocpp::typecheck_detail {
 namespace {
@@ -37,25 +38,21 @@ class Summarizer {
   }
   Summary of_block(const Block& b) {
     Summary s;
-    std::map<Sym, Sym> alias;  // window statement name -> buffer it views
+    WindowAliases alias;  // the window statements of b, bound as the walk reaches them
     block(b, s, alias);
     return s;
   }
 
  private:
-  static Sym base(const std::map<Sym, Sym>& alias, const Sym& s) {
-    auto it = alias.find(s);
-    return it == alias.end() ? s : it->second;
-  }
-  void expr(const Expr& e, Summary& s, const std::map<Sym, Sym>& alias) {
+  void expr(const Expr& e, Summary& s, const WindowAliases& alias) {
     if (!e.defined()) return;
     switch (e.kind()) {
       case ExprKind::Read:
-        s.reads.insert(base(alias, e.as<ReadNode>()->name));
+        s.reads.insert(alias.root(e.as<ReadNode>()->name));
         for (const Expr& i : e.as<ReadNode>()->idx) expr(i, s, alias);
         return;
       case ExprKind::WindowExpr:
-        s.reads.insert(base(alias, e.as<WindowExprNode>()->name));
+        s.reads.insert(alias.root(e.as<WindowExprNode>()->name));
         for (const WAccess& w : e.as<WindowExprNode>()->idx) {
           expr(w.lo, s, alias);
           if (w.is_interval) expr(w.hi, s, alias);
@@ -83,18 +80,18 @@ class Summarizer {
         return;
     }
   }
-  void block(const Block& b, Summary& s, std::map<Sym, Sym>& alias) {
+  void block(const Block& b, Summary& s, WindowAliases& alias) {
     for (const Stmt& st : b) stmt(st, s, alias);
   }
-  void stmt(const Stmt& st, Summary& s, std::map<Sym, Sym>& alias) {
+  void stmt(const Stmt& st, Summary& s, WindowAliases& alias) {
     if (!st.defined()) return;
     switch (st.kind()) {
       case StmtKind::Assign:
       case StmtKind::Reduce: {
         bool assign = st.kind() == StmtKind::Assign;
         const Sym& n = assign ? st.as<AssignNode>()->name : st.as<ReduceNode>()->name;
-        s.writes.insert(base(alias, n));
-        if (!assign) s.reads.insert(base(alias, n));
+        s.writes.insert(alias.root(n));
+        if (!assign) s.reads.insert(alias.root(n));
         for (const Expr& i : assign ? st.as<AssignNode>()->idx : st.as<ReduceNode>()->idx)
           expr(i, s, alias);
         expr(assign ? st.as<AssignNode>()->rhs : st.as<ReduceNode>()->rhs, s, alias);
@@ -123,7 +120,7 @@ class Summarizer {
         return;
       case StmtKind::WindowStmt: {
         const WindowStmtNode* n = st.as<WindowStmtNode>();
-        alias[n->name] = base(alias, n->rhs.as<WindowExprNode>()->name);
+        alias.bind(n->name, *n->rhs.as<WindowExprNode>());
         return;
       }
       case StmtKind::Call: {
@@ -133,8 +130,8 @@ class Summarizer {
           const Expr& a = n->args[i];
           const Sym& param = n->proc->args[i].name;
           Sym buf;
-          if (const ReadNode* r = a.as<ReadNode>()) buf = base(alias, r->name);
-          if (const WindowExprNode* w = a.as<WindowExprNode>()) buf = base(alias, w->name);
+          if (const ReadNode* r = a.as<ReadNode>()) buf = alias.root(r->name);
+          if (const WindowExprNode* w = a.as<WindowExprNode>()) buf = alias.root(w->name);
           if (buf.valid() && callee.writes.count(param)) s.writes.insert(buf);
           if (buf.valid() && callee.reads.count(param)) s.reads.insert(buf);
           if (!a.is<ReadNode>() || !a.as<ReadNode>()->idx.empty()) expr(a, s, alias);
@@ -171,10 +168,8 @@ class Dependencies {
   }
 
  private:
-  Key alias(const Key& k) const {
-    auto it = alias_.find(k);
-    return it == alias_.end() ? k : it->second;
-  }
+  // The key of the buffer `s` reaches (a window statement's root buffer).
+  Key buffer_key(const Sym& s) const { return sym_key(aliases_.root(s)); }
   void read(const Key& k) {
     if (lhs_) depends_[*lhs_].insert(k);
     if (control_) context_.insert(k);
@@ -188,11 +183,11 @@ class Dependencies {
     if (!e.defined()) return;
     switch (e.kind()) {
       case ExprKind::Read:
-        read(alias(sym_key(e.as<ReadNode>()->name)));
+        read(buffer_key(e.as<ReadNode>()->name));
         for (const Expr& i : e.as<ReadNode>()->idx) expr(i);
         return;
       case ExprKind::WindowExpr:
-        read(alias(sym_key(e.as<WindowExprNode>()->name)));
+        read(buffer_key(e.as<WindowExprNode>()->name));
         for (const WAccess& w : e.as<WindowExprNode>()->idx) {
           expr(w.lo);
           if (w.is_interval) expr(w.hi);
@@ -222,7 +217,7 @@ class Dependencies {
       case StmtKind::Assign:
       case StmtKind::Reduce: {
         bool assign = s.kind() == StmtKind::Assign;
-        write_target(alias(sym_key(assign ? s.as<AssignNode>()->name : s.as<ReduceNode>()->name)));
+        write_target(buffer_key(assign ? s.as<AssignNode>()->name : s.as<ReduceNode>()->name));
         for (const Expr& i : assign ? s.as<AssignNode>()->idx : s.as<ReduceNode>()->idx) expr(i);
         expr(assign ? s.as<AssignNode>()->rhs : s.as<ReduceNode>()->rhs);
         lhs_.reset();
@@ -237,8 +232,8 @@ class Dependencies {
       }
       case StmtKind::WindowStmt: {
         const WindowStmtNode* n = s.as<WindowStmtNode>();
-        Key buf = alias(sym_key(n->rhs.as<WindowExprNode>()->name));
-        alias_[sym_key(n->name)] = buf;
+        aliases_.bind(n->name, *n->rhs.as<WindowExprNode>());
+        Key buf = buffer_key(n->name);
         lhs_ = buf;
         depends_[buf].insert(buf);
         expr(n->rhs);
@@ -298,7 +293,7 @@ class Dependencies {
       if (const ReadNode* r = n->args[i].as<ReadNode>()) buf = r->name;
       if (const WindowExprNode* w = n->args[i].as<WindowExprNode>()) buf = w->name;
       if (!buf.valid()) continue;
-      write_target(alias(sym_key(buf)));
+      write_target(buffer_key(buf));
       process_reads();
       lhs_.reset();
     }
@@ -311,7 +306,7 @@ class Dependencies {
 
   Summarizer& sum_;
   std::map<Key, std::set<Key>> depends_;
-  std::map<Key, Key> alias_;
+  WindowAliases aliases_;  // the window statements walked so far
   std::optional<Key> lhs_;
   std::set<Key> context_;
   bool control_ = false;

@@ -32,6 +32,7 @@
 #include "core/printer.h"
 #include "core/typecheck_internal.h"
 #include "core/uses.h"
+#include "core/window_alias.h"
 
 namespace exocpp::typecheck_detail {
 namespace {
@@ -73,7 +74,7 @@ class CudaRules {
 
  private:
   std::map<Sym, std::string> mem_;           // buffer (or window) -> its root's memory
-  std::map<Sym, Sym> root_;                  // window -> the buffer it views
+  WindowAliases windows_;                    // the window statements walked so far
   std::map<Sym, Distribution> distributed_;  // block-level register buffers
   std::vector<Lane> lanes_;                  // lane loops around the current statement
   bool in_kernel_ = false;
@@ -82,10 +83,6 @@ class CudaRules {
   std::string mem_of(const Sym& s) const {
     auto it = mem_.find(s);
     return it == mem_.end() ? std::string() : it->second;
-  }
-  Sym root_of(const Sym& s) const {
-    auto it = root_.find(s);
-    return it == root_.end() ? s : it->second;
   }
   // Threads that run the current statement together: 1 inside a lane loop of unit 1.
   int64_t group() const { return lanes_.empty() ? -1 : lanes_.back().unit; }
@@ -176,7 +173,7 @@ class CudaRules {
 
   void window_stmt(const WindowStmtNode& w) {
     const WindowExprNode* rhs = w.rhs.as<WindowExprNode>();
-    root_[w.name] = root_of(rhs->name);
+    windows_.bind(w.name, *rhs);
     mem_[w.name] = mem_of(rhs->name);
   }
 
@@ -232,7 +229,7 @@ class CudaRules {
     if (const AllocNode* a = s.as<AllocNode>()) return kernel_alloc(s, *a);
     if (const WindowStmtNode* w = s.as<WindowStmtNode>()) {
       const WindowExprNode* rhs = w->rhs.as<WindowExprNode>();
-      if (distributed_.count(root_of(rhs->name)))
+      if (distributed_.count(windows_.root(rhs->name)))
         fail(s.srcinfo(), "window '" + w->name.name() + "' views distributed register buffer '" +
                               rhs->name.name() + "'; index it directly");
       device_reads(w->rhs);
@@ -366,7 +363,7 @@ class CudaRules {
         device_reads(a);
       } else if (const ReadNode* r = a.as<ReadNode>(); r && r->type.is_tensor_or_window()) {
         device_buffer(r->name, a.srcinfo());
-        if (distributed_.count(root_of(r->name)))
+        if (distributed_.count(windows_.root(r->name)))
           fail(a.srcinfo(), "distributed register buffer '" + r->name.name() +
                                 "' is passed whole; pass this thread's slice (a window)");
       } else {
@@ -408,7 +405,7 @@ class CudaRules {
 
   // A use of `name[idx...]`; checks the distribution rule when `name` is a distributed buffer.
   void distributed_use(const Sym& name, const std::vector<Expr>& idx, const SrcInfo& where) {
-    auto it = distributed_.find(root_of(name));
+    auto it = distributed_.find(windows_.root(name));
     if (it == distributed_.end()) return;
     Distribution& d = it->second;
     const std::string who = std::string(d.over_warps ? "distributed warp fragment '"

@@ -24,6 +24,7 @@
 #include "core/simplify.h"
 #include "core/typecheck.h"
 #include "core/uses.h"
+#include "core/window_alias.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
@@ -87,6 +88,7 @@ Env env_at(const Proc& p, const BlockPath& path, int index) {
   Env env;
   for (const FnArg& a : p.args()) env.vars.push_back({a.name, a.type, a.mem, a.name});
   env.facts = p.preds();
+  WindowAliases windows;  // the window statements bound so far along the path
   auto bind_before = [&](const Block& list, int upto) {
     for (int i = 0; i < upto; ++i) {
       const Stmt& s = list[static_cast<size_t>(i)];
@@ -95,12 +97,12 @@ Env env_at(const Proc& p, const BlockPath& path, int index) {
       if (const WindowStmtNode* w = s.as<WindowStmtNode>()) {
         Type t = w->rhs.type();
         for (Expr& d : t.shape) d = simplify_expr(d);
-        Bound b{w->name, t, "DRAM", w->name};
-        const Sym viewed = w->rhs.as<WindowExprNode>()->name;
+        const WindowExprNode& rhs = *w->rhs.as<WindowExprNode>();
+        windows.bind(w->name, rhs);
+        Bound b{w->name, t, "DRAM", windows.root(w->name)};
         for (auto v = env.vars.rbegin(); v != env.vars.rend(); ++v)
-          if (v->sym == viewed) {
+          if (v->sym == rhs.name) {  // the innermost binding: a window lives in its root's memory
             b.mem = v->mem;
-            b.root = v->root;
             break;
           }
         env.vars.push_back(b);

@@ -110,7 +110,7 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
 
     // 2. Legality: x and what e reads keep their values in the rest of the block.
     Block rest(list.begin() + l.lo + 1, list.end());
-    auto roots = rw::window_roots(p);
+    WindowAliases roots = WindowAliases::of_proc(p);
     if (rw::accesses(rest, roots).writes.count(a->name))
       rw::fail(c, "'" + a->name.name() + "' is written again later in the block");
     std::vector<Expr> inputs = {a->rhs};  // the index is evaluated again at every replaced read

@@ -20,6 +20,7 @@
 
 #include "core/printer.h"
 #include "core/simplify.h"
+#include "core/window_alias.h"
 #include "rewrites/internal/call_subst.h"
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
@@ -59,12 +60,8 @@ std::vector<Expr> CallSubst::indices(const Sym& name, const std::vector<Expr>& i
   auto it = actual_.find(name);
   if (it == actual_.end()) return idx;
   std::vector<Expr> out;
-  if (const WindowExprNode* w = it->second.as<WindowExprNode>()) {
-    size_t k = 0;
-    for (const WAccess& a : w->idx)
-      out.push_back(a.is_interval ? simplified_add(a.lo, idx.at(k++)) : a.lo);
-    return out;
-  }
+  if (const WindowExprNode* w = it->second.as<WindowExprNode>())
+    return indices_through(w->idx, idx, simplified_add);
   if (const ReadNode* r = it->second.as<ReadNode>())
     out = r->idx;  // an element as a scalar argument
   out.insert(out.end(), idx.begin(), idx.end());
@@ -106,19 +103,7 @@ Expr CallSubst::mutate_WindowExpr(const WindowExprNode* n, const Expr& e) {
   }
   Sym name = target(n->name);
   if (const WindowExprNode* w = window_of(n->name)) {
-    std::vector<WAccess> out;
-    size_t k = 0;
-    for (const WAccess& a : w->idx) {
-      if (!a.is_interval) {
-        out.push_back(a);
-        continue;
-      }
-      const WAccess& u = acc.at(k++);
-      out.push_back(u.is_interval
-                        ? WAccess::interval(simplified_add(a.lo, u.lo), simplified_add(a.lo, u.hi))
-                        : WAccess::point(simplified_add(a.lo, u.lo)));
-    }
-    acc = std::move(out);
+    acc = compose_accesses(w->idx, acc, simplified_add);
   } else if (auto it = actual_.find(n->name); it != actual_.end()) {
     std::vector<WAccess> out;
     if (const ReadNode* r = it->second.as<ReadNode>())
@@ -134,11 +119,8 @@ Expr CallSubst::mutate_WindowExpr(const WindowExprNode* n, const Expr& e) {
 Expr CallSubst::mutate_StrideExpr(const StrideExprNode* n, const Expr& e) {
   Sym name = target(n->name);
   if (const WindowExprNode* w = window_of(n->name)) {
-    int k = 0;
-    for (size_t d = 0; d < w->idx.size(); ++d)
-      if (w->idx[d].is_interval && k++ == n->dim)
-        return StrideExprNode::make(name, static_cast<int>(d), n->srcinfo);
-    return e;  // not reached for a type-checked call
+    std::optional<int> d = dim_through(w->idx, n->dim);
+    return d ? StrideExprNode::make(name, *d, n->srcinfo) : e;  // e: not for a type-checked call
   }
   if (auto it = actual_.find(n->name); it != actual_.end()) {
     const ReadNode* r = it->second.as<ReadNode>();

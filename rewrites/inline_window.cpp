@@ -12,6 +12,7 @@
 #include "checker/context.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
+#include "core/window_alias.h"
 #include "rewrites/buffers.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
@@ -32,11 +33,7 @@ class WindowInliner : public IRMutator {
  protected:
   // The buffer indices for window indices `idx` (one per interval dimension of the window).
   std::vector<Expr> full_idx(const std::vector<Expr>& idx) const {
-    std::vector<Expr> out;
-    size_t k = 0;
-    for (const WAccess& a : def_.idx)
-      out.push_back(a.is_interval ? rw::simplified_add(a.lo, idx.at(k++)) : a.lo);
-    return out;
+    return indices_through(def_.idx, idx, rw::simplified_add);
   }
   Expr mutate_Read(const ReadNode* n, const Expr& e) override {
     Expr r = IRMutator::mutate_Read(n, e);
@@ -49,27 +46,14 @@ class WindowInliner : public IRMutator {
     Expr r = IRMutator::mutate_WindowExpr(n, e);
     const WindowExprNode* wn = r.as<WindowExprNode>();
     if (wn->name != w_) return r;
-    std::vector<WAccess> out;
-    size_t k = 0;
-    for (const WAccess& a : def_.idx) {
-      if (!a.is_interval) {
-        out.push_back(a);
-        continue;
-      }
-      const WAccess& u = wn->idx.at(k++);
-      out.push_back(u.is_interval ? WAccess::interval(rw::simplified_add(a.lo, u.lo),
-                                                      rw::simplified_add(a.lo, u.hi))
-                                  : WAccess::point(rw::simplified_add(a.lo, u.lo)));
-    }
-    return WindowExprNode::make(def_.name, wn->type.base, std::move(out), wn->srcinfo);
+    return WindowExprNode::make(def_.name, wn->type.base,
+                                compose_accesses(def_.idx, wn->idx, rw::simplified_add),
+                                wn->srcinfo);
   }
   Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
     if (n->name != w_) return e;
-    int k = 0;
-    for (size_t d = 0; d < def_.idx.size(); ++d)
-      if (def_.idx[d].is_interval && k++ == n->dim)
-        return StrideExprNode::make(def_.name, static_cast<int>(d), n->srcinfo);
-    return e;
+    std::optional<int> d = dim_through(def_.idx, n->dim);
+    return d ? StrideExprNode::make(def_.name, *d, n->srcinfo) : e;
   }
   Stmt mutate_Assign(const AssignNode* n, const Stmt& s) override {
     Stmt r = IRMutator::mutate_Assign(n, s);

@@ -158,9 +158,10 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
     for (const Sym& s : in_factor)
       if (acc.bound.count(s))
         rw::fail(c[1], "the factor mentions '" + s.name() + "', which changes inside the loop");
-    auto roots = rw::window_roots(p);
-    for (const auto& [w, r] : roots)
-      if (rw::root_of(roots, r) == rw::root_of(roots, init->name) && w != init->name)
+    WindowAliases roots = WindowAliases::of_proc(p);
+    const Sym init_root = roots.root(init->name);
+    for (const Sym& w : roots.names_of(init_root))
+      if (w != init_root && w != init->name)
         rw::fail(c[1], "'" + init->name.name() + "' is also accessed through the window '" +
                            w.name() + "'");
     rw::Access body = rw::accesses(loop->body, roots);

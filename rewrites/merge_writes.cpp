@@ -74,8 +74,8 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);
     rw::require_same_location(c, ctx, *w1->idx, *w2->idx,
                               "the two statements write the same location");
-    auto roots = rw::window_roots(p);
-    Sym root = rw::root_of(roots, w1->name);
+    WindowAliases roots = WindowAliases::of_proc(p);
+    Sym root = roots.root(w1->name);
     if (rw::accesses(w2->rhs, roots).reads.count(root))
       rw::fail(c[1], "the second statement's right-hand side reads '" + w1->name.name() +
                          "', which the first statement writes");

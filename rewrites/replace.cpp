@@ -60,7 +60,7 @@ Expr cmp(BinOpKind op, const Expr& a, const Expr& b) { return BinOpNode::make(op
 void check_locals(const Cursor& blk, const rw::unify::Problem& pb) {
   const Block& list = blk.list();
   const Block after(list.begin() + blk.loc().hi, list.end());
-  rw::Access used = rw::accesses(after, rw::window_roots(blk.proc()));
+  rw::Access used = rw::accesses(after, WindowAliases::of_proc(blk.proc()));
   for (const auto& [callee_local, caller_local] : pb.locals)
     if (used.reads.count(caller_local) || used.writes.count(caller_local))
       rw::fail(blk, "'" + caller_local.name() +
@@ -72,12 +72,12 @@ void check_locals(const Cursor& blk, const rw::unify::Problem& pb) {
 // A written argument may not share its root buffer (through windows) with another argument.
 void check_arguments(const Cursor& blk, const Proc& p, const Proc& sub,
                      const rw::unify::Solution& sol) {
-  auto roots = rw::window_roots(p);
+  WindowAliases roots = WindowAliases::of_proc(p);
   for (size_t i = 0; i < sub.args().size(); ++i)
     for (size_t j = i + 1; j < sub.args().size(); ++j) {
       auto a = sol.views.find(sub.args()[i].name), b = sol.views.find(sub.args()[j].name);
       if (a == sol.views.end() || b == sol.views.end()) continue;
-      if (rw::root_of(roots, a->second.buf) != rw::root_of(roots, b->second.buf)) continue;
+      if (roots.root(a->second.buf) != roots.root(b->second.buf)) continue;
       if (!a->second.written && !b->second.written) continue;
       const FnArg& w = a->second.written ? sub.args()[i] : sub.args()[j];
       std::string bufs = a->second.buf == b->second.buf

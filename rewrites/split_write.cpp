@@ -35,8 +35,8 @@ Proc split_write(const Proc& p, const CursorLike& stmt) {
     const BinOpNode* sum = (a ? a->rhs : r->rhs).as<BinOpNode>();
     if (!sum || sum->op != BinOpKind::Add)
       rw::fail(c, "the right-hand side of '" + c.to_string() + "' is not an addition");
-    auto roots = rw::window_roots(p);
-    if (rw::accesses(sum->rhs, roots).reads.count(rw::root_of(roots, name)))
+    WindowAliases roots = WindowAliases::of_proc(p);
+    if (rw::accesses(sum->rhs, roots).reads.count(roots.root(name)))
       rw::fail(c, "the second operand of the addition reads '" + name.name() +
                       "', which would then see the first write");
 

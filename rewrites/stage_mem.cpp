@@ -32,6 +32,7 @@
 #include "core/interpreter.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
+#include "core/window_alias.h"
 #include "rewrites/buffers.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
@@ -103,30 +104,17 @@ void check_block_windows(const Cursor& at, const Block& b, const Expr& win_e) {
 // rewritten with it), or, when `buf` is itself a window, its root buffer or any other window of
 // that root that is not a window of `buf`. Returns {name, true when it is a window of buf}.
 std::optional<std::pair<Sym, bool>> bypassing_alias(const Proc& p, const Block& b, const Sym& buf) {
-  struct V : IRVisitor {
-    std::map<Sym, Sym> source;  // window name -> the name it is a window of
-    void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
-      source[n->name] = n->rhs.as<WindowExprNode>()->name;
-      IRVisitor::visit_WindowStmt(n, s);
-    }
-  } v;
-  v.visit(p.body());
-  auto chain = [&](Sym s) {  // s, the name it is a window of, ..., its root buffer
-    std::vector<Sym> out{s};
-    for (auto it = v.source.find(s); it != v.source.end(); it = v.source.find(it->second))
-      out.push_back(it->second);
-    return out;
-  };
-  const Sym root = chain(buf).back();
+  const WindowAliases windows = WindowAliases::of_proc(p);
+  const Sym root = windows.root(buf);
   std::set<Sym> defined_inside;
   for (const Stmt& s : b)
     if (const WindowStmtNode* w = s.as<WindowStmtNode>()) defined_inside.insert(w->name);
-  std::vector<Sym> names{root};
-  for (const auto& [name, src] : v.source) names.push_back(name);
+  // The root, then its windows in symbol order (the order this check has always reported in).
+  std::vector<Sym> names = windows.names_of(root);
+  std::sort(names.begin() + 1, names.end());
   for (const Sym& name : names) {
     if (name == buf || !rw::buffer_uses(b, name).any()) continue;
-    std::vector<Sym> c = chain(name);
-    if (c.back() != root) continue;
+    std::vector<Sym> c = windows.chain(name);
     bool of_buf = std::find(c.begin(), c.end(), buf) != c.end();
     if (of_buf && defined_inside.count(name)) continue;
     return std::make_pair(name, of_buf);

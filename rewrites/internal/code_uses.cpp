@@ -6,17 +6,9 @@
 
 namespace exocpp::rw {
 
-std::vector<Sym> names_of_storage(const Proc& p, const Sym& buf) {
-  std::vector<Sym> out{buf};
-  auto roots = window_roots(p);
-  for (const auto& [w, parent] : roots)
-    if (w != buf && root_of(roots, w) == buf) out.push_back(w);
-  return out;
-}
-
 BufferUses storage_uses(const Proc& p, const Block& b, const Sym& buf) {
   BufferUses all;
-  for (const Sym& n : names_of_storage(p, buf)) {
+  for (const Sym& n : WindowAliases::of_proc(p).names_of(buf)) {
     BufferUses u = buffer_uses(b, n);
     all.read |= u.read;
     all.write |= u.write;
@@ -131,47 +123,19 @@ BufferUses buffer_uses(const Block& b, const Sym& buf) {
 }
 BufferUses buffer_uses(const Stmt& s, const Sym& buf) { return buffer_uses(Block{s}, buf); }
 
-std::vector<std::pair<Sym, Sym>> window_roots(const Proc& p) {
-  struct V : IRVisitor {
-    std::vector<std::pair<Sym, Sym>> out;
-    void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
-      if (auto w = n->rhs.as<WindowExprNode>()) out.push_back({n->name, w->name});
-      IRVisitor::visit_WindowStmt(n, s);
-    }
-  } v;
-  v.visit(p.body());
-  return v.out;
-}
-
-Sym root_of(const std::vector<std::pair<Sym, Sym>>& roots, const Sym& s) {
-  Sym cur = s;
-  for (size_t guard = 0; guard <= roots.size(); ++guard) {
-    bool moved = false;
-    for (const auto& [w, r] : roots)
-      if (w == cur) {
-        cur = r;
-        moved = true;
-        break;
-      }
-    if (!moved) break;
-  }
-  return cur;
-}
-
 namespace {
 
 class AccessCollector : public IRVisitor {
  public:
-  AccessCollector(const std::vector<std::pair<Sym, Sym>>& roots, Access& out)
-      : roots_(roots), out_(out) {}
+  AccessCollector(const WindowAliases& windows, Access& out) : windows_(windows), out_(out) {}
 
  protected:
   void visit_Read(const ReadNode* n, const Expr& e) override {
-    if (exocpp::is_data(e.type().base)) out_.reads.insert(root_of(roots_, n->name));
+    if (exocpp::is_data(e.type().base)) out_.reads.insert(windows_.root(n->name));
     IRVisitor::visit_Read(n, e);
   }
   void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-    out_.reads.insert(root_of(roots_, n->name));
+    out_.reads.insert(windows_.root(n->name));
     IRVisitor::visit_WindowExpr(n, e);
   }
   void visit_ReadConfig(const ReadConfigNode* n, const Expr& e) override {
@@ -179,12 +143,12 @@ class AccessCollector : public IRVisitor {
     IRVisitor::visit_ReadConfig(n, e);
   }
   void visit_Assign(const AssignNode* n, const Stmt& s) override {
-    out_.writes.insert(root_of(roots_, n->name));
+    out_.writes.insert(windows_.root(n->name));
     IRVisitor::visit_Assign(n, s);
   }
   void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
-    out_.writes.insert(root_of(roots_, n->name));
-    out_.reads.insert(root_of(roots_, n->name));
+    out_.writes.insert(windows_.root(n->name));
+    out_.reads.insert(windows_.root(n->name));
     IRVisitor::visit_Reduce(n, s);
   }
   void visit_WriteConfig(const WriteConfigNode* n, const Stmt& s) override {
@@ -197,54 +161,49 @@ class AccessCollector : public IRVisitor {
     out_.config_reads.insert("*");
     for (const Expr& a : n->args) {
       if (auto r = a.as<ReadNode>(); r && r->idx.empty() && exocpp::is_data(a.type().base))
-        out_.writes.insert(root_of(roots_, r->name));
-      if (auto w = a.as<WindowExprNode>()) out_.writes.insert(root_of(roots_, w->name));
+        out_.writes.insert(windows_.root(r->name));
+      if (auto w = a.as<WindowExprNode>()) out_.writes.insert(windows_.root(w->name));
     }
     IRVisitor::visit_Call(n, s);
   }
 
  private:
-  const std::vector<std::pair<Sym, Sym>>& roots_;
+  const WindowAliases& windows_;
   Access& out_;
 };
 
 }  // namespace
 
-Access accesses(const Expr& e, const std::vector<std::pair<Sym, Sym>>& roots) {
+Access accesses(const Expr& e, const WindowAliases& windows) {
   Access a;
-  AccessCollector c(roots, a);
+  AccessCollector c(windows, a);
   c.visit(e);
   return a;
 }
 
-Access accesses(const Block& b, const std::vector<std::pair<Sym, Sym>>& roots) {
+Access accesses(const Block& b, const WindowAliases& windows) {
   Access a;
-  AccessCollector c(roots, a);
+  AccessCollector c(windows, a);
   c.visit(b);
   return a;
 }
 
 std::string mem_of(const Proc& p, const Sym& buf) {
+  // A window lives in its root buffer's memory.
+  const Sym root = WindowAliases::of_proc(p).root(buf);
   for (const FnArg& a : p.args())
-    if (a.name == buf) return a.mem.empty() ? "DRAM" : a.mem;
+    if (a.name == root) return a.mem.empty() ? "DRAM" : a.mem;
   struct V : IRVisitor {
     Sym want;
     std::string mem;
-    Sym root;
     void visit_Alloc(const AllocNode* n, const Stmt& s) override {
       if (n->name == want) mem = n->mem;
       IRVisitor::visit_Alloc(n, s);
     }
-    void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
-      if (n->name == want) root = n->rhs.as<WindowExprNode>()->name;
-      IRVisitor::visit_WindowStmt(n, s);
-    }
   } v;
-  v.want = buf;
+  v.want = root;
   v.visit(p.body());
-  if (!v.mem.empty()) return v.mem;
-  if (v.root.valid() && v.root != buf) return mem_of(p, v.root);
-  return "DRAM";
+  return v.mem.empty() ? "DRAM" : v.mem;
 }
 
 std::vector<std::string> bindings_used_after(const Block& b, const Block& rest) {

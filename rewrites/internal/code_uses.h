@@ -11,6 +11,7 @@
 #include "core/cursor.h"
 #include "core/ir.h"
 #include "core/uses.h"
+#include "core/window_alias.h"
 
 namespace exocpp::rw {
 
@@ -27,16 +28,14 @@ struct BufferUses {
 };
 BufferUses buffer_uses(const Block& b, const Sym& buf);
 BufferUses buffer_uses(const Stmt& s, const Sym& buf);
-// The names through which code of `p` reaches `buf`'s storage: buf itself and every window
-// statement onto it (`w = buf[...]`, and windows of those), in order.
-std::vector<Sym> names_of_storage(const Proc& p, const Sym& buf);
 // What a block does with `buf`'s storage, directly or through a window statement onto it (the
-// uses of each name of names_of_storage merged): the one question for "is buf used here".
+// uses of each name of WindowAliases::names_of merged): the one question for "is buf used
+// here".
 BufferUses storage_uses(const Proc& p, const Block& b, const Sym& buf);
 BufferUses storage_uses(const Proc& p, const Stmt& s, const Sym& buf);
 
 // Buffers (by symbol) an expression or code reads; windows are resolved to the buffer they view
-// through `aliases` (window symbol -> root buffer), see window_roots.
+// through `windows` (usually WindowAliases::of_proc of the proc holding the code).
 struct Access {
   std::set<Sym> reads;                  // buffers read (or passed to a call)
   std::set<Sym> writes;                 // buffers assigned, reduced into, or passed to a call
@@ -44,11 +43,8 @@ struct Access {
   std::set<std::string> config_writes;  // "Cfg.field"; "*" when a call may write any
   bool has_call = false;
 };
-// Every window statement of `p`, mapped to the root buffer it views.
-std::vector<std::pair<Sym, Sym>> window_roots(const Proc& p);
-Sym root_of(const std::vector<std::pair<Sym, Sym>>& roots, const Sym& s);
-Access accesses(const Expr& e, const std::vector<std::pair<Sym, Sym>>& roots);
-Access accesses(const Block& b, const std::vector<std::pair<Sym, Sym>>& roots);
+Access accesses(const Expr& e, const WindowAliases& windows);
+Access accesses(const Block& b, const WindowAliases& windows);
 
 // The memory of a buffer argument, allocation or window (that of its root buffer); "DRAM"
 // when unknown.

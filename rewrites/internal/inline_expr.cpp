@@ -33,7 +33,7 @@ void require_store_keeps_value(const Cursor& where, const Sym& buf, const Expr& 
 
 void require_inputs_unwritten(const Cursor& where, const Proc& p, const Block& rest,
                               const std::vector<Expr>& inputs, const std::string& after) {
-  auto roots = window_roots(p);
+  WindowAliases roots = WindowAliases::of_proc(p);
   Access in_rest = accesses(rest, roots);
   for (const Expr& e : inputs) {
     Access in_e = accesses(e, roots);

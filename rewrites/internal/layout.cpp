@@ -10,6 +10,7 @@
 #include "checker/queries.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
+#include "core/window_alias.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/inline_expr.h"
@@ -26,9 +27,10 @@ std::string first_line(const Stmt& s) {
 
 // The names through which code of `p` reaches the storage of `bufs`.
 std::set<Sym> storage_names(const Proc& p, const std::vector<Sym>& bufs) {
+  const WindowAliases windows = WindowAliases::of_proc(p);
   std::set<Sym> out;
   for (const Sym& b : bufs)
-    for (const Sym& n : names_of_storage(p, b)) out.insert(n);
+    for (const Sym& n : windows.names_of(b)) out.insert(n);
   return out;
 }
 
@@ -140,20 +142,15 @@ void collect(const Block& b, const BlockPath& path, const std::set<Sym>& names,
 // a dense tensor's stride is the product of the extents after `dim`, a window argument's is
 // stride(A, d) itself (its caller's choice). nullopt for a name or dimension not in scope.
 std::optional<Expr> stride_value(const checker::Context& ctx, Sym name, int dim) {
-  for (size_t guard = 0; guard <= ctx.scopes().size(); ++guard) {
-    const checker::Scope* win = nullptr;
-    for (const checker::Scope& sc : ctx.scopes())
-      if (sc.kind == checker::Scope::Window && sc.name == name) win = &sc;
-    if (!win) break;
-    const WindowExprNode* w = win->window.as<WindowExprNode>();
-    if (!w) return std::nullopt;
-    int kth = 0, pos = -1;
-    for (size_t d = 0; d < w->idx.size() && pos < 0; ++d)
-      if (w->idx[d].is_interval && kth++ == dim) pos = static_cast<int>(d);
-    if (pos < 0) return std::nullopt;
-    name = w->name;
-    dim = pos;
-  }
+  WindowAliases windows;  // the window statements in scope, outermost first
+  for (const checker::Scope& sc : ctx.scopes())
+    if (sc.kind == checker::Scope::Window)
+      if (const WindowExprNode* w = sc.window.as<WindowExprNode>()) windows.bind(sc.name, *w);
+  const WindowView view = windows.view(name);
+  const std::optional<int> root_dim = view.root_dim(dim);
+  if (!root_dim) return std::nullopt;
+  name = view.root;
+  dim = *root_dim;
   const Type* t = ctx.type_of(name);
   if (!t || dim < 0 || dim >= t->rank()) return std::nullopt;
   if (t->window) return StrideExprNode::make(name, dim);

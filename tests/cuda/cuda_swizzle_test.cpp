@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "checker/frontend_checks.h"
 #include "cuda_test_util.h"
 #include "hwlibs/cuda/mma_helpers.cuh"
 
@@ -150,6 +152,45 @@ TEST(CudaSwizzle, AWindowThatSplitsARunIsRefusedWithACounterexample) {
   EXPECT_TRUE(contains(err, "instruction 'cp_async_f16x8_swizzled'")) << err;
   EXPECT_TRUE(contains(err, "keeps runs of 8 elements")) << err;
   EXPECT_TRUE(contains(err, "its start 4 * c may not be a multiple of 8, e.g.")) << err;
+}
+
+// kTranspose with its copy's destination given through a window statement: `win` (such as
+// "w = s[r, 4 * c : 4 * c + 8]") stands before the copy, which takes `dest` (such as "w").
+std::string transpose_through_window(const std::string& win, const std::string& dest) {
+  std::string src = kTranspose;
+  const std::string copy = "cp_async_f16x8_swizzled(s[r, 8 * c : 8 * c + 8]";
+  src.replace(src.find(copy), copy.size(),
+              win + "\n                cp_async_f16x8_swizzled(" + dest);
+  return src;
+}
+
+TEST(CudaSwizzle, AWindowVariableThatSplitsARunIsRefusedLikeTheWindowItNames) {
+  const std::string src = transpose_through_window("w = s[r, 4 * c : 4 * c + 8]", "w");
+  const std::string err = cuda_test::emission_error(parse_cuda(src, "p"));
+  EXPECT_TRUE(contains(err, "the window `w` given for parameter")) << err;
+  EXPECT_TRUE(contains(err, "its start 4 * c may not be a multiple of 8, e.g.")) << err;
+}
+
+TEST(CudaSwizzle, AWindowOfAWindowVariableThatSplitsARunIsRefusedInItsBuffersTerms) {
+  const std::string src = transpose_through_window("w = s[r, 0:64]", "w[4 * c : 4 * c + 8]");
+  const std::string err = cuda_test::emission_error(parse_cuda(src, "p"));
+  EXPECT_TRUE(contains(err, "the window `w[4 * c:4 * c + 8]`")) << err;
+  EXPECT_TRUE(contains(err, "its start 4 * c may not be a multiple of 8, e.g.")) << err;
+}
+
+TEST(CudaSwizzle, AWindowVariableOfAPointOfTheLastDimensionIsRefused) {
+  const std::string src = transpose_through_window("w = s[0:8, 8 * c]", "w");
+  const std::string err = cuda_test::emission_error(parse_cuda(src, "p"));
+  EXPECT_TRUE(contains(err, "it takes a single element of the last dimension")) << err;
+}
+
+// The check passes an aligned window variable (emission then refuses any window struct of this
+// memory for its own reason: PlainCodeGetsNoWindowOfIt).
+TEST(CudaSwizzle, AnAlignedWindowVariableIsAccepted) {
+  const std::string src = transpose_through_window("w = s[r, 8 * c : 8 * c + 8]", "w");
+  std::optional<checker::MisalignedInstrWindow> bad =
+      checker::find_misaligned_instr_window(parse_cuda(src, "p"));
+  EXPECT_FALSE(bad.has_value()) << bad->why;
 }
 
 TEST(CudaSwizzle, OnlyF16ArraysOfWholeLinesAreAllocated) {
