@@ -149,7 +149,9 @@ class Summarizer {
 // The dependency analysis proper, following LoopIR_Dependencies.
 class Dependencies {
  public:
-  explicit Dependencies(Summarizer& sum) : sum_(sum) {}
+  // `aliases`: the windows bound before the analysed code runs (a window declared before a
+  // loop reaches the same buffer inside it).
+  Dependencies(Summarizer& sum, WindowAliases aliases) : sum_(sum), aliases_(std::move(aliases)) {}
 
   void block(const Block& b) {
     for (const Stmt& s : b) stmt(s);
@@ -306,7 +308,7 @@ class Dependencies {
 
   Summarizer& sum_;
   std::map<Key, std::set<Key>> depends_;
-  WindowAliases aliases_;  // the window statements walked so far
+  WindowAliases aliases_;  // the windows bound before, and the window statements walked so far
   std::optional<Key> lhs_;
   std::set<Key> context_;
   bool control_ = false;
@@ -350,13 +352,13 @@ const Stmt* first_write(const Block& b, const Key& k, Summarizer& sum) {
 // buffer that a later loop writes included; the flow-insensitive analysis over the whole body
 // refused `K.h = A[0]` before `for i: A[i] = K.h`). Each outermost loop is analysed on its own:
 // within it the analysis stays flow-insensitive, which over-approximates, so it is sound.
-void check_loop_nest(const Stmt& loop, Summarizer& sum) {
+void check_loop_nest(const Stmt& loop, Summarizer& sum, const WindowAliases& aliases) {
   Block nest{loop};
   std::map<Key, std::string> iters;
   collect_iters(nest, iters);
   Summary written = sum.of_block(nest);  // the config fields written, also through calls
   if (written.config_writes.empty()) return;
-  Dependencies deps(sum);
+  Dependencies deps(sum, aliases);
   deps.block(nest);
   for (const Key& k : written.config_writes) {
     std::set<Key> on = deps.closure(k);
@@ -372,14 +374,15 @@ void check_loop_nest(const Stmt& loop, Summarizer& sum) {
   }
 }
 
-void check_outermost_loops(const Block& b, Summarizer& sum) {
+// `aliases`: the proc's windows (a name reaches one root wherever it is bound).
+void check_outermost_loops(const Block& b, Summarizer& sum, const WindowAliases& aliases) {
   for (const Stmt& s : b) {
     if (!s.defined()) continue;
     if (s.is<ForNode>()) {
-      check_loop_nest(s, sum);
+      check_loop_nest(s, sum, aliases);
     } else if (const IfNode* i = s.as<IfNode>()) {
-      check_outermost_loops(i->body, sum);
-      check_outermost_loops(i->orelse, sum);
+      check_outermost_loops(i->body, sum, aliases);
+      check_outermost_loops(i->orelse, sum, aliases);
     }
   }
 }
@@ -388,7 +391,7 @@ void check_outermost_loops(const Block& b, Summarizer& sum) {
 
 void check_config_writes_loop_invariant(const ProcNode& p) {
   Summarizer sum;
-  check_outermost_loops(p.body, sum);
+  check_outermost_loops(p.body, sum, WindowAliases::of_proc(p));
 }
 
 }  // namespace exocpp::typecheck_detail

@@ -280,6 +280,24 @@ def p(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
                     7, 9);
 }
 
+TEST(TypecheckCalls, ConfigWriteOfDataWrittenThroughAnEarlierWindowIsRejected) {
+  // The window is declared before the loop: writes through it are writes of A all the same.
+  expect_type_error(R"(
+config K:
+    h: f32
+
+def p(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    w = A[0:N]
+    for i in seq(0, N):
+        w[0] = B[i]
+        K.h = A[0]
+)",
+                    "the value written to K.h depends on loop variable 'i': configuration "
+                    "writes must not depend on loop iterations (write the config outside the "
+                    "loop, or make the value loop-invariant)",
+                    9, 9);
+}
+
 // ---- calls -------------------------------------------------------------------------------------
 
 const char* kCallee = R"(
