@@ -7,9 +7,12 @@
 
 namespace exocpp {
 
-// a + b and a * b into *out; false (and *out unspecified) when the result overflows.
+// a + b, a - b and a * b into *out; false (and *out unspecified) when the result overflows.
 inline bool checked_add(int64_t a, int64_t b, int64_t* out) {
   return !__builtin_add_overflow(a, b, out);
+}
+inline bool checked_sub(int64_t a, int64_t b, int64_t* out) {
+  return !__builtin_sub_overflow(a, b, out);
 }
 inline bool checked_mul(int64_t a, int64_t b, int64_t* out) {
   return !__builtin_mul_overflow(a, b, out);

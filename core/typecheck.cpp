@@ -28,6 +28,7 @@
 #include <unordered_map>
 
 #include "core/externs.h"
+#include "core/int_arith.h"
 #include "core/interpreter.h"
 #include "core/memory.h"
 #include "core/printer.h"
@@ -48,7 +49,7 @@ std::optional<int64_t> fold_int_constant(const Expr& e) {
   int64_t out = 0;
   if (const USubNode* u = e.as<USubNode>()) {
     auto v = fold_int_constant(u->arg);
-    if (v && !__builtin_sub_overflow(int64_t{0}, *v, &out)) return out;
+    if (v && checked_sub(0, *v, &out)) return out;
     return std::nullopt;
   }
   const BinOpNode* b = e.as<BinOpNode>();
@@ -57,24 +58,18 @@ std::optional<int64_t> fold_int_constant(const Expr& e) {
   if (!l || !r) return std::nullopt;
   switch (b->op) {
     case BinOpKind::Add:
-      if (__builtin_add_overflow(*l, *r, &out)) return std::nullopt;
+      if (!checked_add(*l, *r, &out)) return std::nullopt;
       return out;
     case BinOpKind::Sub:
-      if (__builtin_sub_overflow(*l, *r, &out)) return std::nullopt;
+      if (!checked_sub(*l, *r, &out)) return std::nullopt;
       return out;
     case BinOpKind::Mul:
-      if (__builtin_mul_overflow(*l, *r, &out)) return std::nullopt;
+      if (!checked_mul(*l, *r, &out)) return std::nullopt;
       return out;
     case BinOpKind::Div:
-    case BinOpKind::Mod: {
+    case BinOpKind::Mod:  // rounding toward negative infinity, as Exo's quasi-affine '/'
       if (*r == 0 || (*r == -1 && *l == INT64_MIN)) return std::nullopt;
-      int64_t q = *l / *r, m = *l % *r;
-      if (m != 0 && ((m < 0) != (*r < 0))) {  // floor division, as Exo's quasi-affine '/'
-        q -= 1;
-        m += *r;
-      }
-      return b->op == BinOpKind::Div ? q : m;
-    }
+      return b->op == BinOpKind::Div ? floor_div(*l, *r) : floor_mod(*l, *r);
     case BinOpKind::Lt:
     case BinOpKind::Le:
     case BinOpKind::Gt:
