@@ -2,6 +2,8 @@
 // did not change (so a rewrite copies only the path it touches).
 #pragma once
 
+#include <type_traits>
+
 #include "core/ir.h"
 
 namespace exocpp {
@@ -55,6 +57,19 @@ class IRMutator {
 #undef X
 };
 
+// One-off walks without a visitor class (Halide's visit_with): `f` is called on every
+// expression (for_each_expr) or statement (for_each_stmt) of `code`, each node before its
+// children, in program order, over what IRVisitor walks: indices, right-hand sides, loop bounds,
+// conditions, window accesses, call arguments and allocation shapes. `code` is an Expr, a Stmt
+// or a Block.
+//
+//   int reads = 0;
+//   for_each_expr(body, [&](const Expr& e) { reads += e.is<ReadNode>(); });
+template <class Code, class F>
+void for_each_expr(const Code& code, F&& f);
+template <class Code, class F>
+void for_each_stmt(const Code& code, F&& f);
+
 // Structural equality: same node kinds, symbols, constants and children (types follow).
 bool expr_equal(const Expr& a, const Expr& b);
 bool expr_equal(const std::vector<Expr>& a, const std::vector<Expr>& b);
@@ -62,5 +77,42 @@ bool expr_equal(const std::vector<Expr>& a, const std::vector<Expr>& b);
 // True when the two lists hold the very same nodes.
 bool same_nodes(const std::vector<Expr>& a, const std::vector<Expr>& b);
 bool same_nodes(const Block& a, const Block& b);
+
+namespace ir_visit_detail {
+template <class F>
+struct EachExpr : IRVisitor {
+  F& f;
+  explicit EachExpr(F& fn) : f(fn) {}
+  using IRVisitor::visit;
+  void visit(const Expr& e) override {
+    if (!e.defined()) return;
+    f(e);
+    IRVisitor::visit(e);
+  }
+};
+template <class F>
+struct EachStmt : IRVisitor {
+  F& f;
+  explicit EachStmt(F& fn) : f(fn) {}
+  using IRVisitor::visit;
+  void visit(const Expr&) override {}  // statements only
+  void visit(const Stmt& s) override {
+    if (!s.defined()) return;
+    f(s);
+    IRVisitor::visit(s);
+  }
+};
+}  // namespace ir_visit_detail
+
+template <class Code, class F>
+void for_each_expr(const Code& code, F&& f) {
+  ir_visit_detail::EachExpr<std::remove_reference_t<F>> v(f);
+  v.visit(code);
+}
+template <class Code, class F>
+void for_each_stmt(const Code& code, F&& f) {
+  ir_visit_detail::EachStmt<std::remove_reference_t<F>> v(f);
+  v.visit(code);
+}
 
 }  // namespace exocpp

@@ -1,0 +1,51 @@
+// One-off walks (core/ir_visit.h): for_each_expr and for_each_stmt reach every node IRVisitor
+// reaches, each node before its children, in program order.
+#include "core/ir_visit.h"
+
+#include <exocpp/exocpp.h>
+#include <gtest/gtest.h>
+
+#include "core/printer.h"
+
+using namespace exocpp;
+
+namespace {
+
+const char* kSrc = R"(def f(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    t: f32[N + 1] @ DRAM
+    for i in seq(0, N):
+        if i < 2:
+            A[i] = B[i] * 2.0
+        w = B[i:N]
+)";
+
+std::vector<std::string> printed_exprs(const Block& b) {
+  std::vector<std::string> out;
+  for_each_expr(b, [&](const Expr& e) { out.push_back(to_string(e)); });
+  return out;
+}
+
+TEST(ForEachExpr, VisitsEachExpressionBeforeItsChildrenInProgramOrder) {
+  Proc p = parse_module(kSrc).proc("f");
+  std::vector<std::string> want = {"N + 1", "N",          "1",    "0", "N",   "i < 2",  "i", "2",
+                                   "i",     "B[i] * 2.0", "B[i]", "i", "2.0", "B[i:N]", "i", "N"};
+  EXPECT_EQ(printed_exprs(p.body()), want);
+}
+
+TEST(ForEachExpr, WalksASingleExpression) {
+  Proc p = parse_module(kSrc).proc("f");
+  const Expr& rhs = p.body()[1].as<ForNode>()->body[0].as<IfNode>()->body[0].as<AssignNode>()->rhs;
+  int reads = 0;
+  for_each_expr(rhs, [&](const Expr& e) { reads += e.is<ReadNode>(); });
+  EXPECT_EQ(reads, 2);  // B[i] and i
+}
+
+TEST(ForEachStmt, VisitsEachStatementBeforeItsBody) {
+  Proc p = parse_module(kSrc).proc("f");
+  std::vector<StmtKind> kinds;
+  for_each_stmt(p.body(), [&](const Stmt& s) { kinds.push_back(s.kind()); });
+  EXPECT_EQ(kinds, (std::vector<StmtKind>{StmtKind::Alloc, StmtKind::For, StmtKind::If,
+                                          StmtKind::Assign, StmtKind::WindowStmt}));
+}
+
+}  // namespace
