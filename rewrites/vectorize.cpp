@@ -124,8 +124,10 @@ class Vectorizer {
       try {
         out = replace(p, strip, ins);
         return true;
-      } catch (const SchedulingError&) {
-        // This instruction does not fit; try the next.
+      } catch (const SchedulingError& e) {
+        // This instruction does not fit (NotProved); try the next. A condition the checker
+        // could not decide, or a bad argument, is not a "no": it propagates.
+        if (e.code() != ErrorCode::NotProved) throw;
       }
     }
     return false;
@@ -140,6 +142,7 @@ class Vectorizer {
     try {
       return bind_for_broadcast(p, s, c, name);
     } catch (const SchedulingError& e) {
+      if (e.code() != ErrorCode::NotProved) throw;
       rw::fail(reason::kReplaceNoUnify, s,
                "the literal '" + to_string(c) + "' in '" + first_line(s) +
                    "' must become a register, and it cannot be bound to a buffer a broadcast "
@@ -225,8 +228,9 @@ Proc hoist_invariant_elements(Proc q, const Cursor& strip) {
       const std::string name = rw::unused_name(q, "c" + std::to_string(counter++));
       try {
         q = bind_for_broadcast(q, here, e, name);
-      } catch (const SchedulingError&) {
-        // written in between, or not visible there: bound in the strip instead
+      } catch (const SchedulingError& err) {
+        // written in between, or not visible there (NotProved): bound in the strip instead
+        if (err.code() != ErrorCode::NotProved) throw;
       }
     }
   }
