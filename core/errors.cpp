@@ -97,4 +97,11 @@ const char* to_string(ErrorCode c) {
   return "unknown";
 }
 
+std::span<const Reason> all_reasons() {
+#define EXOCPP_REASON_ENTRY(name, id, code, meaning) reason::name,
+  static constexpr Reason kAll[] = {EXOCPP_FOR_EACH_REASON(EXOCPP_REASON_ENTRY)};
+#undef EXOCPP_REASON_ENTRY
+  return kAll;
+}
+
 }  // namespace exocpp

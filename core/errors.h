@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/reasons.h"
 #include "core/srcinfo.h"
 
 namespace exocpp {
@@ -48,33 +49,25 @@ class TypeError : public Error {
       : Error("type error", std::move(op), std::move(loc), std::move(reason)) {}
 };
 
-// What kind of refusal a SchedulingError is. Programs decide on the code and the reason id,
-// never on the message text (replace_all skips a block whose replacement is NotProved, never
-// one that is Unknown).
-enum class ErrorCode {
-  NotFound,     // the target does not exist: no match, a count past the matches, a removed cursor
-  BadArgument,  // a malformed argument: a target of the wrong kind, a bad name, number or
-                // expression string, an undefined proc
-  NotProved,    // a condition the rewrite needs does not hold: the checker refuted it (with a
-                // counterexample), or the code is not of the form the rule requires
-  Unknown,      // the checker could not decide a condition (solver time-out, outside its logic)
-  Unsupported,  // a legal request exocpp does not implement
-};
-const char* to_string(ErrorCode c);  // "not found", "bad argument", ...
-
 class SchedulingError : public Error {
  public:
-  // `reason_id` is a stable name of the reason ("target.wrong_kind", "checker.refuted"), empty
-  // where an operation has not named it.
-  SchedulingError(std::string op, SrcInfo loc, std::string reason, std::string counterexample = "",
-                  ErrorCode code = ErrorCode::NotProved, std::string reason_id = "",
-                  std::string current = "")
+  // A refusal for `why` (core/reasons.h), which gives its code and reason id.
+  SchedulingError(std::string op, const Reason& why, SrcInfo loc, std::string reason,
+                  std::string counterexample = "", std::string current = "")
       : Error("scheduling error", std::move(op), std::move(loc), std::move(reason),
               std::move(counterexample), std::move(current)),
-        code_(code),
-        reason_id_(std::move(reason_id)) {}
+        code_(why.code),
+        reason_id_(why.id) {}
+  // The refusal `cause` told again under operation `op` with the text `reason`: its place,
+  // counterexample, code and reason id stay.
+  SchedulingError(std::string op, const SchedulingError& cause, std::string reason)
+      : Error("scheduling error", std::move(op), cause.loc(), std::move(reason),
+              cause.counterexample(), cause.current()),
+        code_(cause.code_),
+        reason_id_(cause.reason_id_) {}
 
   ErrorCode code() const { return code_; }
+  // The stable name of the reason (core/reasons.h): "target.wrong_kind", "checker.refuted".
   const std::string& reason_id() const { return reason_id_; }
 
  private:

@@ -296,16 +296,14 @@ Cursor find_in(const Cursor& scope, const std::string& text) {
           ? scope.proc()->srcinfo
           : scope.srcinfo();
   if (!pat.match_no)
-    throw SchedulingError("find", where,
-                          "no match for pattern '" + pat.text + "' in " + scope_name(scope), "",
-                          ErrorCode::NotFound, "target.no_match");
+    throw SchedulingError("find", reason::kTargetNoMatch, where,
+                          "no match for pattern '" + pat.text + "' in " + scope_name(scope));
   size_t n = search(scope, pat, /*ignore_match_no=*/true).size();
-  throw SchedulingError("find", where,
+  throw SchedulingError("find", reason::kTargetCount, where,
                         "pattern '" + text + "' asks for match #" + std::to_string(*pat.match_no) +
                             " (counting from 0), but '" + pat.text + "' has only " +
                             std::to_string(n) + " match" + (n == 1 ? "" : "es") + " in " +
-                            scope_name(scope),
-                        "", ErrorCode::NotFound, "target.count");
+                            scope_name(scope));
 }
 
 }  // namespace

@@ -82,10 +82,10 @@ std::string describe_found(const Cursor& c) {
 
 [[noreturn]] void wrong_kind(const Cursor& c, TargetKind kind, const std::string& described,
                              const std::string& op, const std::string& why = "") {
-  throw SchedulingError(op, c.is_arg() ? c.proc()->srcinfo : c.srcinfo(),
+  throw SchedulingError(op, reason::kTargetWrongKind, c.is_arg() ? c.proc()->srcinfo : c.srcinfo(),
                         std::string("expected ") + describe(kind) + ", but " + described + " is " +
                             describe_found(c) + why,
-                        "", ErrorCode::BadArgument, "target.wrong_kind", c.current_line());
+                        "", c.current_line());
 }
 
 bool is_loop(const Cursor& c) { return c.is_stmt() && c.stmt().is<ForNode>(); }
@@ -108,15 +108,14 @@ Cursor find_nest(const Proc& p, const std::string& text, const Shorthand& s,
   std::string what = "loop over " + s.names[0] + " whose only statement is a loop over " +
                      s.names[1] + " in proc '" + p.name() + "'";
   if (!s.count)
-    throw SchedulingError(op, p->srcinfo, "no " + what + " (pattern " + quoted(text) + ")", "",
-                          ErrorCode::NotFound, "target.no_match");
+    throw SchedulingError(op, reason::kTargetNoMatch, p->srcinfo,
+                          "no " + what + " (pattern " + quoted(text) + ")");
   throw SchedulingError(
-      op, p->srcinfo,
+      op, reason::kTargetCount, p->srcinfo,
       "pattern " + quoted(text) + " asks for match #" + std::to_string(n) +
           " (counting from 0), but there " +
           (nests.size() == 1 ? "is only 1 " : "are only " + std::to_string(nests.size()) + " ") +
-          what,
-      "", ErrorCode::NotFound, "target.count");
+          what);
 }
 
 }  // namespace
@@ -164,13 +163,12 @@ Cursor as_target(const Cursor& found, TargetKind kind, const std::string& descri
       if (!is_nest(c)) {
         const ForNode* f = c.stmt().as<ForNode>();
         throw SchedulingError(
-            op, c.srcinfo(),
+            op, reason::kTargetWrongKind, c.srcinfo(),
             std::string("expected ") + describe(kind) + ", but the body of loop " + f->iter.name() +
                 " (" + described + ") is not one loop" +
                 (f->body.size() == 1
                      ? ""
-                     : ": it holds " + std::to_string(f->body.size()) + " statements"),
-            "", ErrorCode::BadArgument, "target.wrong_kind");
+                     : ": it holds " + std::to_string(f->body.size()) + " statements"));
       }
       return c;
     case TargetKind::Block:
@@ -200,10 +198,9 @@ Cursor find_target(const Proc& p, const std::string& pattern, TargetKind kind,
   if (s && (s->names[0] == "_" || is_keyword(s->names[0]))) s.reset();  // "pass" is a statement
   if (s && s->names.size() == 2) {
     if (kind != TargetKind::LoopNest)
-      throw SchedulingError(op, p->srcinfo,
+      throw SchedulingError(op, reason::kTargetWrongKind, p->srcinfo,
                             std::string("expected ") + describe(kind) + ", but " + quoted(pattern) +
-                                " names a nest of two loops",
-                            "", ErrorCode::BadArgument, "target.wrong_kind");
+                                " names a nest of two loops");
     return find_nest(p, pattern, *s, op);
   }
   std::string resolved = pattern;
@@ -232,9 +229,9 @@ Cursor find_target(const Proc& p, const std::string& pattern, TargetKind kind,
   try {
     c = find(p, resolved);
   } catch (const SchedulingError& e) {
-    std::string reason = e.reason();
-    if (resolved != pattern) reason += " (" + quoted(pattern) + " names " + describe(kind) + ")";
-    throw SchedulingError(op, e.loc(), reason, "", e.code(), e.reason_id());
+    std::string text = e.reason();
+    if (resolved != pattern) text += " (" + quoted(pattern) + " names " + describe(kind) + ")";
+    throw SchedulingError(op, e, text);
   }
   return as_target(c, kind, quoted(pattern), op);
 }

@@ -27,13 +27,13 @@ Proc add_assertion(const Proc& p, const std::string& cond) {
     Expr c = rw::parse_condition(first, cond, "the assertion");
     const Uses u = uses_of(c);
     if (u.reads_data || !u.config_reads.empty())
-      rw::fail_argument(first,
-                        "the assertion '" + cond +
-                            "' reads data or a config field; an assert speaks of the arguments");
+      rw::fail(reason::kArgInvalid, first,
+               "the assertion '" + cond +
+                   "' reads data or a config field; an assert speaks of the arguments");
     if (const ConstNode* k = simplify_expr(c).as<ConstNode>()) {
       if (k->val == 0)
-        rw::fail_argument(first, "the assertion '" + cond +
-                                     "' is false, so the result would accept no arguments");
+        rw::fail(reason::kArgInvalid, first,
+                 "the assertion '" + cond + "' is false, so the result would accept no arguments");
       return p;
     }
     rw::Edit edit(p);

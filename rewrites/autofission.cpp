@@ -17,7 +17,8 @@ Proc autofission(const Proc& p, const CursorLike& gap, const AutofissionOptions&
   return rw::run_op("autofission", [&]() -> Proc {
     Cursor g = rw::resolve_gap(p, gap);
     if (opts.n_lifts < 1)
-      rw::fail_argument(g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+      rw::fail(reason::kArgRange, g,
+               "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     // Split level by level, remembering the two copies each level makes.
     Proc q = p;
     std::vector<Cursor> copies;

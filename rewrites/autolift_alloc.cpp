@@ -22,15 +22,17 @@ Proc autolift_alloc(const Proc& p, const CursorLike& alloc, const AutoliftAllocO
   return rw::run_op("autolift_alloc", [&]() -> Proc {
     Cursor a = rw::resolve_alloc_stmt(p, alloc);
     if (opts.n_lifts < 1)
-      rw::fail_argument(a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+      rw::fail(reason::kArgRange, a,
+               "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     if (opts.mode != "row" && opts.mode != "col")
-      rw::fail_argument(a, "mode must be \"row\" or \"col\", got \"" + opts.mode + "\"");
+      rw::fail(reason::kArgInvalid, a,
+               "mode must be \"row\" or \"col\", got \"" + opts.mode + "\"");
     if (opts.size < 0)
-      rw::fail_argument(a, "size must be positive, got " + std::to_string(opts.size));
+      rw::fail(reason::kArgRange, a, "size must be positive, got " + std::to_string(opts.size));
     if (static_cast<int>(a.loc().block.size()) < opts.n_lifts)
-      rw::fail_argument(a, "cannot lift '" + a.name() + "' " + std::to_string(opts.n_lifts) +
-                               " times: only " + std::to_string(a.loc().block.size()) +
-                               " loops or ifs enclose it");
+      rw::fail(reason::kArgInvalid, a,
+               "cannot lift '" + a.name() + "' " + std::to_string(opts.n_lifts) + " times: only " +
+                   std::to_string(a.loc().block.size()) + " loops or ifs enclose it");
     Proc cur = p;
     Cursor c = a;
     // Each step reuses expand_dim / lift_alloc; their refusals are reported as this operation's.

@@ -32,9 +32,10 @@ Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config,
     Cursor c = rw::resolve_expr(p, expr);
     const Expr e = c.expr();
     if (rw::is_call_buffer_argument(c))
-      rw::fail(c, "'" + c.to_string() +
-                      "' is a buffer argument of the call: the callee receives its location, not a "
-                      "value, so the callee's writes would no longer reach it");
+      rw::fail(reason::kTargetWrongKind, c,
+               "'" + c.to_string() +
+                   "' is a buffer argument of the call: the callee receives its location, not a "
+                   "value, so the callee's writes would no longer reach it");
     const ConfigField& f = rw::config_field(c, config, field);
     rw::check_fits_field(c, config, f, e);
     const BlockPath& path = c.loc().block;
@@ -43,7 +44,8 @@ Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config,
     if (const ForNode* loop = s.as<ForNode>())
       if (checker::may_write_config(loop->body, config, field))
         rw::fail(
-            c, "the loop reads its bound once, but its body writes " + config->name + "." + field);
+            reason::kDepReadWritten, c,
+            "the loop reads its bound once, but its body writes " + config->name + "." + field);
     const bool final_only = rw::require_invisible_write(c, p, path, k, k, config, field, e);
 
     Stmt write = WriteConfigNode::make(config, field, e, s.srcinfo());
@@ -53,7 +55,7 @@ Proc bind_config(const Proc& p, const CursorLike& expr, const Config& config,
     // the operators around e then compute with a value of that type.
     if (is_data(f.type)) {
       if (!rw::store_keeps_value(e, f.type))
-        rw::fail(ErrorCode::NotProved, "precision.store", c,
+        rw::fail(reason::kPrecisionStore, c,
                  config->name + "." + field + " (" + to_string(f.type) +
                      ") does not hold the value of '" + to_string(e) + "' (of type " +
                      to_string(e.type().base) + ") exactly: the write rounds or wraps it");

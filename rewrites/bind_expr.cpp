@@ -94,18 +94,20 @@ int64_t span(ScalarKind k) {
 // Refuses a data expression `e` that is not a value (a tensor, a control value).
 void require_data_value(const Cursor& first, const Expr& e) {
   if (!e.type().is_scalar() || !e.type().is_data())
-    rw::fail(first,
+    rw::fail(reason::kTargetWrongKind, first,
              "'" + to_string(e) + "' is not a data value (only data expressions can be bound)");
 }
 
 // Refuses an occurrence that differs from `e` or that is a call's buffer argument.
 void require_bindable_occurrence(const Cursor& c, const Expr& e) {
   if (!expr_equal(c.expr(), e))
-    rw::fail(c, "'" + to_string(c.expr()) + "' differs from '" + to_string(e) + "'");
+    rw::fail(reason::kArgInvalid, c,
+             "'" + to_string(c.expr()) + "' differs from '" + to_string(e) + "'");
   if (rw::is_call_buffer_argument(c))
-    rw::fail(c, "'" + to_string(c.expr()) +
-                    "' is a buffer argument of the call: the callee receives its location, not a "
-                    "value, so the callee's writes would no longer reach it");
+    rw::fail(reason::kTargetWrongKind, c,
+             "'" + to_string(c.expr()) +
+                 "' is a buffer argument of the call: the callee receives its location, not a "
+                 "value, so the callee's writes would no longer reach it");
 }
 
 // The binding's type (binding_precision), or a refusal when no precision holds e's value.
@@ -158,7 +160,7 @@ void require_safe_to_evaluate_at(const Cursor& at, const Cursor& where, const Ex
   } f;
   f.visit(e);
   if (!f.divisions.empty())
-    rw::fail(where,
+    rw::fail(reason::kExprUnsafeToMove, where,
              "'" + to_string(e) +
                  "' divides integer data: hoisted, it could divide by zero where the original "
                  "never evaluated it");
@@ -167,16 +169,19 @@ void require_safe_to_evaluate_at(const Cursor& at, const Cursor& where, const Ex
     const auto v = std::find_if(scope.begin(), scope.end(),
                                 [&](const ScopeVar& s) { return s.sym == r->name; });
     if (v == scope.end() || v->type.shape.size() != r->idx.size())
-      rw::fail(where, "cannot check that the read of " + r->name.name() +
-                          " lies in its buffer where the binding goes");
+      rw::fail(reason::kExprUnsafeToMove, where,
+               "cannot check that the read of " + r->name.name() +
+                   " lies in its buffer where the binding goes");
     for (size_t d = 0; d < r->idx.size(); ++d)
       rw::require_proved(
-          where, checker::always_in_range(ctx, r->idx[d], rw::int_const(0), v->type.shape[d]), [&] {
+          where, checker::always_in_range(ctx, r->idx[d], rw::int_const(0), v->type.shape[d]),
+          [&] {
             return "the read of " + r->name.name() + " at index '" + to_string(r->idx[d]) +
                    "' (dimension " + std::to_string(d) +
                    ") lies in the buffer where the binding goes, since it is evaluated there "
                    "even if the code holding it never runs";
-          });
+          },
+          reason::kExprUnsafeToMove);
   }
 }
 
@@ -198,9 +203,10 @@ std::optional<ScalarKind> binding_precision(const std::vector<Cursor>& cs, const
 Type binding_type(const Cursor& first, const std::vector<Cursor>& cs, const Expr& e) {
   std::optional<ScalarKind> prec = binding_precision(cs, e);
   if (!prec)
-    rw::fail(first, "no buffer precision holds the value of '" + to_string(e) + "' (of type " +
-                        to_string(e.type().base) +
-                        ") exactly: storing it would round or wrap it where the original does not");
+    rw::fail(reason::kPrecisionStore, first,
+             "no buffer precision holds the value of '" + to_string(e) + "' (of type " +
+                 to_string(e.type().base) +
+                 ") exactly: storing it would round or wrap it where the original does not");
   return Type(*prec);
 }
 // The statement of the innermost statement list enclosing every cursor of `cs` that holds
@@ -230,7 +236,7 @@ Proc bind_expr(const Proc& p, const CursorLike& expr, const std::string& new_nam
 
 Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::string& new_name) {
   return rw::run_op("bind_expr", [&]() -> Proc {
-    if (exprs.empty()) rw::fail_argument(p->srcinfo, "no expression to bind");
+    if (exprs.empty()) rw::fail(reason::kArgInvalid, p->srcinfo, "no expression to bind");
     std::vector<Cursor> cs;
     for (const CursorLike& e : exprs) cs.push_back(rw::resolve_expr(p, e));
     std::sort(cs.begin(), cs.end(), [](const Cursor& a, const Cursor& b) {
@@ -249,7 +255,8 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
       return bind_expr(p, exprs, new_name, common_statement(p, cs));
     for (const Cursor& c : cs) require_bindable_occurrence(c, e);
     for (size_t i = 1; i < cs.size(); ++i)
-      if (cs[i].loc() == cs[i - 1].loc()) rw::fail(cs[i], "the same expression is named twice");
+      if (cs[i].loc() == cs[i - 1].loc())
+        rw::fail(reason::kArgInvalid, cs[i], "the same expression is named twice");
     const Block& list = first.list();
     const int k_last = cs.back().loc().lo;
     Sym b = rw::fresh_name(p, new_name, first);
@@ -288,7 +295,7 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
 Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::string& new_name,
                const CursorLike& before) {
   return rw::run_op("bind_expr", [&]() -> Proc {
-    if (exprs.empty()) rw::fail_argument(p->srcinfo, "no expression to bind");
+    if (exprs.empty()) rw::fail(reason::kArgInvalid, p->srcinfo, "no expression to bind");
     const Cursor at = rw::resolve_stmt(p, before);
     const BlockPath& path = at.loc().block;
     const int k0 = at.loc().lo;
@@ -305,21 +312,23 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
           l.block.size() > path.size() && std::equal(path.begin(), path.end(), l.block.begin());
       const int k = same_list ? l.lo : nested ? l.block[path.size()].index : -1;
       if (k < k0)
-        rw::fail(c, "'" + to_string(c.expr()) +
-                        "' is not inside the statement the binding goes "
-                        "before, nor inside a later statement of its list");
+        rw::fail(reason::kStmtOrder, c,
+                 "'" + to_string(c.expr()) +
+                     "' is not inside the statement the binding goes "
+                     "before, nor inside a later statement of its list");
       require_bindable_occurrence(c, e);
       k_last = std::max(k_last, k);
     }
     for (size_t i = 0; i < cs.size(); ++i)
       for (size_t j = i + 1; j < cs.size(); ++j)
-        if (cs[i].loc() == cs[j].loc()) rw::fail(cs[j], "the same expression is named twice");
+        if (cs[i].loc() == cs[j].loc())
+          rw::fail(reason::kArgInvalid, cs[j], "the same expression is named twice");
     // Only names visible at `before`.
     const std::vector<ScopeVar> scope = rw::scope_at(at);
     for (const Sym& name : uses_of(e).read)
       if (std::none_of(scope.begin(), scope.end(),
                        [&](const ScopeVar& v) { return v.sym == name; }))
-        rw::fail(cs.front(),
+        rw::fail(reason::kScopeNotVisible, cs.front(),
                  "'" + to_string(e) + "' reads '" + name.name() +
                      "', which is not visible before the statement the binding goes before");
     const Block& list = at.list();

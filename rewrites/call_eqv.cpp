@@ -39,8 +39,9 @@ namespace {
 // Refuses g when an argument differs from f's in a way that changes what the call means.
 void check_signature(const Cursor& c, const CallNode& call, const ProcNode& f, const ProcNode& g) {
   if (f.args.size() != g.args.size())
-    rw::fail(c, "'" + g.name + "' takes " + std::to_string(g.args.size()) + " arguments but '" +
-                    f.name + "' takes " + std::to_string(f.args.size()));
+    rw::fail(reason::kCallSignature, c,
+             "'" + g.name + "' takes " + std::to_string(g.args.size()) + " arguments but '" +
+                 f.name + "' takes " + std::to_string(f.args.size()));
   rw::CallSubst fs(f, call.args), gs(g, call.args);
   for (size_t i = 0; i < f.args.size(); ++i) {
     const FnArg& a = f.args[i];
@@ -52,11 +53,13 @@ void check_signature(const Cursor& c, const CallNode& call, const ProcNode& f, c
     for (size_t d = 0; same && d < ta.shape.size(); ++d)
       same = expr_equal(simplify_expr(ta.shape[d]), simplify_expr(tb.shape[d]));
     if (!same)
-      rw::fail(c, which + " has type " + to_string(a.type) + " in '" + f.name + "' but " +
-                      to_string(b.type) + " in '" + g.name + "'");
+      rw::fail(reason::kCallSignature, c,
+               which + " has type " + to_string(a.type) + " in '" + f.name + "' but " +
+                   to_string(b.type) + " in '" + g.name + "'");
     if (a.mem != b.mem)
-      rw::fail(c, which + " lives in memory " + a.mem + " in '" + f.name + "' but " + b.mem +
-                      " in '" + g.name + "'");
+      rw::fail(reason::kCallSignature, c,
+               which + " lives in memory " + a.mem + " in '" + f.name + "' but " + b.mem + " in '" +
+                   g.name + "'");
   }
 }
 
@@ -89,15 +92,16 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
     Cursor c = rw::resolve_stmt(p, call);
     const CallNode* cn = rw::stmt_as<CallNode>(c, "a call such as 'f(n, A[0:4])'");
     if (!eqv_proc.defined())
-      rw::fail(ErrorCode::BadArgument, "arg.undefined_proc", c,
+      rw::fail(reason::kArgUndefinedProc, c,
                "the replacement proc is empty (a default-constructed Proc)");
     const ProcNode& f = *cn->proc;
     const ProcNode& g = *eqv_proc.get();
     if (f.eqv_class != g.eqv_class)
-      rw::fail(c, "'" + g.name + "' is not equivalent to '" + f.name +
-                      "': it was not scheduled from the same " +
-                      "proc (call_eqv needs a proc derived from '" + f.name +
-                      "', or from the proc it was derived from, by scheduling operations)");
+      rw::fail(reason::kCallNotEquivalent, c,
+               "'" + g.name + "' is not equivalent to '" + f.name +
+                   "': it was not scheduled from the same " +
+                   "proc (call_eqv needs a proc derived from '" + f.name +
+                   "', or from the proc it was derived from, by scheduling operations)");
     rw::check_callee_name(p, eqv_proc, c);
     check_signature(c, *cn, f, g);
     check_asserts(c, *cn, f, g);
@@ -115,13 +119,13 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
       bool escapes = false;
       checker::Answer a = checker::config_unread_after(p, path, ci + 1, cfg, field, &escapes);
       if (!a.proved())
-        rw::fail(
-            c, "'" + g.name + "' and '" + f.name + "' may leave different values in " + cfg->name +
-                   "." + field +
-                   " (a config write was deleted or added while scheduling), and the caller may "
-                   "read it after the "
-                   "call: " +
-                   (a.counterexample.empty() ? a.reason : a.counterexample));
+        rw::fail(reason::kConfigObservable, c,
+                 "'" + g.name + "' and '" + f.name + "' may leave different values in " +
+                     cfg->name + "." + field +
+                     " (a config write was deleted or added while scheduling), and the caller may "
+                     "read it after the "
+                     "call: " +
+                     (a.counterexample.empty() ? a.reason : a.counterexample));
       if (escapes) rw::record_final_config(edit.node(), cfg, field);
     }
 
@@ -133,7 +137,7 @@ Proc call_eqv(const Proc& p, const CursorLike& call, const Proc& eqv_proc) {
     try {
       checker::check_call_aliasing(edit.candidate(), path, ci);
     } catch (const checker::CheckError& e) {
-      rw::fail(c, e.reason(), e.counterexample());
+      rw::fail(reason::kCallPrecondition, c, e.reason(), e.counterexample());
     }
     return edit.done();
   });

@@ -26,7 +26,7 @@ std::optional<std::vector<int>> operands_swapped(std::vector<int> below) {
 
 Proc commute_expr(const Proc& p, const std::vector<CursorLike>& exprs) {
   return rw::run_op("commute_expr", [&]() -> Proc {
-    if (exprs.empty()) rw::fail_argument(p->srcinfo, "no expression given to commute");
+    if (exprs.empty()) rw::fail(reason::kArgInvalid, p->srcinfo, "no expression given to commute");
     // 1. Resolve and check every target in `p`.
     std::vector<Cursor> targets;
     for (const CursorLike& t : exprs) {

@@ -27,7 +27,9 @@ namespace {
 // The buffer the producer nest computes: the last assignment of its innermost body.
 Sym produced_buffer(const Cursor& producer) {
   const AssignNode* a = rw::producer_nest(producer.stmt()).store;
-  if (!a) rw::fail(producer, "the producer must be a loop nest ending in one assignment");
+  if (!a)
+    rw::fail(reason::kStmtForm, producer,
+             "the producer must be a loop nest ending in one assignment");
   return a->name;
 }
 
@@ -38,7 +40,8 @@ Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
   return rw::run_op("compute_and_store_at", [&]() -> Proc {
     Cursor prod = rw::resolve_stmt(p, producer);
     const Sym f = produced_buffer(prod);
-    if (at.empty()) rw::fail_argument(prod, "expected at least one consumer loop or block");
+    if (at.empty())
+      rw::fail(reason::kArgInvalid, prod, "expected at least one consumer loop or block");
     std::vector<Cursor> places;
     for (const CursorLike& l : at)
       places.push_back(!l.is_pattern() && l.cursor().is_block() ? rw::resolve_block(p, l)
@@ -60,7 +63,8 @@ Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
       std::string why;
       std::optional<std::vector<BoxDim>> box = accessed_box(code, f, &why);
       if (!box)
-        rw::fail(at, "cannot infer the part of '" + f.name() + "' " + where + " reads: " + why);
+        rw::fail(reason::kRegionNotInferred, at,
+                 "cannot infer the part of '" + f.name() + "' " + where + " reads: " + why);
       // A region that is always empty (the code is a loop of no iterations) cannot be staged:
       // a buffer of extent 0 is not a type. A region that is empty only for some sizes is fine
       // (a buffer of no elements, which no code reads).
@@ -69,11 +73,12 @@ Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
             simplify_expr(BinOpNode::make(BinOpKind::Sub, (*box)[d].hi, (*box)[d].lo));
         const ConstNode* k = extent.as<ConstNode>();
         if (k && k->is_int() && k->int_val() <= 0)
-          rw::fail(at, "the part of '" + f.name() + "' " + where +
-                           " reads is always empty (dimension " + std::to_string(d) + ": [" +
-                           to_string((*box)[d].lo) + ", " + to_string((*box)[d].hi) +
-                           ")): that code never runs; leave it out (divide by a factor that leaves "
-                           "a tail, or remove the empty loop first)");
+          rw::fail(reason::kRegionEmpty, at,
+                   "the part of '" + f.name() + "' " + where +
+                       " reads is always empty (dimension " + std::to_string(d) + ": [" +
+                       to_string((*box)[d].lo) + ", " + to_string((*box)[d].hi) +
+                       ")): that code never runs; leave it out (divide by a factor that leaves "
+                       "a tail, or remove the empty loop first)");
       }
       std::string window = f.name() + "[";
       for (size_t d = 0; d < box->size(); ++d)

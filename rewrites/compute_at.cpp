@@ -19,7 +19,7 @@ Proc compute_at(const Proc& p, const CursorLike& producer, const CursorLike& con
     Cursor prod = rw::resolve_loop(p, producer);
     Cursor cons = rw::resolve_loop(p, consumer);
     if (prod.loc().block != cons.loc().block || prod.loc().lo >= cons.loc().lo)
-      rw::fail(prod,
+      rw::fail(reason::kStmtOrder, prod,
                "the producer loop must come before the consumer loop in the same statement list");
     const Loc cons_loc = cons.loc();
     Proc q = p;

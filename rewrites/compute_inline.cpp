@@ -163,7 +163,7 @@ void require_local_prefix(const Cursor& c, const Block& body) {
     if (const AssignNode* a = st.as<AssignNode>()) target = &a->name;
     if (const ReduceNode* r = st.as<ReduceNode>()) target = &r->name;
     if (!target || std::find(locals.begin(), locals.end(), *target) == locals.end())
-      rw::fail(c,
+      rw::fail(reason::kStmtForm, c,
                "the producer must be a perfect loop nest around its assignment (its innermost "
                "body may first compute values into buffers it allocates); '" +
                    to_string(st) + "' is not such a step");
@@ -180,26 +180,30 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
     const std::vector<const ForNode*>& nest = pn.loops;
     const Block& body = pn.body;
     const AssignNode* a = pn.store;
-    if (nest.empty() || !a) rw::fail(c, "the producer must be a loop nest around one assignment");
+    if (nest.empty() || !a)
+      rw::fail(reason::kStmtForm, c, "the producer must be a loop nest around one assignment");
     require_local_prefix(c, body);
     const bool single = body.size() == 1;
     for (const ForNode* f : nest)
       if (mentions_any(f->lo, nest) || mentions_any(f->hi, nest) ||
           !uses_of(f->lo).config_reads.empty() || !uses_of(f->hi).config_reads.empty())
-        rw::fail(c, "the bounds of loop '" + f->iter.name() +
-                        "' depend on the nest's iterators or on a config field, so the produced "
-                        "region is not a box");
+        rw::fail(reason::kDepLoopVariant, c,
+                 "the bounds of loop '" + f->iter.name() +
+                     "' depend on the nest's iterators or on a config field, so the produced "
+                     "region is not a box");
     if (a->idx.size() != nest.size())
-      rw::fail(c, "'" + a->name.name() + "' has " + std::to_string(a->idx.size()) +
-                      " dimensions and the nest " + std::to_string(nest.size()) +
-                      " loops: each dimension must be indexed by its own loop");
+      rw::fail(reason::kStmtForm, c,
+               "'" + a->name.name() + "' has " + std::to_string(a->idx.size()) +
+                   " dimensions and the nest " + std::to_string(nest.size()) +
+                   " loops: each dimension must be indexed by its own loop");
     std::vector<IndexForm> forms;
     std::vector<bool> used(nest.size(), false);
     for (const Expr& i : a->idx) {
       std::optional<IndexForm> form = index_form(i, nest);
       if (!form || used[form->loop])
-        rw::fail(c, "the index '" + to_string(i) +
-                        "' is not one of the nest's iterators (each used once) plus an offset");
+        rw::fail(reason::kStmtForm, c,
+                 "the index '" + to_string(i) +
+                     "' is not one of the nest's iterators (each used once) plus an offset");
       used[form->loop] = true;
       forms.push_back(*form);
     }
@@ -212,22 +216,24 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
       if (auto al = list[static_cast<size_t>(i)].as<AllocNode>(); al && al->name == a->name)
         alloc_at = i;
     if (alloc_at < 0)
-      rw::fail(c, "'" + a->name.name() +
-                      "' is not allocated earlier in the same block, so it may be used elsewhere");
+      rw::fail(reason::kBufferOtherUse, c,
+               "'" + a->name.name() +
+                   "' is not allocated earlier in the same block, so it may be used elsewhere");
     const AllocNode* alloc = list[static_cast<size_t>(alloc_at)].as<AllocNode>();
     const ScalarKind t = alloc->type.base;
     Block between(list.begin() + alloc_at + 1, list.begin() + l.lo);
     Block rest(list.begin() + l.lo + 1, list.end());
     if (rw::buffer_uses(between, a->name).any())
-      rw::fail(c, "'" + a->name.name() + "' is used between its allocation and the producer");
+      rw::fail(reason::kBufferOtherUse, c,
+               "'" + a->name.name() + "' is used between its allocation and the producer");
     rw::BufferUses uses = rw::buffer_uses(rest, a->name);
     if (uses.write || uses.reduce || uses.window || uses.whole || uses.stride)
-      rw::fail(c,
+      rw::fail(reason::kBufferOtherUse, c,
                "'" + a->name.name() +
                    "' is written, windowed, passed whole or asked its stride after the producer; "
                    "only reads can take the expression");
     if (rw::buffer_uses(body, a->name).read)
-      rw::fail(c, "the producer reads '" + a->name.name() + "' itself");
+      rw::fail(reason::kDepReadWritten, c, "the producer reads '" + a->name.name() + "' itself");
 
     // 3. How the reads take the value: the expression itself where the store keeps its value
     // and the producer is one assignment; otherwise only copies (which store as f's store did).
@@ -236,10 +242,11 @@ Proc compute_inline(const Proc& p, const CursorLike& producer) {
       for (const Stmt& st : uses.stmts)
         if (!as_copy(st, a->name, t)) {
           if (single) rw::require_store_keeps_value(c, a->name, a->rhs, t);
-          rw::fail(c, "the producer computes '" + a->name.name() +
-                          "' in several statements, so only copies of its elements (`g[..] = " +
-                          a->name.name() + "[..]`, g of precision " + to_string(t) +
-                          ") can take its body; '" + to_string(st) + "' is not one");
+          rw::fail(reason::kStmtForm, c,
+                   "the producer computes '" + a->name.name() +
+                       "' in several statements, so only copies of its elements (`g[..] = " +
+                       a->name.name() + "[..]`, g of precision " + to_string(t) +
+                       ") can take its body; '" + to_string(st) + "' is not one");
         }
 
     // 4. The body keeps its value: the rest writes nothing it reads.

@@ -13,8 +13,7 @@ Proc delete_buffer(const Proc& p, const CursorLike& alloc) {
   return rw::run_op("delete_buffer", [&]() -> Proc {
     Cursor a = rw::resolve_alloc(p, alloc);
     if (a.is_arg())
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", a,
-               "'" + a.name() + "' is an argument, not an allocation");
+      rw::fail(reason::kTargetWrongKind, a, "'" + a.name() + "' is an argument, not an allocation");
     const BlockPath path = a.loc().block;
     const int ai = a.loc().lo;
     const Block& list = a.list();
@@ -23,7 +22,7 @@ Proc delete_buffer(const Proc& p, const CursorLike& alloc) {
       rw::BufferUses u = rw::buffer_uses(list[k], buf);
       if (u.any())
         rw::fail(
-            a,
+            reason::kAllocLive, a,
             "'" + a.name() + "' is still used, e.g. by '" +
                 Cursor(
                     p,

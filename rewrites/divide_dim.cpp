@@ -28,9 +28,12 @@ namespace rw {
 void require_elementwise_uses(const Cursor& a, const Block& rest, const Sym& buf,
                               const std::vector<int>& dims, const std::string& why) {
   BufferUses uses = buffer_uses(rest, buf);
-  if (uses.whole) fail(a, "'" + a.name() + "' is passed whole to a call, which would see " + why);
+  if (uses.whole)
+    fail(reason::kBufferLayoutUse, a,
+         "'" + a.name() + "' is passed whole to a call, which would see " + why);
   if (uses.stride)
-    fail(a, "the code takes a stride of '" + a.name() + "', which " + why + " would change");
+    fail(reason::kBufferLayoutUse, a,
+         "the code takes a stride of '" + a.name() + "', which " + why + " would change");
   struct V : IRVisitor {
     Sym buf;
     std::vector<int> dims;
@@ -46,7 +49,8 @@ void require_elementwise_uses(const Cursor& a, const Block& rest, const Sym& buf
   v.dims = dims;
   v.visit(rest);
   if (!v.bad.empty())
-    fail(a, "the window '" + v.bad + "' spans a dimension that " + why + " changes");
+    fail(reason::kBufferLayoutUse, a,
+         "the window '" + v.bad + "' spans a dimension that " + why + " changes");
 }
 
 }  // namespace rw
@@ -56,11 +60,12 @@ Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotien
     Cursor a = rw::resolve_alloc_stmt(p, alloc);
     const AllocNode* an = a.stmt().as<AllocNode>();
     if (dim_idx < 0 || dim_idx >= an->type.rank())
-      rw::fail_argument(a, "dimension " + std::to_string(dim_idx) + " does not exist: '" +
-                               a.name() + "' has " + std::to_string(an->type.rank()) +
-                               " dimensions");
+      rw::fail(reason::kArgRange, a,
+               "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() + "' has " +
+                   std::to_string(an->type.rank()) + " dimensions");
     if (quotient <= 0)
-      rw::fail_argument(a, "the quotient must be positive, got " + std::to_string(quotient));
+      rw::fail(reason::kArgRange, a,
+               "the quotient must be positive, got " + std::to_string(quotient));
     const Block& list = a.list();
     const int ai = a.loc().lo;
     Block rest(list.begin() + ai + 1, list.end());

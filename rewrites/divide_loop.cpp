@@ -39,10 +39,11 @@ struct Names {
 
 Names check_names(const Proc& p, const Cursor& c, const std::vector<std::string>& new_iters) {
   if (new_iters.size() != 2)
-    rw::fail_argument(
-        c, "expected two new loop names (outer, inner), got " + std::to_string(new_iters.size()));
+    rw::fail(reason::kArgInvalid, c,
+             "expected two new loop names (outer, inner), got " + std::to_string(new_iters.size()));
   if (new_iters[0] == new_iters[1])
-    rw::fail_argument(c, "the two new loop names must differ, both are '" + new_iters[0] + "'");
+    rw::fail(reason::kArgName, c,
+             "the two new loop names must differ, both are '" + new_iters[0] + "'");
   // The new loops (and a cut tail) stand where the loop stood: their names are visible only
   // inside it.
   return {rw::fresh_name(p, new_iters[0], c, rw::NameScope::Statements),
@@ -59,7 +60,7 @@ Proc divide_loop(const Proc& p, const CursorLike& loop, int64_t div_const,
     rw::check_int_arg(c, "the divisor", div_const, 1);
     Names names = check_names(p, c, new_iters);
     if (const_int(f->lo) != 0)
-      rw::fail(ErrorCode::NotProved, "loop.lower_bound_not_zero", c,
+      rw::fail(reason::kLoopLowerBoundNotZero, c,
                "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
                    c.lo().to_string() + "' (shift_loop can move it)");
     checker::Context ctx = checker::Context::at(c);

@@ -37,14 +37,14 @@ Proc divide_with_recompute(const Proc& p, const CursorLike& loop, const std::str
     Cursor c = rw::resolve_loop(p, loop);
     const ForNode* f = rw::as_loop(c);
     if (const_int(f->lo) != 0)
-      rw::fail(ErrorCode::NotProved, "loop.lower_bound_not_zero", c,
+      rw::fail(reason::kLoopLowerBoundNotZero, c,
                "expected the lower bound of loop " + f->iter.name() + " to be 0, got '" +
                    c.lo().to_string() + "'");
     if (outer_stride <= 0)
-      rw::fail_argument(c,
-                        "the outer stride must be positive, got " + std::to_string(outer_stride));
+      rw::fail(reason::kArgRange, c,
+               "the outer stride must be positive, got " + std::to_string(outer_stride));
     if (new_iters.size() != 2 || new_iters[0] == new_iters[1])
-      rw::fail_argument(c, "expected two distinct new loop names (outer, inner)");
+      rw::fail(reason::kArgName, c, "expected two distinct new loop names (outer, inner)");
     Sym io = rw::fresh_name(p, new_iters[0], c, rw::NameScope::Statements),
         ii = rw::fresh_name(p, new_iters[1], c, rw::NameScope::Statements);
     Expr ohi = simplify_expr(parse_index_expr(c, outer_hi, "the outer bound"));

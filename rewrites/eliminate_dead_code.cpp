@@ -46,8 +46,9 @@ Proc eliminate_dead_code(const Proc& p, const CursorLike& stmt) {
       std::string why = yes.unknown()  ? " (" + yes.reason + ")"
                         : no.unknown() ? " (" + no.reason + ")"
                                        : "";
-      rw::fail(c, "the condition '" + to_string(n->cond) +
-                      "' may be true or false, so neither branch is dead" + why);
+      rw::fail(reason::kCheckerRefuted, c,
+               "the condition '" + to_string(n->cond) +
+                   "' may be true or false, so neither branch is dead" + why);
     }
     if (const ForNode* f = s.as<ForNode>()) {
       Expr empty = BinOpNode::make(BinOpKind::Le, f->hi, f->lo, s.srcinfo());

@@ -30,9 +30,10 @@ Proc expand_dim_with(const Proc& p, const Cursor& a, const Expr& dim, const Expr
   Block rest(list.begin() + ai + 1, list.end());
   BufferUses uses = buffer_uses(rest, an->name);
   if (uses.whole)
-    fail(a, "'" + a.name() + "' is passed whole to a call, which would see the new dimension");
+    fail(reason::kBufferLayoutUse, a,
+         "'" + a.name() + "' is passed whole to a call, which would see the new dimension");
   if (uses.stride && append)
-    fail(a,
+    fail(reason::kBufferLayoutUse, a,
          "the code takes a stride of '" + a.name() + "', which a new last dimension would change");
   checker::Context ctx = checker::Context::at(p, a.stmt());
   require_proved(a, checker::always_true(ctx, BinOpNode::make(BinOpKind::Gt, dim, int_const(0))),

@@ -146,9 +146,10 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
     Block rest(list.begin() + hi, list.end());
     std::vector<std::string> escaping = rw::bindings_used_after(body, rest);
     if (!escaping.empty())
-      rw::fail(c, "the block defines '" + escaping[0] +
-                      "', which is used after it; extend the block to " +
-                      "cover those uses, or move the definition out of it");
+      rw::fail(reason::kScopeEscapes, c,
+               "the block defines '" + escaping[0] +
+                   "', which is used after it; extend the block to " +
+                   "cover those uses, or move the definition out of it");
 
     // 1. The variables the block uses, closed under the variables of their shapes.
     Env env = env_at(p, path, lo);
@@ -167,8 +168,9 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
       if (!used.count(b.sym)) continue;
       auto [it, fresh] = by_name.emplace(b.sym.name(), b.sym);
       if (!fresh && it->second != b.sym)
-        rw::fail(c, "the block uses two different variables named '" + b.sym.name() +
-                        "' (one shadows the other); rename one first");
+        rw::fail(reason::kScopeShadowed, c,
+                 "the block uses two different variables named '" + b.sym.name() +
+                     "' (one shadows the other); rename one first");
       arg_syms.insert(b.sym);
       passed.push_back(b);
       args.push_back(FnArg{
@@ -188,10 +190,11 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
         const Sym& root = passed[a].root;
         if (passed[a].type.is_control() || root != passed[b].root || !written_roots.count(root))
           continue;
-        rw::fail(c, "the block would pass '" + passed[a].sym.name() + "' and '" +
-                        passed[b].sym.name() + "', which view the same buffer '" + root.name() +
-                        "' that it writes; arguments of a " +
-                        "proc must not alias (inline_window first)");
+        rw::fail(reason::kBufferAliased, c,
+                 "the block would pass '" + passed[a].sym.name() + "' and '" +
+                     passed[b].sym.name() + "', which view the same buffer '" + root.name() +
+                     "' that it writes; arguments of a " +
+                     "proc must not alias (inline_window first)");
       }
 
     // 2. The facts over those variables become asserts.

@@ -36,9 +36,10 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
   // 1. Checks.
   const Loc& gl = g.loc();
   if (gl.block.empty())
-    rw::fail(g, "the gap is at the top level of the proc" +
-                    std::string(level > 0 ? " after " + std::to_string(level) + " lift(s)" : "") +
-                    ": there is no enclosing loop or if to split (n_lifts is too large)");
+    rw::fail(reason::kStmtNoEnclosingScope, g,
+             "the gap is at the top level of the proc" +
+                 std::string(level > 0 ? " after " + std::to_string(level) + " lift(s)" : "") +
+                 ": there is no enclosing loop or if to split (n_lifts is too large)");
   BlockPath path(gl.block.begin(), gl.block.end() - 1);
   int at = gl.block.back().index;
   BlockField field = gl.block.back().field;
@@ -49,12 +50,14 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
                           : s.as<IfNode>()->orelse;
   int k = gl.lo, n = static_cast<int>(list.size());
   if (k == 0 || k == n)
-    rw::fail(sc, std::string("the gap is at the ") + (k == 0 ? "start" : "end") +
-                     " of the body of '" + sc.to_string() + "': there is nothing to split off");
+    rw::fail(reason::kStmtEmptyPart, sc,
+             std::string("the gap is at the ") + (k == 0 ? "start" : "end") + " of the body of '" +
+                 sc.to_string() + "': there is nothing to split off");
   Block pre(list.begin(), list.begin() + k), post(list.begin() + k, list.end());
   if (auto used = bindings_used_after(pre, post); !used.empty())
-    rw::fail(sc, "'" + used.front() +
-                     "' is defined before the gap and used after it (lift its allocation first)");
+    rw::fail(reason::kScopeEscapes, sc,
+             "'" + used.front() +
+                 "' is defined before the gap and used after it (lift its allocation first)");
   // 2. The two copies (the first is also the code the second's header is evaluated after).
   Stmt a, b;
   if (const ForNode* f = s.as<ForNode>()) {
@@ -133,7 +136,8 @@ Proc fission(const Proc& p, const CursorLike& gap, const FissionOptions& opts) {
   return rw::run_op("fission", [&]() -> Proc {
     Cursor g = rw::resolve_gap(p, gap);
     if (opts.n_lifts < 1)
-      rw::fail_argument(g, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+      rw::fail(reason::kArgRange, g,
+               "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     Proc q = p;
     for (int level = 0; level < opts.n_lifts; ++level) std::tie(q, g) = fission_once(q, g, level);
     return q;

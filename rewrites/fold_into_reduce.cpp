@@ -26,15 +26,17 @@ Proc fold_into_reduce(const Proc& p, const CursorLike& assign) {
     const AssignNode* a = rw::stmt_as<AssignNode>(c, "an assignment");
     const BinOpNode* sum = a->rhs.as<BinOpNode>();
     if (!sum || sum->op != BinOpKind::Add)
-      rw::fail(c, "the right-hand side of '" + c.to_string() + "' is not an addition");
+      rw::fail(reason::kStmtForm, c,
+               "the right-hand side of '" + c.to_string() + "' is not an addition");
     const ReadNode* rd = sum->lhs.as<ReadNode>();
     if (!rd || rd->name != a->name)
-      rw::fail(c, "the left operand of the addition in '" + c.to_string() + "' is not a read of '" +
-                      a->name.name() + "'");
+      rw::fail(reason::kStmtForm, c,
+               "the left operand of the addition in '" + c.to_string() + "' is not a read of '" +
+                   a->name.name() + "'");
     const Loc& l = c.loc();
     ScalarKind t = a->rhs.type().base;
     if (rw::arithmetic_of(t) != rw::arithmetic_of(a->type) && !rw::takes_context_precision(a->rhs))
-      rw::fail(ErrorCode::NotProved, "precision.regroup", c,
+      rw::fail(reason::kPrecisionRegroup, c,
                "'" + to_string(a->rhs) + "' computes in " + to_string(t) +
                    " before it is stored into '" + a->name.name() + "' (" + to_string(a->type) +
                    "); a reduction would not round it (it adds in " + to_string(a->type) + ")");

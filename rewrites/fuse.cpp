@@ -55,14 +55,15 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
     Cursor c1 = rw::resolve_stmt(p, stmt1);
     Cursor c2 = rw::resolve_stmt(p, stmt2);
     if (c1.loc().block != c2.loc().block || c2.loc().lo != c1.loc().lo + 1)
-      rw::fail(ErrorCode::BadArgument, "target.not_adjacent", c2,
+      rw::fail(reason::kTargetNotAdjacent, c2,
                "expected the second statement '" + c2.to_string() +
                    "' to directly follow the first '" + c1.to_string() + "'");
     Stmt s1 = c1.stmt(), s2 = c2.stmt();
     bool loops = s1.is<ForNode>() && s2.is<ForNode>(), ifs = s1.is<IfNode>() && s2.is<IfNode>();
     if (!loops && !ifs)
-      rw::fail_argument(c1, "expected two loops or two ifs, got '" + c1.to_string() + "' and '" +
-                                c2.to_string() + "'");
+      rw::fail(reason::kTargetWrongKind, c1,
+               "expected two loops or two ifs, got '" + c1.to_string() + "' and '" +
+                   c2.to_string() + "'");
     Stmt fused;
     int n1 = 0, o1 = 0;
     if (loops) {

@@ -101,10 +101,11 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
       if (alloc || at.loc().block.empty() || a->idx.empty()) break;
     }
     if (!alloc)
-      rw::fail(c, "'" + a->name.name() +
-                      "' is not allocated earlier in the same block (nor, for a tensor, in an "
-                      "enclosing one), so it may be read after the block and the assignment cannot "
-                      "be removed");
+      rw::fail(reason::kBufferOtherUse, c,
+               "'" + a->name.name() +
+                   "' is not allocated earlier in the same block (nor, for a tensor, in an "
+                   "enclosing one), so it may be read after the block and the assignment cannot "
+                   "be removed");
 
     rw::require_store_keeps_value(c, a->name, a->rhs, alloc->type.base);
 
@@ -112,7 +113,8 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
     Block rest(list.begin() + l.lo + 1, list.end());
     WindowAliases roots = WindowAliases::of_proc(p);
     if (rw::accesses(rest, roots).writes.count(a->name))
-      rw::fail(c, "'" + a->name.name() + "' is written again later in the block");
+      rw::fail(reason::kBufferOtherUse, c,
+               "'" + a->name.name() + "' is written again later in the block");
     std::vector<Expr> inputs = {a->rhs};  // the index is evaluated again at every replaced read
     inputs.insert(inputs.end(), a->idx.begin(), a->idx.end());
     rw::require_inputs_unwritten(c, p, rest, inputs, "later in the block");
@@ -126,9 +128,15 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
       uses.whole = uses.whole || (!same_list && anywhere.whole);
       uses.stride = uses.stride || (!same_list && anywhere.stride);
       const std::string why = ", so its reads cannot all be replaced";
-      if (uses.window) rw::fail(c, "a window of '" + a->name.name() + "' is taken later" + why);
-      if (uses.whole) rw::fail(c, "'" + a->name.name() + "' is passed whole to a call later" + why);
-      if (uses.stride) rw::fail(c, "the stride of '" + a->name.name() + "' is taken later" + why);
+      if (uses.window)
+        rw::fail(reason::kBufferLayoutUse, c,
+                 "a window of '" + a->name.name() + "' is taken later" + why);
+      if (uses.whole)
+        rw::fail(reason::kBufferLayoutUse, c,
+                 "'" + a->name.name() + "' is passed whole to a call later" + why);
+      if (uses.stride)
+        rw::fail(reason::kBufferLayoutUse, c,
+                 "the stride of '" + a->name.name() + "' is taken later" + why);
       const std::string written = a->name.name() + "[" + index_text(a->idx) + "]";
       // Allocated outside this list: other iterations and later code could read what the
       // assignment wrote, so every read of x must be one of those replaced here.
@@ -137,10 +145,10 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
         if (rw::buffer_uses(probe.mutate(rest), a->name).read ||
             rw::buffer_uses(Block(list.begin(), list.begin() + l.lo), a->name).read ||
             count_reads(p.body(), a->name) != count_reads(rest, a->name))
-          rw::fail(c, "'" + a->name.name() +
-                          "' is allocated outside this block and read elsewhere than as " +
-                          written +
-                          " after the assignment in it, so removing the assignment could be seen");
+          rw::fail(reason::kBufferOtherUse, c,
+                   "'" + a->name.name() +
+                       "' is allocated outside this block and read elsewhere than as " + written +
+                       " after the assignment in it, so removing the assignment could be seen");
       }
       for (const Stmt& s : uses.stmts)
         for (const std::vector<Expr>& r : rw::own_reads(s, a->name)) {

@@ -242,8 +242,9 @@ Proc inline_proc(const Proc& p, const CursorLike& call) {
     const CallNode* cn = rw::stmt_as<CallNode>(c, "a call such as 'f(n, A[0:4])'");
     const ProcNode& callee = *cn->proc;
     if (callee.args.size() != cn->args.size())
-      rw::fail(c, "the call passes " + std::to_string(cn->args.size()) + " arguments but '" +
-                      callee.name + "' takes " + std::to_string(callee.args.size()));
+      rw::fail(reason::kCallSignature, c,
+               "the call passes " + std::to_string(cn->args.size()) + " arguments but '" +
+                   callee.name + "' takes " + std::to_string(callee.args.size()));
 
     const checker::Context ctx = checker::Context::at(p, c.loc().block, c.loc().lo);
     for (size_t i = 0; i < cn->args.size(); ++i) {

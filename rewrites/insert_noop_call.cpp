@@ -25,14 +25,15 @@ Proc insert_noop_call(const Proc& p, const CursorLike& gap, const Proc& subproc,
   return rw::run_op("insert_noop_call", [&]() -> Proc {
     Cursor g = rw::resolve_gap(p, gap);
     if (!(subproc.body().size() == 1 && subproc.body().front().is<PassNode>()))
-      rw::fail(g, "the body of '" + subproc.name() +
-                      "' is not `pass`: only a call that changes nothing can be inserted (a call "
-                      "that computes enters by replace)");
+      rw::fail(reason::kArgInvalid, g,
+               "the body of '" + subproc.name() +
+                   "' is not `pass`: only a call that changes nothing can be inserted (a call "
+                   "that computes enters by replace)");
     rw::check_callee_name(p, subproc, g);
     if (args.size() != subproc.args().size())
-      rw::fail_argument(g, "'" + subproc.name() + "' takes " +
-                               std::to_string(subproc.args().size()) + " arguments, but " +
-                               std::to_string(args.size()) + " were given");
+      rw::fail(reason::kArgInvalid, g,
+               "'" + subproc.name() + "' takes " + std::to_string(subproc.args().size()) +
+                   " arguments, but " + std::to_string(args.size()) + " were given");
     // The arguments, read where the call will stand.
     const std::vector<ScopeVar> scope = rw::scope_at(p, g.loc().block, g.loc().lo);
     std::vector<Expr> actual;
@@ -47,7 +48,7 @@ Proc insert_noop_call(const Proc& p, const CursorLike& gap, const Proc& subproc,
     try {
       checker::check_call(q, g.loc().block, g.loc().lo);
     } catch (const checker::CheckError& e) {
-      rw::fail(g, e.reason(), e.counterexample());
+      rw::fail(reason::kCallPrecondition, g, e.reason(), e.counterexample());
     }
     return q;
   });

@@ -29,11 +29,11 @@ Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2)
     Cursor c1 = rw::resolve_loop(p, loop1), c2 = rw::resolve_loop(p, loop2);
     const ForNode *f1 = rw::as_loop(c1), *f2 = rw::as_loop(c2);
     if (c1.loc().block != c2.loc().block || c2.loc().lo != c1.loc().lo + 1)
-      rw::fail(ErrorCode::BadArgument, "target.not_adjacent", c2,
+      rw::fail(reason::kTargetNotAdjacent, c2,
                "expected the second loop to directly follow the first");
     Block renamed = substitute(f2->body, {{f2->iter, index_var(f1->iter, f2->srcinfo)}});
     if (to_string(renamed) != to_string(f1->body))
-      rw::fail(c2,
+      rw::fail(reason::kStmtForm, c2,
                "the bodies of loops " + f1->iter.name() + " and " + f2->iter.name() + " differ");
     rw::require_proved(
         c2, checker::always_true(checker::Context::at(c1), mk_cmp(BinOpKind::Eq, f1->hi, f2->lo)),
@@ -42,8 +42,9 @@ Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2)
                  c2.lo().to_string() + "')";
         });
     if (f1->mode != f2->mode)
-      rw::fail(c2, std::string("the loops differ in mode (") + to_string(f1->mode) + " and " +
-                       to_string(f2->mode) + ")");
+      rw::fail(reason::kLoopMode, c2,
+               std::string("the loops differ in mode (") + to_string(f1->mode) + " and " +
+                   to_string(f2->mode) + ")");
     checker::Context ctx = checker::Context::at(c1);
     rw::require_unchanged(c2, ctx, f2->lo, {c1.stmt()}, [&] {
       return "the lower bound '" + c2.lo().to_string() + "' of the second loop";

@@ -48,17 +48,19 @@ Proc left_reassociate_expr(const Proc& p, const CursorLike& expr) {
       rw::fail_wrong_kind(c, "an addition or a multiplication");
     const BinOpNode* r = b->rhs.as<BinOpNode>();
     if (!r || r->op != b->op)
-      rw::fail(c, "the right operand of '" + c.to_string() + "' is not also a" +
-                      (b->op == BinOpKind::Add ? "n addition" : " multiplication") +
-                      ", so there is nothing to regroup");
+      rw::fail(reason::kStmtForm, c,
+               "the right operand of '" + c.to_string() + "' is not also a" +
+                   (b->op == BinOpKind::Add ? "n addition" : " multiplication") +
+                   ", so there is nothing to regroup");
     Expr left = BinOpNode::make(b->op, b->lhs, r->lhs, b->lhs.srcinfo());
     Expr out = BinOpNode::make(b->op, left, r->rhs, c.expr().srcinfo());
     if (is_data(c.expr().type().base) && !is_float(c.expr().type().base) &&
         !(rw::is_integer_arith(b->lhs) && rw::is_integer_arith(r->lhs) &&
           rw::is_integer_arith(r->rhs)))
-      rw::fail(c, "'" + c.to_string() + "' is " + to_string(c.expr().type().base) +
-                      " arithmetic with an operand that is not an integer value; regrouping would "
-                      "round it at another point");
+      rw::fail(reason::kPrecisionRegroup, c,
+               "'" + c.to_string() + "' is " + to_string(c.expr().type().base) +
+                   " arithmetic with an operand that is not an integer value; regrouping would "
+                   "round it at another point");
     return rw::Edit(p).expr(c.loc(), out, moves_of_reassociation).done();
   });
 }

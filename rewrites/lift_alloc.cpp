@@ -26,16 +26,16 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
   return rw::run_op("lift_alloc", [&]() -> Proc {
     Cursor a = rw::resolve_alloc(p, alloc);
     if (a.is_arg())
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", a,
-               "'" + a.name() + "' is an argument, not an allocation");
+      rw::fail(reason::kTargetWrongKind, a, "'" + a.name() + "' is an argument, not an allocation");
     if (opts.n_lifts < 1)
-      rw::fail_argument(a, "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
+      rw::fail(reason::kArgRange, a,
+               "n_lifts must be at least 1, got " + std::to_string(opts.n_lifts));
     const Stmt alloc_stmt = a.stmt();
     const std::string name = a.name();
     if (static_cast<int>(a.loc().block.size()) < opts.n_lifts)
-      rw::fail_argument(a, "cannot lift '" + name + "' " + std::to_string(opts.n_lifts) +
-                               " times: only " + std::to_string(a.loc().block.size()) +
-                               " loops or ifs enclose it");
+      rw::fail(reason::kArgInvalid, a,
+               "cannot lift '" + name + "' " + std::to_string(opts.n_lifts) + " times: only " +
+                   std::to_string(a.loc().block.size()) + " loops or ifs enclose it");
     // One lift at a time; each is checked before it is built, and a refusal discards the
     // earlier steps (the caller's proc is never changed).
     Proc cur = p;
@@ -46,9 +46,9 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
       parent.pop_back();
       Stmt encl = stmt_at(cur.body(), parent, pi);
       if (const ForNode* f = encl.as<ForNode>(); f && is_parallel(f->mode))
-        rw::fail(Cursor(cur, loc), "cannot lift '" + name + "' out of the " + to_string(f->mode) +
-                                       " loop '" + f->iter.name() +
-                                       "': its parallel iterations would share one buffer");
+        rw::fail(reason::kAllocSharedByParallel, Cursor(cur, loc),
+                 "cannot lift '" + name + "' out of the " + to_string(f->mode) + " loop '" +
+                     f->iter.name() + "': its parallel iterations would share one buffer");
       for (const Expr& d : alloc_stmt.as<AllocNode>()->type.shape)
         rw::require_unchanged(Cursor(cur, loc), checker::Context::at(cur, encl), d, {encl}, [&] {
           return "the extent '" + to_string(d) + "' of '" + name +

@@ -21,8 +21,8 @@ Proc lift_if(const Proc& p, const CursorLike& if_stmt, int n_lifts) {
   return rw::run_op("lift_if", [&]() -> Proc {
     const Cursor target = rw::resolve_stmt(p, if_stmt);
     if (!target.stmt().as<IfNode>())
-      rw::fail_argument(target, "the target must be an if statement");
-    if (n_lifts < 1) rw::fail_argument(target, "n_lifts must be at least 1");
+      rw::fail(reason::kTargetWrongKind, target, "the target must be an if statement");
+    if (n_lifts < 1) rw::fail(reason::kArgRange, target, "n_lifts must be at least 1");
     Proc q = p;
     for (int k = 0; k < n_lifts; ++k) {
       try {

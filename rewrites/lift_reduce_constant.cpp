@@ -108,44 +108,50 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
     // 1. The zero assignment and the loop.
     Cursor c = rw::resolve_block(p, block);
     if (c.size() != 2)
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", c,
+      rw::fail(reason::kTargetWrongKind, c,
                "expected a block of two statements (an assignment of zero and a loop), but the "
                "block has " +
                    std::to_string(c.size()));
     const AssignNode* init = c[0].stmt().as<AssignNode>();
     if (!init || !is_zero(init->rhs))
-      rw::fail(c[0], "the first statement must assign zero to the accumulator, but it is '" +
-                         c[0].to_string() + "'");
+      rw::fail(reason::kStmtForm, c[0],
+               "the first statement must assign zero to the accumulator, but it is '" +
+                   c[0].to_string() + "'");
     const ForNode* loop = c[1].stmt().as<ForNode>();
     if (!loop)
-      rw::fail(c[1], "the second statement must be a loop, but it is '" + c[1].to_string() + "'");
+      rw::fail(reason::kStmtForm, c[1],
+               "the second statement must be a loop, but it is '" + c[1].to_string() + "'");
 
     // 2. Every access of x in the loop is `x[idx] += c * y` with one c.
     XAccesses acc(init->name);
     acc.visit(loop->body);
     acc.bound.insert(loop->iter);
     if (acc.other_access)
-      rw::fail(c[1], "the loop reads or assigns '" + init->name.name() +
-                         "' other than by reductions into it");
+      rw::fail(
+          reason::kStmtForm, c[1],
+          "the loop reads or assigns '" + init->name.name() + "' other than by reductions into it");
     if (acc.reductions.empty())
-      rw::fail(c[1], "the loop does not reduce into '" + init->name.name() + "'");
+      rw::fail(reason::kStmtForm, c[1],
+               "the loop does not reduce into '" + init->name.name() + "'");
     Expr factor;
     for (const ReduceNode* r : acc.reductions) {
       if (r->idx.size() != init->idx.size())
-        rw::fail(c[1], "a reduction into '" + init->name.name() +
-                           "' has other indices than the assignment");
+        rw::fail(
+            reason::kStmtForm, c[1],
+            "a reduction into '" + init->name.name() + "' has other indices than the assignment");
       for (size_t i = 0; i < r->idx.size(); ++i)
         if (!expr_equal(r->idx[i], init->idx[i]))
-          rw::fail(r->srcinfo, "a reduction into '" + init->name.name() +
-                                   "' has other indices than the assignment");
+          rw::fail(
+              reason::kStmtForm, r->srcinfo,
+              "a reduction into '" + init->name.name() + "' has other indices than the assignment");
       const BinOpNode* m = r->rhs.as<BinOpNode>();
       if (!m || m->op != BinOpKind::Mul)
-        rw::fail(r->srcinfo,
+        rw::fail(reason::kStmtForm, r->srcinfo,
                  "the reduction into '" + init->name.name() + "' does not add a product `c * y`");
       if (!factor.defined())
         factor = m->lhs;
       else if (!expr_equal(factor, m->lhs))
-        rw::fail(r->srcinfo,
+        rw::fail(reason::kStmtForm, r->srcinfo,
                  "the reductions into '" + init->name.name() + "' are scaled by different factors");
     }
     const std::set<Sym> in_factor = uses_of(factor).read;
@@ -153,17 +159,20 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
     for (const ReduceNode* r : acc.reductions)
       for (const Sym& s : uses_of(r->rhs.as<BinOpNode>()->rhs).read) used.insert(s);
     if (used.count(init->name))
-      rw::fail(c[1], "a reduction into '" + init->name.name() + "' reads '" + init->name.name() +
-                         "' itself");
+      rw::fail(
+          reason::kDepReadWritten, c[1],
+          "a reduction into '" + init->name.name() + "' reads '" + init->name.name() + "' itself");
     for (const Sym& s : in_factor)
       if (acc.bound.count(s))
-        rw::fail(c[1], "the factor mentions '" + s.name() + "', which changes inside the loop");
+        rw::fail(reason::kDepLoopVariant, c[1],
+                 "the factor mentions '" + s.name() + "', which changes inside the loop");
     WindowAliases roots = WindowAliases::of_proc(p);
     const Sym init_root = roots.root(init->name);
     for (const Sym& w : roots.names_of(init_root))
       if (w != init_root && w != init->name)
-        rw::fail(c[1], "'" + init->name.name() + "' is also accessed through the window '" +
-                           w.name() + "'");
+        rw::fail(
+            reason::kBufferAliased, c[1],
+            "'" + init->name.name() + "' is also accessed through the window '" + w.name() + "'");
     rw::Access body = rw::accesses(loop->body, roots);
     // Precision (internal/precision.h): c * sum(y) = sum(c * y) regroups the products in the
     // accumulator's arithmetic, which holds when c and every y are operands of it (rw::operand_of:
@@ -175,7 +184,7 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
            return all;
          }())
       if (!rw::operand_of(operand, init->type))
-        rw::fail(ErrorCode::NotProved, "precision.regroup", c[1],
+        rw::fail(reason::kPrecisionRegroup, c[1],
                  "'" + to_string(operand) + "' (" + to_string(operand.type().base) +
                      ") is not computed in the arithmetic of the accumulator '" +
                      init->name.name() + "' (" + to_string(init->type) +
@@ -183,10 +192,12 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
     rw::Access f = rw::accesses(factor, roots);
     for (const Sym& b : f.reads)
       if (body.writes.count(b))
-        rw::fail(c[1], "the factor reads '" + b.name() + "', which the loop writes");
+        rw::fail(reason::kDepReadWritten, c[1],
+                 "the factor reads '" + b.name() + "', which the loop writes");
     for (const std::string& cf : f.config_reads)
       if (body.config_writes.count(cf) || body.config_writes.count("*"))
-        rw::fail(c[1], "the factor reads config field '" + cf + "', which the loop may write");
+        rw::fail(reason::kDepReadWritten, c[1],
+                 "the factor reads config field '" + cf + "', which the loop may write");
 
     // 3. The rewrite.
     DropFactor drop(init->name);

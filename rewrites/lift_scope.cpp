@@ -56,14 +56,15 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
     if (!inner.is<ForNode>() && !inner.is<IfNode>()) rw::fail_wrong_kind(ic, "a loop or an if");
     if (ic.loc().block.empty())
       rw::fail(
-          ic, "the statement is at the top level of the proc: there is no scope to lift it out of");
+          reason::kStmtNoEnclosingScope, ic,
+          "the statement is at the top level of the proc: there is no scope to lift it out of");
     BlockPath path(ic.loc().block.begin(), ic.loc().block.end() - 1);
     int at = ic.loc().block.back().index;
     BlockField field = ic.loc().block.back().field;
     Cursor oc(p, Loc{CursorKind::Stmt, path, at, at + 1, {}});
     Stmt outer = oc.stmt();
     if (ic.list().size() != 1)
-      rw::fail(ErrorCode::NotProved, "loop.not_a_perfect_nest", ic,
+      rw::fail(reason::kLoopNotAPerfectNest, ic,
                "expected '" + ic.to_string() + "' to be the only statement of its enclosing '" +
                    oc.to_string() + "', which holds " + std::to_string(ic.list().size()));
     if (outer.is<ForNode>() && inner.is<ForNode>()) return reorder_at(p, oc);
@@ -74,8 +75,9 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
     if (const ForNode* f = outer.as<ForNode>()) {
       const IfNode* i = inner.as<IfNode>();
       if (mentions(i->cond, f->iter))
-        rw::fail(ic, "the condition '" + ic.cond().to_string() + "' depends on the loop variable " +
-                         f->iter.name());
+        rw::fail(reason::kDepLoopVariant, ic,
+                 "the condition '" + ic.cond().to_string() + "' depends on the loop variable " +
+                     f->iter.name());
       rw::require_unchanged(ic, checker::Context::at(oc), i->cond, {outer}, [&] {
         return "the condition '" + ic.cond().to_string() +
                "', evaluated once instead of in every iteration,";
@@ -92,7 +94,7 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
     } else if (const ForNode* f = inner.as<ForNode>()) {
       const IfNode* o = outer.as<IfNode>();
       if (!o->orelse.empty())
-        rw::fail(oc, "cannot lift a loop out of an if that has an else branch");
+        rw::fail(reason::kStmtForm, oc, "cannot lift a loop out of an if that has an else branch");
       rw::require_unchanged(ic, checker::Context::at(oc), o->cond, {inner}, [&] {
         return "the condition '" + oc.cond().to_string() +
                "', evaluated in every iteration of the loop,";

@@ -24,7 +24,8 @@ namespace {
 // and the type checker ask too).
 void check_template(const Proc& p, const std::string& c_instr) {
   if (std::string why = instr_template_problem(*p.get(), c_instr); !why.empty())
-    rw::fail(p->srcinfo, "the @instr template of '" + p.name() + "' cannot be emitted: " + why);
+    rw::fail(reason::kArgInvalid, p->srcinfo,
+             "the @instr template of '" + p.name() + "' cannot be emitted: " + why);
 }
 
 }  // namespace

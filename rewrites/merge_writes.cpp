@@ -54,20 +54,22 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
     if (c.is_block() && c.size() == 1) c = c[0];
     if (c.is_stmt()) {
       if (!c.next().is_valid())
-        rw::fail(c, "there is no statement after '" + c.to_string() + "' to merge it with");
+        rw::fail(reason::kStmtNoNext, c,
+                 "there is no statement after '" + c.to_string() + "' to merge it with");
       c = c.as_block().expand(0, 1);
     }
     if (!c.is_block() || c.size() != 2)
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", c,
-               "expected a block of two statements");
+      rw::fail(reason::kTargetWrongKind, c, "expected a block of two statements");
     Stmt s1 = c[0].stmt(), s2 = c[1].stmt();
     std::optional<Write> w1 = as_write(s1), w2 = as_write(s2);
     if (!w1 || !w2)
-      rw::fail(c, "both statements must be assignments or reductions ('" +
-                      c[w1 ? 1 : 0].to_string() + "' is not)");
+      rw::fail(reason::kStmtForm, c,
+               "both statements must be assignments or reductions ('" + c[w1 ? 1 : 0].to_string() +
+                   "' is not)");
     if (w1->name != w2->name)
-      rw::fail(c, "the statements write different buffers ('" + w1->name.name() + "' and '" +
-                      w2->name.name() + "')");
+      rw::fail(reason::kStmtForm, c,
+               "the statements write different buffers ('" + w1->name.name() + "' and '" +
+                   w2->name.name() + "')");
 
     // 2. Legality: one location, and c does not see the first write.
     const Loc& l = c.loc();
@@ -77,12 +79,13 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
     WindowAliases roots = WindowAliases::of_proc(p);
     Sym root = roots.root(w1->name);
     if (rw::accesses(w2->rhs, roots).reads.count(root))
-      rw::fail(c[1], "the second statement's right-hand side reads '" + w1->name.name() +
-                         "', which the first statement writes");
+      rw::fail(reason::kDepReadWritten, c[1],
+               "the second statement's right-hand side reads '" + w1->name.name() +
+                   "', which the first statement writes");
 
     if (w2->reduce) {
       if (!rw::sum_regroups_in(w1->rhs, w2->rhs, w1->type))
-        rw::fail(ErrorCode::NotProved, "precision.regroup", c,
+        rw::fail(reason::kPrecisionRegroup, c,
                  "'" + w1->name.name() + "' (" + to_string(w1->type) + ") adds '" +
                      to_string(w1->rhs) + "' and '" + to_string(w2->rhs) + "' in " +
                      to_string(w1->type) + " arithmetic, but '" + to_string(w1->rhs) + " + " +

@@ -26,13 +26,16 @@ Proc mult_dim(const Proc& p, const CursorLike& alloc, int hi_dim_idx, int lo_dim
     const int rank = an->type.rank();
     for (int d : {hi_dim_idx, lo_dim_idx})
       if (d < 0 || d >= rank)
-        rw::fail(a, "dimension " + std::to_string(d) + " does not exist: '" + a.name() + "' has " +
-                        std::to_string(rank) + " dimensions");
-    if (hi_dim_idx == lo_dim_idx) rw::fail_argument(a, "the two dimensions must differ");
+        rw::fail(reason::kArgRange, a,
+                 "dimension " + std::to_string(d) + " does not exist: '" + a.name() + "' has " +
+                     std::to_string(rank) + " dimensions");
+    if (hi_dim_idx == lo_dim_idx)
+      rw::fail(reason::kArgInvalid, a, "the two dimensions must differ");
     const ConstNode* c = an->type.shape[lo_dim_idx].as<ConstNode>();
     if (!c || !c->is_int())
-      rw::fail(a, "dimension " + std::to_string(lo_dim_idx) + " of '" + a.name() +
-                      "' must be a constant, not '" + to_string(an->type.shape[lo_dim_idx]) + "'");
+      rw::fail(reason::kBufferNotConstant, a,
+               "dimension " + std::to_string(lo_dim_idx) + " of '" + a.name() +
+                   "' must be a constant, not '" + to_string(an->type.shape[lo_dim_idx]) + "'");
     const Block& list = a.list();
     const int ai = a.loc().lo;
     Block rest(list.begin() + ai + 1, list.end());

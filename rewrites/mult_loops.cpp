@@ -29,12 +29,12 @@ Proc mult_loops(const Proc& p, const CursorLike& nested_loops, const std::string
     const ForNode* outer = c.stmt().as<ForNode>();  // a loop whose body is one loop
     const ForNode* inner = outer->body[0].as<ForNode>();
     if (const_int(outer->lo) != 0 || const_int(inner->lo) != 0)
-      rw::fail(ErrorCode::NotProved, "loop.lower_bound_not_zero", c,
+      rw::fail(reason::kLoopLowerBoundNotZero, c,
                "expected both loops " + outer->iter.name() + " and " + inner->iter.name() +
                    " to start at 0");
     auto ext = const_int(inner->hi);
     if (!ext || *ext <= 0)
-      rw::fail(ErrorCode::NotProved, "loop.bound_not_constant", c.body()[0],
+      rw::fail(reason::kLoopBoundNotConstant, c.body()[0],
                "expected the bound of loop " + inner->iter.name() +
                    " to be a positive integer constant, got '" + c.body()[0].hi().to_string() +
                    "'");

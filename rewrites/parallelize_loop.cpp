@@ -21,8 +21,9 @@ Proc parallelize_loop(const Proc& p, const CursorLike& loop) {
     Cursor c = rw::resolve_loop(p, loop);
     const ForNode* f = rw::as_loop(c);
     if (is_cuda(f->mode))
-      rw::fail(c, "loop '" + f->iter.name() + "' is a " + to_string(f->mode) +
-                      " loop; set_loop_mode changes it into another mode");
+      rw::fail(reason::kLoopMode, c,
+               "loop '" + f->iter.name() + "' is a " + to_string(f->mode) +
+                   " loop; set_loop_mode changes it into another mode");
     return rw::set_loop_mode_at(p, c, LoopMode::Par);
   });
 }

@@ -31,15 +31,17 @@ namespace {
 Expr constant_for(const Proc& p, const FnArg& a, int64_t v) {
   const std::string& n = a.name.name();
   if (!a.type.is_control() || a.type.base == ScalarKind::Stride)
-    rw::fail_argument(a.srcinfo, "'" + n + "' is " + to_string(a.type) +
-                                     "; only size, index, int and bool "
-                                     "arguments can be fixed");
+    rw::fail(reason::kArgInvalid, a.srcinfo,
+             "'" + n + "' is " + to_string(a.type) +
+                 "; only size, index, int and bool "
+                 "arguments can be fixed");
   if (a.type.base == ScalarKind::Size && v < 1)
-    rw::fail_argument(
-        a.srcinfo, "'" + n + "' is a size, which is positive, but was given " + std::to_string(v));
+    rw::fail(reason::kArgInvalid, a.srcinfo,
+             "'" + n + "' is a size, which is positive, but was given " + std::to_string(v));
   if (a.type.base == ScalarKind::Bool) {
     if (v != 0 && v != 1)
-      rw::fail_argument(a.srcinfo, "'" + n + "' is a bool: give 0 or 1, not " + std::to_string(v));
+      rw::fail(reason::kArgInvalid, a.srcinfo,
+               "'" + n + "' is a bool: give 0 or 1, not " + std::to_string(v));
     return ConstNode::make_bool(v != 0, a.srcinfo);
   }
   rw::check_int_arg(p.body_cursor(), "the value of '" + n + "'", v, -rw::kMaxIntArg,
@@ -58,8 +60,8 @@ Proc partial_eval(const Proc& p, const std::map<std::string, int64_t>& values) {
       for (const FnArg& a : p.args())
         if (a.name.name() == name) found = &a;
       if (!found)
-        rw::fail_argument(p->srcinfo,
-                          "proc '" + p.name() + "' has no argument named '" + name + "'");
+        rw::fail(reason::kArgInvalid, p->srcinfo,
+                 "proc '" + p.name() + "' has no argument named '" + name + "'");
       env.emplace(found->name, constant_for(p, *found, v));
     }
     // 2. The asserts with the values in: one that is now false is refused, one now true goes.
@@ -68,8 +70,9 @@ Proc partial_eval(const Proc& p, const std::map<std::string, int64_t>& values) {
       Expr now = simplify_expr(rw::substitute(pred, env));
       if (const ConstNode* c = now.as<ConstNode>()) {
         if (c->val == 0)
-          rw::fail_argument(pred.srcinfo(), "the values make the assert `" + to_string(pred) +
-                                                "` false, so the result would accept no arguments");
+          rw::fail(reason::kArgInvalid, pred.srcinfo(),
+                   "the values make the assert `" + to_string(pred) +
+                       "` false, so the result would accept no arguments");
         continue;
       }
       preds.push_back(now);

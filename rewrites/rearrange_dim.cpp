@@ -32,8 +32,9 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
     if (!ok) {
       std::string got;
       for (int k : perm) got += (got.empty() ? "" : ", ") + std::to_string(k);
-      rw::fail(a, "{" + got + "} is not a permutation of the " + std::to_string(rank) +
-                      " dimensions of '" + a.name() + "'");
+      rw::fail(reason::kArgInvalid, a,
+               "{" + got + "} is not a permutation of the " + std::to_string(rank) +
+                   " dimensions of '" + a.name() + "'");
     }
     const BlockPath path = a.loc().block;
     const int ai = a.loc().lo;
@@ -41,10 +42,12 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
     Block rest(list.begin() + ai + 1, list.end());
     rw::BufferUses uses = rw::buffer_uses(rest, an->name);
     if (uses.whole)
-      rw::fail(a, "'" + a.name() +
-                      "' is passed whole to a call, which would see its dimensions permuted");
+      rw::fail(
+          reason::kBufferLayoutUse, a,
+          "'" + a.name() + "' is passed whole to a call, which would see its dimensions permuted");
     if (uses.stride)
-      rw::fail(a, "the code takes a stride of '" + a.name() + "', which permuting would change");
+      rw::fail(reason::kBufferLayoutUse, a,
+               "the code takes a stride of '" + a.name() + "', which permuting would change");
     struct Windows : IRVisitor {
       Sym buf;
       const std::vector<int>* perm;
@@ -65,8 +68,9 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
     wins.perm = &perm;
     wins.visit(rest);
     if (!wins.bad.empty())
-      rw::fail(a, "the window '" + wins.bad +
-                      "' would have its dimensions transposed by the permutation");
+      rw::fail(
+          reason::kBufferLayoutUse, a,
+          "the window '" + wins.bad + "' would have its dimensions transposed by the permutation");
 
     std::vector<Expr> shape;
     for (int k : perm) shape.push_back(an->type.shape[k]);

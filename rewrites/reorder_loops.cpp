@@ -31,15 +31,16 @@ Proc reorder_at(const Proc& p, const Cursor& c) {
   // 1. Checks.
   const ForNode* outer = rw::as_loop(c);
   if (outer->body.size() != 1 || !outer->body[0].is<ForNode>())
-    rw::fail(ErrorCode::NotProved, "loop.not_a_perfect_nest", c,
+    rw::fail(reason::kLoopNotAPerfectNest, c,
              "expected loop " + outer->iter.name() +
                  " to hold exactly one statement, a loop, but its body has " +
                  std::to_string(outer->body.size()) + " statement(s) starting with '" +
                  c.body()[0].to_string() + "'");
   const ForNode* inner = outer->body[0].as<ForNode>();
   if (mentions(inner->lo, outer->iter) || mentions(inner->hi, outer->iter))
-    rw::fail(c.body()[0], "the bounds of loop " + inner->iter.name() + " depend on " +
-                              outer->iter.name() + ", so the loops cannot be interchanged");
+    rw::fail(reason::kDepLoopVariant, c.body()[0],
+             "the bounds of loop " + inner->iter.name() + " depend on " + outer->iter.name() +
+                 ", so the loops cannot be interchanged");
   checker::Context ctx = checker::Context::at(c);
   for (const Expr& b : {outer->lo, outer->hi, inner->lo, inner->hi})
     rw::require_unchanged(c, ctx, b, {c.stmt()},

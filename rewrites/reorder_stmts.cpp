@@ -24,15 +24,16 @@ Proc reorder_stmts(const Proc& p, const CursorLike& block) {
     if (c.is_stmt()) {
       Cursor nx = c.next();
       if (!nx.is_valid())
-        rw::fail(c, "there is no statement after '" + c.to_string() + "' to swap it with");
+        rw::fail(reason::kStmtNoNext, c,
+                 "there is no statement after '" + c.to_string() + "' to swap it with");
       c = c.as_block().expand(0, 1);
     }
     if (!c.is_block())
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", c,
+      rw::fail(reason::kTargetWrongKind, c,
                "expected a block of two statements, but " + block.describe() + " is a " +
                    to_string(c.kind()));
     if (c.size() != 2)
-      rw::fail(ErrorCode::BadArgument, "target.wrong_kind", c,
+      rw::fail(reason::kTargetWrongKind, c,
                "expected a block of two statements, but the block has " + std::to_string(c.size()));
     const Loc& l = c.loc();
     Stmt s1 = c[0].stmt(), s2 = c[1].stmt();

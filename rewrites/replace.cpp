@@ -63,10 +63,11 @@ void check_locals(const Cursor& blk, const rw::unify::Problem& pb) {
   rw::Access used = rw::accesses(after, WindowAliases::of_proc(blk.proc()));
   for (const auto& [callee_local, caller_local] : pb.locals)
     if (used.reads.count(caller_local) || used.writes.count(caller_local))
-      rw::fail(blk, "'" + caller_local.name() +
-                        "' is allocated in the block and used after it, but the call "
-                        "would make it local to '" +
-                        callee_local.name() + "' of the subproc");
+      rw::fail(reason::kScopeEscapes, blk,
+               "'" + caller_local.name() +
+                   "' is allocated in the block and used after it, but the call "
+                   "would make it local to '" +
+                   callee_local.name() + "' of the subproc");
 }
 
 // A written argument may not share its root buffer (through windows) with another argument.
@@ -84,10 +85,10 @@ void check_arguments(const Cursor& blk, const Proc& p, const Proc& sub,
                              ? "'" + a->second.buf.name() + "'"
                              : "'" + a->second.buf.name() + "' and '" + b->second.buf.name() +
                                    "' (views of one buffer)";
-      rw::fail(blk, bufs + " would be passed for both '" + sub.args()[i].name.name() + "' and '" +
-                        sub.args()[j].name.name() + "' of '" + sub.name() + "', and '" +
-                        w.name.name() +
-                        "' is written: arguments of a call may not alias a written one");
+      rw::fail(reason::kBufferAliased, blk,
+               bufs + " would be passed for both '" + sub.args()[i].name.name() + "' and '" +
+                   sub.args()[j].name.name() + "' of '" + sub.name() + "', and '" + w.name.name() +
+                   "' is written: arguments of a call may not alias a written one");
     }
 }
 
@@ -154,7 +155,7 @@ Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const Replace
     sol = rw::unify::solve(p, inner, sub, pb, stmts.front().srcinfo());
   } catch (const rw::unify::Mismatch& m) {
     std::string head = "the block does not unify with the body of '" + sub.name() + "'";
-    rw::fail(ErrorCode::NotProved, "replace.no_unify", opts.quiet ? blk.srcinfo() : m.where,
+    rw::fail(reason::kReplaceNoUnify, opts.quiet ? blk.srcinfo() : m.where,
              opts.quiet ? head : head + ": " + m.reason);
   }
 
@@ -174,7 +175,7 @@ Proc replace(const Proc& p, const CursorLike& block, const Proc& subproc,
              const ReplaceOptions& opts) {
   return rw::run_op("replace", [&]() -> Proc {
     Cursor blk = rw::resolve_block(p, block);
-    if (!subproc.defined()) rw::fail_argument(blk, "the subproc is undefined");
+    if (!subproc.defined()) rw::fail(reason::kArgUndefinedProc, blk, "the subproc is undefined");
     return rw::replace_at(p, blk, subproc, opts);
   });
 }

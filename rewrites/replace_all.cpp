@@ -47,7 +47,8 @@ namespace rw {
 Proc replace_matches(const Proc& p, const std::vector<Proc>& subprocs, bool once) {
   Proc cur = p;
   for (const Proc& subproc : subprocs) {
-    if (!subproc.defined()) rw::fail_argument(SrcInfo{}, "the subproc is undefined");
+    if (!subproc.defined())
+      rw::fail(reason::kArgUndefinedProc, SrcInfo{}, "the subproc is undefined");
     const int n = static_cast<int>(subproc.body().size());
     std::vector<Cursor> starts;
     collect(cur, cur.body(), {}, starts);

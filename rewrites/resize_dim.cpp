@@ -96,20 +96,24 @@ Proc fold_dim(const Proc& p, const Cursor& a, int dim_idx, const Expr& sz, const
   const AllocNode* an = a.stmt().as<AllocNode>();
   const std::optional<int64_t> size = rw::const_int(sz);
   if (!size || *size <= 0)
-    rw::fail_argument(a, "a folded dimension's size must be a positive integer constant, got '" +
-                             to_string(sz) + "'");
+    rw::fail(reason::kArgInvalid, a,
+             "a folded dimension's size must be a positive integer constant, got '" +
+                 to_string(sz) + "'");
   const std::optional<int64_t> offset = rw::const_int(off);
   if (!offset || *offset != 0)
-    rw::fail_argument(a,
-                      "a folded dimension keeps index e at e % size: the offset must be 0, got '" +
-                          to_string(off) + "'");
+    rw::fail(reason::kArgInvalid, a,
+             "a folded dimension keeps index e at e % size: the offset must be 0, got '" +
+                 to_string(off) + "'");
   const Block& list = a.list();
   Block rest(list.begin() + a.loc().lo + 1, list.end());
   rw::BufferUses uses = rw::buffer_uses(rest, an->name);
   const std::string why = "folding would change the layout it sees";
-  if (uses.whole) rw::fail(a, "'" + a.name() + "' is passed whole to a call: " + why);
-  if (uses.window) rw::fail(a, "a window of '" + a.name() + "' is taken: " + why);
-  if (uses.stride) rw::fail(a, "the code takes a stride of '" + a.name() + "': " + why);
+  if (uses.whole)
+    rw::fail(reason::kBufferLayoutUse, a, "'" + a.name() + "' is passed whole to a call: " + why);
+  if (uses.window)
+    rw::fail(reason::kBufferLayoutUse, a, "a window of '" + a.name() + "' is taken: " + why);
+  if (uses.stride)
+    rw::fail(reason::kBufferLayoutUse, a, "the code takes a stride of '" + a.name() + "': " + why);
   checker::Context actx = checker::Context::at(p, a.stmt());
   rw::require_proved(a, checker::can_fold_dim(actx, rest, an->name, dim_idx, *size), [&] {
     return "dimension " + std::to_string(dim_idx) + " of '" + a.name() + "' can fold to " +
@@ -129,9 +133,9 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
     Cursor a = rw::resolve_alloc_stmt(p, alloc);
     const AllocNode* an = a.stmt().as<AllocNode>();
     if (dim_idx < 0 || dim_idx >= an->type.rank())
-      rw::fail_argument(a, "dimension " + std::to_string(dim_idx) + " does not exist: '" +
-                               a.name() + "' has " + std::to_string(an->type.rank()) +
-                               " dimensions");
+      rw::fail(reason::kArgRange, a,
+               "dimension " + std::to_string(dim_idx) + " does not exist: '" + a.name() + "' has " +
+                   std::to_string(an->type.rank()) + " dimensions");
     Expr sz = rw::parse_index_expr(a, size, "the size");
     Expr off = rw::parse_index_expr(a, offset, "the offset");
     rw::require_size_expr(a, sz, "the new size");
@@ -141,9 +145,11 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
     Block rest(list.begin() + ai + 1, list.end());
     rw::BufferUses uses = rw::buffer_uses(rest, an->name);
     if (uses.whole)
-      rw::fail(a, "'" + a.name() + "' is passed whole to a call, which would see the new size");
+      rw::fail(reason::kBufferLayoutUse, a,
+               "'" + a.name() + "' is passed whole to a call, which would see the new size");
     if (uses.stride)
-      rw::fail(a, "the code takes a stride of '" + a.name() + "', which resizing would change");
+      rw::fail(reason::kBufferLayoutUse, a,
+               "the code takes a stride of '" + a.name() + "', which resizing would change");
     checker::Context actx = checker::Context::at(p, a.stmt());
     rw::require_proved(
         a, checker::always_true(actx, BinOpNode::make(BinOpKind::Gt, sz, rw::int_const(0))),

@@ -37,28 +37,31 @@ Proc reuse_buffer(const Proc& p, const CursorLike& buf, const CursorLike& replac
     Cursor yc = rw::resolve_alloc_stmt(p, replace);
     const AllocNode* x = xc.stmt().as<AllocNode>();
     const AllocNode* y = yc.stmt().as<AllocNode>();
-    if (x->name == y->name) rw::fail(yc, "a buffer cannot replace itself");
+    if (x->name == y->name) rw::fail(reason::kArgInvalid, yc, "a buffer cannot replace itself");
     if (!same_type(x->type, y->type) || x->mem != y->mem)
-      rw::fail(yc, "'" + y->name.name() + ": " + to_string(y->type) + " @ " + y->mem + "' and '" +
-                       x->name.name() + ": " + to_string(x->type) + " @ " + x->mem +
-                       "' differ in type or memory");
+      rw::fail(reason::kAllocMismatch, yc,
+               "'" + y->name.name() + ": " + to_string(y->type) + " @ " + y->mem + "' and '" +
+                   x->name.name() + ": " + to_string(x->type) + " @ " + x->mem +
+                   "' differ in type or memory");
     const BlockPath& px = xc.loc().block;
     const BlockPath& py = yc.loc().block;
     const int xi = xc.loc().lo, yi = yc.loc().lo;
     bool prefix = px.size() <= py.size() && std::equal(px.begin(), px.end(), py.begin());
     int top = py.size() == px.size() ? yi : (prefix ? py[px.size()].index : -1);
     if (!prefix || top <= xi)
-      rw::fail(yc, "'" + y->name.name() + "' is not allocated after '" + x->name.name() +
-                       "' in its scope");
+      rw::fail(
+          reason::kStmtOrder, yc,
+          "'" + y->name.name() + "' is not allocated after '" + x->name.name() + "' in its scope");
     // A par loop between the two would make its parallel iterations share x.
     const Block* level = &xc.list();
     for (size_t l = px.size(); l < py.size(); ++l) {
       const Stmt& s = (*level)[py[l].index];
       if (const ForNode* f = s.as<ForNode>()) {
         if (is_parallel(f->mode))
-          rw::fail(yc, "'" + y->name.name() + "' is allocated in the " + to_string(f->mode) +
-                           " loop '" + f->iter.name() +
-                           "', whose parallel iterations would share '" + x->name.name() + "'");
+          rw::fail(reason::kAllocSharedByParallel, yc,
+                   "'" + y->name.name() + "' is allocated in the " + to_string(f->mode) +
+                       " loop '" + f->iter.name() + "', whose parallel iterations would share '" +
+                       x->name.name() + "'");
         level = &f->body;
       } else if (const IfNode* i = s.as<IfNode>()) {
         level = py[l].field == BlockField::Body ? &i->body : &i->orelse;
@@ -70,9 +73,9 @@ Proc reuse_buffer(const Proc& p, const CursorLike& buf, const CursorLike& replac
     auto refuse_use = [&](const Stmt& s) {
       rw::BufferUses u = rw::storage_uses(p, s, x->name);
       if (u.any())
-        rw::fail(yc, "'" + x->name.name() + "' is still live at the allocation of '" +
-                         y->name.name() + "' (used later by '" + first_line(u.stmts.front()) +
-                         "')");
+        rw::fail(reason::kAllocLive, yc,
+                 "'" + x->name.name() + "' is still live at the allocation of '" + y->name.name() +
+                     "' (used later by '" + first_line(u.stmts.front()) + "')");
     };
     const Block& ylist = yc.list();
     if (py.size() > px.size()) {

@@ -32,16 +32,18 @@ Proc rewrite_expr(const Proc& p, const CursorLike& expr, const std::string& new_
     const Type& ot = old_e.type();
     const Type& nt = new_e.type();
     if (!ot.is_scalar() || !nt.is_scalar())
-      rw::fail(c, "only scalar expressions can be rewritten, not '" + c.to_string() + "'");
+      rw::fail(reason::kTargetWrongKind, c,
+               "only scalar expressions can be rewritten, not '" + c.to_string() + "'");
     bool both_bool = ot.base == ScalarKind::Bool && nt.base == ScalarKind::Bool;
     bool both_index = is_indexable(ot.base) && is_indexable(nt.base);
     bool both_stride = ot.base == ScalarKind::Stride && nt.base == ScalarKind::Stride;
     if (is_call_arg && ot.base != nt.base) both_index = false;
     if (!both_bool && !both_index && !both_stride)
-      rw::fail(c, "'" + to_string(new_e) + "' (" + to_string(nt) + ") cannot replace '" +
-                      c.to_string() + "' (" + to_string(ot) +
-                      "): only control expressions of matching kind (the same type for a call "
-                      "argument), whose equality the checker decides, can be rewritten");
+      rw::fail(reason::kArgType, c,
+               "'" + to_string(new_e) + "' (" + to_string(nt) + ") cannot replace '" +
+                   c.to_string() + "' (" + to_string(ot) +
+                   "): only control expressions of matching kind (the same type for a call "
+                   "argument), whose equality the checker decides, can be rewritten");
 
     // 2. Legality: e == new_expr everywhere the statement runs.
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);

@@ -38,19 +38,20 @@ Proc rotate_loop(const Proc& p, const CursorLike& loop, int n_stmts) {
     const ForNode* f = rw::as_loop(c);
     const int n_body = static_cast<int>(f->body.size());
     if (n_stmts < 1 || n_stmts >= n_body)
-      rw::fail_argument(c, "moves " + std::to_string(n_stmts) + " of the body's " +
-                               std::to_string(n_body) +
-                               " statements; it must move at least one and leave at least one");
+      rw::fail(reason::kArgInvalid, c,
+               "moves " + std::to_string(n_stmts) + " of the body's " + std::to_string(n_body) +
+                   " statements; it must move at least one and leave at least one");
     if (f->mode != LoopMode::Seq)
-      rw::fail(c, "loop '" + f->iter.name() + "' is " + to_string(f->mode) +
-                      "; rotate_loop rotates seq loops (set the loop's mode after rotating)");
+      rw::fail(reason::kLoopMode, c,
+               "loop '" + f->iter.name() + "' is " + to_string(f->mode) +
+                   "; rotate_loop rotates seq loops (set the loop's mode after rotating)");
     for (int k = 0; k < n_stmts; ++k) {
       const Stmt& s = f->body[k];
       std::string bound;
       if (const AllocNode* a = s.as<AllocNode>()) bound = a->name.name();
       if (const WindowStmtNode* w = s.as<WindowStmtNode>()) bound = w->name.name();
       if (!bound.empty())
-        rw::fail(c.body()[k],
+        rw::fail(reason::kScopeEscapes, c.body()[k],
                  "the moved statements declare '" + bound +
                      "', which would no longer be in scope for the rest of the body; move "
                      "the declaration out of the loop first (lift_alloc)");

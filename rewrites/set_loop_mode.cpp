@@ -33,7 +33,7 @@ Proc set_loop_mode_at(const Proc& p, const Cursor& c, LoopMode mode) {
   if (f->mode == mode) return Edit(p).done();
   if (mode == LoopMode::Par)
     if (std::optional<SharedAlloc> sh = shared_alloc_in(f->body))
-      fail(sh->at.srcinfo(),
+      fail(reason::kAllocSharedByParallel, sh->at.srcinfo(),
            "loop '" + f->iter.name() + "' allocates " + sh->what +
                " in static storage, which all its parallel iterations would share "
                "(a data race); allocate it in DRAM or DRAM_STACK first (set_memory)");
@@ -42,7 +42,7 @@ Proc set_loop_mode_at(const Proc& p, const Cursor& c, LoopMode mode) {
     require_proved(
         c, checker::loop_is_parallelizable(ctx, c.stmt()),
         [&] { return "the iterations of loop '" + f->iter.name() + "' are independent"; },
-        "checker.par_conflict");
+        reason::kCheckerParConflict);
   }
   Stmt s = ForNode::make(f->iter, f->lo, f->hi, f->body, mode, c.stmt().srcinfo());
   return Edit(p).rewrite(l.block, l.lo, l.lo + 1, {s}).done();
@@ -55,10 +55,10 @@ Proc set_loop_mode(const Proc& p, const CursorLike& loop, const std::string& mod
     Cursor c = rw::resolve_loop(p, loop);
     std::optional<LoopMode> m = loop_mode_named(mode);
     if (!m)
-      rw::fail_argument(c,
-                        "mode must be one of seq, par, cuda_blocks, cuda_threads, cuda_warps; "
-                        "got \"" +
-                            mode + "\"");
+      rw::fail(reason::kArgInvalid, c,
+               "mode must be one of seq, par, cuda_blocks, cuda_threads, cuda_warps; "
+               "got \"" +
+                   mode + "\"");
     return rw::set_loop_mode_at(p, c, *m);
   });
 }

@@ -29,7 +29,8 @@ std::string registered() {
 Proc apply(const Proc& p, const CursorLike& target, const std::string& mem) {
   Cursor c = rw::resolve_alloc(p, target);
   if (c.is_arg() && !c.arg().type.is_data())
-    rw::fail(c, "'" + c.name() + "' is a control argument; only data buffers live in a memory");
+    rw::fail(reason::kTargetWrongKind, c,
+             "'" + c.name() + "' is a control argument; only data buffers live in a memory");
   rw::Edit edit(p);
   edit.declaration(c, [&](Type&, std::string& m) { m = mem; });
   rw::typecheck_candidate(edit.node(), "'" + c.name() + "' cannot live in " + mem);
@@ -40,8 +41,9 @@ Proc apply(const Proc& p, const CursorLike& target, const std::string& mem) {
 Proc set_memory(const Proc& p, const CursorLike& alloc_or_arg, const Memory& mem) {
   return rw::run_op("set_memory", [&]() -> Proc {
     if (!find_memory(mem.name()))
-      rw::fail(p->srcinfo, "memory " + mem.name() +
-                               " is not registered (register_memory); registered: " + registered());
+      rw::fail(reason::kArgUndefined, p->srcinfo,
+               "memory " + mem.name() +
+                   " is not registered (register_memory); registered: " + registered());
     return apply(p, alloc_or_arg, mem.name());
   });
 }
@@ -49,7 +51,7 @@ Proc set_memory(const Proc& p, const CursorLike& alloc_or_arg, const Memory& mem
 Proc set_memory(const Proc& p, const CursorLike& alloc_or_arg, const std::string& mem_name) {
   return rw::run_op("set_memory", [&]() -> Proc {
     if (!find_memory(mem_name))
-      rw::fail(p->srcinfo,
+      rw::fail(reason::kArgUndefined, p->srcinfo,
                "unknown memory '" + mem_name + "' (registered memories: " + registered() + ")");
     return apply(p, alloc_or_arg, mem_name);
   });

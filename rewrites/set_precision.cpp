@@ -74,9 +74,10 @@ Proc set_precision(const Proc& p, const CursorLike& alloc_or_arg, const std::str
     Cursor c = rw::resolve_alloc(p, alloc_or_arg);
     std::optional<ScalarKind> k = scalar_kind_from_string(type);
     if (!k || !is_data(*k))
-      rw::fail(c, "'" + type + "' is not a data type (" + type_names(true) + ")");
+      rw::fail(reason::kArgType, c, "'" + type + "' is not a data type (" + type_names(true) + ")");
     if (c.is_arg() && !c.arg().type.is_data())
-      rw::fail(c, "'" + c.name() + "' is a control argument; only data buffers have a precision");
+      rw::fail(reason::kTargetWrongKind, c,
+               "'" + c.name() + "' is a control argument; only data buffers have a precision");
     rw::Edit edit(p);
     edit.declaration(c, [&](Type& t, std::string&) { t.base = *k; });
     Sym buf = c.is_arg() ? c.arg().name : c.stmt().as<AllocNode>()->name;

@@ -65,11 +65,13 @@ Proc set_window(const Proc& p, const CursorLike& arg, bool is_window) {
   return rw::run_op("set_window", [&]() -> Proc {
     Cursor c = rw::resolve_alloc(p, arg);
     if (!c.is_arg())
-      rw::fail(c, "'" + c.name() + "' is an allocation; only arguments can be windows");
+      rw::fail(reason::kTargetWrongKind, c,
+               "'" + c.name() + "' is an allocation; only arguments can be windows");
     const FnArg& a = c.arg();
     if (!a.type.is_data() || a.type.is_scalar())
       rw::fail(
-          c, "'" + c.name() + "' is not a tensor argument (its type is " + to_string(a.type) + ")");
+          reason::kTargetWrongKind, c,
+          "'" + c.name() + "' is not a tensor argument (its type is " + to_string(a.type) + ")");
     if (a.type.window == is_window) return p;
     Type t = a.type;
     t.window = is_window;

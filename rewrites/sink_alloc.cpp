@@ -24,7 +24,8 @@ namespace exocpp {
 Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
   return rw::run_op("sink_alloc", [&]() -> Proc {
     Cursor a = rw::resolve_alloc(p, alloc);
-    if (a.is_arg()) rw::fail(a, "'" + a.name() + "' is an argument, not an allocation");
+    if (a.is_arg())
+      rw::fail(reason::kTargetWrongKind, a, "'" + a.name() + "' is an argument, not an allocation");
     const Stmt alloc_stmt = a.stmt();
     const AllocNode* an = alloc_stmt.as<AllocNode>();
     const BlockPath path = a.loc().block;
@@ -32,12 +33,13 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
     const Block& list = a.list();
     if (ai + 1 >= static_cast<int>(list.size()) ||
         !(list[ai + 1].is<ForNode>() || list[ai + 1].is<IfNode>()))
-      rw::fail(a, "the statement after '" + a.name() + "' must be a loop or an if to sink into");
+      rw::fail(reason::kStmtForm, a,
+               "the statement after '" + a.name() + "' must be a loop or an if to sink into");
     const Stmt scope = list[ai + 1];
     for (size_t k = ai + 2; k < list.size(); ++k)
       if (rw::buffer_uses(list[k], an->name).any())
         rw::fail(
-            a,
+            reason::kScopeEscapes, a,
             "'" + a.name() + "' is used after the " + (scope.is<ForNode>() ? "loop" : "if") +
                 ": '" +
                 Cursor(
@@ -54,7 +56,8 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
     edit.move(path, ai, inner, 0);
     if (const ForNode* f = scope.as<ForNode>()) {
       if (mentions(f->lo, an->name) || mentions(f->hi, an->name))
-        rw::fail(a, "the bounds of loop '" + f->iter.name() + "' use '" + a.name() + "'");
+        rw::fail(reason::kScopeEscapes, a,
+                 "the bounds of loop '" + f->iter.name() + "' use '" + a.name() + "'");
       for (const Expr& d : an->type.shape)
         rw::require_unchanged(a, checker::Context::at(p, path, ai), d, {scope}, [&] {
           return "the extent '" + to_string(d) + "' of '" + a.name() +
@@ -70,7 +73,7 @@ Proc sink_alloc(const Proc& p, const CursorLike& alloc) {
     } else {
       const IfNode* i = scope.as<IfNode>();
       if (mentions(i->cond, an->name))
-        rw::fail(a, "the condition of the if uses '" + a.name() + "'");
+        rw::fail(reason::kScopeEscapes, a, "the condition of the if uses '" + a.name() + "'");
       const Block& e = i->orelse;
       if (rw::buffer_uses(e, an->name).any()) {
         Sym copy = an->name.copy();

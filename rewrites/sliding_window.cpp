@@ -30,16 +30,19 @@ Proc sliding_window(const Proc& p, const CursorLike& producer, const CursorLike&
     const ForNode* fp = prod.stmt().as<ForNode>();
     const ForNode* fc = cons.stmt().as<ForNode>();
     if (prod.loc().block != cons.loc().block || prod.loc().lo + 1 != cons.loc().lo)
-      rw::fail(prod, "the consumer loop must directly follow the producer loop");
+      rw::fail(reason::kStmtOrder, prod,
+               "the consumer loop must directly follow the producer loop");
     const AssignNode* a = rw::producer_nest(prod.stmt()).store;
-    if (!a) rw::fail(prod, "the producer must be a loop nest ending in one assignment");
+    if (!a)
+      rw::fail(reason::kStmtForm, prod,
+               "the producer must be a loop nest ending in one assignment");
     // The halo: how many more rows the producer computes than the consumer's iterations.
     const Expr halo = simplify_expr(
         BinOpNode::make(BinOpKind::Sub, BinOpNode::make(BinOpKind::Sub, fp->hi, fp->lo),
                         BinOpNode::make(BinOpKind::Sub, fc->hi, fc->lo)));
     const ConstNode* k = halo.as<ConstNode>();
     if (!k || !k->is_int() || k->int_val() < 0)
-      rw::fail(prod,
+      rw::fail(reason::kStmtForm, prod,
                "the producer must run a constant number of iterations more than the consumer "
                "(its halo), got '" +
                    to_string(halo) + "' more");
@@ -48,10 +51,11 @@ Proc sliding_window(const Proc& p, const CursorLike& producer, const CursorLike&
     for (size_t d = 0; d < a->idx.size(); ++d)
       if (mentions(a->idx[d], fp->iter)) dim = dim < 0 ? static_cast<int>(d) : -2;
     if (opts.fold && dim < 0)
-      rw::fail(prod, "to fold, the producer's iterator '" + fp->iter.name() +
-                         "' must index exactly "
-                         "one dimension of '" +
-                         a->name.name() + "'");
+      rw::fail(reason::kStmtForm, prod,
+               "to fold, the producer's iterator '" + fp->iter.name() +
+                   "' must index exactly "
+                   "one dimension of '" +
+                   a->name.name() + "'");
     const std::string kk = std::to_string(k->int_val());
     Proc q = p;
     Cursor main = prod;

@@ -26,7 +26,7 @@ using namespace rw;
 Proc specialize(const Proc& p, const CursorLike& block, const std::vector<std::string>& conds) {
   return rw::run_op("specialize", [&]() -> Proc {
     Cursor c = rw::resolve_block(p, block);
-    if (conds.empty()) rw::fail(c, "expected at least one condition");
+    if (conds.empty()) rw::fail(reason::kArgInvalid, c, "expected at least one condition");
     std::vector<Expr> cs;
     for (const std::string& t : conds) cs.push_back(parse_condition(c[0], t, "the condition"));
 
@@ -40,7 +40,7 @@ Proc specialize(const Proc& p, const CursorLike& block, const std::vector<std::s
       if (!name.valid()) continue;
       rw::BufferUses later = rw::buffer_uses(after, name);
       if (later.any())
-        rw::fail(later.stmts.front().srcinfo(),
+        rw::fail(reason::kScopeEscapes, later.stmts.front().srcinfo(),
                  "the block declares '" + name.name() +
                      "', which is used after it (here); each copy would declare it inside a branch "
                      "of the `if`. Include those uses in the block "

@@ -34,14 +34,16 @@ Proc split_write(const Proc& p, const CursorLike& stmt) {
     const std::vector<Expr>& idx = a ? a->idx : r->idx;
     const BinOpNode* sum = (a ? a->rhs : r->rhs).as<BinOpNode>();
     if (!sum || sum->op != BinOpKind::Add)
-      rw::fail(c, "the right-hand side of '" + c.to_string() + "' is not an addition");
+      rw::fail(reason::kStmtForm, c,
+               "the right-hand side of '" + c.to_string() + "' is not an addition");
     WindowAliases roots = WindowAliases::of_proc(p);
     if (rw::accesses(sum->rhs, roots).reads.count(roots.root(name)))
-      rw::fail(c, "the second operand of the addition reads '" + name.name() +
-                      "', which would then see the first write");
+      rw::fail(reason::kDepReadWritten, c,
+               "the second operand of the addition reads '" + name.name() +
+                   "', which would then see the first write");
 
     if (!rw::sum_regroups_in(sum->lhs, sum->rhs, type))
-      rw::fail(ErrorCode::NotProved, "precision.regroup", c,
+      rw::fail(reason::kPrecisionRegroup, c,
                "storing '" + to_string(sum->lhs) + "' into '" + name.name() + "' (" +
                    to_string(type) +
                    ") first would round or wrap it, or add in another "

@@ -59,7 +59,7 @@ Expr as_window(const Cursor& at, const Expr& e, const std::string& text, Type& b
     name = r->name;
     for (const Expr& i : r->idx) idx.push_back(WAccess::point(i));
   } else {
-    rw::fail(ErrorCode::BadArgument, "arg.expression", at,
+    rw::fail(reason::kArgExpression, at,
              "expected a window of a buffer such as 'A[i, 0:16]', got '" + text + "'");
   }
   bool found = false;
@@ -69,12 +69,14 @@ Expr as_window(const Cursor& at, const Expr& e, const std::string& text, Type& b
       found = true;
     }
   if (!found || !buf_type.is_data())
-    rw::fail(at, "'" + name.name() + "' in '" + text + "' is not a data buffer");
+    rw::fail(reason::kArgExpression, at,
+             "'" + name.name() + "' in '" + text + "' is not a data buffer");
   if (const ReadNode* r = e.as<ReadNode>(); r && r->idx.empty() && buf_type.is_tensor_or_window())
     for (const Expr& d : buf_type.shape) idx.push_back(WAccess::interval(rw::int_const(0), d));
   if (static_cast<int>(idx.size()) != buf_type.rank())
-    rw::fail(at, "the window '" + text + "' has " + std::to_string(idx.size()) + " indices but '" +
-                     name.name() + "' has " + std::to_string(buf_type.rank()) + " dimensions");
+    rw::fail(reason::kArgExpression, at,
+             "the window '" + text + "' has " + std::to_string(idx.size()) + " indices but '" +
+                 name.name() + "' has " + std::to_string(buf_type.rank()) + " dimensions");
   return WindowExprNode::make(name, elem, std::move(idx), e.srcinfo());
 }
 
@@ -95,8 +97,9 @@ void check_block_windows(const Cursor& at, const Block& b, const Expr& win_e) {
   v.win = &win;
   v.visit(b);
   if (!v.bad.empty())
-    rw::fail(at, "the window '" + v.bad + "' spans dimensions that the staged window '" +
-                     to_string(win_e) + "' fixes to a point");
+    rw::fail(reason::kBufferLayoutUse, at,
+             "the window '" + v.bad + "' spans dimensions that the staged window '" +
+                 to_string(win_e) + "' fixes to a point");
 }
 
 // Another name in the block for memory `buf` shares, whose accesses would bypass the staged
@@ -213,7 +216,7 @@ void require_addends_regroup(const Cursor& blk, const Block& stmts, const Sym& b
       const ReduceNode* r = s.as<ReduceNode>();
       if (!r || r->name != buf || outside.count(r) > 0 || reductions_regroup(elem, r->rhs))
         continue;
-      rw::fail(ErrorCode::NotProved, "precision.regroup", blk,
+      rw::fail(reason::kPrecisionRegroup, blk,
                "with accum = true the reductions into '" + buf.name() +
                    "' are summed apart and added once, but the float addend '" + to_string(r->rhs) +
                    "' is truncated by each reduction into '" + buf.name() + "' (" +
@@ -246,29 +249,35 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     if (auto alias = bypassing_alias(p, stmts, buf)) {
       const std::string other = alias->first.name();
       if (alias->second)
-        rw::fail(blk, "the block accesses '" + buf.name() + "' through the window '" + other +
-                          "' defined before it; inline_window it first");
-      rw::fail(blk, "the block also accesses '" + other +
-                        "', which shares memory with the window '" + buf.name() +
-                        "': those accesses would bypass the staged copy");
+        rw::fail(reason::kBufferAliased, blk,
+                 "the block accesses '" + buf.name() + "' through the window '" + other +
+                     "' defined before it; inline_window it first");
+      rw::fail(reason::kBufferAliased, blk,
+               "the block also accesses '" + other + "', which shares memory with the window '" +
+                   buf.name() + "': those accesses would bypass the staged copy");
     }
     // A window of the buffer defined in the block and used after it would outlive the staging.
     for (const Stmt& s : stmts)
       if (const WindowStmtNode* w = s.as<WindowStmtNode>(); w && rw::buffer_uses(s, buf).any())
         for (size_t k = hi; k < blk.list().size(); ++k)
           if (rw::buffer_uses(blk.list()[k], w->name).any())
-            rw::fail(blk, "the window '" + w->name.name() + "' of '" + buf.name() +
-                              "' defined in the block is used after it");
+            rw::fail(reason::kScopeEscapes, blk,
+                     "the window '" + w->name.name() + "' of '" + buf.name() +
+                         "' defined in the block is used after it");
     if (!uses.any())
-      rw::fail(blk, "'" + buf.name() + "' is not accessed in the block, nothing to stage");
+      rw::fail(reason::kBufferNotAccessed, blk,
+               "'" + buf.name() + "' is not accessed in the block, nothing to stage");
     if (uses.whole)
-      rw::fail(blk, "the block passes all of '" + buf.name() +
-                        "' to a call; stage only element or window accesses");
+      rw::fail(reason::kBufferLayoutUse, blk,
+               "the block passes all of '" + buf.name() +
+                   "' to a call; stage only element or window accesses");
     if (uses.stride)
-      rw::fail(blk, "the block takes a stride of '" + buf.name() + "', which staging would change");
+      rw::fail(reason::kBufferLayoutUse, blk,
+               "the block takes a stride of '" + buf.name() + "', which staging would change");
     if (opts.accum && (uses.read || uses.write || uses.window))
-      rw::fail(blk, "with accum = true the block may only reduce (+=) into '" + buf.name() +
-                        "', but it also reads or assigns it");
+      rw::fail(reason::kStmtForm, blk,
+               "with accum = true the block may only reduce (+=) into '" + buf.name() +
+                   "', but it also reads or assigns it");
     check_block_windows(blk, stmts, win_e);
     checker::Context ctx = checker::Context::at(p, stmts);
     for (const WAccess& a : win.idx)

@@ -35,8 +35,9 @@ Proc store_at(const Proc& p, const CursorLike& alloc, const CursorLike& loop) {
     const AllocNode* an = a.stmt().as<AllocNode>();
     const Cursor next = a.next();
     if (!next.is_valid() || !(next.loc() == l.loc()))
-      rw::fail_argument(a, "the loop must be the statement right after the allocation of '" +
-                               an->name.name() + "' (move the allocation next to it first)");
+      rw::fail(reason::kArgInvalid, a,
+               "the loop must be the statement right after the allocation of '" + an->name.name() +
+                   "' (move the allocation next to it first)");
     Proc q = sink_alloc(p, a);
     // One iteration's code, after the allocation that now opens it.
     const Cursor sunk = q.forward(a);
@@ -45,7 +46,7 @@ Proc store_at(const Proc& p, const CursorLike& alloc, const CursorLike& loop) {
     std::string why;
     const std::optional<std::vector<BoxDim>> box = accessed_box(rest, an->name, &why);
     if (!box)
-      rw::fail(q.forward(l),
+      rw::fail(reason::kRegionNotInferred, q.forward(l),
                "cannot infer the part of '" + an->name.name() + "' one iteration touches: " + why);
     const Sym iter = l.stmt().as<ForNode>()->iter;
     for (size_t d = 0; d < box->size(); ++d) {
@@ -55,12 +56,12 @@ Proc store_at(const Proc& p, const CursorLike& alloc, const CursorLike& loop) {
       if (expr_equal(size, simplify_expr(full)) && expr_equal(lo, rw::int_const(0)))
         continue;  // the iteration touches the whole dimension
       if (uses_of(size).mentions(iter))
-        rw::fail(q.forward(l), "the part of '" + an->name.name() +
-                                   "' one iteration touches has a size that "
-                                   "depends on '" +
-                                   iter.name() + "' in dimension " + std::to_string(d) + " (" +
-                                   to_string(size) +
-                                   "): an allocation's size is fixed where it is declared");
+        rw::fail(reason::kDepLoopVariant, q.forward(l),
+                 "the part of '" + an->name.name() +
+                     "' one iteration touches has a size that "
+                     "depends on '" +
+                     iter.name() + "' in dimension " + std::to_string(d) + " (" + to_string(size) +
+                     "): an allocation's size is fixed where it is declared");
       q = resize_dim(q, q.forward(sunk), static_cast<int>(d), to_string(size), to_string(lo));
     }
     return simplify(q);

@@ -37,9 +37,10 @@ Proc tile_with_cut_tails(const Proc& p, const Cursor& outer, const std::vector<i
 Proc tile2d(const Proc& p, const CursorLike& loop_pair, const std::vector<int64_t>& tile_sizes,
             const std::vector<std::string>& new_names, const Tile2dOptions& opts) {
   return rw::run_op("tile2d", [&]() -> Proc {
-    if (tile_sizes.size() != 2) rw::fail_argument(p->srcinfo, "expected two tile sizes {ti, tj}");
+    if (tile_sizes.size() != 2)
+      rw::fail(reason::kArgInvalid, p->srcinfo, "expected two tile sizes {ti, tj}");
     if (new_names.size() != 4)
-      rw::fail_argument(p->srcinfo, "expected four new loop names {io, jo, ii, ji}");
+      rw::fail(reason::kArgInvalid, p->srcinfo, "expected four new loop names {io, jo, ii, ji}");
     Cursor outer = rw::resolve_loop_nest(p, loop_pair);
     const Loc outer_loc = outer.loc();
     if (!opts.perfect && opts.tail != Tail::Guard)

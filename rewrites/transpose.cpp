@@ -62,24 +62,29 @@ class SwapStrides : public IRMutator {
 Proc transpose(const Proc& p, const CursorLike& arg) {
   return rw::run_op("transpose", [&]() -> Proc {
     Cursor a = rw::resolve_alloc(p, arg);
-    if (!a.is_arg()) rw::fail(a, "'" + a.name() + "' is not an argument of '" + p.name() + "'");
+    if (!a.is_arg())
+      rw::fail(reason::kTargetWrongKind, a,
+               "'" + a.name() + "' is not an argument of '" + p.name() + "'");
     const FnArg* fa = nullptr;
     for (const FnArg& x : p.args())
       if (x.name.name() == a.name()) fa = &x;
     if (!fa || fa->type.rank() != 2 || is_indexable(fa->type.base) ||
         fa->type.base == ScalarKind::Bool || fa->type.base == ScalarKind::Stride)
-      rw::fail(a, "'" + a.name() + "' has type " + (fa ? to_string(fa->type) : "?") +
-                      "; transpose takes a two-dimensional tensor or window argument");
+      rw::fail(reason::kTargetWrongKind, a,
+               "'" + a.name() + "' has type " + (fa ? to_string(fa->type) : "?") +
+                   "; transpose takes a two-dimensional tensor or window argument");
     const Sym buf = fa->name;
     rw::BufferUses uses = rw::buffer_uses(p.body(), buf);
     if (uses.whole)
-      rw::fail(a, "'" + a.name() +
-                      "' is passed whole to a call, which would see its dimensions "
-                      "swapped");
+      rw::fail(reason::kBufferLayoutUse, a,
+               "'" + a.name() +
+                   "' is passed whole to a call, which would see its dimensions "
+                   "swapped");
     TwoIntervalWindows wins(buf);
     wins.visit(p.body());
     if (!wins.first.empty())
-      rw::fail(a, "the window '" + wins.first + "' would have its dimensions swapped");
+      rw::fail(reason::kBufferLayoutUse, a,
+               "the window '" + wins.first + "' would have its dimensions swapped");
 
     rw::AccessMap m;
     m.buf = buf;

@@ -104,37 +104,43 @@ Proc unroll_buffer(const Proc& p, const CursorLike& alloc, int dimension) {
   return rw::run_op("unroll_buffer", [&]() -> Proc {
     Cursor a = rw::resolve_alloc_stmt(p, alloc);
     const AllocNode* an = a.stmt().as<AllocNode>();
-    if (an->type.rank() == 0) rw::fail(a, "cannot unroll the scalar '" + a.name() + "'");
+    if (an->type.rank() == 0)
+      rw::fail(reason::kTargetWrongKind, a, "cannot unroll the scalar '" + a.name() + "'");
     if (dimension < 0 || dimension >= an->type.rank())
-      rw::fail_argument(a, "dimension " + std::to_string(dimension) + " does not exist: '" +
-                               a.name() + "' has " + std::to_string(an->type.rank()) +
-                               " dimensions");
+      rw::fail(reason::kArgRange, a,
+               "dimension " + std::to_string(dimension) + " does not exist: '" + a.name() +
+                   "' has " + std::to_string(an->type.rank()) + " dimensions");
     const ConstNode* n = an->type.shape[dimension].as<ConstNode>();
     if (!n || !n->is_int())
-      rw::fail(a, "dimension " + std::to_string(dimension) + " of '" + a.name() +
-                      "' must be a constant, not '" + to_string(an->type.shape[dimension]) + "'");
+      rw::fail(reason::kBufferNotConstant, a,
+               "dimension " + std::to_string(dimension) + " of '" + a.name() +
+                   "' must be a constant, not '" + to_string(an->type.shape[dimension]) + "'");
     const Block& list = a.list();
     const int ai = a.loc().lo;
     Block rest(list.begin() + ai + 1, list.end());
     rw::BufferUses uses = rw::buffer_uses(rest, an->name);
-    if (uses.whole) rw::fail(a, "'" + a.name() + "' is passed whole to a call");
-    if (uses.stride) rw::fail(a, "the code takes a stride of '" + a.name() + "'");
+    if (uses.whole)
+      rw::fail(reason::kBufferLayoutUse, a, "'" + a.name() + "' is passed whole to a call");
+    if (uses.stride)
+      rw::fail(reason::kBufferLayoutUse, a, "the code takes a stride of '" + a.name() + "'");
     IndexCollector ic;
     ic.buf = an->name;
     ic.dim = dimension;
     ic.visit(rest);
     if (!ic.bad_window.empty())
-      rw::fail(a, "the window '" + ic.bad_window + "' spans the dimension to unroll");
+      rw::fail(reason::kBufferLayoutUse, a,
+               "the window '" + ic.bad_window + "' spans the dimension to unroll");
     std::map<int64_t, Sym> syms;
     for (const Expr& i : ic.idx) {
       const ConstNode* c = i.as<ConstNode>();
       if (!c || !c->is_int())
-        rw::fail(a, "'" + a.name() + "' is indexed with '" + to_string(i) + "' in dimension " +
-                        std::to_string(dimension) +
-                        "; expected a constant (unroll the loop first)");
+        rw::fail(reason::kBufferNotConstant, a,
+                 "'" + a.name() + "' is indexed with '" + to_string(i) + "' in dimension " +
+                     std::to_string(dimension) + "; expected a constant (unroll the loop first)");
       if (c->int_val() < 0 || c->int_val() >= n->int_val())
-        rw::fail(a, "the index " + std::to_string(c->int_val()) + " is outside dimension " +
-                        std::to_string(dimension) + " of '" + a.name() + "'");
+        rw::fail(reason::kBufferOutOfBounds, a,
+                 "the index " + std::to_string(c->int_val()) + " is outside dimension " +
+                     std::to_string(dimension) + " of '" + a.name() + "'");
       syms[c->int_val()];
     }
     for (auto& [k, s] : syms) s = rw::fresh_name(p, a.name() + "_" + std::to_string(k), a);

@@ -29,14 +29,15 @@ Proc unroll_loop(const Proc& p, const CursorLike& loop) {
     const ForNode* f = rw::as_loop(c);
     auto lo = const_int(f->lo), hi = const_int(f->hi);
     if (!lo || !hi)
-      rw::fail(ErrorCode::NotProved, "loop.bound_not_constant", c,
+      rw::fail(reason::kLoopBoundNotConstant, c,
                "expected loop " + f->iter.name() + " to have constant bounds, got seq(" +
                    c.lo().to_string() + ", " + c.hi().to_string() + ")");
     int64_t count = *hi > *lo ? *hi - *lo : 0;
     if (count > kMaxUnroll || count * static_cast<int64_t>(f->body.size()) > kMaxUnroll)
-      rw::fail(c, "unrolling loop " + f->iter.name() + " would make " + std::to_string(count) +
-                      " copies of its body, more than the limit of " + std::to_string(kMaxUnroll) +
-                      " statements");
+      rw::fail(reason::kLoopTooManyCopies, c,
+               "unrolling loop " + f->iter.name() + " would make " + std::to_string(count) +
+                   " copies of its body, more than the limit of " + std::to_string(kMaxUnroll) +
+                   " statements");
 
     Block out;
     for (int64_t v = *lo; v < *hi; ++v)

@@ -79,8 +79,9 @@ class Vectorizer {
     Cursor s = p.forward(s_in);
     if (Proc q; try_instructions(p, s.parent(), q)) return q;
     if (!s.stmt().as<AssignNode>() && !s.stmt().as<ReduceNode>())
-      rw::fail(s, "no instruction in the list computes '" + first_line(s) +
-                      "', and only an assignment or a reduction can be split into instructions");
+      rw::fail(reason::kReplaceNoUnify, s,
+               "no instruction in the list computes '" + first_line(s) +
+                   "', and only an assignment or a reduction can be split into instructions");
     const Sym xi = s.parent().stmt().as<ForNode>()->iter;
     // The operands to put in registers: the whole right-hand side of a store to memory or of a
     // reduction; the operands of an operation whose result goes to a register.
@@ -91,8 +92,9 @@ class Vectorizer {
       if (const Expr c = expr_at(p.forward(s).stmt(), k); c.as<ConstNode>())
         p = hoist_literal(p, p.forward(s), c);
     if (operands.empty())
-      rw::fail(s, "no instruction in the list computes '" + first_line(s) +
-                      "' (an instruction that does not fit: its body must unify with this strip)");
+      rw::fail(reason::kReplaceNoUnify, s,
+               "no instruction in the list computes '" + first_line(s) +
+                   "' (an instruction that does not fit: its body must unify with this strip)");
     // Bind from the last operand to the first so the earlier ones' steps stay valid.
     for (auto k = operands.rbegin(); k != operands.rend(); ++k) {
       Cursor operand = p.forward(s);
@@ -111,7 +113,7 @@ class Vectorizer {
     }
     Cursor again = p.forward(s);
     if (Proc q; try_instructions(p, again.parent(), q)) return q;
-    rw::fail(again,
+    rw::fail(reason::kReplaceNoUnify, again,
              "no instruction in the list computes '" + first_line(again) +
                  "' (an instruction that does not fit: its body must unify with this strip)");
   }
@@ -122,8 +124,10 @@ class Vectorizer {
       try {
         out = replace(p, strip, ins);
         return true;
-      } catch (const SchedulingError&) {
-        // This instruction does not fit; try the next.
+      } catch (const SchedulingError& e) {
+        // This instruction does not fit (NotProved); try the next. A condition the checker
+        // could not decide, or a bad argument, is not a "no": it propagates.
+        if (e.code() != ErrorCode::NotProved) throw;
       }
     }
     return false;
@@ -138,10 +142,12 @@ class Vectorizer {
     try {
       return bind_for_broadcast(p, s, c, name);
     } catch (const SchedulingError& e) {
-      rw::fail(s, "the literal '" + to_string(c) + "' in '" + first_line(s) +
-                      "' must become a register, and it cannot be bound to a buffer a broadcast "
-                      "reads: " +
-                      e.reason());
+      if (e.code() != ErrorCode::NotProved) throw;
+      rw::fail(reason::kReplaceNoUnify, s,
+               "the literal '" + to_string(c) + "' in '" + first_line(s) +
+                   "' must become a register, and it cannot be bound to a buffer a broadcast "
+                   "reads: " +
+                   e.reason());
     }
   }
 
@@ -222,8 +228,9 @@ Proc hoist_invariant_elements(Proc q, const Cursor& strip) {
       const std::string name = rw::unused_name(q, "c" + std::to_string(counter++));
       try {
         q = bind_for_broadcast(q, here, e, name);
-      } catch (const SchedulingError&) {
-        // written in between, or not visible there: bound in the strip instead
+      } catch (const SchedulingError& err) {
+        // written in between, or not visible there (NotProved): bound in the strip instead
+        if (err.code() != ErrorCode::NotProved) throw;
       }
     }
   }
@@ -236,8 +243,8 @@ Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::stri
                const std::vector<Proc>& instructions, const VectorizeOptions& opts) {
   return rw::run_op("vectorize", [&]() -> Proc {
     Cursor l = rw::resolve_loop(p, loop);
-    if (width < 1) rw::fail_argument(l, "the width must be positive");
-    if (instructions.empty()) rw::fail_argument(l, "expected at least one instruction");
+    if (width < 1) rw::fail(reason::kArgRange, l, "the width must be positive");
+    if (instructions.empty()) rw::fail(reason::kArgInvalid, l, "expected at least one instruction");
     const std::string iter = l.stmt().as<ForNode>()->iter.name();
     const std::string outer = rw::unused_name(p, iter + "o"),
                       inner = rw::unused_name(p, iter + "i");

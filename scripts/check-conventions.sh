@@ -5,6 +5,10 @@
 #   - the operation's name is written once, as the string literal its `rw::run_op` opens the
 #     frame with; no helper takes it as a parameter (`rw::current_op()` reads it), and no
 #     operation keeps it in a variable.
+#   - every refusal names a reason of the one table (core/reasons.h): each `fail(` call in
+#     rewrites/ takes a `reason::k...` first, and each `SchedulingError(` construction in core/ and
+#     rewrites/ takes one (or retells a caught refusal, keeping its reason); and the table of
+#     docs/scheduling.md lists exactly the table's ids, each with its code.
 #
 # Each violation is printed with its file and line. Run by scripts/test.sh.
 set -euo pipefail
@@ -29,6 +33,51 @@ report "an operation name passed as a parameter or kept in a variable (use rw::c
 # run_op opened with anything but the operation's name as a literal.
 report "rw::run_op not opened with a string literal" \
   < <(grep -rnE 'run_op\(\s*[^"[:space:]]' rewrites --include='*.cpp' || true)
+
+# Every refusal names a reason: a `fail(` call in rewrites/ whose first argument is not
+# `reason::k...`, or a `SchedulingError(` construction in core/ or rewrites/ that neither names
+# one nor retells a caught refusal (op, e, text). Comments are skipped; a declaration
+# (`void fail(`) is not a call; the frame (operation.cpp) passes on its callers' reason (`why`).
+report "a refusal without a reason of core/reasons.h" \
+  < <(find rewrites core -name '*.cpp' -o -name '*.h' | sort | xargs perl -0777 -ne '
+    my $file = $ARGV; my $src = $_;
+    $src =~ s{//[^\n]*}{ " " x length($&) }ge;
+    my $args_at = sub {  # the top-level arguments of the call whose "(" is at $_[0]
+      my ($i, $depth, $cur, @args) = ($_[0] + 1, 1, "");
+      while ($i < length($src) && $depth > 0) {
+        my $ch = substr($src, $i++, 1);
+        if ($ch eq q(")) { my $j = $i; $j++ while $j < length($src) && substr($src, $j, 1) ne q(") && (substr($src, $j, 1) ne "\\" || $j++); $cur .= substr($src, $i - 1, $j - $i + 2); $i = $j + 1; next; }
+        $depth++ if $ch =~ /[(\[{]/; $depth-- if $ch =~ /[)\]}]/;
+        if ($depth == 1 && $ch eq ",") { push @args, $cur; $cur = ""; next; }
+        $cur .= $ch if $depth > 0;
+      }
+      push @args, $cur; s/^\s+|\s+$//g for @args; return @args;
+    };
+    my $line_of = sub { 1 + (substr($src, 0, $_[0]) =~ tr/\n//) };
+    my $frame = $file eq "rewrites/internal/operation.cpp";  # passes on the reason its caller named
+    while ($file =~ m{^rewrites/} && $src =~ /(?<![\w.>])(?:rw::)?fail\(/g) {
+      my $open = pos($src) - 1; my $before = substr($src, 0, $open);
+      next if $before =~ /void\s+(?:rw::)?fail\s*$/;  # a declaration or definition
+      my @a = $args_at->($open);
+      print "$file:", $line_of->($open), ": fail($a[0], ...)\n" unless $a[0] =~ /^reason::k\w+$/ || ($frame && $a[0] eq "why");
+    }
+    while ($src =~ /(?<![\w:])SchedulingError\(/g) {
+      my $open = pos($src) - 1; my $before = substr($src, 0, $open);
+      next if $before =~ /(?:const|class)\s+$/;
+      my @a = $args_at->($open);
+      next if $a[0] =~ /^std::string op$/;  # the constructors themselves
+      next if @a >= 2 && ($a[1] =~ /^reason::k\w+$/ || ($frame && $a[1] eq "why"));
+      next if @a == 3 && $a[1] =~ /^\*?(?:e|s|cause)$/;  # retells a caught refusal
+      print "$file:", $line_of->($open), ": SchedulingError(", join(", ", @a[0 .. ($#a < 1 ? $#a : 1)]), ", ...)\n";
+    }' || true)
+# The reason table of docs/scheduling.md (rows "| `id` | `Code` | meaning |") lists exactly the
+# ids of core/reasons.h, each with its code.
+reasons_in_code="$(perl -0777 -ne 's/\\\n/ /g; print "$1 $2\n" while /X\(\s*k\w+,\s*"([^"]+)",\s*(\w+),/g' core/reasons.h | sort)"
+reasons_in_docs="$(perl -ne 'print "$1 $2\n" if /^\| `([a-z_]+\.[a-z_]+)` \| `(\w+)` \|/' docs/scheduling.md | sort)"
+report "a reason of core/reasons.h that docs/scheduling.md does not list with its code" \
+  < <(comm -23 <(echo "$reasons_in_code") <(echo "$reasons_in_docs") | grep . || true)
+report "a reason in docs/scheduling.md's table that core/reasons.h does not have (with that code)" \
+  < <(comm -13 <(echo "$reasons_in_code") <(echo "$reasons_in_docs") | grep . || true)
 
 if [ "$violations" -gt 0 ]; then
   echo "check-conventions: $violations violation(s)"

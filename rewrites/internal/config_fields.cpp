@@ -10,11 +10,12 @@
 namespace exocpp::rw {
 
 const ConfigField& config_field(const Cursor& where, const Config& cfg, const std::string& field) {
-  if (!cfg) fail(where, "no config given");
+  if (!cfg) fail(reason::kArgInvalid, where, "no config given");
   if (const ConfigField* f = cfg->field(field)) return *f;
   std::string have;
   for (const ConfigField& f : cfg->fields) have += (have.empty() ? "" : ", ") + f.name;
-  fail(where, "config '" + cfg->name + "' has no field '" + field + "' (its fields: " + have + ")");
+  fail(reason::kArgUndefined, where,
+       "config '" + cfg->name + "' has no field '" + field + "' (its fields: " + have + ")");
 }
 
 void check_fits_field(const Cursor& where, const Config& cfg, const ConfigField& f, const Expr& e) {
@@ -31,8 +32,9 @@ void check_fits_field(const Cursor& where, const Config& cfg, const ConfigField&
       ok = t.base == ScalarKind::Stride || t.base == ScalarKind::Int;
   }
   if (!ok)
-    fail(where, "'" + to_string(e) + "' has type " + to_string(t) + ", which does not fit " +
-                    cfg->name + "." + f.name + " of type " + to_string(f.type));
+    fail(reason::kArgType, where,
+         "'" + to_string(e) + "' has type " + to_string(t) + ", which does not fit " + cfg->name +
+             "." + f.name + " of type " + to_string(f.type));
 }
 
 bool require_invisible_write(const Cursor& where, const Proc& p, const BlockPath& path, int index,
@@ -46,7 +48,7 @@ bool require_invisible_write(const Cursor& where, const Proc& p, const BlockPath
   if (holds.proved()) return false;
   if (unread.proved()) return true;
   std::string f = cfg->name + "." + field;
-  fail(where,
+  fail(reason::kConfigObservable, where,
        "requires that " + f + " already holds " + to_string(value) +
            " here or is not read afterwards, but " + unread.counterexample + "; and " +
            (holds.reason.empty() ? "its value here is unknown" : holds.reason),
@@ -66,7 +68,7 @@ void typecheck_candidate(const ProcNode& candidate, const std::string& why, cons
     // loops become GPU loops one step at a time); codegen enforces those rules.
     typecheck(Proc(ProcNode::make(candidate)), {.memory_access = false, .cuda_structure = false});
   } catch (const TypeError& e) {
-    fail(at ? *at : e.loc(), why + ": " + e.reason());
+    fail(reason::kResultIllTyped, at ? *at : e.loc(), why + ": " + e.reason());
   }
 }
 

@@ -25,7 +25,7 @@ ProducerNest producer_nest(const Stmt& s) {
 
 void require_store_keeps_value(const Cursor& where, const Sym& buf, const Expr& e, ScalarKind to) {
   if (store_keeps_value(e, to)) return;
-  fail(ErrorCode::NotProved, "precision.store", where,
+  fail(reason::kPrecisionStore, where,
        "'" + buf.name() + "' (" + to_string(to) + ") does not hold the value of '" + to_string(e) +
            "' (of type " + to_string(e.type().base) +
            ") exactly: the store rounds or wraps it, so the expression cannot stand for it");
@@ -39,11 +39,13 @@ void require_inputs_unwritten(const Cursor& where, const Proc& p, const Block& r
     Access in_e = accesses(e, roots);
     for (const Sym& b : in_e.reads)
       if (in_rest.writes.count(b))
-        fail(where, "'" + to_string(e) + "' reads '" + b.name() + "', which is written " + after);
+        fail(reason::kDepReadWritten, where,
+             "'" + to_string(e) + "' reads '" + b.name() + "', which is written " + after);
     for (const std::string& f : in_e.config_reads)
       if (in_rest.config_writes.count(f) || in_rest.config_writes.count("*"))
-        fail(where, "'" + to_string(e) + "' reads config field '" + f + "', which may be written " +
-                        after);
+        fail(
+            reason::kDepReadWritten, where,
+            "'" + to_string(e) + "' reads config field '" + f + "', which may be written " + after);
   }
 }
 
@@ -72,7 +74,7 @@ void require_arithmetic_kept(const Cursor& where, const Block& before, const Blo
     if (is_int_precision(t)) return std::string("32-bit int (") + to_string(t) + ")";
     return std::string(to_string(t));
   };
-  fail(ErrorCode::NotProved, "precision.context", where,
+  fail(reason::kPrecisionContext, where,
        what + " changes how '" + to_string(d->first) + "' computes: it computed in " +
            arith(d->first) + ", and as '" + to_string(d->second) + "' it would compute in " +
            arith(d->second));

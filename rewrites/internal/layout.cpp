@@ -172,7 +172,7 @@ void require_layout_observations_kept(const Cursor& where, const Proc& before, c
   collect(before.body(), {}, storage_names(before, change.before), old_obs, old_calls);
   collect(after.body(), {}, storage_names(after, change.after), new_obs, new_calls);
   if (old_obs.size() != new_obs.size())
-    fail(ErrorCode::Unsupported, "layout.unmatched", where,
+    fail(reason::kLayoutUnmatched, where,
          "the rewritten code observes " + std::to_string(new_obs.size()) +
              " strides of the changed buffers where the code observed " +
              std::to_string(old_obs.size()) + "; cannot show that each keeps its value");
@@ -188,7 +188,7 @@ void require_layout_observations_kept(const Cursor& where, const Proc& before, c
     std::optional<Expr> nv = stride_value(nctx, n.name, n.dim);
     if (ov && nv && change.to_before) nv = change.to_before(*nv);
     if (!ov || !nv)
-      fail(ErrorCode::NotProved, "layout.stride_changed", at,
+      fail(reason::kLayoutStrideChanged, at,
            o.what + " (at '" + first_line(at.stmt()) + "') has no value in the " +
                (ov ? "new" : "old") + " layout");
     if (expr_equal(*ov, *nv)) continue;
@@ -198,7 +198,7 @@ void require_layout_observations_kept(const Cursor& where, const Proc& before, c
           return o.what + " (at '" + first_line(at.stmt()) + "') keeps its value (" +
                  to_string(*ov) + " before the change, " + to_string(*nv) + " after)";
         },
-        "layout.stride_changed");
+        reason::kLayoutStrideChanged);
   }
 
   // (b) every call handed a changed buffer still meets its callee's preconditions.
@@ -207,11 +207,10 @@ void require_layout_observations_kept(const Cursor& where, const Proc& before, c
       checker::check_call(after, path, index);
     } catch (const checker::CheckError& e) {
       Cursor at = stmt_cursor(after, path, index);
-      throw SchedulingError(current_op(), at.srcinfo(),
-                            "the call '" + first_line(at.stmt()) +
-                                "' would no longer meet its callee's preconditions: " + e.reason(),
-                            e.counterexample(), ErrorCode::NotProved, "layout.call_precondition",
-                            at.current_line());
+      fail(reason::kLayoutCallPrecondition, at,
+           "the call '" + first_line(at.stmt()) +
+               "' would no longer meet its callee's preconditions: " + e.reason(),
+           e.counterexample());
     }
   }
 }

@@ -93,8 +93,8 @@ void check_new_name(const Proc& p, const std::string& name, const Cursor& where,
                     const std::string& what) {
   auto refuse = [&](const std::string& why) {
     std::string msg = quoted_name(name) + " is not a valid " + what + ": " + why;
-    if (where.is_valid()) fail(ErrorCode::BadArgument, "arg.name", where, msg);
-    fail(ErrorCode::BadArgument, "arg.name", p->srcinfo, msg);
+    if (where.is_valid()) fail(reason::kArgName, where, msg);
+    fail(reason::kArgName, p->srcinfo, msg);
   };
   if (std::string why = name_syntax_problem(name); !why.empty()) refuse(why);
   Referenced refs = referenced(p);
@@ -106,8 +106,7 @@ void check_new_name(const Proc& p, const std::string& name, const Cursor& where,
 void check_new_proc_name(const Proc& p, const std::string& name, const SrcInfo& where,
                          bool other_than_self) {
   auto refuse = [&](const std::string& why) {
-    fail(ErrorCode::BadArgument, "arg.name", where,
-         quoted_name(name) + " is not a valid proc name: " + why);
+    fail(reason::kArgName, where, quoted_name(name) + " is not a valid proc name: " + why);
   };
   if (std::string why = name_syntax_problem(name); !why.empty()) refuse(why);
   if (other_than_self && name == p.name())
@@ -120,7 +119,7 @@ void check_new_proc_name(const Proc& p, const std::string& name, const SrcInfo& 
 
 void check_callee_name(const Proc& p, const Proc& callee, const Cursor& where) {
   auto refuse = [&](const std::string& why) {
-    fail(ErrorCode::BadArgument, "arg.name", where,
+    fail(reason::kArgName, where,
          "proc '" + p.name() + "' cannot call '" + callee.name() + "': " + why);
   };
   if (callee.name() == p.name()) refuse("it has the same name as the caller (rename one of them)");
@@ -135,7 +134,7 @@ Sym fresh_name(const Proc& p, const std::string& name, const Cursor& where, Name
   // a name visible at `where` nor be shadowed by one bound in the new name's scope: the rest of
   // the statement list from `where` on, or only the statements `where` covers.
   auto clash = [&] {
-    fail(ErrorCode::BadArgument, "arg.name", where,
+    fail(reason::kArgName, where,
          "the name '" + name + "' is already used in proc '" + p.name() +
              "' where it would be visible");
   };

@@ -15,54 +15,34 @@
 
 namespace exocpp::rw {
 
-void fail(const Cursor& where, const std::string& reason, const std::string& counterexample) {
-  throw SchedulingError(current_op(), where.is_valid() ? where.srcinfo() : SrcInfo{}, reason,
-                        counterexample, ErrorCode::NotProved, "", where.current_line());
+void fail(const Reason& why, const Cursor& where, const std::string& text,
+          const std::string& counterexample) {
+  throw SchedulingError(current_op(), why, where.is_valid() ? where.srcinfo() : SrcInfo{}, text,
+                        counterexample, where.current_line());
 }
 
-void fail(const SrcInfo& where, const std::string& reason, const std::string& counterexample) {
-  throw SchedulingError(current_op(), where, reason, counterexample);
-}
-
-void fail(ErrorCode code, const std::string& reason_id, const Cursor& where,
-          const std::string& reason) {
-  throw SchedulingError(current_op(), where.is_valid() ? where.srcinfo() : SrcInfo{}, reason, "",
-                        code, reason_id, where.current_line());
-}
-
-void fail(ErrorCode code, const std::string& reason_id, const SrcInfo& where,
-          const std::string& reason) {
-  throw SchedulingError(current_op(), where, reason, "", code, reason_id);
-}
-
-void fail_argument(const Cursor& where, const std::string& reason) {
-  fail(ErrorCode::BadArgument, "arg.invalid", where, reason);
-}
-
-void fail_argument(const SrcInfo& where, const std::string& reason) {
-  fail(ErrorCode::BadArgument, "arg.invalid", where, reason);
+void fail(const Reason& why, const SrcInfo& where, const std::string& text,
+          const std::string& counterexample) {
+  throw SchedulingError(current_op(), why, where, text, counterexample);
 }
 
 void rethrow_as_current(const SchedulingError& e, const std::string& prefix) {
-  throw SchedulingError(current_op(), e.loc(), prefix + e.reason(), e.counterexample(), e.code(),
-                        e.reason_id(), e.current());
+  throw SchedulingError(current_op(), e, prefix + e.reason());
 }
 
 void rethrow_in_frame(const Error& e) {
   const std::string& name = current_op();
   if (const auto* s = dynamic_cast<const SchedulingError*>(&e))
-    throw SchedulingError(name, e.loc(), e.reason(), e.counterexample(), s->code(), s->reason_id(),
-                          e.current());
+    throw SchedulingError(name, *s, e.reason());
   // The argument was at fault: a user string the front end refused, a misused cursor, an
   // undefined proc.
-  const char* id = dynamic_cast<const ParseError*>(&e) || dynamic_cast<const TypeError*>(&e)
-                       ? "arg.parse_or_type"
-                   : dynamic_cast<const InvalidCursorError*>(&e) ? "arg.cursor"
-                   : dynamic_cast<const UndefinedProcError*>(&e) ? "arg.undefined_proc"
-                                                                 : "arg.invalid";
+  const Reason& why = dynamic_cast<const ParseError*>(&e) || dynamic_cast<const TypeError*>(&e)
+                          ? reason::kArgParseOrType
+                      : dynamic_cast<const InvalidCursorError*>(&e) ? reason::kArgCursor
+                      : dynamic_cast<const UndefinedProcError*>(&e) ? reason::kArgUndefinedProc
+                                                                    : reason::kArgInvalid;
   // Called while `e` is being handled: the new error nests it.
-  std::throw_with_nested(
-      SchedulingError(name, e.loc(), e.reason(), e.counterexample(), ErrorCode::BadArgument, id));
+  std::throw_with_nested(SchedulingError(name, why, e.loc(), e.reason(), e.counterexample()));
 }
 
 void require_unchanged(const Cursor& where, const checker::Context& ctx, const Expr& e,
@@ -74,7 +54,7 @@ void require_unchanged(const Cursor& where, const checker::Context& ctx, const E
                " has the same value where the rewritten proc evaluates it (nothing in between "
                "writes what it reads)";
       },
-      "checker.value_changed");
+      reason::kCheckerValueChanged);
 }
 
 void require_parallel(const Cursor& where, const checker::Context& ctx, const Stmt& loop,
@@ -88,26 +68,23 @@ void require_parallel(const Cursor& where, const checker::Context& ctx, const St
                ", a par loop, are independent (no two of them touch one location "
                "where one writes it)";
       },
-      "checker.par_conflict");
+      reason::kCheckerParConflict);
 }
 
 void require_proved(const Cursor& where, const checker::Answer& a, const Message& what,
-                    const std::string& reason_id) {
+                    const Reason& why) {
   if (a.proved()) return;
-  SrcInfo loc = where.is_valid() ? where.srcinfo() : SrcInfo{};
   if (a.refuted())
-    throw SchedulingError(current_op(), loc,
-                          "requires that " + what.str() + ", but " +
-                              (a.reason.empty() ? std::string("the checker refuted it") : a.reason),
-                          a.counterexample, ErrorCode::NotProved, reason_id, where.current_line());
-  throw SchedulingError(
-      current_op(), loc,
-      "could not prove that " + what.str() + (a.reason.empty() ? "" : " (" + a.reason + ")"), "",
-      ErrorCode::Unknown, "checker.unknown", where.current_line());
+    fail(why, where,
+         "requires that " + what.str() + ", but " +
+             (a.reason.empty() ? std::string("the checker refuted it") : a.reason),
+         a.counterexample);
+  fail(reason::kCheckerUnknown, where,
+       "could not prove that " + what.str() + (a.reason.empty() ? "" : " (" + a.reason + ")"));
 }
 
 void fail_wrong_kind(const Cursor& c, const std::string& expected) {
-  fail(ErrorCode::BadArgument, "target.wrong_kind", c,
+  fail(reason::kTargetWrongKind, c,
        "expected " + expected + ", but " +
            (c.is_stmt() || c.is_expr() ? "'" + c.to_string() + "' is not one"
                                        : std::string("a ") + to_string(c.kind()) + " was given"));
@@ -118,7 +95,7 @@ const ForNode* as_loop(const Cursor& c) { return stmt_as<ForNode>(c, "a loop"); 
 void check_int_arg(const Cursor& where, const std::string& what, int64_t value, int64_t lo,
                    int64_t hi) {
   if (value >= lo && value <= hi) return;
-  fail(ErrorCode::BadArgument, "arg.range", where,
+  fail(reason::kArgRange, where,
        what + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
            std::to_string(value));
 }
@@ -149,7 +126,7 @@ void require_new_par_loops_parallel(const Proc& result, const Proc& input) {
                    "' do not race (between two barriers, no two threads of a block touch one "
                    "location where one writes it)";
           },
-          "checker.cuda_race");
+          reason::kCheckerCudaRace);
   }
 }
 
@@ -250,7 +227,7 @@ void require_well_formed(const Proc& result) {
   HiddenUse hidden;
   hidden.proc(*result.get());
   if (hidden.found)
-    fail(hidden.found->second,
+    fail(reason::kScopeShadowed, hidden.found->second,
          "the result would use '" + hidden.found->first + "' where a nearer declaration of " +
              "another '" + hidden.found->first +
              "' hides it, so its printed form would read the wrong one (rename one of them)");
@@ -262,7 +239,8 @@ void require_same_location(const Cursor& where, const checker::Context& ctx,
                            const std::vector<Expr>& a, const std::vector<Expr>& b,
                            const Message& what) {
   if (a.size() != b.size())
-    fail(where, "requires that " + what.str() + ", but the index counts differ");
+    fail(reason::kCheckerRefuted, where,
+         "requires that " + what.str() + ", but the index counts differ");
   Expr all;
   for (size_t i = 0; i < a.size(); ++i) {
     if (expr_equal(a[i], b[i])) continue;
@@ -290,9 +268,9 @@ void require_size_expr(const Cursor& where, const Expr& e, const std::string& wh
   v.p = &where.proc();
   v.visit(e);
   if (!v.bad.empty())
-    fail(where, what + " '" + to_string(e) +
-                    "' must be built from size arguments and constants, but it uses '" + v.bad +
-                    "'");
+    fail(reason::kAllocSize, where,
+         what + " '" + to_string(e) +
+             "' must be built from size arguments and constants, but it uses '" + v.bad + "'");
 }
 
 }  // namespace exocpp::rw

@@ -51,21 +51,13 @@ class OpFrame {
 // The name of the innermost open operation on this thread ("" outside every operation).
 const std::string& current_op();
 
-// Throws SchedulingError(current_op(), location of `where`, reason, counterexample) with code
-// NotProved:
-// a condition of the rewrite does not hold in the code as it is.
-[[noreturn]] void fail(const Cursor& where, const std::string& reason,
+// Throws SchedulingError(current_op(), why, location of `where`, text, counterexample): every
+// refusal names its reason from the one table (core/reasons.h, `reason::k...`), which gives its
+// code and id; `text` says what is wrong here.
+[[noreturn]] void fail(const Reason& why, const Cursor& where, const std::string& text,
                        const std::string& counterexample = "");
-[[noreturn]] void fail(const SrcInfo& where, const std::string& reason,
+[[noreturn]] void fail(const Reason& why, const SrcInfo& where, const std::string& text,
                        const std::string& counterexample = "");
-// The same with another code and a stable reason id (core/errors.h ErrorCode).
-[[noreturn]] void fail(ErrorCode code, const std::string& reason_id, const Cursor& where,
-                       const std::string& reason);
-[[noreturn]] void fail(ErrorCode code, const std::string& reason_id, const SrcInfo& where,
-                       const std::string& reason);
-// A malformed argument (code BadArgument): a bad number, name or string, an undefined proc.
-[[noreturn]] void fail_argument(const Cursor& where, const std::string& reason);
-[[noreturn]] void fail_argument(const SrcInfo& where, const std::string& reason);
 
 // The text of a refusal, built only when the refusal is thrown: a string, or a function that
 // makes one (`[&] { return "'" + to_string(e) + "' is positive"; }`), so that a check that passes
@@ -84,10 +76,10 @@ class Message {
 };
 
 // Throws SchedulingError unless `a` is proved: `what` says what had to hold ("the loop
-// carries no dependence"); a refutation is NotProved with the checker's counterexample and
-// `reason_id`, an unknown is Unknown ("checker.unknown") with the checker's reason.
+// carries no dependence"); a refutation is refused for `why` (a NotProved reason) with the
+// checker's counterexample, an unknown is reason::kCheckerUnknown with the checker's reason.
 void require_proved(const Cursor& where, const checker::Answer& a, const Message& what,
-                    const std::string& reason_id = "checker.refuted");
+                    const Reason& why = reason::kCheckerRefuted);
 
 // For an operation that moves or duplicates expression `e` (valid at `ctx`) so that it is
 // evaluated again while or after `code` runs: throws SchedulingError unless `code` writes

@@ -88,7 +88,7 @@ Expr parse_typed(const Cursor& where, const std::string& text, const std::string
     if (std::optional<Expr> r = first_data_read(e))
       why = "it reads the data value '" + to_string(*r) + "' (" + to_string(r->type()) +
             "): conditions and index expressions may use only sizes, indices, ints and bools";
-    fail(ErrorCode::BadArgument, "arg.expression", where,
+    fail(reason::kArgExpression, where,
          what + " '" + show_holes(text) + "' must be " +
              (condition ? "a condition" : "an integer (index) expression") + ", but " + why);
   }

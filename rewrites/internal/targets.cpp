@@ -11,10 +11,10 @@ Cursor resolve(const Proc& p, const CursorLike& target, TargetKind kind) {
   try {
     c = p.forward(target.cursor());
   } catch (const InvalidCursorError& e) {
-    fail(ErrorCode::NotFound, "target.removed", p->srcinfo, e.reason());
+    fail(reason::kTargetRemoved, p->srcinfo, e.reason());
   }
   if (!c.is_valid())
-    fail(ErrorCode::NotFound, "target.removed", p->srcinfo,
+    fail(reason::kTargetRemoved, p->srcinfo,
          "the cursor's target no longer exists in proc '" + p.name() + "' (a rewrite removed it)");
   return as_target(c, kind, target.describe(), current_op());
 }
@@ -22,7 +22,7 @@ Cursor resolve(const Proc& p, const CursorLike& target, TargetKind kind) {
 Cursor resolve_alloc_stmt(const Proc& p, const CursorLike& alloc) {
   Cursor a = resolve_alloc(p, alloc);
   if (a.is_arg())
-    fail(ErrorCode::BadArgument, "target.wrong_kind", a,
+    fail(reason::kTargetWrongKind, a,
          "'" + a.name() + "' is an argument; only allocations can be reshaped");
   return a;
 }

@@ -67,7 +67,7 @@ class Solver {
   }
 
  private:
-  [[noreturn]] void fail(const SrcInfo& where, const std::string& why) const {
+  [[noreturn]] void mismatch(const SrcInfo& where, const std::string& why) const {
     throw Mismatch{where.known() ? where : loc_, why};
   }
   std::string who(const Sym& arg) const {
@@ -146,12 +146,12 @@ class Solver {
       if (a.type.is_data()) continue;
       auto it = solved_.find(a.name);
       if (it == solved_.end())
-        fail(loc_, "cannot determine " + who(a.name) +
-                       " from the block: no loop bound or index of the block fixes it");
+        mismatch(loc_, "cannot determine " + who(a.name) +
+                           " from the block: no loop bound or index of the block fixes it");
       Expr v = simplify_expr(it->second);
       if (mentions_any(v, inner_))
-        fail(loc_, who(a.name) + " would be `" + to_string(v) +
-                       "`, which changes with the loops of the block (a call takes one value)");
+        mismatch(loc_, who(a.name) + " would be `" + to_string(v) +
+                           "`, which changes with the loops of the block (a call takes one value)");
       sol_.control[a.name] = v;
     }
   }
@@ -160,9 +160,9 @@ class Solver {
     for (const IndexEq& eq : pb_.eqs) {
       Expr c = with_solved(eq.callee);
       if (!provably_equal(ctx_, c, eq.caller))
-        fail(eq.site.where, eq.site.caller + " cannot equal " + eq.site.callee + " of '" +
-                                callee_.name() + "' (with the arguments solved, that is `" +
-                                to_string(c) + "`)");
+        mismatch(eq.site.where, eq.site.caller + " cannot equal " + eq.site.callee + " of '" +
+                                    callee_.name() + "' (with the arguments solved, that is `" +
+                                    to_string(c) + "`)");
     }
   }
 
@@ -171,31 +171,34 @@ class Solver {
     for (const BufAccess& x : pb_.accesses)
       if (x.callee_arg == a.name) accs.push_back(&x);
     if (accs.empty())
-      fail(loc_,
-           "cannot determine " + who(a.name) + ": '" + callee_.name() + "' never accesses it");
+      mismatch(loc_,
+               "cannot determine " + who(a.name) + ": '" + callee_.name() + "' never accesses it");
     const Sym buf = accs[0]->caller_buf;
     Solution::View view{buf, {}, false};
     for (const BufAccess* x : accs) {
       view.written = view.written || x->write;
       if (x->caller_buf != buf)
-        fail(x->site.where, who(a.name) + " would have to be both '" + buf.name() + "' (`" +
-                                accs[0]->site.caller + "`) and '" + x->caller_buf.name() + "' (`" +
-                                x->site.caller + "`)");
+        mismatch(x->site.where, who(a.name) + " would have to be both '" + buf.name() + "' (`" +
+                                    accs[0]->site.caller + "`) and '" + x->caller_buf.name() +
+                                    "' (`" + x->site.caller + "`)");
     }
     for (const auto& [callee_local, caller_local] : pb_.locals)
       if (caller_local == buf)
-        fail(accs[0]->site.where,
-             "'" + buf.name() + "' would be passed for '" + a.name.name() + "' of '" +
-                 callee_.name() + "', but it is allocated inside the block and gone at the call");
+        mismatch(accs[0]->site.where,
+                 "'" + buf.name() + "' would be passed for '" + a.name.name() + "' of '" +
+                     callee_.name() +
+                     "', but it is allocated inside the block and gone at the call");
     const Type* bt = ctx_.type_of(buf);
     if (!bt || !bt->is_data())
-      fail(accs[0]->site.where,
-           "'" + buf.name() + "' is not a data buffer, so it cannot be passed as " + who(a.name));
+      mismatch(
+          accs[0]->site.where,
+          "'" + buf.name() + "' is not a data buffer, so it cannot be passed as " + who(a.name));
     check_types(a, buf, *bt, accs[0]->site.where);
     const int caller_rank = static_cast<int>(accs[0]->caller_idx.size());
     for (const BufAccess* x : accs)
       if (static_cast<int>(x->caller_idx.size()) != caller_rank)
-        fail(x->site.where, "'" + buf.name() + "' is accessed with different numbers of indices");
+        mismatch(x->site.where,
+                 "'" + buf.name() + "' is accessed with different numbers of indices");
     Expr out;
     if (a.type.is_scalar()) {
       out = scalar_arg(a, accs, *bt);
@@ -209,15 +212,15 @@ class Solver {
   void check_types(const FnArg& a, const Sym& buf, const Type& bt, const SrcInfo& where) const {
     ScalarKind ck = a.type.base, kk = bt.base;
     if (ck != kk && ck != ScalarKind::R && kk != ScalarKind::R)
-      fail(where, "'" + buf.name() + "' holds " + to_string(kk) + " but " + who(a.name) + " is " +
-                      to_string(ck) + ": precisions must agree (R matches any)");
+      mismatch(where, "'" + buf.name() + "' holds " + to_string(kk) + " but " + who(a.name) +
+                          " is " + to_string(ck) + ": precisions must agree (R matches any)");
     std::string cm = a.mem.empty() ? "DRAM" : a.mem;
     std::string km = mem_of(caller_, buf);
     const Memory* caller_mem = find_memory(km);
     bool dram_family = cm == "DRAM" && caller_mem && caller_mem->passes_as_dram();
     if (cm != km && !dram_family)
-      fail(where,
-           "'" + buf.name() + "' lives in " + km + " but " + who(a.name) + " is declared @ " + cm);
+      mismatch(where, "'" + buf.name() + "' lives in " + km + " but " + who(a.name) +
+                          " is declared @ " + cm);
   }
 
   Expr scalar_arg(const FnArg& a, const std::vector<const BufAccess*>& accs, const Type& bt) const {
@@ -225,18 +228,18 @@ class Solver {
     for (const BufAccess* x : accs) {
       for (const Expr& i : x->caller_idx)
         if (mentions_any(i, inner_))
-          fail(x->site.where,
-               who(a.name) + " is a scalar, but `" + x->site.caller +
-                   "` names a different element in each iteration of the block's loops");
+          mismatch(x->site.where,
+                   who(a.name) + " is a scalar, but `" + x->site.caller +
+                       "` names a different element in each iteration of the block's loops");
       for (size_t d = 0; d < x->caller_idx.size(); ++d)
         if (!provably_equal(ctx_, x->caller_idx[d], first.caller_idx[d]))
-          fail(x->site.where, who(a.name) + " is a scalar, but the block uses both `" +
-                                  first.site.caller + "` and `" + x->site.caller + "` for it");
+          mismatch(x->site.where, who(a.name) + " is a scalar, but the block uses both `" +
+                                      first.site.caller + "` and `" + x->site.caller + "` for it");
     }
     std::vector<Expr> idx;
     for (const Expr& i : first.caller_idx) idx.push_back(simplify_expr(i));
     if (idx.empty() && bt.is_tensor_or_window())
-      fail(first.site.where, "'" + first.caller_buf.name() + "' is a tensor, not a scalar");
+      mismatch(first.site.where, "'" + first.caller_buf.name() + "' is a tensor, not a scalar");
     return ReadNode::make(first.caller_buf, std::move(idx), bt.base, first.site.where);
   }
 
@@ -312,10 +315,11 @@ class Solver {
     for (const BufAccess* x : accs)
       for (const Expr& e : x->callee_idx)
         if (auto u = unknowns_in(e); !u.empty())
-          fail(x->site.where, "cannot determine " + who(u[0]) + " from `" + x->site.callee + "`");
+          mismatch(x->site.where,
+                   "cannot determine " + who(u[0]) + " from `" + x->site.callee + "`");
     if (rank < r)
-      fail(first.site.where, who(a.name) + " has " + std::to_string(r) + " dimensions but `" +
-                                 first.site.caller + "` indexes only " + std::to_string(rank));
+      mismatch(first.site.where, who(a.name) + " has " + std::to_string(r) + " dimensions but `" +
+                                     first.site.caller + "` indexes only " + std::to_string(rank));
     std::vector<bool> varies(static_cast<size_t>(rank), false);
     for (const BufAccess* x : accs)
       for (int d = 0; d < rank; ++d)
@@ -342,10 +346,10 @@ class Solver {
     };
     gen(rank - 1);
     if (cands.empty())
-      fail(first.site.where, "`" + first.site.caller + "` cannot equal `" + first.site.callee +
-                                 "`: '" + first.caller_buf.name() +
-                                 "' varies in more dimensions across the block than " +
-                                 who(a.name) + " has (" + std::to_string(r) + ")");
+      mismatch(first.site.where, "`" + first.site.caller + "` cannot equal `" + first.site.callee +
+                                     "`: '" + first.caller_buf.name() +
+                                     "' varies in more dimensions across the block than " +
+                                     who(a.name) + " has (" + std::to_string(r) + ")");
     std::string why;
     SrcInfo why_at;
     for (const std::vector<int>& dims : cands) {
@@ -369,13 +373,13 @@ class Solver {
       Expr part =
           WindowExprNode::make(first.caller_buf, bt.base, std::move(*idx), first.site.where);
       if (!checker::window_is_dense(ctx_, part).proved())
-        fail(first.site.where,
-             who(a.name) + " is a tensor, which takes a dense buffer, but the block uses `" +
-                 to_string(part) + "`, which may be strided; declare it as a window [" +
-                 to_string(a.type.base) + "][...]");
+        mismatch(first.site.where,
+                 who(a.name) + " is a tensor, which takes a dense buffer, but the block uses `" +
+                     to_string(part) + "`, which may be strided; declare it as a window [" +
+                     to_string(a.type.base) + "][...]");
       return part;
     }
-    fail(why_at, why);
+    mismatch(why_at, why);
   }
 
   const Proc& caller_;

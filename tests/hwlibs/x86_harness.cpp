@@ -389,7 +389,7 @@ SchedulingError refusal(const Proc& p, const std::string& block, const Proc& ins
   } catch (const SchedulingError& e) {
     return e;
   }
-  return SchedulingError("", {}, "");
+  return SchedulingError("", reason::kTargetNoMatch, {}, "");
 }
 
 }  // namespace exocpp::x86_test

@@ -96,5 +96,15 @@ TEST(BindConfig, ForwardsTheStatement) {
   EXPECT_EQ(q.forward(loop.hi()).to_string(), "Cfg.n");
 }
 
+// A result the type checker refuses (a loop variable bound to a config field): NotProved
+// result.ill_typed.
+TEST(BindConfig, AnIllTypedResultIsNotProvedResultIllTyped) {
+  Module m = config_lib(kLoop);
+  Proc p = m.proc("foo");
+  Cursor idx = p.find("x[_] = _").idx()[0];
+  expect_refused([&] { bind_config(p, idx, m.config("Cfg"), "n"); }, "bind_config",
+                 ErrorCode::NotProved, "result.ill_typed");
+}
+
 }  // namespace
 }  // namespace exocpp::testing

@@ -158,6 +158,17 @@ TEST(InlineWindow, ForwardsTheFollowingStatementsUpOne) {
   EXPECT_FALSE(q.forward(p.body_cursor()[0].body()[0]).is_valid());
 }
 
+// Hoisted, an integer division could divide by zero where the original never ran it: NotProved
+// expr.unsafe_to_move.
+TEST(BindExpr, HoistingAnIntegerDivisionIsNotProvedExprUnsafeToMove) {
+  Proc p = parse_proc(R"(def f(n: size, a: i32[2] @ DRAM, y: i32[n] @ DRAM):
+    for i in seq(0, n):
+        y[i] = a[0] / a[1]
+)");
+  expect_refused([&] { bind_expr(p, {p.find("a[0] / a[1]")}, "c", p.find("for i in _: _")); },
+                 "bind_expr", ErrorCode::NotProved, "expr.unsafe_to_move");
+}
+
 }  // namespace
 
 namespace {

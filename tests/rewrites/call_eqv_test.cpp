@@ -141,4 +141,14 @@ TEST(CallEqv, ForwardsEveryCursorToItself) {
   EXPECT_EQ(q.forward(loop).to_string(), "for k in seq(0, 4): ...");
 }
 
+// A replacement proc whose signature does not fit the call is the user's mistake: BadArgument
+// call.signature.
+TEST(CallEqv, ADifferentArgumentCountIsABadArgumentCallSignature) {
+  Proc p = caller();
+  auto n = std::make_shared<ProcNode>(*callee_of(p).get());
+  n->args.pop_back();
+  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv", ErrorCode::BadArgument,
+                 "call.signature");
+}
+
 }  // namespace

@@ -108,4 +108,16 @@ TEST(ComputeAndStoreAt, RefusesAnIndexItCannotBound) {
                  "compute_and_store_at", "multiplies two variables");
 }
 
+// A region that is always empty cannot be staged: NotProved region.empty.
+TEST(ComputeAndStoreAt, AnAlwaysEmptyRegionIsNotProvedRegionEmpty) {
+  Proc cut =
+      divide_loop(parse_proc(kPointwise), "for j in _: _", 1, {"jo", "ji"}, {.tail = Tail::Cut});
+  expect_refused(
+      [&] {
+        compute_and_store_at(cut, "for i in _: _",
+                             {"for jo in _: _", cut.find("for ji in _: _ #1").as_block()});
+      },
+      "compute_and_store_at", ErrorCode::NotProved, "region.empty");
+}
+
 }  // namespace

@@ -234,6 +234,13 @@ TEST(AutoliftAlloc, RefusesTooSmallASize) {
       "autolift_alloc", "is in [0, 2)");
 }
 
+// An index unroll_buffer needs constant is not: NotProved buffer.not_constant.
+TEST(UnrollBuffer, ANonConstantIndexIsNotProvedBufferNotConstant) {
+  Proc p = parse_proc(kMat);
+  expect_refused([&] { unroll_buffer(p, p.body_cursor()[0], 2); }, "unroll_buffer",
+                 ErrorCode::NotProved, "buffer.not_constant");
+}
+
 }  // namespace
 
 namespace {

@@ -1,6 +1,8 @@
 // Typed refusals (core/errors.h ErrorCode): each kind of refusal carries its code and a stable
 // reason id, so programs decide on them rather than on message text; an error from the front
 // end is nested in the operation's SchedulingError.
+#include <set>
+
 #include "rewrite_test_util.h"
 
 using namespace exocpp;
@@ -22,7 +24,7 @@ SchedulingError refusal(F&& f) {
     return e;
   }
   ADD_FAILURE() << "expected a SchedulingError";
-  return SchedulingError("", {}, "");
+  return SchedulingError("", reason::kTargetNoMatch, {}, "");
 }
 
 TEST(ErrorCodes, NoMatchIsNotFound) {
@@ -124,6 +126,29 @@ TEST(ErrorCodes, EveryCodeHasAName) {
                       ErrorCode::Unknown, ErrorCode::Unsupported})
     EXPECT_FALSE(std::string(to_string(c)).empty());
   EXPECT_STREQ(to_string(ErrorCode::NotProved), "not proved");
+}
+
+// The reason table (core/reasons.h): each id is `family.name` in lower case, given once, with a
+// meaning.
+TEST(ErrorCodes, EveryReasonIdIsUniqueAndWellFormed) {
+  std::set<std::string> seen;
+  for (const Reason& r : all_reasons()) {
+    const std::string id = r.id;
+    EXPECT_TRUE(seen.insert(id).second) << id << " is listed twice";
+    const size_t dot = id.find('.');
+    EXPECT_TRUE(dot != std::string::npos && dot > 0 && dot + 1 < id.size() &&
+                id.find('.', dot + 1) == std::string::npos)
+        << id;
+    for (char ch : id) EXPECT_TRUE(ch == '.' || ch == '_' || (ch >= 'a' && ch <= 'z')) << id;
+    EXPECT_FALSE(std::string(r.meaning).empty()) << id;
+  }
+}
+
+// A refusal takes its code from its reason: the two cannot disagree.
+TEST(ErrorCodes, ARefusalTakesItsCodeFromItsReason) {
+  SchedulingError e("op", reason::kLoopTooManyCopies, {}, "text");
+  EXPECT_EQ(e.code(), ErrorCode::Unsupported);
+  EXPECT_EQ(e.reason_id(), "loop.too_many_copies");
 }
 
 }  // namespace

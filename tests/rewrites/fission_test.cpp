@@ -176,4 +176,16 @@ TEST(Fission, ForwardsStatementsAfterTheGapIntoTheSecondLoop) {
   EXPECT_EQ(q.forward(first.after()).loc(), q.body_cursor()[1].before().loc());
 }
 
+// An allocation used on both sides of the gap: NotProved scope.escapes.
+TEST(Fission, AnAllocationUsedAfterTheGapIsNotProvedScopeEscapes) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        t: f32 @ DRAM
+        t = 1.0
+        A[i] = t
+)");
+  expect_refused([&] { fission(p, p.body_cursor()[0].body()[1].after()); }, "fission",
+                 ErrorCode::NotProved, "scope.escapes");
+}
+
 }  // namespace

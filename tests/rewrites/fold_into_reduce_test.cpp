@@ -57,4 +57,11 @@ TEST(FoldIntoReduce, ForwardsTheAddedExpression) {
   EXPECT_EQ(q.forward(write(p)).to_string(), "x[i] += b[i]");
 }
 
+// A right-hand side that is not `x + e`: the code is not of the rule's form, NotProved stmt.form.
+TEST(FoldIntoReduce, ARhsThatIsNotAnAdditionIsNotProvedStmtForm) {
+  Proc p = with_write("x[i] = x[i] * b[i]");
+  expect_refused([&] { fold_into_reduce(p, write(p)); }, "fold_into_reduce", ErrorCode::NotProved,
+                 "stmt.form");
+}
+
 }  // namespace

@@ -41,12 +41,12 @@ TEST(RewriteFramework, HelpersNameTheInnermostOpenOperation) {
   try {
     rw::run_op("outer", [&] {
       try {
-        rw::run_op("inner", [&]() -> int { rw::fail(loop, "no"); });
+        rw::run_op("inner", [&]() -> int { rw::fail(reason::kStmtForm, loop, "no"); });
       } catch (const SchedulingError& e) {
         EXPECT_EQ(e.op(), "inner");
       }
       EXPECT_EQ(rw::current_op(), "outer");
-      rw::fail(loop, "no");
+      rw::fail(reason::kStmtForm, loop, "no");
       return 0;
     });
     FAIL();

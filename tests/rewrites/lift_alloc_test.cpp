@@ -250,4 +250,17 @@ TEST(LiftAlloc, SinkThenLiftRestoresTheProc) {
   EXPECT_EQ(to_string(q), to_string(p));
 }
 
+// Lifting out of a par loop would make its iterations share the buffer: NotProved
+// alloc.shared_by_parallel.
+TEST(LiftAlloc, LiftingOutOfAParLoopIsNotProvedAllocSharedByParallel) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in par(0, N):
+        t: f32 @ DRAM
+        t = A[i]
+        A[i] = t + t
+)");
+  expect_refused([&] { lift_alloc(p, p.body_cursor()[0].body()[0]); }, "lift_alloc",
+                 ErrorCode::NotProved, "alloc.shared_by_parallel");
+}
+
 }  // namespace

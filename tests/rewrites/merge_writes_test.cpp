@@ -148,4 +148,16 @@ TEST(MergeWrites, RefusesAnIntegerSumThatMayWrap) {
                  ErrorCode::NotProved, "precision.regroup");
 }
 
+// The second right-hand side reads what the first statement writes: NotProved dep.read_written.
+TEST(MergeWrites, ASecondRhsReadingTheFirstWriteIsNotProvedDepReadWritten) {
+  Proc p = parse_proc(R"(def bar(x: R[5], y: R[3]):
+    for i in seq(0, 3):
+        if i > 0:
+            x[2 * i - 1] = x[i] + y[i]
+            x[2 * i - 1] += x[i]
+)");
+  expect_refused([&] { merge_writes(p, "x[2*i-1] = x[i] + y[i]; x[2*i-1] += x[i]"); },
+                 "merge_writes", ErrorCode::NotProved, "dep.read_written");
+}
+
 }  // namespace

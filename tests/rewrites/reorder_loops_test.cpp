@@ -103,4 +103,15 @@ TEST(ReorderLoops, ForwardsCursorsToTheLoopsTheyName) {
   EXPECT_EQ(q.forward(i.hi()).to_string(), "N");
 }
 
+// An inner bound that depends on the outer loop: NotProved dep.loop_variant.
+TEST(ReorderLoops, ADependentInnerBoundIsNotProvedDepLoopVariant) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N, N] @ DRAM):
+    for i in seq(0, N):
+        for j in seq(0, i):
+            A[i, j] = 1.0
+)");
+  expect_refused([&] { reorder_loops(p, "i j"); }, "reorder_loops", ErrorCode::NotProved,
+                 "dep.loop_variant");
+}
+
 }  // namespace

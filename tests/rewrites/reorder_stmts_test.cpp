@@ -92,4 +92,11 @@ TEST(ReorderStmts, AcceptsABlockPattern) {
   EXPECT_EQ(to_string(q), to_string(reorder_stmts(p, p.body_cursor()[0].body()[0])));
 }
 
+// Refusals name their reason (core/reasons.h): a structural condition is NotProved stmt.*.
+TEST(ReorderStmts, TheLastStatementAloneIsNotProvedStmtNoNext) {
+  Proc p = parse_proc(kSrc);
+  expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()[2]); }, "reorder_stmts",
+                 ErrorCode::NotProved, "stmt.no_next");
+}
+
 }  // namespace

@@ -102,4 +102,14 @@ TEST(RotateLoop, ForwardsTheLoopAndTheMovedStatements) {
   EXPECT_EQ(q.forward(first).loc(), new_loop.body()[1].body()[0].loc());
 }
 
+// rotate_loop takes seq loops only: NotProved loop.mode.
+TEST(RotateLoop, AParallelLoopIsNotProvedLoopMode) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    for i in par(0, N):
+        A[i] = 1.0
+        B[i] = 2.0
+)");
+  expect_refused([&] { rotate_loop(p, "i", 1); }, "rotate_loop", ErrorCode::NotProved, "loop.mode");
+}
+
 }  // namespace

@@ -110,5 +110,15 @@ def foo(x: f32[4] @ DRAM):
   EXPECT_EQ(q.forward(w).to_string(), "t[0] = x[0]");
 }
 
+// A memory name that is not registered is the user's mistake: BadArgument arg.undefined.
+TEST(SetMemory, AnUnknownMemoryIsABadArgumentArgUndefined) {
+  Proc p = parse_proc(R"(
+def foo(x: f32[4] @ DRAM):
+    x[0] = 1.0
+)");
+  expect_refused([&] { set_memory(p, "x", "NOPE"); }, "set_memory", ErrorCode::BadArgument,
+                 "arg.undefined");
+}
+
 }  // namespace
 }  // namespace exocpp::testing

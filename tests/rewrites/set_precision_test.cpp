@@ -52,5 +52,15 @@ def foo(x: f32[4] @ DRAM):
   expect_refused([&] { set_precision(p, "t", "f64"); }, "set_precision", "'t' cannot become f64");
 }
 
+// A precision that is not a data type is the user's mistake: BadArgument arg.type.
+TEST(SetPrecision, AControlTypeIsABadArgumentArgType) {
+  Proc p = parse_proc(R"(
+def foo(x: f32[4] @ DRAM):
+    x[0] = 1.0
+)");
+  expect_refused([&] { set_precision(p, "x", "index"); }, "set_precision", ErrorCode::BadArgument,
+                 "arg.type");
+}
+
 }  // namespace
 }  // namespace exocpp::testing

@@ -119,7 +119,7 @@ TEST(TrustNames, Tile2dRefusesBadNames) {
       tile2d(p, "i j", {2, 2}, {n, "jo", "ii", "ji"});
     } catch (const SchedulingError& e) {
       // tile2d runs divide_loop: the refusal names the primitive that refused.
-      throw SchedulingError("divide_loop", e.loc(), e.reason());
+      throw SchedulingError("divide_loop", e, e.reason());
     }
   });
 }

@@ -71,4 +71,14 @@ TEST(UnrollLoop, ForwardsLaterStatementsAndInvalidatesTheLoop) {
   EXPECT_FALSE(q.forward(loop).is_valid());
 }
 
+// An unroll past exocpp's limit is legal but not implemented: Unsupported.
+TEST(UnrollLoop, AnEnormousUnrollIsUnsupportedLoopTooManyCopies) {
+  Proc p = parse_proc(R"(def f(x: f32 @ DRAM):
+    for i in seq(0, 100000):
+        x = 1.0
+)");
+  expect_refused([&] { unroll_loop(p, p.body_cursor()[0]); }, "unroll_loop", ErrorCode::Unsupported,
+                 "loop.too_many_copies");
+}
+
 }  // namespace

@@ -82,5 +82,14 @@ TEST(WriteConfig, ForwardsLaterStatements) {
   EXPECT_EQ(q.forward(call).loc().lo, 2);
 }
 
+// A new value that later code reads: NotProved config.observable.
+TEST(WriteConfig, ChangingAValueReadLaterIsNotProvedConfigObservable) {
+  Module m = config_lib(kScaledOnce);
+  Proc p = m.proc("foo");
+  expect_refused(
+      [&] { write_config(p, p.body_cursor()[0].after(), m.config("Cfg"), "scale", "2.0"); },
+      "write_config", ErrorCode::NotProved, "config.observable");
+}
+
 }  // namespace
 }  // namespace exocpp::testing

@@ -87,7 +87,7 @@ struct Targets {
 
 // Refused steps throw this (no target of the needed kind): counted as a refusal.
 [[noreturn]] void no_target(const std::string& op) {
-  throw SchedulingError(op, {}, "fuzz: no target");
+  throw SchedulingError(op, reason::kTargetNoMatch, {}, "fuzz: no target");
 }
 
 const Cursor& any(const std::vector<Cursor>& v, Rng& r, const std::string& op) {
