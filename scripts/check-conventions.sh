@@ -30,6 +30,12 @@ report "an operation name passed as a parameter or kept in a variable (use rw::c
 report "rw::run_op not opened with a string literal" \
   < <(grep -rnE 'run_op\(\s*[^"[:space:]]' rewrites --include='*.cpp' || true)
 
+# Forwarding is described once: an operation file (rewrites/*.cpp) names no `ForwardFn` and
+# calls no `.remap(`; it describes its edit with rw::Edit's verbs (rewrites/internal/edit.h, which
+# builds them on core/forward.h and so may name ForwardFn).
+report "hand-written forwarding in an operation (use an rw::Edit verb, rewrites/internal/edit.h)" \
+  < <(grep -nE '\bForwardFn\b|\.remap\(' rewrites/*.cpp || true)
+
 if [ "$violations" -gt 0 ]; then
   echo "check-conventions: $violations violation(s)"
   exit 1
