@@ -4,13 +4,14 @@
 //
 // A cursor is a (Proc, Loc) pair. Procs are immutable, so a cursor never goes stale within its
 // proc; `new_proc.forward(c)` carries a cursor of an ancestor proc into a derived one through the
-// forwarding functions the rewrites recorded (core/loc.h). A cursor whose target was deleted
+// forwarding functions the rewrites recorded (core/forward.h). A cursor whose target was deleted
 // forwards to an invalid cursor, which throws InvalidCursorError when used.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "core/forward.h"
 #include "core/ir.h"
 #include "core/loc.h"
 

@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "core/errors.h"
-#include "core/loc.h"
+#include "core/forward.h"
 #include "core/srcinfo.h"
 
 namespace exocpp {

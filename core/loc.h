@@ -1,9 +1,8 @@
-// Locations inside a proc, independent of any particular proc value, and forwarding functions
-// that map the locations of one proc to those of the proc a rewrite made from it.
+// Locations inside a proc, independent of any particular proc value. How a rewrite maps the
+// locations of one proc to those of the proc it made: core/forward.h.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -44,38 +43,5 @@ struct Loc {
   static Loc invalid() { return {}; }
   std::string to_string() const;  // for debugging and error messages
 };
-
-// Maps a location of the old proc to the corresponding location of the new one; Loc::invalid()
-// when the target no longer exists.
-using ForwardFn = std::function<Loc(const Loc&)>;
-
-// ---- Forwarding builders: the edits rewrites are made of --------------------------------------
-
-// Nothing moved (the rewrite changed nodes in place).
-ForwardFn fwd_identity();
-// f, then g.
-ForwardFn fwd_compose(ForwardFn f, ForwardFn g);
-// Statements [lo, hi) of list `path` were replaced by `n_new` statements. Locations after them
-// shift; locations inside them are mapped by `inside` (which receives the old location and
-// returns the new one, or invalid) — by default they become invalid. A Block cursor covering
-// exactly [lo, hi) maps to the new statements (or invalid when n_new == 0).
-ForwardFn fwd_replace(BlockPath path, int lo, int hi, int n_new, ForwardFn inside = nullptr);
-// Statements [lo, hi) of list `path` became the body of a new statement placed at `lo` (a new
-// loop or if around them): everything inside moves one level down.
-ForwardFn fwd_wrap(BlockPath path, int lo, int hi, BlockField field = BlockField::Body);
-// The statement at `lo` of list `path` was replaced by its own body (`field`), spliced in place
-// (the inverse of fwd_wrap: remove_loop, lift of an if, ...). The statement itself becomes invalid.
-ForwardFn fwd_unwrap(BlockPath path, int lo, int body_size, BlockField field = BlockField::Body);
-// Statements [lo, hi) of list `path` swapped places with the statements [hi, hi2): a reorder.
-ForwardFn fwd_swap(BlockPath path, int lo, int hi, int hi2);
-
-// Helpers for custom forwarding functions.
-// True when `l` is at or below statement `index` of list `path` (the statement itself, a
-// location inside its bodies, or one of its expressions).
-bool loc_within_stmt(const Loc& l, const BlockPath& path, int index);
-// `l` re-rooted: its prefix `from` (a statement list path, or statement `from_index` when
-// >= 0) replaced by `to` / `to_index`.
-Loc loc_reroot(const Loc& l, const BlockPath& from, int from_index, const BlockPath& to,
-               int to_index);
 
 }  // namespace exocpp

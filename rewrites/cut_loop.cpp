@@ -52,10 +52,8 @@ Proc cut_loop(const Proc& p, const CursorLike& loop, const std::string& cut_poin
         i2, cut, f->hi, alpha_rename(substitute(f->body, {{f->iter, index_var(i2, f->srcinfo)}})),
         f->mode, f->srcinfo);
 
-    // 3. Forwarding.
-    const BlockPath& path = c.loc().block;
-    int at = c.loc().lo;
-    return rw::Edit(p).replace(path, at, at + 1, {first, second}, fwd_identity()).done();
+    // 3. The new proc.
+    return rw::Edit(p).cut(c.loc().block, c.loc().lo, first, second).done();
   });
 }
 

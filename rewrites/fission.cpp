@@ -98,36 +98,8 @@ std::pair<Proc, Cursor> fission_once(const Proc& p, const Cursor& g, int level) 
     });
   }
 
-  // 3. Forwarding.
-  BlockPath split = path;
-  split.push_back({at, field});
-  ForwardFn inside = [path, at, field, split, k](const Loc& l) -> Loc {
-    if (l.block.size() == path.size())
-      return l.kind == CursorKind::Block ? Loc::invalid() : l;  // the statement
-    if (!(l.block[path.size()] == split.back())) {
-      // The other branch of an if: it stays with the copy that keeps it.
-      Loc out = l;
-      if (field == BlockField::Body) out.block[path.size()].index = at + 1;
-      return out;
-    }
-    bool direct = l.block.size() == split.size();
-    int idx = direct ? l.lo : l.block[split.size()].index;
-    if (direct && l.kind == CursorKind::Gap && l.lo == k)
-      return Loc{CursorKind::Gap, path, at + 1, at + 1, {}};
-    if (direct && l.kind == CursorKind::Block && l.lo < k && l.hi > k) return Loc::invalid();
-    if (idx < k) return l;
-    BlockPath to = path;
-    to.push_back({at + 1, field});
-    Loc out = loc_reroot(l, split, -1, to, -1);
-    if (direct) {
-      out.lo -= k;
-      out.hi -= k;
-    } else {
-      out.block[to.size()].index -= k;
-    }
-    return out;
-  };
-  Proc q = rw::Edit(p).replace(path, at, at + 1, {a, b}, inside).done();
+  // 3. The new proc.
+  Proc q = rw::Edit(p).split(path, at, field, k, a, b).done();
   return {q, Cursor(q, Loc{CursorKind::Gap, path, at + 1, at + 1, {}})};
 }
 }  // namespace

@@ -45,23 +45,13 @@ Proc fold_into_reduce(const Proc& p, const CursorLike& assign) {
       return "the addition reads the location '" + c.to_string() + "' writes";
     });
 
-    Stmt red = ReduceNode::make(a->name, a->type, a->idx, sum->rhs, c.stmt().srcinfo());
-    const int rhs_child = static_cast<int>(a->idx.size());
-    Loc at = l;
-    at.kind = CursorKind::Expr;
-    at.hi = at.lo + 1;
-    at.expr = {rhs_child};
-    ForwardFn fwd = [at, rhs_child](const Loc& x) -> Loc {
-      if (x.kind != CursorKind::Expr || x.block != at.block || x.lo != at.lo) return x;
-      if (x.expr.empty() || x.expr[0] != rhs_child) return x;
-      if (x.expr.size() >= 2 && x.expr[1] == 1) {  // inside e
-        Loc out = x;
-        out.expr.erase(out.expr.begin() + 1);
-        return out;
-      }
-      return Loc::invalid();
-    };
-    return rw::Edit(p).replace(l.block, l.lo, l.lo + 1, {red}, fwd).done();
+    // The assignment becomes a reduction of `a + e`, whose right-hand side then keeps only e.
+    Stmt red = ReduceNode::make(a->name, a->type, a->idx, a->rhs, c.stmt().srcinfo());
+    Loc rhs = l;
+    rhs.kind = CursorKind::Expr;
+    rhs.hi = rhs.lo + 1;
+    rhs.expr = {static_cast<int>(a->idx.size())};
+    return rw::Edit(p).rewrite(l.block, l.lo, l.lo + 1, {red}).keep_child(rhs, 1).done();
   });
 }
 

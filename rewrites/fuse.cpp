@@ -30,25 +30,6 @@ namespace exocpp {
 
 using namespace rw;
 
-namespace {
-
-// Moves a location inside statement `at + 1` of `path` (list `field`) to the end of the same
-// list of statement `at`, offset by `offset` statements.
-Loc move_into_first(const Loc& l, const BlockPath& path, int at, BlockField field, int offset) {
-  BlockPath from = path, to = path;
-  from.push_back({at + 1, field});
-  to.push_back({at, field});
-  Loc out = loc_reroot(l, from, -1, to, -1);
-  if (l.block.size() == from.size()) {
-    out.lo += offset;
-    out.hi += offset;
-  } else {
-    out.block[to.size()].index += offset;
-  }
-  return out;
-}
-}  // namespace
-
 Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
   return rw::run_op("fuse", [&]() -> Proc {
     // 1. Arguments and checks.
@@ -65,7 +46,6 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
                "expected two loops or two ifs, got '" + c1.to_string() + "' and '" +
                    c2.to_string() + "'");
     Stmt fused;
-    int n1 = 0, o1 = 0;
     if (loops) {
       const ForNode *f1 = s1.as<ForNode>(), *f2 = s2.as<ForNode>();
       checker::Context ctx = checker::Context::at(c1);
@@ -81,7 +61,6 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
       Block body = f1->body;
       for (const Stmt& s : substitute(f2->body, {{f2->iter, index_var(f1->iter, f2->srcinfo)}}))
         body.push_back(s);
-      n1 = static_cast<int>(f1->body.size());
       fused = ForNode::make(f1->iter, f1->lo, f1->hi, body, f1->mode, f1->srcinfo);
       // A par loop now also runs the second loop's body: its iterations run in any order, so
       // every pair of them (not only the later-first pairs can_fuse proves) must not conflict.
@@ -105,23 +84,11 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
       Block body = i1->body, orelse = i1->orelse;
       body.insert(body.end(), i2->body.begin(), i2->body.end());
       orelse.insert(orelse.end(), i2->orelse.begin(), i2->orelse.end());
-      n1 = static_cast<int>(i1->body.size());
-      o1 = static_cast<int>(i1->orelse.size());
       fused = IfNode::make(i1->cond, body, orelse, i1->srcinfo);
     }
 
-    // 2. Forwarding.
-    BlockPath path = c1.loc().block;
-    int at = c1.loc().lo;
-    ForwardFn inside = [path, at, n1, o1](const Loc& l) -> Loc {
-      if (loc_within_stmt(l, path, at) || (l.block == path && l.lo == at && l.hi == at + 1))
-        return l;
-      if (l.block.size() == path.size())
-        return Loc::invalid();  // stmt2 itself, or a block/gap across both
-      BlockField field = l.block[path.size()].field;
-      return move_into_first(l, path, at, field, field == BlockField::Body ? n1 : o1);
-    };
-    return rw::Edit(p).replace(path, at, at + 2, {fused}, inside).done();
+    // 2. The new proc.
+    return rw::Edit(p).merge(c1.loc().block, c1.loc().lo, fused).done();
   });
 }
 

@@ -265,15 +265,8 @@ Proc inline_proc(const Proc& p, const CursorLike& call) {
     rw::CallSubst subst(callee, cn->args, fresh_binders(c, callee.body));
     Block body = subst.mutate(callee.body);
 
-    const BlockPath path = c.loc().block;
-    const int ci = c.loc().lo;
-    const int n = static_cast<int>(body.size());
     // A cursor to the call itself becomes the inlined block; cursors into its arguments die.
-    ForwardFn inside = [path, ci, n](const Loc& l) -> Loc {
-      if (l.kind != CursorKind::Stmt || l.block != path || l.lo != ci) return Loc::invalid();
-      return Loc{CursorKind::Block, path, ci, ci + n, {}};
-    };
-    return rw::Edit(p).replace(path, ci, ci + 1, body, inside).done();
+    return rw::Edit(p).expand(c.loc().block, c.loc().lo, body).done();
   });
 }
 

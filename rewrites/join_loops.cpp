@@ -64,14 +64,7 @@ Proc join_loops(const Proc& p, const CursorLike& loop1, const CursorLike& loop2)
     // Two par loops ran one after the other; joined, an iteration of the first may run after one
     // of the second.
     rw::require_parallel(c1, ctx, s, [&] { return "the joined loop " + f1->iter.name(); });
-    BlockPath path = c1.loc().block;
-    int at = c1.loc().lo;
-    ForwardFn inside = [path, at](const Loc& l) -> Loc {
-      if (loc_within_stmt(l, path, at) || (l.block == path && l.lo == at && l.hi == at + 1))
-        return l;
-      return Loc::invalid();
-    };
-    return rw::Edit(p).replace(path, at, at + 2, {s}, inside).done();
+    return rw::Edit(p).merge(c1.loc().block, c1.loc().lo, s, Edit::Second::Dropped).done();
   });
 }
 

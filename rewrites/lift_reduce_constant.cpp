@@ -13,7 +13,6 @@
 // loop binds (its iterator, inner loops, allocations) nor read anything the loop writes.
 // Then sum(c * y) = c * sum(y). Forwarding: cursors to the two statements stay; the new
 // statement follows the loop; cursors into the old factors `c *` become invalid.
-#include <algorithm>
 #include <set>
 
 #include "core/ir_visit.h"
@@ -208,17 +207,9 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
     Stmt scale = AssignNode::make(init->name, init->type, init->idx, scaled, loop->srcinfo);
     const Loc& l = c.loc();
     // Statements keep their places; a new one follows the loop; expression cursors inside the
-    // loop's rewritten statements become invalid.
-    BlockPath loop_path = l.block;
-    loop_path.push_back({l.lo + 1, BlockField::Body});
-    ForwardFn inside_loop = [loop_path](const Loc& x) -> Loc {
-      if (x.kind == CursorKind::Expr && x.block.size() >= loop_path.size() &&
-          std::equal(loop_path.begin(), loop_path.end(), x.block.begin()) && x.expr.size() > 1)
-        return Loc::invalid();  // possibly inside a rewritten right-hand side
-      return x;
-    };
+    // rewritten right-hand sides become invalid.
     return rw::Edit(p)
-        .remap(l.block, l.lo + 1, l.lo + 2, {new_loop}, inside_loop)
+        .rewrite_exprs(l.block, l.lo + 1, l.lo + 2, {new_loop})
         .insert(l.block, l.lo + 2, {scale})
         .done();
   });

@@ -25,8 +25,6 @@
 // Forwarding: cursors into the branches follow them; the two heads trade places (a cursor to
 // the lifted statement points to the new outer statement). Copies of a branch (C above) are
 // reached through their first occurrence.
-#include <algorithm>
-
 #include "checker/queries.h"
 #include "core/uses.h"
 #include "rewrites/internal/edit.h"
@@ -115,44 +113,8 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
       lifted = IfNode::make(i->cond, then_b, else_b, i->srcinfo);
     }
 
-    // 3. Forwarding: the heads trade places; the lifted statement's branches keep their
-    // paths except those that move between the else branches.
-    BlockPath ipath = path;
-    ipath.push_back({at, field});  // the list holding the inner statement
-    auto below = [](const Loc& l, const BlockPath& prefix) {
-      if (l.block.size() < prefix.size()) return false;
-      return std::equal(prefix.begin(), prefix.end(), l.block.begin());
-    };
-    BlockField other = field == BlockField::Body ? BlockField::Orelse : BlockField::Body;
-    BlockPath opath = path, onew = path;
-    opath.push_back({at, other});  // the outer if's other branch (copied into the new inner ifs)
-    onew.push_back({at, BlockField::Body});
-    onew.push_back({0, other});
-    ForwardFn fwd = [path, at, ipath, field, below, opath, onew](const Loc& l) -> Loc {
-      Loc out = l;
-      bool head = l.kind == CursorKind::Stmt || l.kind == CursorKind::Expr;
-      if (head && l.block == path && l.lo == at) {  // outer head -> now inner
-        out.block = path;
-        out.block.push_back({at, BlockField::Body});
-        out.lo = 0;
-        out.hi = 1;
-        return out;
-      }
-      if (head && l.block == ipath && l.lo == 0) {  // inner head -> now outer
-        out.block = path;
-        out.lo = at;
-        out.hi = at + 1;
-        return out;
-      }
-      if (below(l, opath)) return loc_reroot(l, opath, -1, onew, -1);
-      if (!below(l, ipath) || l.block.size() == ipath.size()) return l;
-      // Inside branch g of the inner statement, under branch `field` of the outer: afterwards
-      // it sits in branch `field` (of the new inner) under branch g (of the new outer).
-      out.block[path.size()].field = l.block[ipath.size()].field;
-      out.block[ipath.size()].field = field;
-      return out;
-    };
-    return rw::Edit(p).remap(path, at, at + 1, {lifted}, fwd).done();
+    // 3. The new proc: the heads trade places; the branches follow them.
+    return rw::Edit(p).interchange(path, at, field, lifted).done();
   });
 }
 

@@ -59,26 +59,8 @@ Proc reorder_at(const Proc& p, const Cursor& c) {
   rw::require_parallel(c, ctx, new_outer,
                        [&] { return "loop " + inner->iter.name() + " (now outside)"; });
 
-  // 3. Forwarding: the two loop statements (and their bound expressions) trade places.
-  BlockPath path = c.loc().block;
-  int at = c.loc().lo;
-  BlockPath body = child_path(c);
-  ForwardFn fwd = [path, at, body](const Loc& l) -> Loc {
-    bool head_kind = l.kind == CursorKind::Stmt || l.kind == CursorKind::Expr;
-    if (!head_kind) return l;
-    Loc out = l;
-    if (l.block == path && l.lo == at) {
-      out.block = body;
-      out.lo = 0;
-      out.hi = 1;
-    } else if (l.block == body && l.lo == 0) {
-      out.block = path;
-      out.lo = at;
-      out.hi = at + 1;
-    }
-    return out;
-  };
-  return rw::Edit(p).remap(path, at, at + 1, {new_outer}, fwd).done();
+  // 3. The new proc: the two loop statements (and their bound expressions) trade places.
+  return rw::Edit(p).interchange(c.loc().block, c.loc().lo, BlockField::Body, new_outer).done();
 }
 
 }  // namespace rw

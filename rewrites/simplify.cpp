@@ -96,22 +96,10 @@ Proc drop_constant_control(const Proc& p, const BlockPath& path, int at) {
 
 Proc simplify(const Proc& p) {
   return rw::run_op("simplify", [&]() -> Proc {
-    Block old_body = p.body();
     SimplifiedProc simplified = simplify_in_exo_form(p);
-    Block new_body = simplified.body;
-    ForwardFn fwd = [old_body, new_body](const Loc& l) -> Loc {
-      if (l.kind != CursorKind::Expr || l.expr.empty()) return l;
-      Stmt a = stmt_at(old_body, l.block, l.lo);
-      Stmt b = stmt_at(new_body, l.block, l.lo);
-      std::vector<Expr> ca = expr_children(a), cb = expr_children(b);
-      size_t k = static_cast<size_t>(l.expr[0]);
-      if (ca.size() != cb.size() || k >= ca.size()) return Loc::invalid();
-      if (l.expr.size() == 1 || ca[k].same_as(cb[k])) return l;
-      return Loc::invalid();
-    };
     rw::Edit edit(p);
     edit.node().preds = simplified.preds;
-    Proc q = edit.remap({}, 0, static_cast<int>(old_body.size()), new_body, fwd).done();
+    Proc q = edit.rewrite_exprs({}, 0, static_cast<int>(p.body().size()), simplified.body).done();
     BlockPath path;
     while (auto found = first_constant_control(q.body(), path))
       q = drop_constant_control(q, found->first, found->second);

@@ -409,30 +409,25 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     };
     Expr new_read = ReadNode::make(new_sym, new_idx, Type(elem), src);
     Expr buf_read = ReadNode::make(buf, buf_idx, Type(elem), src);
-    Block out{alloc};
+    Block before{alloc}, after;
     if (load) {
       if (opts.accum) {
         Expr z = is_float(elem) ? ConstNode::make_float(0.0, ScalarKind::R, src)
                                 : ConstNode::make_int(0, src);
-        out.push_back(nest(AssignNode::make(new_sym, elem, new_idx, z, src), false));
+        before.push_back(nest(AssignNode::make(new_sym, elem, new_idx, z, src), false));
       } else {
-        out.push_back(nest(AssignNode::make(new_sym, elem, new_idx, buf_read, src), true));
+        before.push_back(nest(AssignNode::make(new_sym, elem, new_idx, buf_read, src), true));
       }
     }
-    const int pre = static_cast<int>(out.size());
-    out.insert(out.end(), body.begin(), body.end());
     if (store) {
       Stmt st = opts.accum ? ReduceNode::make(buf, elem, buf_idx, new_read, src)
                            : AssignNode::make(buf, elem, buf_idx, new_read, src);
-      out.push_back(nest(st, true));
+      after.push_back(nest(st, true));
     }
 
     // 5. The new proc; the block's statements shift past the allocation and load.
-    ForwardFn inside = [path, lo, pre](const Loc& l) {
-      return loc_reroot(l, path, lo, path, lo + pre);
-    };
     rw::Edit edit(p);
-    edit.replace(path, lo, hi, out, inside);
+    edit.surround(path, lo, hi, before, body, after);
     rw::require_layout_observations_kept(blk, p, edit.candidate(), {{buf}, {buf, new_sym}, {}});
     return edit.done();
   });

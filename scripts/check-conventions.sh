@@ -78,6 +78,11 @@ report "a reason of core/reasons.h that docs/scheduling.md does not list with it
   < <(comm -23 <(echo "$reasons_in_code") <(echo "$reasons_in_docs") | grep . || true)
 report "a reason in docs/scheduling.md's table that core/reasons.h does not have (with that code)" \
   < <(comm -13 <(echo "$reasons_in_code") <(echo "$reasons_in_docs") | grep . || true)
+# Forwarding is described once: an operation file (rewrites/*.cpp) names no `ForwardFn` and
+# calls no `.remap(`; it describes its edit with rw::Edit's verbs (rewrites/internal/edit.h, which
+# builds them on core/forward.h and so may name ForwardFn).
+report "hand-written forwarding in an operation (use an rw::Edit verb, rewrites/internal/edit.h)" \
+  < <(grep -nE '\bForwardFn\b|\.remap\(' rewrites/*.cpp || true)
 
 if [ "$violations" -gt 0 ]; then
   echo "check-conventions: $violations violation(s)"

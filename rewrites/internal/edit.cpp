@@ -164,22 +164,6 @@ Stmt map_accesses(const Stmt& s, const AccessMap& m) {
   return mut.mutate(s);
 }
 
-// ---- forwarding ---------------------------------------------------------------------------------
-
-ForwardFn fwd_move_stmt(BlockPath from, int from_idx, BlockPath to, int to_idx) {
-  ForwardFn rest =
-      fwd_compose(fwd_replace(from, from_idx, from_idx + 1, 0), fwd_replace(to, to_idx, to_idx, 1));
-  return [from, from_idx, to, to_idx, rest](const Loc& l) -> Loc {
-    bool is_block = l.kind == CursorKind::Block || l.kind == CursorKind::Gap;
-    if (!is_block && loc_within_stmt(l, from, from_idx))
-      return loc_reroot(l, from, from_idx, to, to_idx);
-    if (l.kind == CursorKind::Block && l.block.size() > from.size() &&
-        loc_within_stmt(l, from, from_idx))
-      return loc_reroot(l, from, from_idx, to, to_idx);
-    return rest(l);
-  };
-}
-
 // ---- Edit ------------------------------------------------------------------------------------
 
 namespace {
@@ -209,12 +193,16 @@ Block slice(const Block& body, const BlockPath& path, int lo, int hi) {
 
 Edit::Edit(const Proc& p) : from_(p), node_(*p.get()), fwd_(fwd_identity()) {}
 
-Edit& Edit::replace(const BlockPath& path, int lo, int hi, Block with, ForwardFn inside) {
+void Edit::apply(const BlockPath& path, int lo, int hi, const Block& with, ForwardFn fwd) {
+  node_.body = replace_stmts(node_.body, path, lo, hi, with);
+  fwd_ = fwd_compose(fwd_, std::move(fwd));
+}
+
+Edit& Edit::replace(const BlockPath& path, int lo, int hi, Block with) {
   EXOCPP_ASSERT(0 <= lo && lo <= hi && hi <= list_size(node_.body, path),
                 "Edit::replace: a range outside its list");
   const int n = static_cast<int>(with.size());
-  node_.body = replace_stmts(node_.body, path, lo, hi, with);
-  fwd_ = fwd_compose(fwd_, fwd_replace(path, lo, hi, n, std::move(inside)));
+  apply(path, lo, hi, with, fwd_replace(path, lo, hi, n));
   return *this;
 }
 
@@ -227,11 +215,63 @@ Edit& Edit::rewrite(const BlockPath& path, int lo, int hi, Block with) {
   return *this;
 }
 
+Edit& Edit::rewrite_exprs(const BlockPath& path, int lo, int hi, Block with) {
+  EXOCPP_ASSERT(static_cast<int>(with.size()) == hi - lo,
+                "Edit::rewrite_exprs: statements rewritten in place keep their count");
+  EXOCPP_ASSERT(0 <= lo && hi <= list_size(node_.body, path),
+                "Edit::rewrite_exprs: a range outside its list");
+  Block old_body = node_.body;
+  node_.body = replace_stmts(node_.body, path, lo, hi, with);
+  // Locations are in the coordinates of the body before this verb, which has the same shape
+  // as the one after it.
+  auto keep = [old_body, new_body = node_.body, path, lo, hi](const Loc& l) -> bool {
+    if (l.kind != CursorKind::Expr || l.expr.empty()) return true;
+    bool within = false;
+    for (int s = lo; s < hi && !within; ++s) within = loc_within_stmt(l, path, s);
+    if (!within) return true;
+    std::vector<Expr> ca = expr_children(stmt_at(old_body, l.block, l.lo));
+    std::vector<Expr> cb = expr_children(stmt_at(new_body, l.block, l.lo));
+    size_t k = static_cast<size_t>(l.expr[0]);
+    if (ca.size() != cb.size() || k >= ca.size()) return false;
+    return l.expr.size() == 1 || ca[k].same_as(cb[k]);
+  };
+  fwd_ = fwd_compose(fwd_, fwd_filter(keep));
+  return *this;
+}
+
 Edit& Edit::insert(const BlockPath& path, int at, Block with) {
   return replace(path, at, at, std::move(with));
 }
 
 Edit& Edit::remove(const BlockPath& path, int lo, int hi) { return replace(path, lo, hi, {}); }
+
+Edit& Edit::surround(const BlockPath& path, int lo, int hi, Block before, Block with, Block after) {
+  EXOCPP_ASSERT(static_cast<int>(with.size()) == hi - lo,
+                "Edit::surround: the surrounded statements keep their count");
+  EXOCPP_ASSERT(0 <= lo && hi <= list_size(node_.body, path),
+                "Edit::surround: a range outside its list");
+  const int nb = static_cast<int>(before.size()), na = static_cast<int>(after.size());
+  Block out = std::move(before);
+  out.insert(out.end(), with.begin(), with.end());
+  out.insert(out.end(), after.begin(), after.end());
+  apply(path, lo, hi, out, fwd_surround(path, lo, hi, nb, na));
+  return *this;
+}
+
+Edit& Edit::expand(const BlockPath& path, int at, Block with) {
+  EXOCPP_ASSERT(0 <= at && at < list_size(node_.body, path),
+                "Edit::expand: a statement outside its list");
+  const int n = static_cast<int>(with.size());
+  apply(path, at, at + 1, with, fwd_expand(path, at, n));
+  return *this;
+}
+
+Edit& Edit::cut(const BlockPath& path, int at, Stmt first, Stmt second) {
+  EXOCPP_ASSERT(0 <= at && at < list_size(node_.body, path),
+                "Edit::cut: a statement outside its list");
+  apply(path, at, at + 1, {std::move(first), std::move(second)}, fwd_cut(path, at));
+  return *this;
+}
 
 Edit& Edit::wrap(const BlockPath& path, int lo, int hi,
                  const std::function<Stmt(const Block&)>& wrapper, BlockField field) {
@@ -240,16 +280,52 @@ Edit& Edit::wrap(const BlockPath& path, int lo, int hi,
   Stmt w = wrapper(slice(node_.body, path, lo, hi));
   EXOCPP_ASSERT(static_cast<int>(field_list(w, field).size()) == hi - lo,
                 "Edit::wrap: the wrapper must hold exactly the wrapped statements");
-  node_.body = replace_stmts(node_.body, path, lo, hi, {w});
-  fwd_ = fwd_compose(fwd_, fwd_wrap(path, lo, hi, field));
+  apply(path, lo, hi, {w}, fwd_wrap(path, lo, hi, field));
   return *this;
 }
 
 Edit& Edit::unwrap(const BlockPath& path, int at, BlockField field) {
   Block inner = field_list(stmt_at(node_.body, path, at), field);
   const int n = static_cast<int>(inner.size());
-  node_.body = replace_stmts(node_.body, path, at, at + 1, inner);
-  fwd_ = fwd_compose(fwd_, fwd_unwrap(path, at, n, field));
+  apply(path, at, at + 1, inner, fwd_unwrap(path, at, n, field));
+  return *this;
+}
+
+Edit& Edit::split(const BlockPath& path, int at, BlockField field, int k, Stmt first, Stmt second) {
+  EXOCPP_ASSERT(0 <= at && at < list_size(node_.body, path),
+                "Edit::split: a statement outside its list");
+  const int n = static_cast<int>(field_list(stmt_at(node_.body, path, at), field).size());
+  EXOCPP_ASSERT(0 < k && k < n && static_cast<int>(field_list(first, field).size()) == k &&
+                    static_cast<int>(field_list(second, field).size()) == n - k,
+                "Edit::split: the copies must hold the statements before and after the gap");
+  apply(path, at, at + 1, {std::move(first), std::move(second)}, fwd_split(path, at, field, k));
+  return *this;
+}
+
+Edit& Edit::merge(const BlockPath& path, int at, Stmt merged, Second second) {
+  EXOCPP_ASSERT(0 <= at && at + 2 <= list_size(node_.body, path),
+                "Edit::merge: statements outside their list");
+  const Stmt s1 = stmt_at(node_.body, path, at), s2 = stmt_at(node_.body, path, at + 1);
+  auto size = [](const Stmt& s, BlockField f) {
+    if (f == BlockField::Orelse && !s.is<IfNode>()) return 0;
+    return static_cast<int>(field_list(s, f).size());
+  };
+  const bool append = second == Second::Appended;
+  for (BlockField f : {BlockField::Body, BlockField::Orelse})
+    EXOCPP_ASSERT(size(merged, f) == size(s1, f) + (append ? size(s2, f) : 0),
+                  "Edit::merge: the merged statement must hold the lists of the first" +
+                      std::string(append ? " followed by those of the second" : ""));
+  apply(path, at, at + 2, {std::move(merged)},
+        fwd_merge(path, at, append, size(s1, BlockField::Body), size(s1, BlockField::Orelse)));
+  return *this;
+}
+
+Edit& Edit::interchange(const BlockPath& path, int at, BlockField field, Stmt with) {
+  EXOCPP_ASSERT(0 <= at && at < list_size(node_.body, path),
+                "Edit::interchange: a statement outside its list");
+  EXOCPP_ASSERT(field_list(stmt_at(node_.body, path, at), field).size() == 1,
+                "Edit::interchange: the statement must hold exactly one child");
+  apply(path, at, at + 1, {std::move(with)}, fwd_interchange(path, at, field));
   return *this;
 }
 
@@ -258,8 +334,7 @@ Edit& Edit::move(const BlockPath& from, int from_idx, const BlockPath& to, int t
   node_.body = replace_stmts(node_.body, from, from_idx, from_idx + 1, {});
   EXOCPP_ASSERT(0 <= to_idx && to_idx <= list_size(node_.body, to),
                 "Edit::move: a destination outside its list");
-  node_.body = replace_stmts(node_.body, to, to_idx, to_idx, {s});
-  fwd_ = fwd_compose(fwd_, fwd_move_stmt(from, from_idx, to, to_idx));
+  apply(to, to_idx, to_idx, {s}, fwd_move_stmt(from, from_idx, to, to_idx));
   return *this;
 }
 
@@ -268,30 +343,27 @@ Edit& Edit::swap(const BlockPath& path, int lo, int hi, int hi2) {
                 "Edit::swap: ranges outside their list");
   Block swapped = slice(node_.body, path, hi, hi2);
   for (const Stmt& s : slice(node_.body, path, lo, hi)) swapped.push_back(s);
-  node_.body = replace_stmts(node_.body, path, lo, hi2, swapped);
-  fwd_ = fwd_compose(fwd_, fwd_swap(path, lo, hi, hi2));
+  apply(path, lo, hi2, swapped, fwd_swap(path, lo, hi, hi2));
   return *this;
 }
 
 Edit& Edit::expr(const Loc& at, const Expr& with, ExprMoves inside) {
   EXOCPP_ASSERT(at.kind == CursorKind::Expr, "Edit::expr needs an expression location");
   Stmt s = stmt_at(node_.body, at.block, at.lo);
-  node_.body =
-      replace_stmts(node_.body, at.block, at.lo, at.lo + 1, {replace_expr(s, at.expr, with)});
-  const size_t n = at.expr.size();
-  ForwardFn moved = [at, n, inside = std::move(inside)](const Loc& l) -> Loc {
-    if (l.kind != CursorKind::Expr || l.block != at.block || l.lo != at.lo) return l;
-    if (l.expr.size() <= n || !std::equal(at.expr.begin(), at.expr.end(), l.expr.begin())) return l;
-    if (!inside) return Loc::invalid();
-    std::optional<std::vector<int>> below =
-        inside(std::vector<int>(l.expr.begin() + static_cast<long>(n), l.expr.end()));
-    if (!below) return Loc::invalid();
-    Loc out = l;
-    out.expr.resize(n);
-    out.expr.insert(out.expr.end(), below->begin(), below->end());
-    return out;
-  };
-  fwd_ = fwd_compose(fwd_, std::move(moved));
+  apply(at.block, at.lo, at.lo + 1, {replace_expr(s, at.expr, with)},
+        fwd_expr(at, std::move(inside)));
+  return *this;
+}
+
+Edit& Edit::keep_child(const Loc& at, int child) {
+  EXOCPP_ASSERT(at.kind == CursorKind::Expr, "Edit::keep_child needs an expression location");
+  Stmt s = stmt_at(node_.body, at.block, at.lo);
+  std::vector<Expr> children = expr_children(expr_at(s, at.expr));
+  EXOCPP_ASSERT(0 <= child && child < static_cast<int>(children.size()),
+                "Edit::keep_child: no such child");
+  apply(at.block, at.lo, at.lo + 1,
+        {replace_expr(s, at.expr, children[static_cast<size_t>(child)])},
+        fwd_keep_child(at, child));
   return *this;
 }
 
@@ -322,14 +394,6 @@ Edit& Edit::redeclare(const BlockPath& path, int at, const Stmt& new_alloc, cons
   Block out{new_alloc};
   for (const Stmt& s : map_accesses(slice(node_.body, path, at + 1, n), m)) out.push_back(s);
   return rewrite(path, at, n, out);
-}
-
-Edit& Edit::remap(const BlockPath& path, int lo, int hi, Block with, ForwardFn fwd) {
-  EXOCPP_ASSERT(0 <= lo && lo <= hi && hi <= list_size(node_.body, path),
-                "Edit::remap: a range outside its list");
-  node_.body = replace_stmts(node_.body, path, lo, hi, with);
-  fwd_ = fwd_compose(fwd_, std::move(fwd));
-  return *this;
 }
 
 Proc Edit::candidate() const { return Proc(ProcNode::make(node_)); }

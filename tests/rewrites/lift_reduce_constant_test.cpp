@@ -93,6 +93,19 @@ TEST(LiftReduceConstant, ForwardsTheLoop) {
   EXPECT_EQ(q.forward(loop).next().to_string(), "x = c * x");
 }
 
+// The reduction's right-hand side `c * y[i]` became `y[i]`: a cursor to it stays (now naming
+// y[i]); cursors inside it, to the factor or to y[i], become invalid; the loop's bound stays.
+TEST(LiftReduceConstant, ForwardsTheRewrittenRightHandSide) {
+  Proc p = parse_proc(kSrc);
+  Cursor loop = p.body_cursor()[1];
+  Cursor rhs = loop.body()[0].rhs(), factor = rhs.child(0), bound = loop.hi();
+  Proc q = lift_reduce_constant(p, p.body_cursor());
+  EXPECT_EQ(q.forward(rhs).to_string(), "y[i]");
+  EXPECT_FALSE(q.forward(factor).is_valid());
+  EXPECT_FALSE(q.forward(rhs.child(1)).is_valid());
+  EXPECT_EQ(q.forward(bound).to_string(), "N");
+}
+
 TEST(LiftReduceConstant, RefusesProductsInANarrowerPrecision) {
   Proc p = parse_proc(R"(def f(N: size, y: f32[N] @ DRAM, x: f64 @ DRAM):
     x = 0.0
