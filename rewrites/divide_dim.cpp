@@ -34,23 +34,16 @@ void require_elementwise_uses(const Cursor& a, const Block& rest, const Sym& buf
   if (uses.stride)
     fail(reason::kBufferLayoutUse, a,
          "the code takes a stride of '" + a.name() + "', which " + why + " would change");
-  struct V : IRVisitor {
-    Sym buf;
-    std::vector<int> dims;
-    std::string bad;
-    void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-      if (n->name == buf)
-        for (int d : dims)
-          if (n->idx[d].is_interval && bad.empty()) bad = to_string(e);
-      IRVisitor::visit_WindowExpr(n, e);
-    }
-  } v;
-  v.buf = buf;
-  v.dims = dims;
-  v.visit(rest);
-  if (!v.bad.empty())
+  std::string bad;  // the first window that spans one of `dims`
+  for_each_expr(rest, [&](const Expr& e) {
+    const WindowExprNode* n = e.as<WindowExprNode>();
+    if (n && n->name == buf)
+      for (int d : dims)
+        if (n->idx[d].is_interval && bad.empty()) bad = to_string(e);
+  });
+  if (!bad.empty())
     fail(reason::kBufferLayoutUse, a,
-         "the window '" + v.bad + "' spans a dimension that " + why + " changes");
+         "the window '" + bad + "' spans a dimension that " + why + " changes");
 }
 
 }  // namespace rw

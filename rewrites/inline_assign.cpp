@@ -69,17 +69,12 @@ Expr any_index_differs(const std::vector<Expr>& a, const std::vector<Expr>& b) {
 
 // How many reads of x `b` makes (anywhere inside it).
 int count_reads(const Block& b, const Sym& x) {
-  struct V : IRVisitor {
-    Sym x;
-    int n = 0;
-    void visit_Read(const ReadNode* r, const Expr& e) override {
-      n += r->name == x;
-      IRVisitor::visit_Read(r, e);
-    }
-  } v;
-  v.x = x;
-  for (const Stmt& s : b) v.visit(s);
-  return v.n;
+  int n = 0;
+  for_each_expr(b, [&](const Expr& e) {
+    const ReadNode* r = e.as<ReadNode>();
+    n += r && r->name == x;
+  });
+  return n;
 }
 
 }  // namespace
