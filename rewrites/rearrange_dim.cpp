@@ -48,29 +48,20 @@ Proc rearrange_dim(const Proc& p, const CursorLike& alloc, const std::vector<int
     if (uses.stride)
       rw::fail(reason::kBufferLayoutUse, a,
                "the code takes a stride of '" + a.name() + "', which permuting would change");
-    struct Windows : IRVisitor {
-      Sym buf;
-      const std::vector<int>* perm;
-      std::string bad;
-      void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-        if (n->name == buf) {
-          int last = -1;
-          for (int old : *perm)
-            if (n->idx[old].is_interval) {
-              if (old < last && bad.empty()) bad = to_string(e);
-              last = old;
-            }
+    std::string bad;  // the first window whose kept dimensions the permutation reorders
+    for_each_expr(rest, [&](const Expr& e) {
+      const WindowExprNode* n = e.as<WindowExprNode>();
+      if (!n || n->name != an->name) return;
+      int last = -1;
+      for (int old : perm)
+        if (n->idx[old].is_interval) {
+          if (old < last && bad.empty()) bad = to_string(e);
+          last = old;
         }
-        IRVisitor::visit_WindowExpr(n, e);
-      }
-    } wins;
-    wins.buf = an->name;
-    wins.perm = &perm;
-    wins.visit(rest);
-    if (!wins.bad.empty())
-      rw::fail(
-          reason::kBufferLayoutUse, a,
-          "the window '" + wins.bad + "' would have its dimensions transposed by the permutation");
+    });
+    if (!bad.empty())
+      rw::fail(reason::kBufferLayoutUse, a,
+               "the window '" + bad + "' would have its dimensions transposed by the permutation");
 
     std::vector<Expr> shape;
     for (int k : perm) shape.push_back(an->type.shape[k]);

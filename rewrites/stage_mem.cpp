@@ -84,21 +84,16 @@ Expr as_window(const Cursor& at, const Expr& e, const std::string& text, Type& b
 // dimensions as points (they disappear in the staged buffer).
 void check_block_windows(const Cursor& at, const Block& b, const Expr& win_e) {
   const WindowExprNode& win = *win_e.as<WindowExprNode>();
-  struct V : IRVisitor {
-    const WindowExprNode* win;
-    std::string bad;
-    void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-      if (n->name == win->name)
-        for (size_t d = 0; d < n->idx.size() && d < win->idx.size(); ++d)
-          if (n->idx[d].is_interval && !win->idx[d].is_interval && bad.empty()) bad = to_string(e);
-      IRVisitor::visit_WindowExpr(n, e);
-    }
-  } v;
-  v.win = &win;
-  v.visit(b);
-  if (!v.bad.empty())
+  std::string bad;  // the first window spanning a dimension the staged window fixes
+  for_each_expr(b, [&](const Expr& e) {
+    const WindowExprNode* n = e.as<WindowExprNode>();
+    if (n && n->name == win.name)
+      for (size_t d = 0; d < n->idx.size() && d < win.idx.size(); ++d)
+        if (n->idx[d].is_interval && !win.idx[d].is_interval && bad.empty()) bad = to_string(e);
+  });
+  if (!bad.empty())
     rw::fail(reason::kBufferLayoutUse, at,
-             "the window '" + v.bad + "' spans dimensions that the staged window '" +
+             "the window '" + bad + "' spans dimensions that the staged window '" +
                  to_string(win_e) + "' fixes to a point");
 }
 
@@ -174,17 +169,11 @@ std::optional<std::set<const void*>> accesses_outside(const Proc& p, const Block
         unknown = unknown || !checker::window_covers(here, win_e, {s}).proved();
         continue;
       }
-      struct Reads : IRVisitor {
-        Sym buf;
-        std::vector<const ReadNode*> found;
-        void visit_Read(const ReadNode* n, const Expr& e) override {
-          if (n->name == buf) found.push_back(n);
-          IRVisitor::visit_Read(n, e);
-        }
-      } reads;
-      reads.buf = buf;
-      reads.visit(s);
-      for (const ReadNode* r : reads.found) classify(here, r, r->idx, s.srcinfo());
+      std::vector<const ReadNode*> reads;  // of buf, in s
+      for_each_expr(s, [&](const Expr& e) {
+        if (const ReadNode* n = e.as<ReadNode>(); n && n->name == buf) reads.push_back(n);
+      });
+      for (const ReadNode* r : reads) classify(here, r, r->idx, s.srcinfo());
       if (const AssignNode* a = s.as<AssignNode>(); a && a->name == buf)
         classify(here, a, a->idx, s.srcinfo());
       if (const ReduceNode* r = s.as<ReduceNode>(); r && r->name == buf)

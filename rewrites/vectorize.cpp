@@ -209,21 +209,19 @@ Proc hoist_invariant_elements(Proc q, const Cursor& strip) {
       stmts.push_back(body[k]);
   int counter = 0;
   for (const Cursor& st : stmts) {
-    struct Elements : IRVisitor {
-      std::vector<Expr> found;
-      void visit_Read(const ReadNode* n, const Expr& e) override {
-        bool constant = !n->idx.empty();
-        for (const Expr& i : n->idx) constant = constant && i.as<ConstNode>();
-        if (constant && std::none_of(found.begin(), found.end(),
-                                     [&](const Expr& f) { return expr_equal(f, e); }))
-          found.push_back(e);
-        IRVisitor::visit_Read(n, e);
-      }
-    } elements;
+    std::vector<Expr> elements;  // reads of one element at constant indices, each once
     const Stmt& node = q.forward(st).stmt();
     const std::vector<Expr> kids = expr_children(node);
-    elements.visit(kids.back());
-    for (const Expr& e : elements.found) {
+    for_each_expr(kids.back(), [&](const Expr& e) {
+      const ReadNode* n = e.as<ReadNode>();
+      if (!n) return;
+      bool constant = !n->idx.empty();
+      for (const Expr& i : n->idx) constant = constant && i.as<ConstNode>();
+      if (constant && std::none_of(elements.begin(), elements.end(),
+                                   [&](const Expr& f) { return expr_equal(f, e); }))
+        elements.push_back(e);
+    });
+    for (const Expr& e : elements) {
       const Cursor here = q.forward(st);
       const std::string name = rw::unused_name(q, "c" + std::to_string(counter++));
       try {
