@@ -76,19 +76,16 @@ WindowView WindowView::compose(const std::vector<WAccess>& inner, IndexAdd add) 
 }
 
 WindowAliases WindowAliases::of_proc(const ProcNode& p) {
-  struct Binder : IRVisitor {
-    WindowAliases out;
-    void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
-      const WindowExprNode* w = n->rhs.as<WindowExprNode>();
-      if (w != nullptr && !out.is_bound(n->name)) out.bind(n->name, *w);
-      IRVisitor::visit_WindowStmt(n, s);
-    }
-  } b;
-  b.visit(p.body);
-  return std::move(b.out);
+  WindowAliases out;
+  for_each_stmt(p.body, [&](const Stmt& s) {
+    const WindowStmtNode* n = s.as<WindowStmtNode>();
+    const WindowExprNode* w = n ? n->rhs.as<WindowExprNode>() : nullptr;
+    if (w != nullptr && !out.is_bound(n->name)) out.bind(n->name, *w);
+  });
+  return out;
 }
 
-WindowAliases WindowAliases::of_proc(const Proc& p) { return of_proc(*p.operator->()); }
+WindowAliases WindowAliases::of_proc(const Proc& p) { return of_proc(*p.get()); }
 
 void WindowAliases::bind(const Sym& name, const WindowExprNode& rhs) {
   WindowView v = view_of(rhs);
