@@ -31,9 +31,8 @@ void rethrow_as_current(const SchedulingError& e, const std::string& prefix) {
 }
 
 void rethrow_in_frame(const Error& e) {
+  if (const auto* s = dynamic_cast<const SchedulingError*>(&e)) rethrow_as_current(*s);
   const std::string& name = current_op();
-  if (const auto* s = dynamic_cast<const SchedulingError*>(&e))
-    throw SchedulingError(name, *s, e.reason());
   // The argument was at fault: a user string the front end refused, a misused cursor, an
   // undefined proc.
   const Reason& why = dynamic_cast<const ParseError*>(&e) || dynamic_cast<const TypeError*>(&e)
