@@ -48,10 +48,9 @@ Proc autolift_alloc(const Proc& p, const CursorLike& alloc, const AutoliftAllocO
               !checker::can_lift_alloc(checker::Context::at(cur, encl), encl, c.stmt()).proved();
           if (expand) {
             Expr extent =
-                opts.size > 0 ? ConstNode::make_int(opts.size) : rw::simplified_sub(f->hi, f->lo);
+                opts.size > 0 ? rw::int_const(opts.size) : rw::simplified_sub(f->hi, f->lo);
             rw::require_size_expr(c, extent, "the extent of loop '" + f->iter.name() + "'");
-            Expr idx =
-                rw::simplified_sub(ReadNode::make(f->iter, {}, Type(ScalarKind::Index)), f->lo);
+            Expr idx = rw::simplified_sub(rw::index_var(f->iter), f->lo);
             cur = rw::expand_dim_with(cur, c, extent, idx, opts.mode == "col");
             c = cur.forward(c);
           }

@@ -8,6 +8,7 @@
 // Always legal: both operators are commutative on every type. Forwarding: cursors into `a`
 // and `b` follow their operand to its new side.
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
@@ -41,7 +42,7 @@ Proc commute_expr(const Proc& p, const std::vector<CursorLike>& exprs) {
     for (const Cursor& t : targets) {
       Cursor c = cur.forward(t);
       const BinOpNode* b = c.expr().as<BinOpNode>();
-      Expr swapped = BinOpNode::make(b->op, b->rhs, b->lhs, c.expr().srcinfo());
+      Expr swapped = rw::exact_binop(b->op, b->rhs, b->lhs, c.expr().srcinfo());
       cur = rw::Edit(cur).expr(c.loc(), swapped, operands_swapped).done();
     }
     return cur;

@@ -14,6 +14,7 @@
 #include "core/simplify.h"
 #include "rewrites/buffers.h"
 #include "rewrites/composites.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/inline_expr.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
@@ -69,8 +70,7 @@ Proc compute_and_store_at(const Proc& p, const CursorLike& producer,
       // a buffer of extent 0 is not a type. A region that is empty only for some sizes is fine
       // (a buffer of no elements, which no code reads).
       for (size_t d = 0; d < box->size(); ++d) {
-        const Expr extent =
-            simplify_expr(BinOpNode::make(BinOpKind::Sub, (*box)[d].hi, (*box)[d].lo));
+        const Expr extent = simplify_expr(rw::mk_sub((*box)[d].hi, (*box)[d].lo));
         const ConstNode* k = extent.as<ConstNode>();
         if (k && k->is_int() && k->int_val() <= 0)
           rw::fail(reason::kRegionEmpty, at,

@@ -70,16 +70,15 @@ Proc divide_dim(const Proc& p, const CursorLike& alloc, int dim_idx, int quotien
         });
 
     const ConstNode* nc = n.as<ConstNode>();
-    Expr hi = nc && nc->is_int()
-                  ? rw::int_const(nc->int_val() / quotient)
-                  : BinOpNode::make(BinOpKind::Div, n, rw::int_const(quotient), n.srcinfo());
+    Expr hi = nc && nc->is_int() ? rw::int_const(nc->int_val() / quotient)
+                                 : rw::mk_div(n, rw::int_const(quotient, n.srcinfo()));
     std::vector<Expr> shape = an->type.shape;
     shape[dim_idx] = hi;
     shape.insert(shape.begin() + dim_idx + 1, rw::int_const(quotient));
     Stmt new_alloc = AllocNode::make(an->name, Type(an->type.base, shape), an->mem, an->srcinfo);
     auto split = [quotient](const Expr& j) {
-      return std::pair{BinOpNode::make(BinOpKind::Div, j, rw::int_const(quotient), j.srcinfo()),
-                       BinOpNode::make(BinOpKind::Mod, j, rw::int_const(quotient), j.srcinfo())};
+      return std::pair{rw::mk_div(j, rw::int_const(quotient)),
+                       rw::mk_mod(j, rw::int_const(quotient))};
     };
     rw::AccessMap m;
     m.buf = an->name;

@@ -12,6 +12,7 @@
 #include "checker/queries.h"
 #include "core/printer.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
@@ -36,8 +37,7 @@ Proc eliminate_dead_code(const Proc& p, const CursorLike& stmt) {
       if (yes.proved()) {
         return rw::Edit(p).unwrap(l.block, l.lo, BlockField::Body).done();
       }
-      Expr never =
-          BinOpNode::make(BinOpKind::Eq, n->cond, ConstNode::make_bool(false), n->cond.srcinfo());
+      Expr never = rw::mk_not(n->cond);
       checker::Answer no = checker::always_true(ctx, never);
       if (no.proved()) {
         if (n->orelse.empty()) return remove();
@@ -51,7 +51,7 @@ Proc eliminate_dead_code(const Proc& p, const CursorLike& stmt) {
                    "' may be true or false, so neither branch is dead" + why);
     }
     if (const ForNode* f = s.as<ForNode>()) {
-      Expr empty = BinOpNode::make(BinOpKind::Le, f->hi, f->lo, s.srcinfo());
+      Expr empty = rw::mk_cmp(BinOpKind::Le, f->hi, f->lo, s.srcinfo());
       rw::require_proved(c, checker::always_true(ctx, empty), [&] {
         return "the loop over '" + f->iter.name() + "' never runs (" + to_string(empty) + ")";
       });

@@ -36,7 +36,7 @@ Proc expand_dim_with(const Proc& p, const Cursor& a, const Expr& dim, const Expr
     fail(reason::kBufferLayoutUse, a,
          "the code takes a stride of '" + a.name() + "', which a new last dimension would change");
   checker::Context ctx = checker::Context::at(p, a.stmt());
-  require_proved(a, checker::always_true(ctx, BinOpNode::make(BinOpKind::Gt, dim, int_const(0))),
+  require_proved(a, checker::always_true(ctx, mk_cmp(BinOpKind::Gt, dim, int_const(0))),
                  [&] { return "the new dimension's size '" + to_string(dim) + "' is positive"; });
   require_proved(a, checker::always_in_range(ctx, idx, int_const(0), dim), [&] {
     return "the indexing expression '" + to_string(idx) + "' is in [0, " + to_string(dim) + ")";

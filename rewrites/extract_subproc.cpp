@@ -56,7 +56,7 @@ struct Env {
 std::optional<Expr> negate(const Expr& cond) {
   const BinOpNode* b = cond.as<BinOpNode>();
   if (!b) return std::nullopt;
-  auto flip = [&](BinOpKind op) { return BinOpNode::make(op, b->lhs, b->rhs, cond.srcinfo()); };
+  auto flip = [&](BinOpKind op) { return rw::mk_cmp(op, b->lhs, b->rhs, cond.srcinfo()); };
   switch (b->op) {
     case BinOpKind::Lt:
       return flip(BinOpKind::Ge);
@@ -70,8 +70,8 @@ std::optional<Expr> negate(const Expr& cond) {
     case BinOpKind::Or: {
       auto l = negate(b->lhs), r = negate(b->rhs);
       if (!l || !r) return std::nullopt;
-      return BinOpNode::make(b->op == BinOpKind::And ? BinOpKind::Or : BinOpKind::And, *l, *r,
-                             cond.srcinfo());
+      return b->op == BinOpKind::And ? rw::mk_or(*l, *r, cond.srcinfo())
+                                     : rw::mk_and(*l, *r, cond.srcinfo());
     }
     case BinOpKind::Eq:
     case BinOpKind::Add:
@@ -116,8 +116,8 @@ Env env_at(const Proc& p, const BlockPath& path, int index) {
     if (const ForNode* f = s.as<ForNode>()) {
       env.vars.push_back({f->iter, Type(ScalarKind::Index), "", f->iter});
       Expr it = rw::index_var(f->iter, f->srcinfo);
-      env.facts.push_back(BinOpNode::make(BinOpKind::Le, f->lo, it, f->srcinfo));
-      env.facts.push_back(BinOpNode::make(BinOpKind::Lt, it, f->hi, f->srcinfo));
+      env.facts.push_back(rw::mk_cmp(BinOpKind::Le, f->lo, it, f->srcinfo));
+      env.facts.push_back(rw::mk_cmp(BinOpKind::Lt, it, f->hi, f->srcinfo));
       list = &f->body;
     } else if (const IfNode* c = s.as<IfNode>()) {
       if (step.field == BlockField::Body) {

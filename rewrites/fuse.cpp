@@ -73,7 +73,7 @@ Proc fuse(const Proc& p, const CursorLike& stmt1, const CursorLike& stmt2) {
         rw::require_proved(
             c2,
             checker::always_true(checker::Context::at(c1),
-                                 BinOpNode::make(BinOpKind::Eq, i1->cond, i2->cond, i2->srcinfo)),
+                                 mk_cmp(BinOpKind::Eq, i1->cond, i2->cond, i2->srcinfo)),
             [&] {
               return "the conditions '" + c1.cond().to_string() + "' and '" +
                      c2.cond().to_string() + "' are equal";

@@ -23,6 +23,7 @@
 #include "core/printer.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/inline_expr.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
@@ -60,9 +61,9 @@ std::string index_text(const std::vector<Expr>& idx) {
 Expr any_index_differs(const std::vector<Expr>& a, const std::vector<Expr>& b) {
   Expr out;
   for (size_t d = 0; d < a.size() && d < b.size(); ++d) {
-    Expr ne = BinOpNode::make(BinOpKind::Or, BinOpNode::make(BinOpKind::Lt, a[d], b[d]),
-                              BinOpNode::make(BinOpKind::Gt, a[d], b[d]));
-    out = out.defined() ? BinOpNode::make(BinOpKind::Or, out, ne) : ne;
+    Expr ne =
+        rw::mk_or(rw::mk_cmp(BinOpKind::Lt, a[d], b[d]), rw::mk_cmp(BinOpKind::Gt, a[d], b[d]));
+    out = rw::mk_or(out, ne);
   }
   return out;
 }

@@ -11,6 +11,7 @@
 // point. Forwarding: cursors to a, b and c follow them; the old inner `b + c` is gone.
 #include "core/printer.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/precision.h"
 #include "rewrites/internal/targets.h"
@@ -52,8 +53,8 @@ Proc left_reassociate_expr(const Proc& p, const CursorLike& expr) {
                "the right operand of '" + c.to_string() + "' is not also a" +
                    (b->op == BinOpKind::Add ? "n addition" : " multiplication") +
                    ", so there is nothing to regroup");
-    Expr left = BinOpNode::make(b->op, b->lhs, r->lhs, b->lhs.srcinfo());
-    Expr out = BinOpNode::make(b->op, left, r->rhs, c.expr().srcinfo());
+    Expr left = rw::exact_binop(b->op, b->lhs, r->lhs, b->lhs.srcinfo());
+    Expr out = rw::exact_binop(b->op, left, r->rhs, c.expr().srcinfo());
     if (is_data(c.expr().type().base) && !is_float(c.expr().type().base) &&
         !(rw::is_integer_arith(b->lhs) && rw::is_integer_arith(r->lhs) &&
           rw::is_integer_arith(r->rhs)))

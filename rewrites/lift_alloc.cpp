@@ -66,15 +66,15 @@ Proc lift_alloc(const Proc& p, const CursorLike& alloc, const LiftAllocOptions& 
       // The allocation now runs even where the loop or if would not run its body (a loop of
       // no iterations): an extent that is negative there would fail where the input runs.
       for (const Expr& d : alloc_stmt.as<AllocNode>()->type.shape)
-        rw::require_proved(
-            Cursor(cur, loc),
-            checker::always_true(checker::Context::at(cur, encl),
-                                 BinOpNode::make(BinOpKind::Le, rw::int_const(0), d)),
-            [&] {
-              return "the extent '" + to_string(d) + "' of '" + name +
-                     "' is not negative before the enclosing " +
-                     (encl.is<ForNode>() ? "loop" : "if") + ", which may not run its body";
-            });
+        rw::require_proved(Cursor(cur, loc),
+                           checker::always_true(checker::Context::at(cur, encl),
+                                                rw::mk_cmp(BinOpKind::Le, rw::int_const(0), d)),
+                           [&] {
+                             return "the extent '" + to_string(d) + "' of '" + name +
+                                    "' is not negative before the enclosing " +
+                                    (encl.is<ForNode>() ? "loop" : "if") +
+                                    ", which may not run its body";
+                           });
       cur = rw::Edit(cur).move(loc.block, loc.lo, parent, pi).done();
       loc = Loc{CursorKind::Stmt, parent, pi, pi + 1, {}};
     }

@@ -20,6 +20,7 @@
 #include "core/uses.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/precision.h"
 #include "rewrites/internal/targets.h"
@@ -203,7 +204,7 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
     Stmt new_loop = drop.mutate(c[1].stmt());
     Type xt = init->type;
     Expr read_x = ReadNode::make(init->name, init->idx, xt, init->srcinfo);
-    Expr scaled = BinOpNode::make(BinOpKind::Mul, factor, read_x, factor.srcinfo());
+    Expr scaled = rw::exact_binop(BinOpKind::Mul, factor, read_x, factor.srcinfo());
     Stmt scale = AssignNode::make(init->name, init->type, init->idx, scaled, loop->srcinfo);
     const Loc& l = c.loc();
     // Statements keep their places; a new one follows the loop; expression cursors inside the

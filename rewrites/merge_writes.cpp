@@ -22,6 +22,7 @@
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/config_fields.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/precision.h"
 #include "rewrites/internal/targets.h"
@@ -91,7 +92,7 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
                      to_string(w1->type) + " arithmetic, but '" + to_string(w1->rhs) + " + " +
                      to_string(w2->rhs) + "' would compute in " +
                      to_string(rw::arithmetic_of(
-                         BinOpNode::make(BinOpKind::Add, w1->rhs, w2->rhs).type().base)) +
+                         rw::exact_binop(BinOpKind::Add, w1->rhs, w2->rhs, {}).type().base)) +
                      " (an operand of another precision rounds or wraps there)");
     }
 
@@ -100,7 +101,7 @@ Proc merge_writes(const Proc& p, const CursorLike& block) {
     if (!w2->reduce) {
       merged = s2;
     } else {
-      Expr sum = BinOpNode::make(BinOpKind::Add, w1->rhs, w2->rhs, w1->rhs.srcinfo());
+      Expr sum = rw::exact_binop(BinOpKind::Add, w1->rhs, w2->rhs, w1->rhs.srcinfo());
       merged = w1->reduce ? ReduceNode::make(w1->name, w1->type, *w1->idx, sum, s1.srcinfo())
                           : AssignNode::make(w1->name, w1->type, *w1->idx, sum, s1.srcinfo());
     }

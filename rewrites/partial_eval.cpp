@@ -20,6 +20,7 @@
 #include "core/printer.h"
 #include "core/simplify.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/stmts.h"
 
@@ -46,7 +47,7 @@ Expr constant_for(const Proc& p, const FnArg& a, int64_t v) {
   }
   rw::check_int_arg(p.body_cursor(), "the value of '" + n + "'", v, -rw::kMaxIntArg,
                     rw::kMaxIntArg);
-  return ConstNode::make_int(v, a.srcinfo);
+  return rw::int_const(v, a.srcinfo);
 }
 
 }  // namespace

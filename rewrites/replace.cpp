@@ -55,8 +55,6 @@ class Instantiate : public IRMutator {
   const rw::unify::Solution& sol_;
 };
 
-Expr cmp(BinOpKind op, const Expr& a, const Expr& b) { return BinOpNode::make(op, a, b); }
-
 void check_locals(const Cursor& blk, const rw::unify::Problem& pb) {
   const Block& list = blk.list();
   const Block after(list.begin() + blk.loc().hi, list.end());
@@ -99,7 +97,7 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
     const Expr& v = sol.args[i];
     if (a.type.is_scalar() && a.type.base == ScalarKind::Size)
       rw::require_proved(
-          blk, checker::always_true(ctx, cmp(BinOpKind::Gt, v, rw::int_const(0))), [&] {
+          blk, checker::always_true(ctx, rw::mk_cmp(BinOpKind::Gt, v, rw::int_const(0))), [&] {
             return "the size argument '" + a.name.name() + "' = `" + to_string(v) + "` is positive";
           });
     const WindowExprNode* w = v.as<WindowExprNode>();
@@ -108,8 +106,8 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
     if (!bt || bt->rank() != static_cast<int>(w->idx.size())) continue;
     for (size_t d = 0; d < w->idx.size(); ++d) {
       if (!w->idx[d].is_interval) continue;
-      Expr inside = cmp(BinOpKind::And, cmp(BinOpKind::Le, rw::int_const(0), w->idx[d].lo),
-                        cmp(BinOpKind::Le, w->idx[d].hi, bt->shape[d]));
+      Expr inside = rw::mk_and(rw::mk_cmp(BinOpKind::Le, rw::int_const(0), w->idx[d].lo),
+                               rw::mk_cmp(BinOpKind::Le, w->idx[d].hi, bt->shape[d]));
       rw::require_proved(blk, checker::always_true(ctx, inside), [&] {
         return "the window `" + to_string(v) + "` passed for '" + a.name.name() +
                "' lies inside '" + w->name.name() + "' (dimension " + std::to_string(d) + ")";

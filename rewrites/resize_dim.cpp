@@ -51,7 +51,7 @@ std::vector<Expr> dim_indices(const Stmt& s, const Sym& buf, int dim) {
       if (n->name == buf) {
         const WAccess& a = n->idx.at(dim);
         out.push_back(a.lo);
-        if (a.is_interval) out.push_back(rw::simplified_sub(a.hi, ConstNode::make_int(1)));
+        if (a.is_interval) out.push_back(rw::simplified_sub(a.hi, rw::int_const(1)));
       }
       IRVisitor::visit_WindowExpr(n, e);
     }
@@ -120,8 +120,7 @@ Proc fold_dim(const Proc& p, const Cursor& a, int dim_idx, const Expr& sz, const
            std::to_string(*size) + " entries";
   });
   return redeclared(
-      p, a, dim_idx, sz,
-      [&sz](const Expr& i) { return BinOpNode::make(BinOpKind::Mod, i, sz, i.srcinfo()); },
+      p, a, dim_idx, sz, [&sz](const Expr& i) { return rw::mk_mod(i, sz); },
       [](std::vector<WAccess> w) { return w; });  // windows are refused above
 }
 
@@ -151,9 +150,9 @@ Proc resize_dim(const Proc& p, const CursorLike& alloc, int dim_idx, const std::
       rw::fail(reason::kBufferLayoutUse, a,
                "the code takes a stride of '" + a.name() + "', which resizing would change");
     checker::Context actx = checker::Context::at(p, a.stmt());
-    rw::require_proved(
-        a, checker::always_true(actx, BinOpNode::make(BinOpKind::Gt, sz, rw::int_const(0))),
-        [&] { return "the new size '" + to_string(sz) + "' is positive"; });
+    rw::require_proved(a,
+                       checker::always_true(actx, rw::mk_cmp(BinOpKind::Gt, sz, rw::int_const(0))),
+                       [&] { return "the new size '" + to_string(sz) + "' is positive"; });
     rw::require_unchanged(a, actx, off, rest, [&] {
       return "the offset '" + to_string(off) + "', evaluated at every access of '" + a.name() +
              "',";

@@ -12,6 +12,7 @@
 #include "checker/queries.h"
 #include "core/printer.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/scope.h"
 #include "rewrites/internal/targets.h"
@@ -47,7 +48,7 @@ Proc rewrite_expr(const Proc& p, const CursorLike& expr, const std::string& new_
 
     // 2. Legality: e == new_expr everywhere the statement runs.
     checker::Context ctx = checker::Context::at(p, l.block, l.lo);
-    Expr eq = BinOpNode::make(BinOpKind::Eq, old_e, new_e, old_e.srcinfo());
+    Expr eq = rw::mk_cmp(BinOpKind::Eq, old_e, new_e, old_e.srcinfo());
     rw::require_proved(c, checker::always_true(ctx, eq),
                        [&] { return "'" + c.to_string() + "' == '" + to_string(new_e) + "'"; });
 

@@ -15,6 +15,7 @@
 #include "core/printer.h"
 #include "rewrites/internal/config_fields.h"
 #include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/memories.h"
@@ -33,9 +34,9 @@ class DenseStrides : public IRMutator {
   Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
     if (n->name != a_) return e;
     hit = true;
-    Expr s = ConstNode::make_int(1, n->srcinfo);
+    Expr s = rw::int_const(1, n->srcinfo);
     for (int d = t_.rank() - 1; d > n->dim; --d)
-      s = BinOpNode::make(BinOpKind::Mul, s, t_.shape[static_cast<size_t>(d)], n->srcinfo);
+      s = rw::mk_mul(s, t_.shape[static_cast<size_t>(d)]);
     return s;
   }
 

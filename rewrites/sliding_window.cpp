@@ -13,6 +13,7 @@
 #include "core/uses.h"
 #include "rewrites/buffers.h"
 #include "rewrites/composites.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/inline_expr.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
@@ -37,9 +38,8 @@ Proc sliding_window(const Proc& p, const CursorLike& producer, const CursorLike&
       rw::fail(reason::kStmtForm, prod,
                "the producer must be a loop nest ending in one assignment");
     // The halo: how many more rows the producer computes than the consumer's iterations.
-    const Expr halo = simplify_expr(
-        BinOpNode::make(BinOpKind::Sub, BinOpNode::make(BinOpKind::Sub, fp->hi, fp->lo),
-                        BinOpNode::make(BinOpKind::Sub, fc->hi, fc->lo)));
+    const Expr halo =
+        simplify_expr(rw::mk_sub(rw::mk_sub(fp->hi, fp->lo), rw::mk_sub(fc->hi, fc->lo)));
     const ConstNode* k = halo.as<ConstNode>();
     if (!k || !k->is_int() || k->int_val() < 0)
       rw::fail(reason::kStmtForm, prod,
@@ -61,8 +61,7 @@ Proc sliding_window(const Proc& p, const CursorLike& producer, const CursorLike&
     Cursor main = prod;
     if (k->int_val() > 0) {
       q = cut_loop(q, prod,
-                   to_string(simplify_expr(BinOpNode::make(BinOpKind::Add, fp->lo,
-                                                           ConstNode::make_int(k->int_val())))));
+                   to_string(simplify_expr(rw::mk_add(fp->lo, rw::int_const(k->int_val())))));
       main = q.forward(prod).next();
     }
     q = shift_loop(q, main, to_string(fc->lo));

@@ -134,7 +134,7 @@ std::optional<std::set<const void*>> accesses_outside(const Proc& p, const Block
   bool unknown = false;
   auto classify = [&](const checker::Context& here, const void* node, const std::vector<Expr>& idx,
                       const SrcInfo& src) {
-    Block probe{AssignNode::make(buf, elem, idx, ConstNode::make_int(0, src), src)};
+    Block probe{AssignNode::make(buf, elem, idx, rw::int_const(0, src), src)};
     if (checker::window_disjoint(here, win_e, probe).proved())
       out.insert(node);
     else if (checker::window_covers(here, win_e, probe).proved())
@@ -271,11 +271,11 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     checker::Context ctx = checker::Context::at(p, stmts);
     for (const WAccess& a : win.idx)
       if (a.is_interval)
-        rw::require_proved(
-            blk, checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, a.lo, a.hi)), [&] {
-              return "the window '" + to_string(win_e) +
-                     "' is not empty (lo <= hi in every dimension)";
-            });
+        rw::require_proved(blk, checker::always_true(ctx, rw::mk_cmp(BinOpKind::Le, a.lo, a.hi)),
+                           [&] {
+                             return "the window '" + to_string(win_e) +
+                                    "' is not empty (lo <= hi in every dimension)";
+                           });
     // Statements whose accesses of x all lie outside the window stay on x (as in Exo); every
     // other access must lie inside it.
     std::set<const void*> outside;
@@ -299,13 +299,11 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     // loop of no iterations, an untaken branch), so it must not read outside x.
     for (size_t d = 0; d < win.idx.size(); ++d) {
       const WAccess& a = win.idx[d];
-      Expr hi_d = a.is_interval ? a.hi : rw::simplified_add(a.lo, ConstNode::make_int(1));
+      Expr hi_d = a.is_interval ? a.hi : rw::simplified_add(a.lo, rw::int_const(1));
       guard_lo[d] =
-          !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, rw::int_const(0), a.lo))
-               .proved();
+          !checker::always_true(ctx, rw::mk_cmp(BinOpKind::Le, rw::int_const(0), a.lo)).proved();
       guard_hi[d] =
-          !checker::always_true(ctx, BinOpNode::make(BinOpKind::Le, hi_d, buf_type.shape[d]))
-               .proved();
+          !checker::always_true(ctx, rw::mk_cmp(BinOpKind::Le, hi_d, buf_type.shape[d])).proved();
     }
     for (const WAccess& a : win.idx)
       if (a.is_interval)
@@ -371,25 +369,22 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
       if (!win.idx[d].is_interval) {
         const Expr& at = win.idx[d].lo;
         buf_idx.push_back(at);
-        if (guard_lo[d])
-          guards.push_back(BinOpNode::make(BinOpKind::Le, rw::int_const(0), at, src));
-        if (guard_hi[d])
-          guards.push_back(BinOpNode::make(BinOpKind::Lt, at, buf_type.shape[d], src));
+        if (guard_lo[d]) guards.push_back(rw::mk_cmp(BinOpKind::Le, rw::int_const(0), at, src));
+        if (guard_hi[d]) guards.push_back(rw::mk_cmp(BinOpKind::Lt, at, buf_type.shape[d], src));
         continue;
       }
-      Expr it = ReadNode::make(iters[k], {}, Type(ScalarKind::Index), src);
+      Expr it = rw::index_var(iters[k], src);
       new_idx.push_back(it);
       Expr at = rw::simplified_add(win.idx[d].lo, it);
       buf_idx.push_back(at);
-      if (guard_lo[d]) guards.push_back(BinOpNode::make(BinOpKind::Le, rw::int_const(0), at, src));
-      if (guard_hi[d]) guards.push_back(BinOpNode::make(BinOpKind::Lt, at, buf_type.shape[d], src));
+      if (guard_lo[d]) guards.push_back(rw::mk_cmp(BinOpKind::Le, rw::int_const(0), at, src));
+      if (guard_hi[d]) guards.push_back(rw::mk_cmp(BinOpKind::Lt, at, buf_type.shape[d], src));
       ++k;
     }
     auto nest = [&](Stmt inner, bool guarded) {
       if (guarded && !guards.empty()) {
         Expr cond = guards[0];
-        for (size_t g = 1; g < guards.size(); ++g)
-          cond = BinOpNode::make(BinOpKind::And, cond, guards[g], src);
+        for (size_t g = 1; g < guards.size(); ++g) cond = rw::mk_and(cond, guards[g], src);
         inner = IfNode::make(cond, {inner}, {}, src);
       }
       for (size_t k = iters.size(); k-- > 0;)
@@ -401,8 +396,8 @@ Proc stage_mem(const Proc& p, const CursorLike& block, const std::string& win_ex
     Block before{alloc}, after;
     if (load) {
       if (opts.accum) {
-        Expr z = is_float(elem) ? ConstNode::make_float(0.0, ScalarKind::R, src)
-                                : ConstNode::make_int(0, src);
+        Expr z =
+            is_float(elem) ? ConstNode::make_float(0.0, ScalarKind::R, src) : rw::int_const(0, src);
         before.push_back(nest(AssignNode::make(new_sym, elem, new_idx, z, src), false));
       } else {
         before.push_back(nest(AssignNode::make(new_sym, elem, new_idx, buf_read, src), true));

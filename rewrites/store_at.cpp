@@ -51,7 +51,7 @@ Proc store_at(const Proc& p, const CursorLike& alloc, const CursorLike& loop) {
     const Sym iter = l.stmt().as<ForNode>()->iter;
     for (size_t d = 0; d < box->size(); ++d) {
       const Expr lo = simplify_expr((*box)[d].lo);
-      const Expr size = simplify_expr(BinOpNode::make(BinOpKind::Sub, (*box)[d].hi, lo));
+      const Expr size = simplify_expr(rw::mk_sub((*box)[d].hi, lo));
       const Expr& full = an->type.shape[d];
       if (expr_equal(size, simplify_expr(full)) && expr_equal(lo, rw::int_const(0)))
         continue;  // the iteration touches the whole dimension

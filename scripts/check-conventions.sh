@@ -9,6 +9,8 @@
 #     rewrites/ takes a `reason::k...` first, and each `SchedulingError(` construction in core/ and
 #     rewrites/ takes one (or retells a caught refusal, keeping its reason); and the table of
 #     docs/scheduling.md lists exactly the table's ids, each with its code.
+#   - forwarding is described with rw::Edit's verbs, and expressions with expr_build.h's
+#     builders, never by hand in an operation file.
 #
 # Each violation is printed with its file and line. Run by scripts/test.sh.
 set -euo pipefail
@@ -83,6 +85,12 @@ report "a reason in docs/scheduling.md's table that core/reasons.h does not have
 # builds them on core/forward.h and so may name ForwardFn).
 report "hand-written forwarding in an operation (use an rw::Edit verb, rewrites/internal/edit.h)" \
   < <(grep -nE '\bForwardFn\b|\.remap\(' rewrites/*.cpp || true)
+# Expressions are built with rewrites/internal/expr_build.h's builders: an operation file
+# constructs no BinOpNode, no integer constant and no index-variable read itself (the builders
+# say which arithmetic folds and which must stay exact).
+report "raw expression construction in an operation (use rewrites/internal/expr_build.h)" \
+  < <(grep -nE '\bBinOpNode::make\b|\bConstNode::make_int\b|ReadNode::make\([^;]*ScalarKind::Index' \
+    rewrites/*.cpp || true)
 
 if [ "$violations" -gt 0 ]; then
   echo "check-conventions: $violations violation(s)"

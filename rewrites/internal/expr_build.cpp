@@ -69,8 +69,25 @@ Expr mk_div(const Expr& a, const Expr& b) {
   return fold(BinOpKind::Div, a, b);
 }
 Expr mk_mod(const Expr& a, const Expr& b) { return fold(BinOpKind::Mod, a, b); }
-Expr mk_cmp(BinOpKind op, const Expr& a, const Expr& b) {
-  return BinOpNode::make(op, a, b, a.srcinfo());
+Expr mk_cmp(BinOpKind op, const Expr& a, const Expr& b) { return mk_cmp(op, a, b, a.srcinfo()); }
+Expr mk_cmp(BinOpKind op, const Expr& a, const Expr& b, const SrcInfo& si) {
+  return BinOpNode::make(op, a, b, si);
+}
+Expr mk_and(const Expr& a, const Expr& b, const SrcInfo& si) {
+  if (!a.defined()) return b;
+  if (!b.defined()) return a;
+  return BinOpNode::make(BinOpKind::And, a, b, si);
+}
+Expr mk_or(const Expr& a, const Expr& b, const SrcInfo& si) {
+  if (!a.defined()) return b;
+  if (!b.defined()) return a;
+  return BinOpNode::make(BinOpKind::Or, a, b, si);
+}
+Expr mk_not(const Expr& cond) {
+  return BinOpNode::make(BinOpKind::Eq, cond, ConstNode::make_bool(false), cond.srcinfo());
+}
+Expr exact_binop(BinOpKind op, const Expr& a, const Expr& b, const SrcInfo& si) {
+  return BinOpNode::make(op, a, b, si);
 }
 
 Expr simplified_add(const Expr& a, const Expr& b) {
