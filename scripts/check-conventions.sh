@@ -11,6 +11,7 @@
 #     docs/scheduling.md lists exactly the table's ids, each with its code.
 #   - forwarding is described with rw::Edit's verbs, and expressions with expr_build.h's
 #     builders, never by hand in an operation file.
+#   - every file of rewrites/ has its test file, and tests/rewrites/ holds only such files.
 #
 # Each violation is printed with its file and line. Run by scripts/test.sh.
 set -euo pipefail
@@ -91,6 +92,27 @@ report "hand-written forwarding in an operation (use an rw::Edit verb, rewrites/
 report "raw expression construction in an operation (use rewrites/internal/expr_build.h)" \
   < <(grep -nE '\bBinOpNode::make\b|\bConstNode::make_int\b|ReadNode::make\([^;]*ScalarKind::Index' \
     rewrites/*.cpp || true)
+# Tests live with what they test: every file of rewrites/ has its test file,
+# tests/<folder>/<name>_test.cpp (or <name>_<aspect>_test.cpp); and every test file of
+# tests/rewrites/ is named after a file of rewrites/ or rewrites/internal/ (properties of all
+# operations live in tests/properties/).
+report "a file of rewrites/ without its test file (tests/<folder>/<name>_test.cpp)" \
+  < <(for f in rewrites/*.cpp; do
+        n="$(basename "$f" .cpp)"
+        compgen -G "tests/*/${n}_test.cpp" > /dev/null || compgen -G "tests/*/${n}_*_test.cpp" \
+          > /dev/null || echo "$f"
+      done)
+report "a test file of tests/rewrites/ not named after a file of rewrites/ or rewrites/internal/" \
+  < <(for t in tests/rewrites/*_test.cpp; do
+        n="$(basename "$t" _test.cpp)"
+        found=""
+        while [ -n "$n" ]; do
+          if [ -f "rewrites/$n.cpp" ] || [ -f "rewrites/internal/$n.cpp" ]; then found=1; break; fi
+          [[ "$n" == *_* ]] || break
+          n="${n%_*}"
+        done
+        [ -n "$found" ] || echo "$t"
+      done)
 
 if [ "$violations" -gt 0 ]; then
   echo "check-conventions: $violations violation(s)"

@@ -24,7 +24,7 @@ def foo(x: f32[4] @ DRAM):
 )");
   Proc q = delete_config(p, p.body_cursor()[4]);
   q = delete_config(q, q.body_cursor()[2]);
-  expect_golden("DeleteConfig_RepeatedWrites", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -65,7 +65,7 @@ def foo(x: f32[4] @ DRAM):
 TEST(DeleteConfig, OverwrittenWriteIsDead) {
   Proc p = config_proc(kOverwritten);
   Proc q = delete_config(p, "Cfg.scale = 2.0");
-  expect_golden("DeleteConfig_Overwritten", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -124,7 +124,7 @@ def foo(n: size, x: f32[4] @ DRAM):
         scale(x[0:4])
 )");
   Proc q = delete_config(p, p.find("if _: _").body()[0]);
-  expect_golden("DeleteConfig_InIf", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 

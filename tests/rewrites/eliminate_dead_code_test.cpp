@@ -1,5 +1,8 @@
 // eliminate_dead_code: branches and loops the checker proves never run.
 #include "rewrite_test_util.h"
+#include "rewrites/buffers.h"
+#include "rewrites/loops.h"
+#include "rewrites/memories.h"
 #include "rewrites/stmts.h"
 
 using namespace exocpp;
@@ -22,7 +25,7 @@ Cursor loop_stmt(const Proc& p, int k) { return p.body_cursor()[0].body()[k]; }
 TEST(EliminateDeadCode, KeepsTheBranchThatAlwaysRuns) {
   Proc p = parse_proc(kSrc);
   Proc q = eliminate_dead_code(p, loop_stmt(p, 0));
-  expect_golden("EliminateDeadCode_KeepsTheBranchThatAlwaysRuns", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -108,6 +111,173 @@ TEST(EliminateDeadCode, AcceptsAnIfPattern) {
   Proc p = parse_proc(kSrc);
   EXPECT_EQ(to_string(eliminate_dead_code(p, "if _: _ #1")),
             to_string(eliminate_dead_code(p, loop_stmt(p, 1))));
+}
+
+}  // namespace
+
+namespace {
+
+// Exo tests/test_schedules.py::test_eliminate_dead_code: `i + 3 > -1` always holds, so the
+// then-branch replaces the if.
+TEST(EliminateDeadCode, EliminateDeadCodeKeepsTheThenBranch) {
+  Proc foo = parse_proc(R"(def foo():
+    x: f32 @ DRAM
+    for i in seq(0, 8):
+        if i + 3 > -1:
+            x = 0.0
+            a: R
+            a = x
+        else:
+            b: R
+            b = x
+)");
+  Proc q = eliminate_dead_code(foo, "if _:_ #0");
+  EXPECT_EQ(to_string(q), R"(def foo():
+    x: f32 @ DRAM
+    for i in seq(0, 8):
+        x = 0.0
+        a: R @ DRAM
+        a = x
+)");
+  expect_equivalent(foo, q);
+}
+
+// Exo tests/test_schedules.py::test_eliminate_dead_code2: `i + 3 < -1` never holds, so the
+// else-branch replaces the if.
+TEST(EliminateDeadCode, EliminateDeadCode2KeepsTheElseBranch) {
+  Proc foo = parse_proc(R"(def foo():
+    x: f32 @ DRAM
+    for i in seq(0, 8):
+        if i + 3 < -1:
+            x = 0.0
+            a: R
+            a = x
+        else:
+            b: R
+            b = x
+)");
+  Proc q = eliminate_dead_code(foo, "if _:_ #0");
+  EXPECT_EQ(to_string(q), R"(def foo():
+    x: f32 @ DRAM
+    for i in seq(0, 8):
+        b: R @ DRAM
+        b = x
+)");
+  expect_equivalent(foo, q);
+}
+
+// Exo tests/test_schedules.py::test_eliminate_dead_code3: an always-true if without an else.
+TEST(EliminateDeadCode, EliminateDeadCode3AlwaysTrueWithoutElse) {
+  Proc foo = parse_proc(R"(def foo():
+    x: f32 @ DRAM
+    for i in seq(0, 8):
+        if i + 3 > -1:
+            x = 0.0
+            a: R
+            a = x
+)");
+  Proc q = eliminate_dead_code(foo, "if _:_ #0");
+  EXPECT_EQ(to_string(q), R"(def foo():
+    x: f32 @ DRAM
+    for i in seq(0, 8):
+        x = 0.0
+        a: R @ DRAM
+        a = x
+)");
+  expect_equivalent(foo, q);
+}
+
+// Exo tests/test_schedules.py::test_eliminate_dead_code4: an always-false if without an else is
+// removed; the loop body left empty keeps a `pass`.
+TEST(EliminateDeadCode, EliminateDeadCode4AlwaysFalseWithoutElse) {
+  Proc foo = parse_proc(R"(def foo():
+    x: f32 @ DRAM
+    for i in seq(0, 8):
+        if i + 3 < -1:
+            x = 0.0
+            a: R
+            a = x
+)");
+  Proc q = eliminate_dead_code(foo, "if _:_ #0");
+  EXPECT_EQ(to_string(q), R"(def foo():
+    x: f32 @ DRAM
+    for i in seq(0, 8):
+        pass
+)");
+  expect_equivalent(foo, q);
+}
+
+// Exo tests/test_schedules.py::test_eliminate_dead_code5: `i < 4` holds for some iterations only.
+// Exo: "If condition isn't always True or always False".
+TEST(EliminateDeadCode, EliminateDeadCode5RefusesAConditionThatVaries) {
+  Proc foo = parse_proc(R"(def foo():
+    x: f32 @ DRAM
+    for i in seq(0, 8):
+        if i < 4:
+            x = 0.0
+)");
+  expect_refused([&] { eliminate_dead_code(foo, "if _:_ #0"); }, "eliminate_dead_code",
+                 "may be true or false, so neither branch is dead");
+}
+
+// Exo tests/test_schedules.py::test_eliminate_dead_code6: the loop may run. Exo: "Loop condition
+// isn't always False".
+TEST(EliminateDeadCode, EliminateDeadCode6RefusesALoopThatRuns) {
+  Proc foo = parse_proc(R"(def foo(n: size):
+    for i in seq(0, n):
+        pass
+)");
+  expect_refused([&] { eliminate_dead_code(foo, foo.find_loop("i")); }, "eliminate_dead_code",
+                 "the loop over 'i' never runs");
+}
+
+// Exo tests/test_schedules.py::test_eliminate_dead_code7: the copy of the loop in the else-branch
+// of `if 0 < n` never runs and is removed, leaving `pass`.
+TEST(EliminateDeadCode, EliminateDeadCode7RemovesTheLoopInTheDeadBranch) {
+  Proc foo = parse_proc(R"(def foo(n: size):
+    for i in seq(0, n):
+        x: f32
+)");
+  Proc s = specialize(foo, foo.find_loop("i"), {"0 < n"});
+  Proc q = eliminate_dead_code(s, s.find_loop("i #1"));
+  EXPECT_EQ(to_string(q), R"(def foo(n: size):
+    if 0 < n:
+        for i in seq(0, n):
+            x: f32 @ DRAM
+    else:
+        pass
+)");
+  expect_equivalent(foo, q, {{"n", 1}});
+  expect_equivalent(foo, q, {{"n", 5}});
+}
+
+// Exo tests/test_schedules.py::test_eliminate_dead_code8: a loop from e to e never runs.
+TEST(EliminateDeadCode, EliminateDeadCode8RemovesAnEmptyLoop) {
+  Proc foo = parse_proc(R"(def foo(n: size):
+    for i in seq((7 + n) / 8 * 8, (7 + n) / 8 * 8):
+        pass
+)");
+  Proc q = eliminate_dead_code(foo, foo.find_loop("i"));
+  EXPECT_EQ(to_string(q), R"(def foo(n: size):
+    pass
+)");
+  expect_equivalent(foo, q, {{"n", 1}});
+  expect_equivalent(foo, q, {{"n", 9}});
+}
+
+// Exo tests/test_schedules.py::test_eliminate_dead_code9: ((7 + n) / 8 * 8 + 7) / 8 * 8 equals (7 +
+// n) / 8 * 8, so the loop never runs.
+TEST(EliminateDeadCode, EliminateDeadCode9RemovesALoopWithEqualBounds) {
+  Proc foo = parse_proc(R"(def foo(n: size):
+    for i in seq(0 + (7 + n) / 8 * 8, ((7 + n) / 8 * 8 + 7) / 8 * 8):
+        pass
+)");
+  Proc q = eliminate_dead_code(foo, foo.find_loop("i"));
+  EXPECT_EQ(to_string(q), R"(def foo(n: size):
+    pass
+)");
+  expect_equivalent(foo, q, {{"n", 1}});
+  expect_equivalent(foo, q, {{"n", 13}});
 }
 
 }  // namespace

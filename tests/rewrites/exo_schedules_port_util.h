@@ -1,5 +1,5 @@
-// Shared by the ports of Exo's tests/test_schedules.py (exo_schedules_port_test.cpp and
-// exo_replace_port_test.cpp): the memories Exo's procs name and the AVX2 instructions the
+// Shared by the ports of Exo's tests/test_schedules.py (the operations' test files in
+// tests/rewrites/): the memories Exo's procs name and the AVX2 instructions the
 // replace_* cases use, written in the port since this test binary does not link hwlibs/x86.
 #pragma once
 

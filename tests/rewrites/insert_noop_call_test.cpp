@@ -1,6 +1,16 @@
 // insert_noop_call: a call to a proc whose body is `pass` (a prefetch, a hint) put at a gap,
 // with its arguments read there and checked like any call.
+#include <exocpp/exocpp.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "rewrite_test_util.h"
+#include "rewrites/buffers.h"
+#include "rewrites/loops.h"
+#include "rewrites/memories.h"
 #include "rewrites/stmts.h"
 
 using namespace exocpp;
@@ -112,6 +122,56 @@ TEST(InsertNoopCall, RefusesAnUndefinedNameAtTheGap) {
   expect_refused(
       [&] { insert_noop_call(p, p.body_cursor()[0].before(), m.proc("prefetch"), {"A[i:i + 1]"}); },
       "insert_noop_call", "undefined variable 'i'");
+}
+
+}  // namespace
+
+namespace {
+
+// Exo's x86 `prefetch` (exo/platforms/x86.py), a no-op instruction.
+const char* kPrefetch = R"(@instr("_mm_prefetch(&{A_data}, {locality_hint});")
+def prefetch(A: [R][1] @ DRAM, locality_hint: size):
+    assert 0 <= locality_hint
+    assert locality_hint < 8
+    pass
+)";
+
+// Exo tests/test_schedules.py::test_insert_noop_call_bad_args: too few arguments (Exo: "Function
+// argument count mismatch"), then a size where a window is expected (Exo: "Function argument type
+// mismatch").
+TEST(InsertNoopCall, InsertNoopCallBadArgs) {
+  Module m = parse_module(std::string(kPrefetch) + R"(
+def foo(n: size, x: i8[n], locality_hint: size):
+    pass
+)");
+  Proc foo = m.proc("foo");
+  expect_refused([&] { insert_noop_call(foo, foo.find("pass").before(), m.proc("prefetch"), {}); },
+                 "insert_noop_call", "'prefetch' takes 2 arguments, but 0 were given");
+  expect_refused(
+      [&] {
+        insert_noop_call(foo, foo.find("pass").before(), m.proc("prefetch"),
+                         {"n", "locality_hint"});
+      },
+      "insert_noop_call", "the call to 'prefetch' does not fit its signature");
+}
+
+// Trust (new names): every introduced name goes through rw::check_new_name.
+TEST(InsertNoopCall, InsertingACallOfAProcOfTheCallersNameIsRefused) {
+  Module m = parse_module(R"(
+def nop(N: size):
+    pass
+
+def f(N: size, A: f32[N] @ DRAM):
+    pass
+    for i in seq(0, N):
+        A[i] = 1.0
+)");
+  Proc f = m.proc("f");
+  Proc other = rename(m.proc("nop"), "f");
+  expect_refused([&] { insert_noop_call(f, f.body_cursor()[0].after(), other, {"N"}); },
+                 "insert_noop_call", "same name as the caller");
+  Proc ok = insert_noop_call(f, f.body_cursor()[0].after(), m.proc("nop"), {"N"});
+  for (int64_t n : {1, 3}) expect_equivalent(f, ok, {{"N", n}});
 }
 
 }  // namespace

@@ -16,14 +16,14 @@ const char* kSrc = R"(def f(N: size, A: f32[N] @ DRAM):
 TEST(InsertPass, AtAGapBetweenStatements) {
   Proc p = parse_proc(kSrc);
   Proc q = insert_pass(p, p.body_cursor()[0].body()[1].before());
-  expect_golden("InsertPass_AtAGapBetweenStatements", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
 TEST(InsertPass, AStatementMeansTheGapAfterIt) {
   Proc p = parse_proc(kSrc);
   Proc q = insert_pass(p, p.body_cursor()[0]);
-  expect_golden("InsertPass_AStatementMeansTheGapAfterIt", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 

@@ -2,7 +2,11 @@
 // (condition uses the loop variable, parent has other statements, if with else around a loop,
 // top level, not a loop or if) and forwarding.
 #include "rewrite_test_util.h"
+#include "rewrites/buffers.h"
+#include "rewrites/fixtures.h"
 #include "rewrites/loops.h"
+#include "rewrites/stmts.h"
+#include "rewrites/subprocs.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;
@@ -18,7 +22,7 @@ TEST(LiftScope, IfOutOfALoop) {
             A[i] = 2.0
 )");
   Proc q = lift_scope(p, p.body_cursor()[0].body()[0]);
-  expect_golden("LiftScope.IfOutOfALoop", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -29,7 +33,7 @@ TEST(LiftScope, LoopOutOfAnIf) {
             A[i] = 1.0
 )");
   Proc q = lift_scope(p, p.body_cursor()[0].body()[0]);
-  expect_golden("LiftScope.LoopOutOfAnIf", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -44,7 +48,7 @@ TEST(LiftScope, IfOutOfAnIfBody) {
         x = 3.0
 )");
   Proc q = lift_scope(p, p.body_cursor()[0].body()[0]);
-  expect_golden("LiftScope.IfOutOfAnIfBody", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -59,7 +63,7 @@ TEST(LiftScope, IfOutOfAnElseBranch) {
             x = 3.0
 )");
   Proc q = lift_scope(p, p.body_cursor()[0].orelse()[0]);
-  expect_golden("LiftScope.IfOutOfAnElse", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -182,6 +186,56 @@ TEST(LiftScope, ForwardsBranchesAndHeads) {
   EXPECT_EQ(q.forward(loop).loc(), q.body_cursor()[0].body()[0].loc());
   EXPECT_EQ(q.forward(then_s).loc(), q.body_cursor()[0].body()[0].body()[0].loc());
   EXPECT_EQ(q.forward(else_s).loc(), q.body_cursor()[0].orelse()[0].body()[0].loc());
+}
+
+}  // namespace
+
+namespace {
+
+// Exo tests/test_schedules.py::test_lift_scope: a loop moves out of an if without else.
+TEST(LiftScope, LiftScope) {
+  Proc foo = parse_proc(R"(def foo(n: size, x: R[n, n]):
+    for j in seq(0, n):
+        if j < 10:
+            for i in seq(0, n):
+                x[i, j] = 1.0
+)");
+  Proc q = lift_scope(foo, "for i in _: _");
+  EXPECT_EQ(to_string(q), R"(def foo(n: size, x: R[n, n] @ DRAM):
+    for j in seq(0, n):
+        for i in seq(0, n):
+            if j < 10:
+                x[i, j] = 1.0
+)");
+  expect_equivalent(foo, q, {{"n", 4}});
+  expect_equivalent(foo, q, {{"n", 13}});
+}
+
+// Exo tests/test_schedules.py::test_lift_scope_lift_for_when_outer_if_has_noelse_error: Exo says
+// "cannot lift for loop when if has an orelse clause".
+TEST(LiftScope, LiftScopeLiftForWhenOuterIfHasElseError) {
+  Proc foo = parse_proc(R"(def foo(n: size, x: R[n]):
+    if n < 10:
+        for i in seq(0, n):
+            x[i] = 1.0
+    else:
+        pass
+)");
+  expect_refused([&] { lift_scope(foo, "for i in _: _"); }, "lift_scope",
+                 "cannot lift a loop out of an if that has an else branch");
+}
+
+// Trust (evaluated once): a moved or duplicated expression keeps its value.
+TEST(LiftScope, LiftScopeRefusesAConditionTheLoopWrites) {
+  Proc p = eval_once_proc(R"(
+def f(A: f32[16] @ DRAM):
+    C.n = 8
+    for i in seq(0, 8):
+        if C.n > 4:
+            C.n = 2
+            A[i] = 1.0
+)");
+  expect_refused([&] { lift_scope(p, "if _: _"); }, "lift_scope", "writes C.n");
 }
 
 }  // namespace

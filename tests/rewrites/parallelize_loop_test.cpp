@@ -1,5 +1,10 @@
 // parallelize_loop: seq -> par when no two iterations conflict.
+#include <exocpp/exocpp.h>
+#include <gtest/gtest.h>
+
 #include "rewrite_test_util.h"
+#include "rewrites/fixtures.h"
+#include "rewrites/loops.h"
 #include "rewrites/stmts.h"
 
 using namespace exocpp;
@@ -13,7 +18,7 @@ TEST(ParallelizeLoop, MakesAnIndependentLoopParallel) {
         A[i] = B[i] + 1.0
 )");
   Proc q = parallelize_loop(p, p.body_cursor()[0]);
-  expect_golden("ParallelizeLoop_MakesAnIndependentLoopParallel", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -62,6 +67,80 @@ TEST(ParallelizeLoop, AcceptsALoopName) {
   Proc q = parallelize_loop(p, "i");
   EXPECT_EQ(q.body()[0].as<ForNode>()->mode, LoopMode::Par);
   expect_equivalent(p, q);
+}
+
+}  // namespace
+
+namespace {
+
+const char* kStaticInLoop =
+    "def f(N: size, x: f32[N] @ DRAM, y: f32[N] @ DRAM):\n"
+    "    for i in seq(0, N):\n"
+    "        t: f32[64] @ DRAM_STATIC\n"
+    "        for k in seq(0, 64):\n"
+    "            t[k] = x[i]\n"
+    "        y[i] = 0.0\n"
+    "        for k in seq(0, 64):\n"
+    "            y[i] += t[k]\n";
+
+// Exo tests/test_schedules.py::test_parallelize_loop
+TEST(ParallelizeLoop, ParallelizeLoop) {
+  Proc foo = parse_proc(R"(def foo(A: i8[10]):
+    for i in seq(0, 10):
+        A[i] = 1.0
+)");
+  Proc q = parallelize_loop(foo, foo.find_loop("i"));
+  EXPECT_EQ(to_string(q), R"(def foo(A: i8[10] @ DRAM):
+    for i in par(0, 10):
+        A[i] = 1.0
+)");
+  expect_equivalent(foo, q);
+}
+
+// Trust (emitted C): the operation refuses what codegen could not emit.
+TEST(ParallelizeLoop, LoopAllocatingInStaticStorageIsRefused) {
+  // redteam 15_parallelize_static_alloc
+  Proc p = proc_of(kStaticInLoop, "f");
+  try {
+    parallelize_loop(p, "i");
+    FAIL() << "accepted";
+  } catch (const SchedulingError& e) {
+    EXPECT_NE(std::string(e.what()).find("allocates 't' (DRAM_STATIC) in static storage"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find(":3:"), std::string::npos) << e.what();
+  }
+}
+
+// Trust (emitted C): the operation refuses what codegen could not emit.
+TEST(ParallelizeLoop, LoopCallingAProcWithAStaticAllocationIsRefused) {
+  Module m = parse_module(
+      "def g(x: f32[4] @ DRAM):\n"
+      "    t: f32[4] @ DRAM_STATIC\n"
+      "    for k in seq(0, 4):\n"
+      "        t[k] = x[k]\n"
+      "    for k in seq(0, 4):\n"
+      "        x[k] = t[3 - k]\n"
+      "\n"
+      "def f(N: size, x: f32[N, 4] @ DRAM):\n"
+      "    for i in seq(0, N):\n"
+      "        g(x[i, 0:4])\n");
+  try {
+    parallelize_loop(m.proc("f"), "i");
+    FAIL() << "accepted";
+  } catch (const SchedulingError& e) {
+    EXPECT_NE(std::string(e.what()).find("in proc 'g'"), std::string::npos) << e.what();
+  }
+}
+
+// Trust (emitted C): the operation refuses what codegen could not emit.
+TEST(ParallelizeLoop, AfterMovingTheBufferToTheStackTheLoopParallelizes) {
+  Proc p = proc_of(kStaticInLoop, "f");
+  Proc q = parallelize_loop(set_memory(p, "t", "DRAM_STACK"), "i");
+  for (int64_t n : {1, 5}) {
+    EXPECT_EQ(compare_procs(p, q, {{"N", n}}), "");
+    EXPECT_EQ(compare_compiled_with_interpreter(q, {{"N", n}}, 1), "");
+  }
 }
 
 }  // namespace

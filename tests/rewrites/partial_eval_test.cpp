@@ -1,5 +1,8 @@
 // partial_eval: control arguments fixed to constants and removed from the signature.
 #include "rewrite_test_util.h"
+#include "rewrites/buffers.h"
+#include "rewrites/loops.h"
+#include "rewrites/memories.h"
 #include "rewrites/stmts.h"
 
 using namespace exocpp;
@@ -77,6 +80,42 @@ TEST(PartialEval, ForwardsCursors) {
   Cursor body = p.body_cursor()[0].body()[0].body()[0];
   Proc q = partial_eval(p, {{"K", 5}});
   EXPECT_EQ(q.forward(body).to_string(), "A[i, k] = 1.0");
+}
+
+}  // namespace
+
+namespace {
+
+// Exo tests/test_schedules.py::test_simple_partial_eval: n fixed to 10.
+TEST(PartialEval, SimplePartialEval) {
+  Proc bar = parse_proc(R"(def bar(n: size, A: i8[n]):
+    tmp: i8[n]
+    for i in seq(0, n):
+        tmp[i] = A[i]
+)");
+  Proc q = partial_eval(bar, {{"n", 10}});
+  EXPECT_EQ(to_string(q), R"(def bar(A: i8[10] @ DRAM):
+    tmp: i8[10] @ DRAM
+    for i in seq(0, 10):
+        tmp[i] = A[i]
+)");
+}
+
+// Exo tests/test_schedules.py::test_bool_partial_eval: b fixed to False.
+TEST(PartialEval, BoolPartialEval) {
+  Proc bar = parse_proc(R"(def bar(b: bool, n: size, A: i8[n]):
+    tmp: i8[n]
+    for i in seq(0, n):
+        if b == True:
+            tmp[i] = A[i]
+)");
+  Proc q = partial_eval(bar, {{"b", 0}});
+  EXPECT_EQ(to_string(q), R"(def bar(n: size, A: i8[n] @ DRAM):
+    tmp: i8[n] @ DRAM
+    for i in seq(0, n):
+        if False == True:
+            tmp[i] = A[i]
+)");
 }
 
 }  // namespace

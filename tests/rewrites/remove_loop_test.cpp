@@ -20,7 +20,7 @@ TEST(RemoveLoop, IdempotentBody) {
         x = y * 2.0
 )");
   Proc q = remove_loop(p, p.body_cursor()[0]);
-  expect_golden("RemoveLoop.IdempotentBody", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -82,6 +82,96 @@ TEST(RemoveLoop, ForwardsTheBodyUpOneLevel) {
   Proc q = remove_loop(p, p.body_cursor()[0]);
   EXPECT_EQ(q.forward(second).loc(), q.body_cursor()[1].loc());
   EXPECT_FALSE(q.forward(p.body_cursor()[0]).is_valid());
+}
+
+}  // namespace
+
+namespace {
+
+// Exo tests/test_schedules.py::test_remove_loop. Exo's golden guards the body with `if n > 0:`;
+// sizes are positive in exocpp, so the checker proves the loop runs and no guard is added
+// (docs/exo-differences.md).
+TEST(RemoveLoop, RemoveLoop) {
+  Proc foo = parse_proc(R"(def foo(n: size, m: size, x: i8):
+    a: i8
+    for i in seq(0, n):
+        for j in seq(0, m):
+            x = a
+)");
+  Proc q = remove_loop(foo, "for i in _:_");
+  EXPECT_EQ(to_string(q), R"(def foo(n: size, m: size, x: i8 @ DRAM):
+    a: i8 @ DRAM
+    for j in seq(0, m):
+        x = a
+)");
+}
+
+// Exo tests/test_schedules.py::test_remove_loop, second proc: the first `for i` matches; the empty
+// nest after it stays.
+TEST(RemoveLoop, RemoveLoopTheFirstMatch) {
+  Proc bar = parse_proc(R"(def bar(n: size, m: size, x: i8):
+    a: i8
+    for i in seq(0, n):
+        for j in seq(0, m):
+            x = a
+    for i in seq(0, n):
+        for j in seq(0, m):
+            pass
+)");
+  Proc q = remove_loop(bar, "for i in _:_");
+  EXPECT_EQ(to_string(q), R"(def bar(n: size, m: size, x: i8 @ DRAM):
+    a: i8 @ DRAM
+    for j in seq(0, m):
+        x = a
+    for i in seq(0, n):
+        for j in seq(0, m):
+            pass
+)");
+}
+
+// Exo tests/test_schedules.py::test_remove_loop_fail: a reduction is not idempotent. Exo: "The
+// statement at ... is not idempotent".
+TEST(RemoveLoop, RemoveLoopFailsOnAReduction) {
+  Proc foo = parse_proc(R"(def foo(n: size, m: size, x: i8):
+    a: i8
+    for i in seq(0, n):
+        for j in seq(0, m):
+            x += a
+)");
+  expect_refused([&] { remove_loop(foo, "for i in _:_"); }, "remove_loop",
+                 "so running it twice adds twice");
+}
+
+// Exo tests/test_schedules.py::test_remove_loop_deterministic: K / 4 may be 0, so the body keeps
+// Exo's guard; the answer is the same on every run.
+TEST(RemoveLoop, RemoveLoopDeterministic) {
+  Proc foo = parse_proc(R"(def foo(M: size, N: size, K: size, A: f32[M, N]):
+    for k in seq(0, K / 4):
+        for i in seq(0, M):
+            for j in seq(0, N):
+                A[i, j] = 1.0
+)");
+  const char* golden = R"(def foo(M: size, N: size, K: size, A: f32[M, N] @ DRAM):
+    if K / 4 > 0:
+        for i in seq(0, M):
+            for j in seq(0, N):
+                A[i, j] = 1.0
+)";
+  for (int run = 0; run < 10; ++run) EXPECT_EQ(to_string(remove_loop(foo, "k")), golden) << run;
+  Proc q = remove_loop(foo, "k");
+  for (int64_t k : {1, 3, 4, 9}) expect_equivalent(foo, q, {{"M", 2}, {"N", 3}, {"K", k}});
+}
+
+// Trust (bounds): a loop operation proves what it assumes about its bounds.
+// A loop that may run zero times is not simply unwrapped: its body stays behind a guard.
+TEST(RemoveLoop, RemoveLoopKeepsALoopThatMayNotRunFromRunning) {
+  Proc p = parse_proc(R"(
+def f(N: size, x: f32 @ DRAM):
+    for i in seq(0, N - 1):
+        x = 1.0
+)");
+  Proc q = remove_loop(p, "i");
+  for (int64_t n : {1, 2}) expect_equivalent(p, q, {{"N", n}});
 }
 
 }  // namespace

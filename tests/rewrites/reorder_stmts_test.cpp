@@ -1,6 +1,11 @@
 // reorder_stmts: two statements swapped when the checker proves they commute.
 #include "rewrite_test_util.h"
+#include "rewrites/buffers.h"
+#include "rewrites/fixtures.h"
+#include "rewrites/loops.h"
+#include "rewrites/memories.h"
 #include "rewrites/stmts.h"
+#include "rewrites/subprocs.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;
@@ -17,7 +22,7 @@ const char* kSrc = R"(def f(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
 TEST(ReorderStmts, SwapsIndependentStatements) {
   Proc p = parse_proc(kSrc);
   Proc q = reorder_stmts(p, p.body_cursor()[0].body().slice(0, 2));
-  expect_golden("ReorderStmts_SwapsIndependentStatements", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -97,6 +102,60 @@ TEST(ReorderStmts, TheLastStatementAloneIsNotProvedStmtNoNext) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()[2]); }, "reorder_stmts",
                  ErrorCode::NotProved, "stmt.no_next");
+}
+
+}  // namespace
+
+namespace {
+
+// Exo tests/test_schedules.py::test_reorder_stmts: f[100] = 1.0 moves before the loop writing
+// f[0:100].
+TEST(ReorderStmts, ReorderStmts) {
+  Proc bar = parse_proc(R"(def bar(g: R[100] @ DRAM):
+    f: R[101] @ DRAM
+    for i in seq(0, 100):
+        f[i] = 1.0
+    f[100] = 1.0
+    for i in seq(0, 100):
+        g[i] = f[i] + f[i + 1]
+)");
+  Proc q = reorder_stmts(bar, "for i in _:_ ;\nf[_] = _");
+  EXPECT_EQ(to_string(q), R"(def bar(g: R[100] @ DRAM):
+    f: R[101] @ DRAM
+    f[100] = 1.0
+    for i in seq(0, 100):
+        f[i] = 1.0
+    for i in seq(0, 100):
+        g[i] = f[i] + f[i + 1]
+)");
+  expect_equivalent(bar, q);
+}
+
+// Trust (evaluated once): a moved or duplicated expression keeps its value.
+TEST(ReorderStmts, ReorderStmtsSeesTheReadsOfAWindowStatement) {
+  Proc p = eval_once_proc(R"(
+def f(A: f32[8] @ DRAM):
+    C.k = 0
+    w = A[C.k:C.k + 2]
+    C.k = 4
+    w[0] = 1.0
+)");
+  expect_refused([&] { reorder_stmts(p, "w = _ ; C.k = _"); }, "reorder_stmts", "");
+}
+
+// Trust (evaluated once): a moved or duplicated expression keeps its value.
+TEST(ReorderStmts, ReorderStmtsNeverDecidesAViewWithALaterConfigValue) {
+  // w[0] is A[0] (C.k was 0 at the window statement), not A[4]: swapping the two writes is
+  // wrong, and the checker must not read w's bounds with C.k's later value.
+  Proc p = eval_once_proc(R"(
+def f(A: f32[8] @ DRAM):
+    C.k = 0
+    w = A[C.k:C.k + 2]
+    C.k = 4
+    A[0] = 2.0
+    w[0] = 1.0
+)");
+  expect_refused([&] { reorder_stmts(p, "A[_] = _ ; w[_] = _"); }, "reorder_stmts", "");
 }
 
 }  // namespace

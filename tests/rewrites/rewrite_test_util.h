@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 
@@ -20,9 +21,13 @@ inline Proc parse_proc(const std::string& src, const std::string& name = "") {
   return name.empty() ? m.procs.back() : m.proc(name);
 }
 
-// Compares `actual` with tests/rewrites/golden/<name>.txt. With UPDATE_GOLDEN=1 in the
-// environment the file is (re)written instead; a missing golden file is a failure otherwise.
-inline void expect_golden(const std::string& name, const std::string& actual) {
+// Compares `actual` with the running test's golden file, tests/rewrites/golden/<Suite>.<Test>.txt
+// (one golden per test, named after it). With UPDATE_GOLDEN=1 in the environment the file is
+// (re)written instead; a missing golden file is a failure otherwise.
+inline void expect_golden(const std::string& actual) {
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  ASSERT_NE(test, nullptr) << "expect_golden outside a test";
+  const std::string name = std::string(test->test_suite_name()) + "." + test->name();
   std::string path = std::string(EXOCPP_TEST_DATA_DIR) + "/rewrites/golden/" + name + ".txt";
   const char* update = std::getenv("UPDATE_GOLDEN");
   if (update && std::string(update) == "1") {
@@ -112,6 +117,16 @@ void expect_refused(F&& f, const std::string& op, ErrorCode code, const std::str
     EXPECT_EQ(e.op(), op) << e.what();
     EXPECT_EQ(e.code(), code) << e.what();
     EXPECT_EQ(e.reason_id(), reason_id) << e.what();
+  }
+}
+
+// Expects `op` to be refused (by whichever operation) with a message that contains `phrase`.
+inline void expect_refused(const std::function<Proc()>& op, const std::string& phrase) {
+  try {
+    Proc q = op();
+    ADD_FAILURE() << "accepted:\n" << q;
+  } catch (const SchedulingError& e) {
+    EXPECT_NE(std::string(e.what()).find(phrase), std::string::npos) << e.what();
   }
 }
 

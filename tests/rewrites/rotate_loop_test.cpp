@@ -22,7 +22,7 @@ const char* kSrc = R"(def f(N: size, A: f32[N, 4] @ DRAM, x: f32[4] @ DRAM):
 TEST(RotateLoop, MovesTheFirstStatementToTheIterationBefore) {
   Proc p = parse_proc(kSrc);
   Proc q = rotate_loop(p, "i", 1);
-  expect_golden("RotateLoop.MovesTheFirstStatementToTheIterationBefore", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 

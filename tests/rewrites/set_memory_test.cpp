@@ -35,7 +35,7 @@ def foo(x: f32[4] @ DRAM):
         x[i] = t[i] * 2.0
 )");
   Proc q = set_memory(p, "t", DRAM_STATIC());
-  expect_golden("SetMemory_Static", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -58,7 +58,7 @@ def foo(x: f32[4] @ DRAM):
     store(x[0:4], t[0:4])
 )");
   Proc q = set_memory(p, "t", "TEST_REGS");
-  expect_golden("SetMemory_Regs", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 

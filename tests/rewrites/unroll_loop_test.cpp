@@ -2,6 +2,7 @@
 // refusals (non-constant bounds, too many copies) and forwarding.
 #include "rewrite_test_util.h"
 #include "rewrites/loops.h"
+#include "rewrites/stmts.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;
@@ -14,7 +15,7 @@ TEST(UnrollLoop, ConstantBounds) {
         A[i] = A[i + 1]
 )");
   Proc q = unroll_loop(p, p.body_cursor()[0]);
-  expect_golden("UnrollLoop.ConstantBounds", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -27,7 +28,7 @@ TEST(UnrollLoop, CopiesWithAllocationsAndInnerLoops) {
             A[i, j] = t
 )");
   Proc q = unroll_loop(p, p.body_cursor()[0]);
-  expect_golden("UnrollLoop.WithAllocations", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -38,7 +39,7 @@ TEST(UnrollLoop, ZeroTripLoopLeavesPass) {
             A[k] = 1.0
 )");
   Proc q = unroll_loop(p, p.body_cursor()[0].body()[0]);
-  expect_golden("UnrollLoop.ZeroTrip", to_string(q));
+  expect_golden(to_string(q));
   expect_equivalent(p, q);
 }
 
@@ -79,6 +80,68 @@ TEST(UnrollLoop, AnEnormousUnrollIsUnsupportedLoopTooManyCopies) {
 )");
   expect_refused([&] { unroll_loop(p, p.body_cursor()[0]); }, "unroll_loop", ErrorCode::Unsupported,
                  "loop.too_many_copies");
+}
+
+}  // namespace
+
+namespace {
+
+// Exo tests/test_schedules.py::test_simple_unroll
+TEST(UnrollLoop, SimpleUnroll) {
+  Proc bar = parse_proc(R"(def bar(A: i8[10]):
+    tmp: i8[10]
+    for i in seq(0, 10):
+        tmp[i] = A[i]
+)");
+  Proc q = unroll_loop(bar, "i");
+  EXPECT_EQ(to_string(q), R"(def bar(A: i8[10] @ DRAM):
+    tmp: i8[10] @ DRAM
+    tmp[0] = A[0]
+    tmp[1] = A[1]
+    tmp[2] = A[2]
+    tmp[3] = A[3]
+    tmp[4] = A[4]
+    tmp[5] = A[5]
+    tmp[6] = A[6]
+    tmp[7] = A[7]
+    tmp[8] = A[8]
+    tmp[9] = A[9]
+)");
+  expect_equivalent(bar, q);
+}
+
+// Exo tests/test_schedules.py::test_simple_unroll2: a nonzero lower bound.
+TEST(UnrollLoop, SimpleUnroll2) {
+  Proc bar = parse_proc(R"(def bar(A: i8[10]):
+    tmp: i8[10]
+    for i in seq(3, 10):
+        tmp[i] = A[i]
+)");
+  Proc q = unroll_loop(bar, "i");
+  EXPECT_EQ(to_string(q), R"(def bar(A: i8[10] @ DRAM):
+    tmp: i8[10] @ DRAM
+    tmp[3] = A[3]
+    tmp[4] = A[4]
+    tmp[5] = A[5]
+    tmp[6] = A[6]
+    tmp[7] = A[7]
+    tmp[8] = A[8]
+    tmp[9] = A[9]
+)");
+  expect_equivalent(bar, q);
+}
+
+// Exo tests/test_schedules.py::test_simple_unroll3: the lower bound m is not a constant. Exo:
+// "expected loop 'i' to have constant bounds".
+TEST(UnrollLoop, SimpleUnroll3RefusesNonConstantBounds) {
+  Proc bar = parse_proc(R"(def bar(m: size, A: i8[10]):
+    assert m < 10
+    tmp: i8[10]
+    for i in seq(m, 10):
+        tmp[i] = A[i]
+)");
+  expect_refused([&] { unroll_loop(bar, "i"); }, "unroll_loop",
+                 "expected loop i to have constant bounds, got seq(m, 10)");
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The random-schedule differential generator shared by the CI test
-// (tests/rewrites/random_schedule_test.cpp) and the soak program (tests/soak/schedule_soak.cpp,
+// (tests/properties/random_schedule_test.cpp) and the soak program (tests/soak/schedule_soak.cpp,
 // scripts/soak.sh).
 //
 // For a seed it generates a module (a config, small sub-procs taking windows, and a main proc
@@ -65,7 +65,7 @@ struct SeedResult {
   std::vector<Failure> failures;
 };
 
-// What the CI test (tests/rewrites/random_schedule_test.cpp) generates and tries: everything
+// What the CI test (tests/properties/random_schedule_test.cpp) generates and tries: everything
 // the soak program does (a finding that cannot be fixed at once is excluded here, saying why).
 Options ci_options();
 

@@ -6,9 +6,9 @@
 #include <random>
 #include <sstream>
 
-#include "rewrite_test_util.h"
 #include "rewrites/composites.h"
 #include "rewrites/loops.h"
+#include "rewrites/rewrite_test_util.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;

@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "rewrite_test_util.h"
+#include "rewrites/rewrite_test_util.h"
 #include "support/schedule_fuzz.h"
 
 using namespace exocpp;

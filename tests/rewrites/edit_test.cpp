@@ -1,8 +1,9 @@
 // rw::Edit: each verb changes the body and forwards cursors to match, so a cursor taken on the
 // input and forwarded to the result names the statement the verb says it became.
+#include "rewrites/internal/edit.h"
+
 #include "core/printer.h"
 #include "rewrite_test_util.h"
-#include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
 
 using namespace exocpp;

@@ -4,8 +4,8 @@
 #include <functional>
 #include <set>
 
-#include "rewrite_test_util.h"
 #include "rewrites/buffers.h"
+#include "rewrites/rewrite_test_util.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;

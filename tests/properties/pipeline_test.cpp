@@ -1,6 +1,6 @@
 // A schedule written the way a user writes one: pattern-string targets, several operations in
 // sequence, cursors carried across steps, and the result checked against the original.
-#include "rewrite_test_util.h"
+#include "rewrites/rewrite_test_util.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;
@@ -17,7 +17,7 @@ TEST(Pipeline, DocsExampleRuns) {
   p = divide_loop(p, "j", 4, {"jo", "ji"}, {.tail = Tail::Cut});
   p = reorder_loops(p, "ji k");
   p = stage_mem(p, p.find_loop("k"), "C[i, 4 * jo:4 * jo + 4]", "C_reg");
-  expect_golden("Pipeline_DocsExample", to_string(p));
+  expect_golden(to_string(p));
   expect_equivalent(gemm(), p, {{"M", 3}, {"N", 9}, {"K", 5}});
 }
 

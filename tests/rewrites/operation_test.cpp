@@ -1,7 +1,8 @@
 // The shared scheduling framework: target resolution and the operation wrapper.
+#include "rewrites/internal/operation.h"
+
 #include "rewrite_test_util.h"
 #include "rewrites/internal/names.h"
-#include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
 

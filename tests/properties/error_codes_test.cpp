@@ -3,7 +3,7 @@
 // end is nested in the operation's SchedulingError.
 #include <set>
 
-#include "rewrite_test_util.h"
+#include "rewrites/rewrite_test_util.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;

@@ -2,7 +2,7 @@
 // test_cut_loop_by_expr1/2 (golden text exact), and its errors.
 #include <exocpp/exocpp.h>
 
-#include "rewrite_test_util.h"
+#include "rewrites/rewrite_test_util.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;
