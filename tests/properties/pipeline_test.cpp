@@ -36,7 +36,8 @@ TEST(Pipeline, IllegalStepIsRefusedWithLocationAndLeavesTheProcUsable) {
     for i in seq(0, N):
         A[i + 1] = A[i] + 1.0
 )");
-  expect_refused([&] { parallelize_loop(p, "i"); }, "parallelize_loop", "<string>:2:5");
+  expect_refused([&] { parallelize_loop(p, "i"); }, "parallelize_loop", ErrorCode::NotProved,
+                 "checker.par_conflict", "<string>:2:5");
   EXPECT_EQ(to_string(p).substr(0, 3), "def");
 }
 

@@ -100,7 +100,7 @@ TEST(StencilScheduleRandom, ReadingPastTheProducerIsRefused) {
           compute_and_store_at(p, "for y in _: _ #0",
                                {"for yo in _: _", p.find("for yi in _: _ #1").as_block()});
         },
-        "compute_inline", "lies in the produced range");
+        "compute_inline", ErrorCode::NotProved, "checker.refuted", "lies in the produced range");
   }
 }
 

@@ -36,7 +36,8 @@ TEST(AddAssertion, TheResultIsANewProcThatRejectsOtherArguments) {
 
 TEST(AddAssertion, RefusesAFalseCondition) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { add_assertion(p, "1 == 2"); }, "add_assertion", "would accept no arguments");
+  expect_refused([&] { add_assertion(p, "1 == 2"); }, "add_assertion", ErrorCode::BadArgument,
+                 "arg.invalid", "would accept no arguments");
 }
 
 TEST(AddAssertion, AnAlwaysTrueConditionChangesNothing) {
@@ -46,7 +47,8 @@ TEST(AddAssertion, AnAlwaysTrueConditionChangesNothing) {
 
 TEST(AddAssertion, RefusesAnUnknownName) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { add_assertion(p, "M > 2"); }, "add_assertion", "M");
+  expect_refused([&] { add_assertion(p, "M > 2"); }, "add_assertion", ErrorCode::BadArgument,
+                 "arg.parse_or_type", "M");
 }
 
 }  // namespace

@@ -39,30 +39,33 @@ TEST(AddLoop, GuardedAroundAReduction) {
 
 TEST(AddLoop, RefusesANonIdempotentBlock) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { add_loop(p, p.body_cursor()[1], "i", "N"); }, "add_loop", "adds twice");
+  expect_refused([&] { add_loop(p, p.body_cursor()[1], "i", "N"); }, "add_loop",
+                 ErrorCode::NotProved, "checker.refuted", "adds twice");
 }
 
 TEST(AddLoop, RefusesABoundThatMayNotBePositive) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { add_loop(p, p.body_cursor()[0], "i", "N - 1"); }, "add_loop",
-                 "is positive, but");
+                 ErrorCode::NotProved, "checker.refuted", "is positive, but");
 }
 
 TEST(AddLoop, RefusesABoundThatIsNotAnInteger) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { add_loop(p, p.body_cursor()[0], "i", "N > 1"); }, "add_loop",
+                 ErrorCode::BadArgument, "arg.expression",
                  "must be an integer (index) expression, but it has type bool");
 }
 
 TEST(AddLoop, RefusesAnUnknownName) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { add_loop(p, p.body_cursor()[0], "i", "K"); }, "add_loop", "K");
+  expect_refused([&] { add_loop(p, p.body_cursor()[0], "i", "K"); }, "add_loop",
+                 ErrorCode::BadArgument, "arg.parse_or_type", "K");
 }
 
 TEST(AddLoop, RefusesANameInUse) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { add_loop(p, p.body_cursor()[0], "x", "N"); }, "add_loop",
-                 "'x' is already used");
+                 ErrorCode::BadArgument, "arg.name", "'x' is already used");
 }
 
 TEST(AddLoop, ForwardsTheBlockIntoTheLoop) {
@@ -161,7 +164,7 @@ TEST(AddLoop, AddLoop5RefusesABoundThatMayNotBePositive) {
     x = 0.0
 )");
   expect_refused([&] { add_loop(foo, "x = _", "i", "n-m", {.guard = true}); }, "add_loop",
-                 "the new loop's bound 'n-m' is positive");
+                 ErrorCode::NotProved, "checker.refuted", "the new loop's bound 'n-m' is positive");
 }
 
 // Exo tests/test_schedules.py::test_add_loop5_fail: a reduction is not idempotent. Exo: "The
@@ -172,7 +175,8 @@ TEST(AddLoop, AddLoop5FailRefusesAReduction) {
     x += 2.0
     x += 3.0
 )");
-  expect_refused([&] { add_loop(foo, "x += 2.0", "i", "5"); }, "add_loop",
+  expect_refused([&] { add_loop(foo, "x += 2.0", "i", "5"); }, "add_loop", ErrorCode::NotProved,
+                 "checker.refuted",
                  "running the block more than once is the same as running it once");
 }
 
@@ -180,8 +184,8 @@ TEST(AddLoop, AddLoop5FailRefusesAReduction) {
 // write. Exo: "The expression 0 is not guaranteed to be greater than 0".
 TEST(AddLoop, AddLoop6RefusesAZeroBound) {
   Proc foo = parse_proc(kThreeWrites);
-  expect_refused([&] { add_loop(foo, "x = 2.0", "i", "0"); }, "add_loop",
-                 "the new loop's bound '0' is positive");
+  expect_refused([&] { add_loop(foo, "x = 2.0", "i", "0"); }, "add_loop", ErrorCode::NotProved,
+                 "checker.refuted", "the new loop's bound '0' is positive");
 }
 
 // Trust (new names): every introduced name goes through rw::check_new_name.
@@ -196,11 +200,11 @@ TEST(AddLoop, AddLoopRefusesBadNames) {
 TEST(AddLoop, NameVisibleAtTheTargetIsRefused) {
   Proc p = parse_proc(kNamesTwoLoops);
   expect_refused([&] { add_loop(p, p.find("A[_] = _"), "j", "2", {.guard = true}); }, "add_loop",
-                 "already used");
+                 ErrorCode::BadArgument, "arg.name", "already used");
   expect_refused([&] { add_loop(p, p.find("A[_] = _"), "i", "2", {.guard = true}); }, "add_loop",
-                 "already used");
+                 ErrorCode::BadArgument, "arg.name", "already used");
   expect_refused([&] { stage_mem(p, p.find_loop("j"), "A[i, 0:8]", "N"); }, "stage_mem",
-                 "already used");
+                 ErrorCode::BadArgument, "arg.name", "already used");
 }
 
 // Trust (well-formed): every accepted result passes the front end.
@@ -209,7 +213,7 @@ TEST(AddLoop, NameVisibleAtTheTargetIsRefused) {
 TEST(AddLoop, AddLoopRefusesToPutAConfigWriteUnderALoop) {
   Proc p = parse_proc(kConfigWrite, "f");
   expect_refused([&] { add_loop(p, "Cfg.n = _", "a", "N", {.guard = true}); }, "add_loop",
-                 "the rewritten proc would not be valid");
+                 ErrorCode::NotProved, "result.ill_typed", "the rewritten proc would not be valid");
 }
 
 // Trust (well-formed): every accepted result passes the front end.

@@ -39,7 +39,8 @@ TEST(Autofission, RefusesWhatFissionRefuses) {
         B[i] = 2.0
 )");
   expect_refused([&] { autofission(p, p.body_cursor()[0].body()[0].after(), {.n_lifts = 2}); },
-                 "autofission", "n_lifts is too large");
+                 "autofission", ErrorCode::NotProved, "stmt.no_enclosing_scope",
+                 "n_lifts is too large");
 }
 
 }  // namespace
@@ -146,7 +147,8 @@ def ld_i8(n: size, m: size, scale: f32 @ DRAM, src: i8[n, m] @ DRAM, dst: i8[n, 
   // n_lifts exceeds the loops around the gap (Exo's test asks for 3 with two loops); exocpp
   // refuses that (docs/scheduling/loops.md), so the port asks for the 2 lifts there are.
   expect_refused([&] { autofission(p, p.find("ConfigLoad.scale = _").after(), {.n_lifts = 3}); },
-                 "autofission", "n_lifts is too large");
+                 "autofission", ErrorCode::NotProved, "stmt.no_enclosing_scope",
+                 "n_lifts is too large");
   p = autofission(p, p.find("ConfigLoad.scale = _").after(), {.n_lifts = 2});
   const Proc unconfigured = p;
   p = write_config(p, p.find("ConfigLoad.scale = _").after(), cfg, "src_stride", "stride(src, 0)");
@@ -154,6 +156,7 @@ def ld_i8(n: size, m: size, scale: f32 @ DRAM, src: i8[n, m] @ DRAM, dst: i8[n, 
   // The move-in's assert on ConfigLoad.src_stride is proved from the write just made; the
   // same replace before that write is refused (the caller's value is unknown).
   expect_refused([&] { replace(unconfigured, "for i in _: _", lib.proc("do_ld_i8")); }, "replace",
+                 ErrorCode::NotProved, "checker.refuted",
                  "stride(src, 0) == ConfigLoad.src_stride");
   p = replace(p, "for i in _: _", lib.proc("do_ld_i8"));
   p = replace(p, "ConfigLoad.scale = _ ; ConfigLoad.src_stride = _", lib.proc("config_ld_i8"));

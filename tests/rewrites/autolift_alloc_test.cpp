@@ -71,14 +71,14 @@ TEST(AutoliftAlloc, ExpandsWhenValuesFlowBetweenIterations) {
 TEST(AutoliftAlloc, RefusesABadMode) {
   Proc p = parse_proc(kAuto);
   expect_refused([&] { autolift_alloc(p, p.body_cursor()[0].body()[0], {.mode = "diag"}); },
-                 "autolift_alloc", "mode must be");
+                 "autolift_alloc", ErrorCode::BadArgument, "arg.invalid", "mode must be");
 }
 
 TEST(AutoliftAlloc, RefusesTooSmallASize) {
   Proc p = parse_proc(kAuto);
   expect_refused(
       [&] { autolift_alloc(p, p.body_cursor()[0].body()[0], {.size = 2, .keep_dims = true}); },
-      "autolift_alloc", "is in [0, 2)");
+      "autolift_alloc", ErrorCode::NotProved, "checker.refuted", "is in [0, 2)");
 }
 
 TEST(AutoliftAlloc, ForwardsTheAllocationToItsLiftedPlace) {

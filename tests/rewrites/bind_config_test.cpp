@@ -46,7 +46,7 @@ def foo(y: f32 @ DRAM, x: f32[4] @ DRAM):
   Proc p = m.proc("foo");
   expect_refused(
       [&] { bind_config(p, p.body_cursor()[1].rhs().child(1), m.config("Cfg"), "scale"); },
-      "bind_config", "is read at line");
+      "bind_config", ErrorCode::NotProved, "config.observable", "is read at line");
 }
 
 // Cfg.scale is f32: an integer product that needs more than f32's 24 bits would be rounded.
@@ -76,21 +76,23 @@ TEST(BindConfig, TypeMismatchIsRefused) {
   Module m = config_lib(kScaled);
   Proc p = m.proc("foo");
   expect_refused([&] { bind_config(p, p.body_cursor()[0].rhs().child(1), m.config("Cfg"), "n"); },
-                 "bind_config", "does not fit Cfg.n");
+                 "bind_config", ErrorCode::BadArgument, "arg.type", "does not fit Cfg.n");
 }
 
 TEST(BindConfig, UnknownFieldIsRefused) {
   Module m = config_lib(kLoop);
   Proc p = m.proc("foo");
   expect_refused([&] { bind_config(p, p.find_loop("i").hi(), m.config("Cfg"), "m"); },
-                 "bind_config", "has no field 'm' (its fields: n, scale)");
+                 "bind_config", ErrorCode::BadArgument, "arg.undefined",
+                 "has no field 'm' (its fields: n, scale)");
 }
 
 TEST(BindConfig, LoopVariableIsRefused) {
   Module m = config_lib(kLoop);
   Proc p = m.proc("foo");
   Cursor idx = p.find("x[_] = _").idx()[0];
-  expect_refused([&] { bind_config(p, idx, m.config("Cfg"), "n"); }, "bind_config", "ill-typed");
+  expect_refused([&] { bind_config(p, idx, m.config("Cfg"), "n"); }, "bind_config",
+                 ErrorCode::NotProved, "result.ill_typed", "ill-typed");
 }
 
 TEST(BindConfig, ForwardsTheStatement) {
@@ -165,7 +167,7 @@ TEST(BindConfig, BindConfigOfLoopVaryingElementIsRefused) {
   Module m = parse_module(std::string(kConfigLoad) + kBindSubject);
   Proc foo = m.proc("foo");
   expect_refused([&] { bind_config(foo, "A[i]", m.config("ConfigLoad"), "scale"); }, "bind_config",
-                 "depends on loop variable 'i'");
+                 ErrorCode::NotProved, "result.ill_typed", "depends on loop variable 'i'");
 }
 
 // Exo tests/test_config.py::test_config_bind3: binding the loop variable is refused (Exo refuses
@@ -174,7 +176,7 @@ TEST(BindConfig, BindConfigOfLoopVariableIsRefused) {
   Module m = parse_module(std::string(kConfigControl) + kBindSubject);
   Proc foo = m.proc("foo");
   expect_refused([&] { bind_config(foo, "i", m.config("ConfigControl"), "i"); }, "bind_config",
-                 "depends on loop variable 'i'");
+                 ErrorCode::NotProved, "result.ill_typed", "depends on loop variable 'i'");
 }
 
 // Exo tests/test_config.py::test_config_bind4: the expression's type must fit the field.
@@ -187,6 +189,7 @@ def foo(A: f32[10] @ DRAM):
 )");
   Proc foo = m.proc("foo");
   expect_refused([&] { bind_config(foo, "tmp", m.config("ConfigControl"), "i"); }, "bind_config",
+                 ErrorCode::BadArgument, "arg.type",
                  "'tmp' has type f32, which does not fit ConfigControl.i of type index");
 }
 
@@ -197,7 +200,7 @@ TEST(BindConfig, BindConfigRefusesACallsBufferArgument) {
   Proc p = m.proc("f");
   Cursor arg = p.find("sub(_)").args()[0];
   expect_refused([&] { bind_config(p, arg, m.config("Cfg"), "v"); }, "bind_config",
-                 "is a buffer argument of the call");
+                 ErrorCode::BadArgument, "target.wrong_kind", "is a buffer argument of the call");
 }
 
 // Trust (well-formed): every accepted result passes the front end.

@@ -51,7 +51,7 @@ TEST(BindExpr, RefusesDifferentExpressions) {
       [&] {
         bind_expr(p, std::vector<CursorLike>{body[0].rhs().child(0), body[1].rhs()}, "t");
       },
-      "bind_expr", "differs from");
+      "bind_expr", ErrorCode::BadArgument, "arg.invalid", "differs from");
 }
 
 // 0.0 and -0.0 are different constants (1.0 / x tells them apart): not one binding.
@@ -65,7 +65,7 @@ TEST(BindExpr, RefusesZeroAndNegativeZeroAsOneExpression) {
       [&] {
         bind_expr(p, std::vector<CursorLike>{body[0].rhs().child(1), body[1].rhs().child(1)}, "t");
       },
-      "bind_expr", "differs from");
+      "bind_expr", ErrorCode::BadArgument, "arg.invalid", "differs from");
 }
 
 // Literals combined compute in the precision around them (f32 here: 16777217.0 is 16777216):
@@ -75,7 +75,7 @@ TEST(BindExpr, RefusesLiteralsCombined) {
     x[0] = x[1] - 16777217.0 * (0.5 + 3.0)
 )");
   expect_refused([&] { bind_expr(p, p.body_cursor()[0].rhs().child(1), "t"); }, "bind_expr",
-                 "no buffer precision");
+                 ErrorCode::NotProved, "precision.store", "no buffer precision");
 }
 
 // The binding of i8 arithmetic is i32 (it is computed in 32-bit int), but relu() of an i8 value
@@ -101,25 +101,26 @@ TEST(BindExpr, RefusesWhenABufferItReadsIsWrittenInBetween) {
       [&] {
         bind_expr(p, std::vector<CursorLike>{body[0].rhs(), body[2].rhs()}, "t");
       },
-      "bind_expr", "leave 'x[i] * 2.0' unchanged");
+      "bind_expr", ErrorCode::NotProved, "checker.refuted", "leave 'x[i] * 2.0' unchanged");
 }
 
 TEST(BindExpr, RefusesAControlExpression) {
   Proc p = parse_proc(kScale);
   Cursor idx = p.body_cursor()[0].body()[0].idx()[0];
-  expect_refused([&] { bind_expr(p, idx, "t"); }, "bind_expr", "not a data value");
+  expect_refused([&] { bind_expr(p, idx, "t"); }, "bind_expr", ErrorCode::BadArgument,
+                 "target.wrong_kind", "not a data value");
 }
 
 TEST(BindExpr, RefusesANameInUse) {
   Proc p = parse_proc(kScale);
   expect_refused([&] { bind_expr(p, p.body_cursor()[0].body()[0].rhs(), "x"); }, "bind_expr",
-                 "already used");
+                 ErrorCode::BadArgument, "arg.name", "already used");
 }
 
 TEST(BindExpr, RefusesAStatementTarget) {
   Proc p = parse_proc(kScale);
   expect_refused([&] { bind_expr(p, p.body_cursor()[0], "t"); }, "bind_expr",
-                 "expected an expression");
+                 ErrorCode::BadArgument, "target.wrong_kind", "expected an expression");
 }
 
 TEST(BindExpr, ForwardsStatementsPastTheBinding) {
@@ -180,6 +181,7 @@ TEST(BindExpr, RefusesToHoistAReadThatMayLieOutsideItsBuffer) {
             y[i] = x[4]
 )");
   expect_refused([&] { bind_expr(p, {p.find("x[4]")}, "c", p.find("for i in _: _")); }, "bind_expr",
+                 ErrorCode::NotProved, "expr.unsafe_to_move",
                  "lies in the buffer where the binding goes");
 }
 
@@ -190,7 +192,7 @@ TEST(BindExpr, RefusesToHoistAnIntegerDivisionOfData) {
         y[i] = a[0] / a[1]
 )");
   expect_refused([&] { bind_expr(p, {p.find("a[0] / a[1]")}, "c", p.find("for i in _: _")); },
-                 "bind_expr", "could divide by zero");
+                 "bind_expr", ErrorCode::NotProved, "expr.unsafe_to_move", "could divide by zero");
 }
 
 // A value the loop writes cannot be hoisted above it.
@@ -201,7 +203,8 @@ TEST(BindExpr, RefusesToHoistAValueTheLoopWrites) {
         y[i] = x[0]
 )");
   expect_refused([&] { bind_expr(p, {p.find("y[_] = _").rhs()}, "c", p.find("for i in _: _")); },
-                 "bind_expr", "which is written between the binding and its last use");
+                 "bind_expr", ErrorCode::NotProved, "dep.read_written",
+                 "which is written between the binding and its last use");
 }
 
 }  // namespace
@@ -301,7 +304,7 @@ TEST(BindExpr, BindExprRefusesBadNames) {
 TEST(BindExpr, NewVariableNamedLikeACalleeIsRefused) {
   Proc p = parse_module(kNamesCaller).proc("top");
   expect_refused([&] { bind_expr(p, p.find("A[_] = _").rhs(), "leaf"); }, "bind_expr",
-                 "calls a proc of that name");
+                 ErrorCode::BadArgument, "arg.name", "calls a proc of that name");
 }
 
 // Trust (precision): regrouped values keep their integer wrap and float rounding.
@@ -415,7 +418,8 @@ TEST(BindExpr, BindExprRefusesACallsBufferArgument) {
   Module m = parse_module(kCallWritesScalar);
   Proc p = m.proc("f");
   Cursor arg = p.find("sub(_)").args()[0];
-  expect_refused([&] { bind_expr(p, arg, "t"); }, "bind_expr", "is a buffer argument of the call");
+  expect_refused([&] { bind_expr(p, arg, "t"); }, "bind_expr", ErrorCode::BadArgument,
+                 "target.wrong_kind", "is a buffer argument of the call");
 }
 
 }  // namespace

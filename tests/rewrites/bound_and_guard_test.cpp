@@ -25,12 +25,14 @@ TEST(BoundAndGuard, BoundsATailLoopAndGuardsItsBody) {
 
 TEST(BoundAndGuard, RefusesABoundThatMayBeTooSmall) {
   Proc p = parse_proc(kTail);
-  expect_refused([&] { bound_and_guard(p, "i", "8"); }, "bound_and_guard", "is at most '8'");
+  expect_refused([&] { bound_and_guard(p, "i", "8"); }, "bound_and_guard", ErrorCode::NotProved,
+                 "checker.refuted", "is at most '8'");
 }
 
 TEST(BoundAndGuard, RefusesABoundThatDoesNotParse) {
   Proc p = parse_proc(kTail);
-  expect_refused([&] { bound_and_guard(p, "i", "16 +"); }, "bound_and_guard", "");
+  expect_refused([&] { bound_and_guard(p, "i", "16 +"); }, "bound_and_guard",
+                 ErrorCode::BadArgument, "arg.parse_or_type", "");
 }
 
 TEST(BoundAndGuard, ForwardsTheLoopAndItsBody) {
@@ -69,7 +71,8 @@ def f(A: f32[16] @ DRAM):
         C.n = 2
         A[i] = 1.0
 )");
-  expect_refused([&] { bound_and_guard(p, "i", "16"); }, "bound_and_guard", "writes C.n");
+  expect_refused([&] { bound_and_guard(p, "i", "16"); }, "bound_and_guard", ErrorCode::NotProved,
+                 "checker.value_changed", "writes C.n");
 }
 
 }  // namespace

@@ -75,22 +75,22 @@ TEST(CallEqv, RefusesAProcFromAnotherHistory) {
     for i in seq(0, n):
         x[i] = x[i] + x[i]
 )");
-  expect_refused([&] { call_eqv(p, "scal(_)", other); }, "call_eqv",
-                 "'scal2' is not equivalent to 'scal'");
+  expect_refused([&] { call_eqv(p, "scal(_)", other); }, "call_eqv", ErrorCode::BadArgument,
+                 "call.not_equivalent", "'scal2' is not equivalent to 'scal'");
 }
 
 TEST(CallEqv, RefusesAnEmptyProc) {
   Proc p = caller();
-  expect_refused([&] { call_eqv(p, "scal(_)", Proc()); }, "call_eqv",
-                 "the replacement proc is empty");
+  expect_refused([&] { call_eqv(p, "scal(_)", Proc()); }, "call_eqv", ErrorCode::BadArgument,
+                 "arg.undefined_proc", "the replacement proc is empty");
 }
 
 TEST(CallEqv, RefusesADifferentArgumentCount) {
   Proc p = caller();
   auto n = std::make_shared<ProcNode>(*callee_of(p).get());
   n->args.pop_back();
-  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv",
-                 "takes 1 arguments but 'scal' takes 2");
+  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv", ErrorCode::BadArgument,
+                 "call.signature", "takes 1 arguments but 'scal' takes 2");
 }
 
 TEST(CallEqv, RefusesAStatementThatIsNotACall) {
@@ -107,16 +107,16 @@ TEST(CallEqv, RefusesADifferentArgumentMemory) {
   Proc p = caller();
   auto n = std::make_shared<ProcNode>(*callee_of(p).get());
   n->args[1].mem = "DRAM_STATIC";
-  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv",
-                 "lives in memory DRAM in 'scal' but DRAM_STATIC");
+  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv", ErrorCode::BadArgument,
+                 "call.signature", "lives in memory DRAM in 'scal' but DRAM_STATIC");
 }
 
 TEST(CallEqv, RefusesADifferentArgumentType) {
   Proc p = caller();
   auto n = std::make_shared<ProcNode>(*callee_of(p).get());
   n->args[1].type.base = ScalarKind::F64;
-  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv",
-                 "has type [f32][n] in 'scal' but [f64][n]");
+  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv", ErrorCode::BadArgument,
+                 "call.signature", "has type [f32][n] in 'scal' but [f64][n]");
 }
 
 TEST(CallEqv, AcceptsANewAssertThatHoldsAtTheCall) {
@@ -132,8 +132,8 @@ TEST(CallEqv, RefusesANewAssertThatFailsAtTheCall) {
   Proc p = caller();
   auto n = std::make_shared<ProcNode>(*callee_of(p).get());
   n->preds.push_back(parse_expr("n >= 16", {{n->args[0].name, n->args[0].type}}));
-  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv",
-                 "the assert 'n >= 16' of 'scal' holds at the call");
+  expect_refused([&] { call_eqv(p, "scal(_)", Proc(n)); }, "call_eqv", ErrorCode::NotProved,
+                 "checker.refuted", "the assert 'n >= 16' of 'scal' holds at the call");
 }
 
 TEST(CallEqv, ForwardsEveryCursorToItself) {
@@ -217,7 +217,8 @@ def f(A: f32[8] @ DRAM):
   EXPECT_EQ(to_string(q), "def f(A: f32[8] @ DRAM):\n    scal_tiled(8, A[0:8])\n");
   expect_equivalent(f, q);
   Proc again = parse_module(callee).proc("scal");
-  expect_refused([&] { call_eqv(f, "scal(_)", again); }, "call_eqv", "not equivalent");
+  expect_refused([&] { call_eqv(f, "scal(_)", again); }, "call_eqv", ErrorCode::BadArgument,
+                 "call.not_equivalent", "not equivalent");
 }
 
 // Trust (equivalence): call_eqv compares what the caller observes.

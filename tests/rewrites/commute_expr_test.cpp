@@ -38,7 +38,8 @@ TEST(CommuteExpr, RefusesASubtraction) {
 
 TEST(CommuteExpr, RefusesAnEmptyList) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { commute_expr(p, {}); }, "commute_expr", "no expression");
+  expect_refused([&] { commute_expr(p, {}); }, "commute_expr", ErrorCode::BadArgument,
+                 "arg.invalid", "no expression");
 }
 
 TEST(CommuteExpr, ChecksEveryTargetBeforeRewriting) {
@@ -48,7 +49,7 @@ TEST(CommuteExpr, ChecksEveryTargetBeforeRewriting) {
       [&] {
         commute_expr(p, {rhs(p), rhs(p).child(0)});
       },
-      "commute_expr", "'B[i]' is not one");
+      "commute_expr", ErrorCode::BadArgument, "target.wrong_kind", "'B[i]' is not one");
 }
 
 TEST(CommuteExpr, ForwardsOperands) {
@@ -105,8 +106,8 @@ TEST(CommuteExpr, Commute2FindsNoMatch) {
   Proc foo = parse_proc(R"(def foo(x: R[3], y: R[3], z: R):
     z = x[0] + y[0] + x[1] + y[1]
 )");
-  expect_refused([&] { commute_expr(foo, {"y[0] + x[1]"}); }, "commute_expr",
-                 "no match for pattern 'y[0] + x[1]'");
+  expect_refused([&] { commute_expr(foo, {"y[0] + x[1]"}); }, "commute_expr", ErrorCode::NotFound,
+                 "target.no_match", "no match for pattern 'y[0] + x[1]'");
 }
 
 }  // namespace

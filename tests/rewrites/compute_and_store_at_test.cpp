@@ -65,7 +65,7 @@ TEST(ComputeAndStoreAt, RefusesARegionThatIsAlwaysEmpty) {
         compute_and_store_at(cut, "for i in _: _",
                              {"for jo in _: _", cut.find("for ji in _: _ #1").as_block()});
       },
-      "compute_and_store_at", "is always empty");
+      "compute_and_store_at", ErrorCode::NotProved, "region.empty", "is always empty");
 }
 
 TEST(ComputeAndStoreAt, AtTheRowLoopRecomputesThreeRowsPerRow) {
@@ -84,7 +84,8 @@ TEST(ComputeAndStoreAt, RefusesAConsumerReadingRowsTheProducerDidNotCompute) {
       [&] {
         compute_and_store_at(p, "for y in _: _ #0", {"for yo in _: _", "for yi in _: _ #1"});
       },
-      "compute_inline", "lies in the produced range [0, H + 1)");
+      "compute_inline", ErrorCode::NotProved, "checker.refuted",
+      "lies in the produced range [0, H + 1)");
 }
 
 // A refused step names the primitive that refused it (compute_inline here). The tail's reads
@@ -92,7 +93,8 @@ TEST(ComputeAndStoreAt, RefusesAConsumerReadingRowsTheProducerDidNotCompute) {
 TEST(ComputeAndStoreAt, RefusesWhenAReaderIsLeftOutsideTheLoops) {
   Proc p = strips(parse_proc(kBlur));
   expect_refused([&] { compute_and_store_at(p, "for y in _: _ #0", {"for yo in _: _"}); },
-                 "compute_inline", "only copies of its elements");
+                 "compute_inline", ErrorCode::NotProved, "stmt.form",
+                 "only copies of its elements");
 }
 
 TEST(ComputeAndStoreAt, RefusesAnIndexItCannotBound) {
@@ -105,7 +107,8 @@ TEST(ComputeAndStoreAt, RefusesAnIndexItCannotBound) {
             y[a, b] = t[a * b]
 )");
   expect_refused([&] { compute_and_store_at(p, "for i in _: _", {"for a in _: _"}); },
-                 "compute_and_store_at", "multiplies two variables");
+                 "compute_and_store_at", ErrorCode::Unsupported, "region.not_inferred",
+                 "multiplies two variables");
 }
 
 // A region that is always empty cannot be staged: NotProved region.empty.

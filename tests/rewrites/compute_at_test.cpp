@@ -29,7 +29,8 @@ TEST(ComputeAt, ComputeAtRefusesASeqStencilIntoAParLoop) {
     for j in seq(0, N):
         Z[j] += Z[j + 2]
 )");
-  expect_refused([&] { compute_at(p, "i", "j"); }, "fuse", kParLoopNeedle);
+  expect_refused([&] { compute_at(p, "i", "j"); }, "fuse", ErrorCode::NotProved,
+                 "checker.par_conflict", kParLoopNeedle);
 }
 
 TEST(ComputeAt, FusesTheProducerIntoTheConsumer) {
@@ -47,13 +48,14 @@ TEST(ComputeAt, RefusesAConsumerNeedingALaterProducerIteration) {
     for j in seq(0, N):
         B[j] = T[j + 1]
 )");
-  expect_refused([&] { compute_at(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse", "");
+  expect_refused([&] { compute_at(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
+                 ErrorCode::NotProved, "checker.refuted", "");
 }
 
 TEST(ComputeAt, RefusesAConsumerBeforeTheProducer) {
   Proc p = parse_proc(kPipeline);
   expect_refused([&] { compute_at(p, p.body_cursor()[2], p.body_cursor()[0]); }, "compute_at",
-                 "must come before");
+                 ErrorCode::NotProved, "stmt.order", "must come before");
 }
 
 }  // namespace

@@ -69,6 +69,7 @@ TEST(ComputeInline, RefusesAReadOutsideTheProducedRegion) {
         y[j] = t[j + 1]
 )");
   expect_refused([&] { compute_inline(p, p.body_cursor()[2]); }, "compute_inline",
+                 ErrorCode::NotProved, "buffer.other_use",
                  "is used between its allocation and the producer");
   Proc q = parse_proc(R"(def f(H: size, x: f32[H] @ DRAM, y: f32[H] @ DRAM):
     t: f32[H + 1] @ DRAM
@@ -78,7 +79,7 @@ TEST(ComputeInline, RefusesAReadOutsideTheProducedRegion) {
         y[j] = t[j + 1]
 )");
   expect_refused([&] { compute_inline(q, q.body_cursor()[1]); }, "compute_inline",
-                 "lies in the produced range [0, H)");
+                 ErrorCode::NotProved, "checker.refuted", "lies in the produced range [0, H)");
 }
 
 TEST(ComputeInline, RefusesWhenTheRestWritesAnInputOfTheExpression) {
@@ -91,6 +92,7 @@ TEST(ComputeInline, RefusesWhenTheRestWritesAnInputOfTheExpression) {
         y[j] = t[j]
 )");
   expect_refused([&] { compute_inline(p, p.body_cursor()[1]); }, "compute_inline",
+                 ErrorCode::NotProved, "dep.read_written",
                  "reads 'x', which is written after the producer");
 }
 
@@ -103,7 +105,7 @@ TEST(ComputeInline, RefusesAStoreThatWraps) {
         y[j] = t[j]
 )");
   expect_refused([&] { compute_inline(p, p.body_cursor()[1]); }, "compute_inline",
-                 "does not hold the value");
+                 ErrorCode::NotProved, "precision.store", "does not hold the value");
 }
 
 TEST(ComputeInline, RefusesAProducerThatIsNotAPerfectNest) {
@@ -116,7 +118,7 @@ TEST(ComputeInline, RefusesAProducerThatIsNotAPerfectNest) {
         y[j] = t[j]
 )");
   expect_refused([&] { compute_inline(p, p.body_cursor()[1]); }, "compute_inline",
-                 "perfect loop nest");
+                 ErrorCode::NotProved, "stmt.form", "perfect loop nest");
 }
 
 TEST(ComputeInline, RefusesABufferWrittenAgainLater) {
@@ -129,7 +131,7 @@ TEST(ComputeInline, RefusesABufferWrittenAgainLater) {
         y[j] = t[j]
 )");
   expect_refused([&] { compute_inline(p, p.body_cursor()[1]); }, "compute_inline",
-                 "only reads can take the expression");
+                 ErrorCode::NotProved, "buffer.other_use", "only reads can take the expression");
 }
 
 // A producer whose sum wraps at 16 bits before the division (Halide's uint16 arithmetic): its
@@ -180,7 +182,7 @@ TEST(ComputeInline, RefusesAWrappingStoreCopiedIntoAWiderPrecision) {
         y[j] = t[j]
 )");
   expect_refused([&] { compute_inline(p, p.body_cursor()[1]); }, "compute_inline",
-                 "does not hold the value");
+                 ErrorCode::NotProved, "precision.store", "does not hold the value");
 }
 
 TEST(ComputeInline, RefusesAMultiStatementBodyReadByAnExpression) {
@@ -188,7 +190,7 @@ TEST(ComputeInline, RefusesAMultiStatementBodyReadByAnExpression) {
   text.replace(text.find("y[j] = t[j]"), 11, "y[j] = t[j] * 2");
   Proc p = parse_proc(text);
   expect_refused([&] { compute_inline(p, p.body_cursor()[1]); }, "compute_inline",
-                 "only copies of its elements");
+                 ErrorCode::NotProved, "stmt.form", "only copies of its elements");
 }
 
 }  // namespace

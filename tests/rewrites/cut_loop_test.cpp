@@ -35,24 +35,26 @@ TEST(CutLoop, AtAnExpressionOfSizes) {
 TEST(CutLoop, RefusesACutPastTheEnd) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { cut_loop(p, p.body_cursor()[0], "N + 9"); }, "cut_loop",
-                 "is at most the upper bound");
+                 ErrorCode::NotProved, "checker.refuted", "is at most the upper bound");
 }
 
 TEST(CutLoop, RefusesACutBeforeTheStart) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { cut_loop(p, p.body_cursor()[0], "N - 4"); }, "cut_loop",
-                 "is at least the lower bound");
+                 ErrorCode::NotProved, "checker.refuted", "is at least the lower bound");
 }
 
 TEST(CutLoop, RefusesACondition) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { cut_loop(p, p.body_cursor()[0], "N < 3"); }, "cut_loop",
+                 ErrorCode::BadArgument, "arg.expression",
                  "must be an integer (index) expression, but it has type bool");
 }
 
 TEST(CutLoop, RefusesTheLoopsOwnVariable) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { cut_loop(p, p.body_cursor()[0], "i"); }, "cut_loop", "i");
+  expect_refused([&] { cut_loop(p, p.body_cursor()[0], "i"); }, "cut_loop", ErrorCode::BadArgument,
+                 "arg.parse_or_type", "i");
 }
 
 TEST(CutLoop, ForwardsTheLoopToTheFirstHalf) {
@@ -81,8 +83,8 @@ const char* kCutLoop35 = R"(def foo():
 // Exo tests/test_schedules.py::test_cut_loop1: 3 may exceed n. Exo: "Expected `cut_point` <= `hi`".
 TEST(CutLoop, CutLoop1RefusesACutPastHi) {
   Proc foo = parse_proc(kCutLoopN);
-  expect_refused([&] { cut_loop(foo, foo.find_loop("i"), "3"); }, "cut_loop",
-                 "the cut point '3' is at most the upper bound 'n'");
+  expect_refused([&] { cut_loop(foo, foo.find_loop("i"), "3"); }, "cut_loop", ErrorCode::NotProved,
+                 "checker.refuted", "the cut point '3' is at most the upper bound 'n'");
 }
 
 // Exo tests/test_schedules.py::test_cut_loop2
@@ -111,8 +113,8 @@ TEST(CutLoop, CutLoop2) {
 // `cut_point`".
 TEST(CutLoop, CutLoop3RefusesACutBelowLo) {
   Proc foo = parse_proc(kCutLoopN);
-  expect_refused([&] { cut_loop(foo, foo.find_loop("i"), "-3"); }, "cut_loop",
-                 "the cut point '-3' is at least the lower bound '0'");
+  expect_refused([&] { cut_loop(foo, foo.find_loop("i"), "-3"); }, "cut_loop", ErrorCode::NotProved,
+                 "checker.refuted", "the cut point '-3' is at least the lower bound '0'");
 }
 
 // Exo tests/test_schedules.py::test_cut_loop_at_hi: the second loop is empty.
@@ -169,8 +171,8 @@ TEST(CutLoop, CutLoopNonzeroLo) {
     for i in seq(3, n):
         x[i] = 0.0
 )");
-  expect_refused([&] { cut_loop(foo, foo.find_loop("i"), "2"); }, "cut_loop",
-                 "the cut point '2' is at least the lower bound '3'");
+  expect_refused([&] { cut_loop(foo, foo.find_loop("i"), "2"); }, "cut_loop", ErrorCode::NotProved,
+                 "checker.refuted", "the cut point '2' is at least the lower bound '3'");
   Proc q = simplify(cut_loop(foo, foo.find_loop("i"), "5"));
   EXPECT_EQ(to_string(q), R"(def foo(n: size):
     assert n >= 5
@@ -196,8 +198,8 @@ TEST(CutLoop, CutLoopNonzeroLo2) {
     for i in seq(m, n):
         x[i] = 0.0
 )");
-  expect_refused([&] { cut_loop(foo, foo.find_loop("i"), "6"); }, "cut_loop",
-                 "the cut point '6' is at least the lower bound 'm'");
+  expect_refused([&] { cut_loop(foo, foo.find_loop("i"), "6"); }, "cut_loop", ErrorCode::NotProved,
+                 "checker.refuted", "the cut point '6' is at least the lower bound 'm'");
   Proc q = simplify(cut_loop(foo, foo.find_loop("i"), "9"));
   EXPECT_EQ(to_string(q), R"(def foo(n: size, m: size):
     assert m >= 5
@@ -257,7 +259,8 @@ TEST(CutLoop, CutLoopSyrk) {
 // Trust (bounds): a loop operation proves what it assumes about its bounds.
 TEST(CutLoop, CutLoopRefusesACutOfANegativeRange) {
   Proc p = parse_proc(kMaybeNegativeRange);
-  expect_refused([&] { cut_loop(p, "i", "0"); }, "cut_loop", "at most the upper bound");
+  expect_refused([&] { cut_loop(p, "i", "0"); }, "cut_loop", ErrorCode::NotProved,
+                 "checker.refuted", "at most the upper bound");
 }
 
 // Trust (bounds): a loop operation proves what it assumes about its bounds.
@@ -276,7 +279,8 @@ def f(A: f32[16] @ DRAM):
         C.n = 12
         A[i] = 1.0
 )");
-  expect_refused([&] { cut_loop(p, "i", "0"); }, "cut_loop", "writes C.n");
+  expect_refused([&] { cut_loop(p, "i", "0"); }, "cut_loop", ErrorCode::NotProved,
+                 "checker.value_changed", "writes C.n");
 }
 
 }  // namespace

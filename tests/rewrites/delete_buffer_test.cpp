@@ -41,7 +41,8 @@ TEST(DeleteBuffer, DeletesAnUnusedAllocation) {
 
 TEST(DeleteBuffer, RefusesAUsedAllocation) {
   Proc p = parse_proc(kTmpRows);
-  expect_refused([&] { delete_buffer(p, tmp_alloc(p)); }, "delete_buffer", "is still used");
+  expect_refused([&] { delete_buffer(p, tmp_alloc(p)); }, "delete_buffer", ErrorCode::NotProved,
+                 "alloc.live", "is still used");
 }
 
 }  // namespace

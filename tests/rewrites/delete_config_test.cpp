@@ -36,7 +36,8 @@ def foo(x: f32[4] @ DRAM):
     Cfg.scale = 2.0
     scale(x[0:4])
 )");
-  expect_refused([&] { delete_config(p, p.body_cursor()[0]); }, "delete_config", "is read at line");
+  expect_refused([&] { delete_config(p, p.body_cursor()[0]); }, "delete_config",
+                 ErrorCode::NotProved, "config.observable", "is read at line");
 }
 
 TEST(DeleteConfig, DifferentValueIsRefused) {
@@ -47,7 +48,8 @@ def foo(x: f32[4] @ DRAM):
     Cfg.scale = 3.0
     scale(x[0:4])
 )");
-  expect_refused([&] { delete_config(p, p.body_cursor()[2]); }, "delete_config", "holds 2.0");
+  expect_refused([&] { delete_config(p, p.body_cursor()[2]); }, "delete_config",
+                 ErrorCode::NotProved, "config.observable", "holds 2.0");
 }
 
 // -0.0 is not 0.0 (1.0 / x tells them apart): the field does not already hold the value.
@@ -59,7 +61,8 @@ def foo(x: f32[4] @ DRAM):
     Cfg.scale = 0.0
     scale(x[0:4])
 )");
-  expect_refused([&] { delete_config(p, p.body_cursor()[2]); }, "delete_config", "holds -0.0");
+  expect_refused([&] { delete_config(p, p.body_cursor()[2]); }, "delete_config",
+                 ErrorCode::NotProved, "config.observable", "holds -0.0");
 }
 
 TEST(DeleteConfig, OverwrittenWriteIsDead) {
@@ -77,7 +80,8 @@ def foo(n: size, x: f32[4] @ DRAM):
         Cfg.scale = 3.0
     scale(x[0:4])
 )");
-  expect_refused([&] { delete_config(p, p.body_cursor()[0]); }, "delete_config", "is read at line");
+  expect_refused([&] { delete_config(p, p.body_cursor()[0]); }, "delete_config",
+                 ErrorCode::NotProved, "config.observable", "is read at line");
 }
 
 TEST(DeleteConfig, ChangedInputIsRefused) {
@@ -90,7 +94,7 @@ def foo(y: f32 @ DRAM, x: f32[4] @ DRAM):
     scale(x[0:4])
 )");
   expect_refused([&] { delete_config(p, p.body_cursor()[3]); }, "delete_config",
-                 "changes what 'y' reads");
+                 ErrorCode::NotProved, "config.observable", "changes what 'y' reads");
 }
 
 TEST(DeleteConfig, LaterIterationReadIsRefused) {
@@ -100,7 +104,8 @@ def foo(n: size, x: f32[4] @ DRAM):
         scale(x[0:4])
         Cfg.scale = 2.0
 )");
-  expect_refused([&] { delete_config(p, "Cfg.scale = _"); }, "delete_config", "a later iteration");
+  expect_refused([&] { delete_config(p, "Cfg.scale = _"); }, "delete_config", ErrorCode::NotProved,
+                 "config.observable", "a later iteration");
 }
 
 TEST(DeleteConfig, DeadWriteAtTheEndChangesOnlyFinalConfig) {
@@ -168,6 +173,7 @@ def foo(n: size, x: f32[4] @ DRAM):
         Cfg.scale = 3.0
 )");
   expect_refused([&] { delete_config(p, p.find("Cfg.scale = _ #1")); }, "delete_config",
+                 ErrorCode::NotProved, "config.observable",
                  "so its value differs between iterations");
 }
 

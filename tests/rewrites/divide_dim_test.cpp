@@ -28,14 +28,16 @@ TEST(DivideDim, SplitsADimensionIntoQuotientAndRemainder) {
 
 TEST(DivideDim, RefusesAnIndivisibleDimension) {
   Proc p = parse_proc(kRow);
-  expect_refused([&] { divide_dim(p, p.body_cursor()[0], 0, 5); }, "divide_dim", "divisible by 5");
+  expect_refused([&] { divide_dim(p, p.body_cursor()[0], 0, 5); }, "divide_dim",
+                 ErrorCode::NotProved, "checker.refuted", "divisible by 5");
 }
 
 TEST(DivideDim, RefusesABadDimensionOrQuotient) {
   Proc p = parse_proc(kRow);
-  expect_refused([&] { divide_dim(p, p.body_cursor()[0], 1, 4); }, "divide_dim", "does not exist");
+  expect_refused([&] { divide_dim(p, p.body_cursor()[0], 1, 4); }, "divide_dim",
+                 ErrorCode::BadArgument, "arg.range", "does not exist");
   expect_refused([&] { divide_dim(p, p.body_cursor()[0], 0, 0); }, "divide_dim",
-                 "must be positive");
+                 ErrorCode::BadArgument, "arg.range", "must be positive");
 }
 
 }  // namespace
@@ -109,8 +111,8 @@ TEST(DivideDim, DivideDimFail2) {
     x: R[n, 3 * m, m]
 )");
   for (int dim = 0; dim < 3; ++dim)
-    expect_refused([&] { divide_dim(foo, "x", dim, 15); }, "divide_dim",
-                   "is not always divisible by 15");
+    expect_refused([&] { divide_dim(foo, "x", dim, 15); }, "divide_dim", ErrorCode::NotProved,
+                   "checker.refuted", "is not always divisible by 15");
 }
 
 // Exo tests/test_schedules.py::test_divide_dim_1: dimension 1 (12) split into 3 x 4.

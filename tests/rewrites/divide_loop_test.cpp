@@ -89,7 +89,7 @@ TEST(DivideLoop, RefusesPerfectWhenNotDivisible) {
       [&] {
         divide_loop(p, loop0(p), 4, {"io", "ii"}, {.perfect = true});
       },
-      "divide_loop", "is divisible by 4, but");
+      "divide_loop", ErrorCode::NotProved, "checker.refuted", "is divisible by 4, but");
 }
 
 TEST(DivideLoop, RefusalOfPerfectCarriesACounterexample) {
@@ -108,7 +108,8 @@ TEST(DivideLoop, RefusesADivisorBelowOne) {
       [&] {
         divide_loop(p, loop0(p), 0, {"io", "ii"});
       },
-      "divide_loop", "the divisor must be between 1 and 2147483647, got 0");
+      "divide_loop", ErrorCode::BadArgument, "arg.range",
+      "the divisor must be between 1 and 2147483647, got 0");
 }
 
 // Exo's test_divide_loop_by_1_guard and _cut: a divisor of 1 gives one-iteration inner loops.
@@ -130,7 +131,7 @@ TEST(DivideLoop, RefusesANameInUse) {
       [&] {
         divide_loop(p, loop0(p), 4, {"N", "ii"});
       },
-      "divide_loop", "'N' is already used");
+      "divide_loop", ErrorCode::BadArgument, "arg.name", "'N' is already used");
 }
 
 // The new loops are visible only where the divided loop stood: a later sibling loop may bind
@@ -157,18 +158,22 @@ TEST(DivideLoop, RefusesANameItsBodyBinds) {
       [&] {
         divide_loop(p, loop0(p), 4, {"io", "ii"});
       },
-      "divide_loop", "'io' is already used");
+      "divide_loop", ErrorCode::BadArgument, "arg.name", "'io' is already used");
 }
 
 TEST(DivideLoop, RefusesTwoEqualNames) {
   Proc p = parse_proc(kScale);
-  expect_refused([&] { divide_loop(p, loop0(p), 4, {"k", "k"}); }, "divide_loop", "must differ");
+  expect_refused(
+      [&] {
+        divide_loop(p, loop0(p), 4, {"k", "k"});
+      },
+      "divide_loop", ErrorCode::BadArgument, "arg.name", "must differ");
 }
 
 TEST(DivideLoop, RefusesAWrongNumberOfNames) {
   Proc p = parse_proc(kScale);
   expect_refused([&] { divide_loop(p, loop0(p), 4, {"io"}); }, "divide_loop",
-                 "expected two new loop names");
+                 ErrorCode::BadArgument, "arg.invalid", "expected two new loop names");
 }
 
 TEST(DivideLoop, RefusesANonZeroLowerBound) {
@@ -189,7 +194,7 @@ TEST(DivideLoop, RefusesAStatementThatIsNotALoop) {
       [&] {
         divide_loop(p, loop0(p).body()[0], 4, {"io", "ii"});
       },
-      "divide_loop", "expected a loop");
+      "divide_loop", ErrorCode::BadArgument, "target.wrong_kind", "expected a loop");
 }
 
 TEST(DivideLoop, ForwardsTheBodyIntoTheGuardedInnerLoop) {
@@ -256,7 +261,8 @@ TEST(DivideLoop, DivideLoopFailsOnANonzeroLo) {
       [&] {
         divide_loop(bar, "i", 4, {"io", "ii"}, {.tail = Tail::Guard});
       },
-      "divide_loop", "expected the lower bound of loop i to be 0, got '1'");
+      "divide_loop", ErrorCode::NotProved, "loop.lower_bound_not_zero",
+      "expected the lower bound of loop i to be 0, got '1'");
 }
 
 // Exo tests/test_schedules.py::test_divide_loop_perfect
@@ -312,7 +318,7 @@ TEST(DivideLoop, DivideLoopPerfectFail) {
       [&] {
         divide_loop(foo, "i", 4, {"io", "ii"}, {.perfect = true});
       },
-      "divide_loop", "the bound 'n' is divisible by 4");
+      "divide_loop", ErrorCode::NotProved, "checker.refuted", "the bound 'n' is divisible by 4");
 }
 
 // Exo tests/test_schedules.py::test_simple_divide_loop: the guard tail.
@@ -371,7 +377,7 @@ TEST(DivideLoop, DivideLoopCutRefusesAPossiblyNegativeRange) {  // redteam 01
       [&] {
         divide_loop(p, "i", 4, {"io", "ii"}, {.tail = Tail::Cut});
       },
-      "divide_loop", "is not negative");
+      "divide_loop", ErrorCode::NotProved, "checker.refuted", "is not negative");
 }
 
 // Trust (bounds): a loop operation proves what it assumes about its bounds.
@@ -381,7 +387,7 @@ TEST(DivideLoop, DivideLoopCutAndGuardRefusesAPossiblyNegativeRange) {
       [&] {
         divide_loop(p, "i", 4, {"io", "ii"}, {.tail = Tail::CutAndGuard});
       },
-      "divide_loop", "counterexample: N = ");
+      "divide_loop", ErrorCode::NotProved, "checker.refuted", "counterexample: N = ");
 }
 
 // Trust (bounds): a loop operation proves what it assumes about its bounds.
@@ -408,8 +414,16 @@ def f(A: f32[16] @ DRAM):
         C.n = 2
         A[i] = 1.0
 )");
-  expect_refused([&] { divide_loop(p, "i", 4, {"io", "ii"}); }, "divide_loop", kEvalOncePhrase);
-  expect_refused([&] { divide_loop(p, "i", 4, {"io", "ii"}); }, "divide_loop", "writes C.n");
+  expect_refused(
+      [&] {
+        divide_loop(p, "i", 4, {"io", "ii"});
+      },
+      "divide_loop", ErrorCode::NotProved, "checker.value_changed", kEvalOncePhrase);
+  expect_refused(
+      [&] {
+        divide_loop(p, "i", 4, {"io", "ii"});
+      },
+      "divide_loop", ErrorCode::NotProved, "checker.value_changed", "writes C.n");
 }
 
 // Trust (evaluated once): a moved or duplicated expression keeps its value.
@@ -425,12 +439,12 @@ def f(A: f32[16] @ DRAM):
       [&] {
         divide_loop(p, "i", 4, {"io", "ii"}, {.tail = Tail::Cut});
       },
-      "divide_loop", "tail loop");
+      "divide_loop", ErrorCode::NotProved, "checker.value_changed", "tail loop");
   expect_refused(
       [&] {
         divide_loop(p, "i", 4, {"io", "ii"}, {.tail = Tail::CutAndGuard});
       },
-      "divide_loop", kEvalOncePhrase);
+      "divide_loop", ErrorCode::NotProved, "checker.value_changed", kEvalOncePhrase);
 }
 
 // Trust (evaluated once): a moved or duplicated expression keeps its value.
@@ -463,7 +477,7 @@ TEST(DivideLoop, DivideLoopRefusalQuotesTheName) {
       [&] {
         divide_loop(p, "i", 2, {"for", "a b"});
       },
-      "divide_loop", "'for' is not a valid new name");
+      "divide_loop", ErrorCode::BadArgument, "arg.name", "'for' is not a valid new name");
 }
 
 // Trust (new names): every introduced name goes through rw::check_new_name.
@@ -481,7 +495,7 @@ def h(A: f32[4] @ DRAM):
       [&] {
         divide_loop(p, "i", 2, {"Cfg", "ii"});
       },
-      "divide_loop", "uses a config of that name");
+      "divide_loop", ErrorCode::BadArgument, "arg.name", "uses a config of that name");
 }
 
 }  // namespace

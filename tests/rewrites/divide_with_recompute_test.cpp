@@ -36,7 +36,8 @@ TEST(DivideWithRecompute, RefusesChunksPastTheBound) {
       [&] {
         divide_with_recompute(p, p.body_cursor()[0], "N / 4 + 1", 4, {"io", "ii"});
       },
-      "divide_with_recompute", "is at most the loop's bound 'N', but");
+      "divide_with_recompute", ErrorCode::NotProved, "checker.refuted",
+      "is at most the loop's bound 'N', but");
 }
 
 TEST(DivideWithRecompute, RefusesRecomputingAReduction) {
@@ -49,7 +50,8 @@ TEST(DivideWithRecompute, RefusesRecomputingAReduction) {
       [&] {
         divide_with_recompute(p, p.body_cursor()[0], "N / 4", 4, {"io", "ii"});
       },
-      "divide_with_recompute", "twice is the same as running it once, but");
+      "divide_with_recompute", ErrorCode::NotProved, "checker.refuted",
+      "twice is the same as running it once, but");
 }
 
 TEST(DivideWithRecompute, RefusesIterationsThatDoNotCommute) {
@@ -62,7 +64,7 @@ TEST(DivideWithRecompute, RefusesIterationsThatDoNotCommute) {
       [&] {
         divide_with_recompute(p, p.body_cursor()[0], "N / 4", 4, {"io", "ii"});
       },
-      "divide_with_recompute", "commute, but");
+      "divide_with_recompute", ErrorCode::NotProved, "checker.refuted", "commute, but");
 }
 
 TEST(DivideWithRecompute, RefusesANonPositiveStride) {
@@ -71,7 +73,7 @@ TEST(DivideWithRecompute, RefusesANonPositiveStride) {
       [&] {
         divide_with_recompute(p, p.body_cursor()[0], "N / 4", 0, {"io", "ii"});
       },
-      "divide_with_recompute", "stride must be positive");
+      "divide_with_recompute", ErrorCode::BadArgument, "arg.range", "stride must be positive");
 }
 
 TEST(DivideWithRecompute, ForwardsTheBodyIntoTheInnerLoop) {
@@ -117,7 +119,8 @@ TEST(DivideWithRecompute, DivideWithRecomputeFailNotIdempotent) {
       [&] {
         divide_with_recompute(foo, foo.find_loop("i"), "n/4", 4, {"io", "ii"});
       },
-      "divide_with_recompute", "the outer bound 'n/4' is positive");
+      "divide_with_recompute", ErrorCode::NotProved, "checker.refuted",
+      "the outer bound 'n/4' is positive");
   Proc foo4 = parse_proc(R"(def foo(n: size, A: i8[n + 3]):
     assert n >= 4
     for i in seq(0, n + 3):
@@ -127,7 +130,7 @@ TEST(DivideWithRecompute, DivideWithRecomputeFailNotIdempotent) {
       [&] {
         divide_with_recompute(foo4, foo4.find_loop("i"), "n/4", 4, {"io", "ii"});
       },
-      "divide_with_recompute",
+      "divide_with_recompute", ErrorCode::NotProved, "checker.refuted",
       "running one iteration of loop i twice is the same as running it once");
 }
 
@@ -142,7 +145,8 @@ TEST(DivideWithRecompute, DivideWithRecomputeFailOuterHiTooBig) {
       [&] {
         divide_with_recompute(foo, foo.find_loop("i"), "(n + 4) / 4", 4, {"io", "ii"});
       },
-      "divide_with_recompute", "outer_hi * outer_stride is at most the loop's bound 'n + 3'");
+      "divide_with_recompute", ErrorCode::NotProved, "checker.refuted",
+      "outer_hi * outer_stride is at most the loop's bound 'n + 3'");
 }
 
 // Trust (new names): every introduced name goes through rw::check_new_name.

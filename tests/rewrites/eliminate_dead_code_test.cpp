@@ -77,7 +77,8 @@ TEST(EliminateDeadCode, RefusesAConditionThatVaries) {
             A[i] = 1.0
 )");
   expect_refused([&] { eliminate_dead_code(p, p.body_cursor()[0].body()[0]); },
-                 "eliminate_dead_code", "may be true or false");
+                 "eliminate_dead_code", ErrorCode::NotProved, "checker.refuted",
+                 "may be true or false");
 }
 
 TEST(EliminateDeadCode, RefusesALoopThatMayRun) {
@@ -86,7 +87,7 @@ TEST(EliminateDeadCode, RefusesALoopThatMayRun) {
         A[i] = 1.0
 )");
   expect_refused([&] { eliminate_dead_code(p, p.body_cursor()[0]); }, "eliminate_dead_code",
-                 "never runs");
+                 ErrorCode::NotProved, "checker.refuted", "never runs");
 }
 
 TEST(EliminateDeadCode, RefusesAnAssignment) {
@@ -217,6 +218,7 @@ TEST(EliminateDeadCode, EliminateDeadCode5RefusesAConditionThatVaries) {
             x = 0.0
 )");
   expect_refused([&] { eliminate_dead_code(foo, "if _:_ #0"); }, "eliminate_dead_code",
+                 ErrorCode::NotProved, "checker.refuted",
                  "may be true or false, so neither branch is dead");
 }
 
@@ -228,7 +230,7 @@ TEST(EliminateDeadCode, EliminateDeadCode6RefusesALoopThatRuns) {
         pass
 )");
   expect_refused([&] { eliminate_dead_code(foo, foo.find_loop("i")); }, "eliminate_dead_code",
-                 "the loop over 'i' never runs");
+                 ErrorCode::NotProved, "checker.refuted", "the loop over 'i' never runs");
 }
 
 // Exo tests/test_schedules.py::test_eliminate_dead_code7: the copy of the loop in the else-branch

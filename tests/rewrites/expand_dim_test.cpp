@@ -26,8 +26,8 @@ TEST(ExpandDim, ExpandDim1BadScope) {
         for j in seq(0, m):
             x = a
 )");
-  expect_refused([&] { expand_dim(foo, "a : i8", "n", "i"); }, "expand_dim",
-                 "undefined variable 'i'");
+  expect_refused([&] { expand_dim(foo, "a : i8", "n", "i"); }, "expand_dim", ErrorCode::BadArgument,
+                 "arg.parse_or_type", "undefined variable 'i'");
 }
 
 // Exo tests/test_schedules.py::test_expand_dim2_bad_scope: k is bound only in a later loop (Exo: "k
@@ -42,8 +42,8 @@ TEST(ExpandDim, ExpandDim2BadScope) {
         for k in seq(0, m):
             pass
 )");
-  expect_refused([&] { expand_dim(foo, "a : i8", "n", "k"); }, "expand_dim",
-                 "undefined variable 'k'");
+  expect_refused([&] { expand_dim(foo, "a : i8", "n", "k"); }, "expand_dim", ErrorCode::BadArgument,
+                 "arg.parse_or_type", "undefined variable 'k'");
 }
 
 // Exo tests/test_schedules.py::test_expand_dim3: the i in scope at the allocation is the second
@@ -206,7 +206,7 @@ def foo(n: size, m: size, x: i8):
             bar(m, a)
 )");
   expect_refused([&] { expand_dim(m.proc("foo"), "a : _", "n", "i"); }, "expand_dim",
-                 "passed whole to a call");
+                 ErrorCode::NotProved, "buffer.layout_use", "passed whole to a call");
 }
 
 TEST(ExpandDim, AddsALeadingDimensionIndexedByTheLoop) {
@@ -218,29 +218,33 @@ TEST(ExpandDim, AddsALeadingDimensionIndexedByTheLoop) {
 
 TEST(ExpandDim, RefusesAnIndexOutOfRange) {
   Proc p = parse_proc(kTmpRows);
-  expect_refused([&] { expand_dim(p, tmp_alloc(p), "N", "i + 1"); }, "expand_dim", "is in [0, N)");
+  expect_refused([&] { expand_dim(p, tmp_alloc(p), "N", "i + 1"); }, "expand_dim",
+                 ErrorCode::NotProved, "checker.refuted", "is in [0, N)");
 }
 
 TEST(ExpandDim, RefusesANonPositiveSize) {
   Proc p = parse_proc(kTmpRows);
-  expect_refused([&] { expand_dim(p, tmp_alloc(p), "N - N", "0"); }, "expand_dim", "is positive");
+  expect_refused([&] { expand_dim(p, tmp_alloc(p), "N - N", "0"); }, "expand_dim",
+                 ErrorCode::NotProved, "checker.refuted", "is positive");
 }
 
 TEST(ExpandDim, RefusesASizeDependingOnALoopVariable) {
   Proc p = parse_proc(kTmpRows);
   expect_refused([&] { expand_dim(p, tmp_alloc(p), "i + 1", "0"); }, "expand_dim",
+                 ErrorCode::NotProved, "alloc.size",
                  "must be built from size arguments and constants, but it uses 'i'");
 }
 
 TEST(ExpandDim, RefusesAnArgument) {
   Proc p = parse_proc(kTmpRows);
   expect_refused([&] { expand_dim(p, p.arg_cursors()[1], "4", "0"); }, "expand_dim",
-                 "is an argument");
+                 ErrorCode::BadArgument, "target.wrong_kind", "is an argument");
 }
 
 TEST(ExpandDim, RefusesANameOutOfScope) {
   Proc p = parse_proc(kTmpRows);
-  expect_refused([&] { expand_dim(p, tmp_alloc(p), "4", "k"); }, "expand_dim", "k");
+  expect_refused([&] { expand_dim(p, tmp_alloc(p), "4", "k"); }, "expand_dim",
+                 ErrorCode::BadArgument, "arg.parse_or_type", "k");
 }
 
 TEST(ExpandDim, KeepsCursorsInPlace) {

@@ -117,6 +117,7 @@ TEST(ExtractSubproc, RefusesABlockDefiningANameUsedAfterIt) {
     A[0] = t
 )");
   expect_refused([&] { extract_subproc(p, p.body_cursor().slice(0, 2), "g"); }, "extract_subproc",
+                 ErrorCode::NotProved, "scope.escapes",
                  "the block defines 't', which is used after it");
 }
 
@@ -127,6 +128,7 @@ TEST(ExtractSubproc, RefusesArgumentsThatAliasAWrittenBuffer) {
         A[j + 2, 0] = w[0]
 )");
   expect_refused([&] { extract_subproc(p, p.find("A[_] = _"), "g"); }, "extract_subproc",
+                 ErrorCode::NotProved, "buffer.aliased",
                  "would pass 'A' and 'w', which view the same buffer 'A'");
 }
 
@@ -149,7 +151,7 @@ TEST(ExtractSubproc, RefusesAGap) {
 TEST(ExtractSubproc, RefusesAnInvalidName) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { extract_subproc(p, p.find_loop("i"), "2g"); }, "extract_subproc",
-                 "'2g' is not a valid proc name");
+                 ErrorCode::BadArgument, "arg.name", "'2g' is not a valid proc name");
 }
 
 }  // namespace
@@ -371,7 +373,7 @@ TEST(ExtractSubproc, ExtractSubprocRefusesBadNames) {
   for (const BadName& b : kBadNames) {
     SCOPED_TRACE("name '" + b.name + "'");
     expect_refused([&] { extract_subproc(p, p.find_loop("i"), b.name); }, "extract_subproc",
-                   b.phrase);
+                   ErrorCode::BadArgument, "arg.name", b.phrase);
   }
 }
 
@@ -379,17 +381,17 @@ TEST(ExtractSubproc, ExtractSubprocRefusesBadNames) {
 TEST(ExtractSubproc, ExtractSubprocRefusesTheCallersName) {
   Proc p = parse_proc(kNamesSrc);
   expect_refused([&] { extract_subproc(p, p.find_loop("i"), "f"); }, "extract_subproc",
-                 "proc 'f' itself");
+                 ErrorCode::BadArgument, "arg.name", "proc 'f' itself");
 }
 
 // Trust (new names): every introduced name goes through rw::check_new_name.
 TEST(ExtractSubproc, ExtractSubprocRefusesTheNameOfACallee) {
   Proc p = parse_module(kNamesCaller).proc("top");
   expect_refused([&] { extract_subproc(p, p.find("A[_] = _"), "mid"); }, "extract_subproc",
-                 "calls another proc");
+                 ErrorCode::BadArgument, "arg.name", "calls another proc");
   // ... also one called through another proc.
   expect_refused([&] { extract_subproc(p, p.find("A[_] = _"), "leaf"); }, "extract_subproc",
-                 "calls another proc");
+                 ErrorCode::BadArgument, "arg.name", "calls another proc");
 }
 
 }  // namespace

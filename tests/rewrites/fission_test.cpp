@@ -90,6 +90,7 @@ TEST(Fission, RefusesAReversedDependence) {
         A[i + 1] = 2.0
 )");
   expect_refused([&] { fission(p, p.body_cursor()[0].body()[0].after()); }, "fission",
+                 ErrorCode::NotProved, "checker.refuted",
                  "splitting loop i keeps every dependence, but");
 }
 
@@ -126,6 +127,7 @@ TEST(Fission, RefusesSplittingOffWorkTheRestDisturbs) {
             x[i] = y[i, j, 0]
 )");
   expect_refused([&] { fission(p, p.body_cursor()[1].body()[0].body()[0].after()); }, "fission",
+                 ErrorCode::NotProved, "checker.refuted",
                  "splitting loop j keeps every dependence, but");
 }
 
@@ -137,25 +139,27 @@ TEST(Fission, RefusesAnAllocationUsedAfterTheGap) {
         A[i] = t
 )");
   expect_refused([&] { fission(p, p.body_cursor()[0].body()[1].after()); }, "fission",
+                 ErrorCode::NotProved, "scope.escapes",
                  "'t' is defined before the gap and used after it");
 }
 
 TEST(Fission, RefusesAGapAtTheEndOfTheBody) {
   Proc p = parse_proc(kTwo);
   expect_refused([&] { fission(p, p.body_cursor()[0].body()[1].after()); }, "fission",
-                 "at the end of the body");
+                 ErrorCode::NotProved, "stmt.empty_part", "at the end of the body");
 }
 
 TEST(Fission, RefusesMoreLiftsThanEnclosingScopes) {
   Proc p = parse_proc(kTwo);
   expect_refused([&] { fission(p, p.body_cursor()[0].body()[0].after(), {.n_lifts = 2}); },
-                 "fission", "n_lifts is too large");
+                 "fission", ErrorCode::NotProved, "stmt.no_enclosing_scope",
+                 "n_lifts is too large");
 }
 
 TEST(Fission, RefusesNonPositiveLifts) {
   Proc p = parse_proc(kTwo);
   expect_refused([&] { fission(p, p.body_cursor()[0].body()[0].after(), {.n_lifts = 0}); },
-                 "fission", "n_lifts must be at least 1");
+                 "fission", ErrorCode::BadArgument, "arg.range", "n_lifts must be at least 1");
 }
 
 TEST(Fission, RefusesAConfigWriteTheConditionReads) {
@@ -168,6 +172,7 @@ def f(x: f32 @ DRAM):
         x = 1.0
 )");
   expect_refused([&] { fission(p, p.body_cursor()[0].body()[0].after()); }, "fission",
+                 ErrorCode::NotProved, "checker.value_changed",
                  "the condition 'Cfg.n > 0' of the second copy has the same value");
 }
 
@@ -219,7 +224,7 @@ def foo(n: size, x: f32 @ DRAM, y: f32[n] @ DRAM):
 )");
   Proc foo = m.proc("foo");
   expect_refused([&] { fission(foo, foo.find("ConfigLoad.scale = _").after()); }, "fission",
-                 "reorders two conflicting statements");
+                 ErrorCode::NotProved, "checker.refuted", "reorders two conflicting statements");
 }
 
 // Ported from Exo tests/test_config.py.
@@ -233,7 +238,7 @@ def foo(n: size, y: f32[n] @ DRAM):
 )");
   Proc foo = m.proc("foo");
   expect_refused([&] { fission(foo, foo.find("ConfigLoad.scale = _").after()); }, "fission",
-                 "reorders two conflicting statements");
+                 ErrorCode::NotProved, "checker.refuted", "reorders two conflicting statements");
 }
 
 // Exo tests/test_schedules.py::test_fission_after_simple, first case: each statement pair gets its
@@ -301,6 +306,7 @@ TEST(Fission, FissionAfterSimpleFailsPastTheProc) {
         y = 1.0
 )");
   expect_refused([&] { fission(foo, foo.find("x = 0.0").after(), {.n_lifts = 2}); }, "fission",
+                 ErrorCode::NotProved, "stmt.no_enclosing_scope",
                  "there is no enclosing loop or if to split (n_lifts is too large)");
 }
 
@@ -356,7 +362,8 @@ TEST(Fission, Fission2RefusesAnAllocationUsedAcrossTheGap) {
             y = x
 )");
   expect_refused([&] { autofission(bar, bar.find("x = _").after(), {.n_lifts = 2}); },
-                 "autofission", "'x' is defined before the gap and used after it");
+                 "autofission", ErrorCode::NotProved, "scope.escapes",
+                 "'x' is defined before the gap and used after it");
 }
 
 // Trust (evaluated once): a moved or duplicated expression keeps its value.
@@ -369,7 +376,8 @@ def f(A: f32[16] @ DRAM, B: f32[16] @ DRAM):
         A[i] = 1.0
         B[i] = 2.0
 )");
-  expect_refused([&] { fission(p, p.find("A[_] = _").after()); }, "fission", "writes C.n");
+  expect_refused([&] { fission(p, p.find("A[_] = _").after()); }, "fission", ErrorCode::NotProved,
+                 "checker.value_changed", "writes C.n");
 }
 
 // Trust (evaluated once): a moved or duplicated expression keeps its value.
@@ -381,7 +389,8 @@ def f(A: f32[16] @ DRAM, B: f32[16] @ DRAM):
         C.n = 2
         B[0] = 2.0
 )");
-  expect_refused([&] { fission(p, p.find("C.n = _ #1").after()); }, "fission", "writes C.n");
+  expect_refused([&] { fission(p, p.find("C.n = _ #1").after()); }, "fission", ErrorCode::NotProved,
+                 "checker.value_changed", "writes C.n");
 }
 
 // Trust (evaluated once): a moved or duplicated expression keeps its value.

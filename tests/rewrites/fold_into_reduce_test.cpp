@@ -41,12 +41,14 @@ TEST(FoldIntoReduce, RefusesAnotherLocation) {
     for i in seq(0, N):
         x[i] = x[i + 1] + b[i]
 )");
-  expect_refused([&] { fold_into_reduce(p, write(p)); }, "fold_into_reduce", "reads the location");
+  expect_refused([&] { fold_into_reduce(p, write(p)); }, "fold_into_reduce", ErrorCode::NotProved,
+                 "checker.refuted", "reads the location");
 }
 
 TEST(FoldIntoReduce, RefusesAReadOfAnotherBufferOnTheLeft) {
   Proc p = with_write("x[i] = b[i] + x[i]");
-  expect_refused([&] { fold_into_reduce(p, write(p)); }, "fold_into_reduce", "not a read of 'x'");
+  expect_refused([&] { fold_into_reduce(p, write(p)); }, "fold_into_reduce", ErrorCode::NotProved,
+                 "stmt.form", "not a read of 'x'");
 }
 
 TEST(FoldIntoReduce, RefusesAReduction) {
@@ -112,7 +114,7 @@ TEST(FoldIntoReduce, FoldIntoReduceFail1RefusesAProduct) {
             a[i, j] = a[i, j] * x
 )");
   expect_refused([&] { fold_into_reduce(bar, bar.find("a[_] = _")); }, "fold_into_reduce",
-                 "is not an addition");
+                 ErrorCode::NotProved, "stmt.form", "is not an addition");
 }
 
 // Exo tests/test_schedules.py::test_fold_into_reduce_fail_1 (second of Exo's two cases of that
@@ -124,7 +126,7 @@ TEST(FoldIntoReduce, FoldIntoReduceFail1RefusesAPlainRead) {
             a[i, j] = a[i, j]
 )");
   expect_refused([&] { fold_into_reduce(bar, bar.find("a[_] = _")); }, "fold_into_reduce",
-                 "is not an addition");
+                 ErrorCode::NotProved, "stmt.form", "is not an addition");
 }
 
 // Exo tests/test_schedules.py::test_fold_into_reduce_fail_3: the addition reads another element.
@@ -137,6 +139,7 @@ TEST(FoldIntoReduce, FoldIntoReduceFail3RefusesAnotherElement) {
 )");
   expect_refused(
       [&] { fold_into_reduce(bar, bar.find("a[_] = _")); }, "fold_into_reduce",
+      ErrorCode::NotProved, "checker.refuted",
       "requires that the addition reads the location 'a[i, j] = a[i, j + 1] + x' writes");
 }
 
@@ -149,7 +152,7 @@ TEST(FoldIntoReduce, FoldIntoReduceFail4RefusesANestedRead) {
             a[i, j] = (x + a[i, j]) + x
 )");
   expect_refused([&] { fold_into_reduce(bar, bar.find("a[_] = _")); }, "fold_into_reduce",
-                 "is not a read of 'a'");
+                 ErrorCode::NotProved, "stmt.form", "is not a read of 'a'");
 }
 
 // Trust (precision): regrouped values keep their integer wrap and float rounding.

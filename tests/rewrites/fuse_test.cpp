@@ -49,7 +49,7 @@ TEST(Fuse, RefusesDifferentBounds) {
         B[j] = 2.0
 )");
   expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
-                 "different bounds");
+                 ErrorCode::NotProved, "checker.refuted", "different bounds");
 }
 
 TEST(Fuse, RefusesAReversedDependence) {
@@ -60,7 +60,7 @@ TEST(Fuse, RefusesAReversedDependence) {
         B[j] = A[j + 1]
 )");
   expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
-                 "can be fused, but");
+                 ErrorCode::NotProved, "checker.refuted", "can be fused, but");
 }
 
 TEST(Fuse, RefusesStatementsThatAreNotAdjacent) {
@@ -83,7 +83,7 @@ TEST(Fuse, RefusesALoopAndAnIf) {
         x = 1.0
 )");
   expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
-                 "expected two loops or two ifs");
+                 ErrorCode::BadArgument, "target.wrong_kind", "expected two loops or two ifs");
 }
 
 TEST(Fuse, RefusesDifferentConditions) {
@@ -94,6 +94,7 @@ TEST(Fuse, RefusesDifferentConditions) {
         x = 2.0
 )");
   expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
+                 ErrorCode::NotProved, "checker.refuted",
                  "requires that the conditions 'N > 1' and 'N > 2' are equal");
 }
 
@@ -168,7 +169,7 @@ TEST(Fuse, RefusesLoopsStoringDifferentConstantsIntoOneElement) {
         A[0] = 2.0
 )");
   expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
-                 "can be fused, but");
+                 ErrorCode::NotProved, "checker.refuted", "can be fused, but");
 }
 
 // 0.0 and -0.0 compare equal as numbers but are different stored values.
@@ -180,7 +181,7 @@ TEST(Fuse, RefusesLoopsStoringZeroAndNegativeZeroIntoOneElement) {
         A[0] = -0.0
 )");
   expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
-                 "can be fused, but");
+                 ErrorCode::NotProved, "checker.refuted", "can be fused, but");
 }
 
 // The equal stores commute, but a store of another value to the same element between them
@@ -194,7 +195,7 @@ TEST(Fuse, RefusesEqualStoresWhenTheSecondLoopAlsoStoresAnotherValue) {
         A[j] = 2.0
 )");
   expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
-                 "can be fused, but");
+                 ErrorCode::NotProved, "checker.refuted", "can be fused, but");
 }
 
 namespace {
@@ -252,8 +253,8 @@ TEST(Fuse, FuseLoopFail) {
     for j in seq(0, n):
         x[j + 1] = y[j + 1] + 1.0
 )");
-  expect_refused([&] { fuse(foo, "for i in _:_", "for j in _:_"); }, "fuse",
-                 "loops i and j can be fused");
+  expect_refused([&] { fuse(foo, "for i in _:_", "for j in _:_"); }, "fuse", ErrorCode::NotProved,
+                 "checker.refuted", "loops i and j can be fused");
 }
 
 // Exo tests/test_schedules.py::test_fuse_if: `a == b` and `a - b == 0` are proved equal.
@@ -286,8 +287,8 @@ TEST(Fuse, FuseIfFail) {
     if a + b == 0:
         x += 2.0
 )");
-  expect_refused([&] { fuse(foo, "if a==b:_", "if _==0: _"); }, "fuse",
-                 "the conditions 'a == b' and 'a + b == 0' are equal");
+  expect_refused([&] { fuse(foo, "if a==b:_", "if _==0: _"); }, "fuse", ErrorCode::NotProved,
+                 "checker.refuted", "the conditions 'a == b' and 'a + b == 0' are equal");
 }
 
 // Trust (evaluated once): a moved or duplicated expression keeps its value.
@@ -301,7 +302,8 @@ def f(A: f32[16] @ DRAM, B: f32[16] @ DRAM):
     for j in seq(0, C.n):
         B[j] = 2.0
 )");
-  expect_refused([&] { fuse(p, "for i in _: _", "for j in _: _"); }, "fuse", "writes C.n");
+  expect_refused([&] { fuse(p, "for i in _: _", "for j in _: _"); }, "fuse", ErrorCode::NotProved,
+                 "checker.value_changed", "writes C.n");
 }
 
 // Par loops: a par result's iterations must be proved independent.
@@ -313,7 +315,8 @@ TEST(Fuse, FuseRefusesASeqStencilIntoAParLoop) {
     for j in seq(0, N):
         Z[j] += Z[j + 2]
 )");
-  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse", kParLoopNeedle);
+  expect_refused([&] { fuse(p, p.body_cursor()[0], p.body_cursor()[1]); }, "fuse",
+                 ErrorCode::NotProved, "checker.par_conflict", kParLoopNeedle);
 }
 
 // Par loops: a par result's iterations must be proved independent.

@@ -37,7 +37,8 @@ TEST(InlineAssign, RefusesALaterWriteOfTheScalar) {
         t += 1.0
         A[i] = t
 )");
-  expect_refused([&] { inline_assign(p, assign(p)); }, "inline_assign", "written again");
+  expect_refused([&] { inline_assign(p, assign(p)); }, "inline_assign", ErrorCode::NotProved,
+                 "buffer.other_use", "written again");
 }
 
 TEST(InlineAssign, RefusesALaterWriteOfWhatTheRhsReads) {
@@ -48,7 +49,8 @@ TEST(InlineAssign, RefusesALaterWriteOfWhatTheRhsReads) {
         B[i] = 0.0
         A[i] = t
 )");
-  expect_refused([&] { inline_assign(p, assign(p)); }, "inline_assign", "reads 'B'");
+  expect_refused([&] { inline_assign(p, assign(p)); }, "inline_assign", ErrorCode::NotProved,
+                 "dep.read_written", "reads 'B'");
 }
 
 TEST(InlineAssign, RefusesAnArgument) {
@@ -57,7 +59,7 @@ TEST(InlineAssign, RefusesAnArgument) {
     A[0] = t
 )");
   expect_refused([&] { inline_assign(p, p.body_cursor()[0]); }, "inline_assign",
-                 "not allocated earlier");
+                 ErrorCode::NotProved, "buffer.other_use", "not allocated earlier");
 }
 
 // A tensor element: its reads with the same index take the expression; the other element's
@@ -87,7 +89,7 @@ TEST(InlineAssign, RefusesAReadThatMayTouchTheAssignedElement) {
     A[0] = t[0] + t[n - 1]
 )");
   expect_refused([&] { inline_assign(p, p.body_cursor()[2]); }, "inline_assign",
-                 "touches another element than t[0]");
+                 ErrorCode::NotProved, "checker.refuted", "touches another element than t[0]");
 }
 
 // The producer of a loop, its buffer allocated outside: every read is in the same iteration
@@ -115,7 +117,7 @@ TEST(InlineAssign, RefusesAProducerReadByAnotherIteration) {
         A[i] = t[i + 1] + t[i]
 )");
   expect_refused([&] { inline_assign(p, p.body_cursor()[2].body()[0]); }, "inline_assign",
-                 "read elsewhere than as t[i + 1]");
+                 ErrorCode::NotProved, "buffer.other_use", "read elsewhere than as t[i + 1]");
 }
 
 TEST(InlineAssign, RefusesATensorWindowedLater) {
@@ -127,7 +129,7 @@ TEST(InlineAssign, RefusesATensorWindowedLater) {
     A[1] = w[0]
 )");
   expect_refused([&] { inline_assign(p, p.body_cursor()[1]); }, "inline_assign",
-                 "a window of 't' is taken later");
+                 ErrorCode::NotProved, "buffer.layout_use", "a window of 't' is taken later");
 }
 
 TEST(InlineAssign, RefusesATensorElementThatTheStoreWraps) {
@@ -137,7 +139,7 @@ TEST(InlineAssign, RefusesATensorElementThatTheStoreWraps) {
     A[0] = t[0]
 )");
   expect_refused([&] { inline_assign(p, p.body_cursor()[1]); }, "inline_assign",
-                 "does not hold the value");
+                 ErrorCode::NotProved, "precision.store", "does not hold the value");
 }
 
 TEST(InlineAssign, ForwardsTheFollowingStatement) {
@@ -243,6 +245,7 @@ TEST(InlineAssign, InlineAssignFail) {
         y[i] = x[1] + x[2]
 )");
   expect_refused([&] { inline_assign(foo, foo.find("x = _")); }, "inline_assign",
+                 ErrorCode::NotProved, "buffer.other_use",
                  "'x' is written again later in the block");
 }
 

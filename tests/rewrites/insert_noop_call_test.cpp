@@ -63,7 +63,8 @@ TEST(InsertNoopCall, RefusesAProcThatComputes) {
   Proc p = m.proc("f");
   expect_refused(
       [&] { insert_noop_call(p, p.find("A[_] = _").after(), m.proc("not_noop"), {"A[i:i + 1]"}); },
-      "insert_noop_call", "the body of 'not_noop' is not `pass`");
+      "insert_noop_call", ErrorCode::BadArgument, "arg.invalid",
+      "the body of 'not_noop' is not `pass`");
 }
 
 TEST(InsertNoopCall, RefusesAWrongArgumentCount) {
@@ -73,7 +74,8 @@ TEST(InsertNoopCall, RefusesAWrongArgumentCount) {
       [&] {
         insert_noop_call(p, p.find("A[_] = _").after(), m.proc("prefetch"), {"A[i:i + 1]", "i"});
       },
-      "insert_noop_call", "'prefetch' takes 1 arguments, but 2 were given");
+      "insert_noop_call", ErrorCode::BadArgument, "arg.invalid",
+      "'prefetch' takes 1 arguments, but 2 were given");
 }
 
 TEST(InsertNoopCall, RefusesAnArgumentOfTheWrongType) {
@@ -81,7 +83,8 @@ TEST(InsertNoopCall, RefusesAnArgumentOfTheWrongType) {
   Proc p = m.proc("f");
   expect_refused(
       [&] { insert_noop_call(p, p.find("A[_] = _").after(), m.proc("prefetch"), {"i"}); },
-      "insert_noop_call", "the call to 'prefetch' does not fit its signature");
+      "insert_noop_call", ErrorCode::NotProved, "result.ill_typed",
+      "the call to 'prefetch' does not fit its signature");
 }
 
 TEST(InsertNoopCall, RefusesAWindowOutsideItsBuffer) {
@@ -91,7 +94,7 @@ TEST(InsertNoopCall, RefusesAWindowOutsideItsBuffer) {
       [&] {
         insert_noop_call(p, p.find("A[_] = _").after(), m.proc("prefetch"), {"A[i + 1:i + 2]"});
       },
-      "insert_noop_call", "i = ");
+      "insert_noop_call", ErrorCode::NotProved, "call.precondition", "i = ");
 }
 
 TEST(InsertNoopCall, RefusesACallThatMayViolateTheCalleesAssert) {
@@ -101,7 +104,8 @@ TEST(InsertNoopCall, RefusesACallThatMayViolateTheCalleesAssert) {
       [&] {
         insert_noop_call(p, p.body_cursor()[0].before(), m.proc("hint"), {"N", "A"});
       },
-      "insert_noop_call", "may violate the assert `n <= 8` of hint");
+      "insert_noop_call", ErrorCode::NotProved, "call.precondition",
+      "may violate the assert `n <= 8` of hint");
 }
 
 TEST(InsertNoopCall, ProvesTheCalleesAssertFromTheCaller) {
@@ -121,7 +125,7 @@ TEST(InsertNoopCall, RefusesAnUndefinedNameAtTheGap) {
   Proc p = m.proc("f");
   expect_refused(
       [&] { insert_noop_call(p, p.body_cursor()[0].before(), m.proc("prefetch"), {"A[i:i + 1]"}); },
-      "insert_noop_call", "undefined variable 'i'");
+      "insert_noop_call", ErrorCode::BadArgument, "arg.parse_or_type", "undefined variable 'i'");
 }
 
 }  // namespace
@@ -146,13 +150,15 @@ def foo(n: size, x: i8[n], locality_hint: size):
 )");
   Proc foo = m.proc("foo");
   expect_refused([&] { insert_noop_call(foo, foo.find("pass").before(), m.proc("prefetch"), {}); },
-                 "insert_noop_call", "'prefetch' takes 2 arguments, but 0 were given");
+                 "insert_noop_call", ErrorCode::BadArgument, "arg.invalid",
+                 "'prefetch' takes 2 arguments, but 0 were given");
   expect_refused(
       [&] {
         insert_noop_call(foo, foo.find("pass").before(), m.proc("prefetch"),
                          {"n", "locality_hint"});
       },
-      "insert_noop_call", "the call to 'prefetch' does not fit its signature");
+      "insert_noop_call", ErrorCode::NotProved, "result.ill_typed",
+      "the call to 'prefetch' does not fit its signature");
 }
 
 // Trust (new names): every introduced name goes through rw::check_new_name.
@@ -169,7 +175,7 @@ def f(N: size, A: f32[N] @ DRAM):
   Proc f = m.proc("f");
   Proc other = rename(m.proc("nop"), "f");
   expect_refused([&] { insert_noop_call(f, f.body_cursor()[0].after(), other, {"N"}); },
-                 "insert_noop_call", "same name as the caller");
+                 "insert_noop_call", ErrorCode::BadArgument, "arg.name", "same name as the caller");
   Proc ok = insert_noop_call(f, f.body_cursor()[0].after(), m.proc("nop"), {"N"});
   for (int64_t n : {1, 3}) expect_equivalent(f, ok, {{"N", n}});
 }

@@ -29,7 +29,8 @@ TEST(InsertPass, AStatementMeansTheGapAfterIt) {
 
 TEST(InsertPass, RefusesAnExpression) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { insert_pass(p, p.body_cursor()[0].hi()); }, "insert_pass", "expected a gap");
+  expect_refused([&] { insert_pass(p, p.body_cursor()[0].hi()); }, "insert_pass",
+                 ErrorCode::BadArgument, "target.wrong_kind", "expected a gap");
 }
 
 TEST(InsertPass, ForwardsTheFollowingStatement) {

@@ -37,7 +37,7 @@ TEST(JoinLoops, RefusesDifferentBodies) {
         A[j] = 2.0
 )");
   expect_refused([&] { join_loops(p, p.body_cursor()[0], p.body_cursor()[1]); }, "join_loops",
-                 "differ");
+                 ErrorCode::NotProved, "stmt.form", "differ");
 }
 
 TEST(JoinLoops, RefusesAGapBetweenTheRanges) {
@@ -48,7 +48,7 @@ TEST(JoinLoops, RefusesAGapBetweenTheRanges) {
         A[j] = 1.0
 )");
   expect_refused([&] { join_loops(p, p.body_cursor()[0], p.body_cursor()[1]); }, "join_loops",
-                 "where the second begins ('4'), but");
+                 ErrorCode::NotProved, "checker.refuted", "where the second begins ('4'), but");
 }
 
 TEST(JoinLoops, RefusesLoopsThatAreNotAdjacent) {
@@ -106,6 +106,7 @@ TEST(JoinLoops, JoinLoopsFailEqualBounds) {
         x[i] = 0.0
 )");
   expect_refused([&] { join_loops(foo, foo.find_loop("i"), foo.find_loop("i #1")); }, "join_loops",
+                 ErrorCode::NotProved, "checker.refuted",
                  "the first loop ends ('n') where the second begins ('n + 1')");
 }
 
@@ -121,7 +122,7 @@ TEST(JoinLoops, JoinLoopsFailTypeMatch) {
         x[i] = 0.0
 )");
   expect_refused([&] { join_loops(foo, foo.find_loop("i"), foo.find_loop("i #1")); }, "join_loops",
-                 "the bodies of loops i and i differ");
+                 ErrorCode::NotProved, "stmt.form", "the bodies of loops i and i differ");
 }
 
 // Exo tests/test_schedules.py::test_join_loops_body_match: bodies holding an allocation, a window
@@ -162,8 +163,8 @@ def foo(n: size, x: i8[n + 1]):
 // Trust (bounds): a loop operation proves what it assumes about its bounds.
 TEST(JoinLoops, JoinLoopsRefusesAMidPointBeyondTheUpperBound) {
   Proc p = parse_proc(kTwoLoops);
-  expect_refused([&] { join_loops(p, "i #0", "i #1"); }, "join_loops",
-                 "the second loop's range is not negative");
+  expect_refused([&] { join_loops(p, "i #0", "i #1"); }, "join_loops", ErrorCode::NotProved,
+                 "checker.refuted", "the second loop's range is not negative");
 }
 
 // Trust (bounds): a loop operation proves what it assumes about its bounds.
@@ -175,8 +176,8 @@ def f(M: size, N: size, A: f32[N + M + 4] @ DRAM):
     for i in seq(M, N):
         A[i] = 1.0
 )");
-  expect_refused([&] { join_loops(p, "i #0", "i #1"); }, "join_loops",
-                 "the first loop's range is not negative");
+  expect_refused([&] { join_loops(p, "i #0", "i #1"); }, "join_loops", ErrorCode::NotProved,
+                 "checker.refuted", "the first loop's range is not negative");
 }
 
 // Trust (bounds): a loop operation proves what it assumes about its bounds.
@@ -206,7 +207,8 @@ def f(A: f32[16] @ DRAM):
         C.n = 6
         A[i] = 1.0
 )");
-  expect_refused([&] { join_loops(p, "i #0", "i #1"); }, "join_loops", "writes C.n");
+  expect_refused([&] { join_loops(p, "i #0", "i #1"); }, "join_loops", ErrorCode::NotProved,
+                 "checker.value_changed", "writes C.n");
 }
 
 // Par loops: a par result's iterations must be proved independent.
@@ -231,7 +233,8 @@ TEST(JoinLoops, JoinLoopsRefusesParLoopsThatDependOnEachOther) {
     for j in par(N, 2 * N):
         A[j + N] = A[j] + 1.0
 )");
-  expect_refused([&] { join_loops(r, "i", "j"); }, "join_loops", kParLoopNeedle);
+  expect_refused([&] { join_loops(r, "i", "j"); }, "join_loops", ErrorCode::NotProved,
+                 "checker.par_conflict", kParLoopNeedle);
 }
 
 }  // namespace

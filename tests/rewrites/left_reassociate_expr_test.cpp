@@ -44,13 +44,13 @@ TEST(LeftReassociateExpr, RefusesMixedOperators) {
     A[0] = A[1] + A[2] * A[3]
 )");
   expect_refused([&] { left_reassociate_expr(p, p.body_cursor()[0].rhs()); },
-                 "left_reassociate_expr", "nothing to regroup");
+                 "left_reassociate_expr", ErrorCode::NotProved, "stmt.form", "nothing to regroup");
 }
 
 TEST(LeftReassociateExpr, RefusesANonSum) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { left_reassociate_expr(p, rhs(p).child(0)); }, "left_reassociate_expr",
-                 "expected an addition");
+                 ErrorCode::BadArgument, "target.wrong_kind", "expected an addition");
 }
 
 TEST(LeftReassociateExpr, ForwardsTheThreeOperands) {
@@ -124,7 +124,7 @@ TEST(LeftReassociateExpr, LeftReassociateExprFail2) {
     b = a + (b - c)
 )");
   expect_refused([&] { left_reassociate_expr(foo, "_ + _"); }, "left_reassociate_expr",
-                 "is not also an addition");
+                 ErrorCode::NotProved, "stmt.form", "is not also an addition");
 }
 
 // Trust (precision): regrouped values keep their integer wrap and float rounding.

@@ -94,7 +94,7 @@ TEST(LiftAlloc, RefusesWhenAnIterationReadsAnEarlierOnesValue) {
         t[1] = t[0]
 )");
   expect_refused([&] { lift_alloc(p, p.body_cursor()[0].body()[0]); }, "lift_alloc",
-                 "can serve every iteration");
+                 ErrorCode::NotProved, "checker.refuted", "can serve every iteration");
 }
 
 // A double buffer: each iteration writes, then reads, half i % 2 of t; that index names no
@@ -121,7 +121,8 @@ TEST(LiftAlloc, LiftsADoubleBufferEachIterationWritesBeforeReading) {
 
 TEST(LiftAlloc, RefusesADoubleBufferReadOfThePreviousIterationsHalf) {
   Proc p = parse_proc(double_buffer("(i + 1) % 2"));
-  expect_refused([&] { lift_alloc(p, "t"); }, "lift_alloc", "may be read by a later one");
+  expect_refused([&] { lift_alloc(p, "t"); }, "lift_alloc", ErrorCode::NotProved, "checker.refuted",
+                 "may be read by a later one");
 }
 
 TEST(LiftAlloc, RefusesAShapeDependingOnTheLoopVariable) {
@@ -140,13 +141,14 @@ TEST(LiftAlloc, RefusesAShapeDependingOnTheLoopVariable) {
   Proc q =
       derive_proc(p, replace_stmts(p.body(), {{0, BlockField::Body}}, 0, 1, {bad}), fwd_identity());
   expect_refused([&] { lift_alloc(q, q.body_cursor()[0].body()[0]); }, "lift_alloc",
-                 "depends on i");
+                 ErrorCode::NotProved, "checker.refuted", "depends on i");
 }
 
 TEST(LiftAlloc, RefusesMoreLiftsThanEnclosingScopes) {
   Proc p = parse_proc(kTmp);
   expect_refused([&] { lift_alloc(p, p.body_cursor()[0].body()[0].body()[0], {.n_lifts = 3}); },
-                 "lift_alloc", "only 2 loops or ifs enclose it");
+                 "lift_alloc", ErrorCode::BadArgument, "arg.invalid",
+                 "only 2 loops or ifs enclose it");
 }
 
 TEST(LiftAlloc, RefusesAParLoop) {
@@ -156,13 +158,14 @@ TEST(LiftAlloc, RefusesAParLoop) {
         t = A[i]
         A[i] = t + t
 )");
-  expect_refused([&] { lift_alloc(p, p.body_cursor()[0].body()[0]); }, "lift_alloc", "par loop");
+  expect_refused([&] { lift_alloc(p, p.body_cursor()[0].body()[0]); }, "lift_alloc",
+                 ErrorCode::NotProved, "alloc.shared_by_parallel", "par loop");
 }
 
 TEST(LiftAlloc, RefusesAStatementThatIsNotAnAllocation) {
   Proc p = parse_proc(kTmp);
   expect_refused([&] { lift_alloc(p, p.body_cursor()[0].body()[0].body()[1]); }, "lift_alloc",
-                 "expected an allocation");
+                 ErrorCode::BadArgument, "target.wrong_kind", "expected an allocation");
 }
 
 TEST(LiftAlloc, ForwardsTheAllocationAndItsLoop) {
@@ -359,7 +362,8 @@ def f(N: size, A: f32[N] @ DRAM):
             A[i] = t + 1.0
 )");
   p = unroll_loop(p, "k");
-  expect_refused([&] { lift_alloc(p, "t #1"); }, "lift_alloc", "hides it");
+  expect_refused([&] { lift_alloc(p, "t #1"); }, "lift_alloc", ErrorCode::NotProved,
+                 "scope.shadowed", "hides it");
 }
 
 // Trust (well-formed): every accepted result passes the front end.
@@ -373,7 +377,8 @@ def f(N: size, A: f32[N] @ DRAM):
         t[i] = 1.0
         A[i + 8] = t[i]
 )");
-  expect_refused([&] { lift_alloc(p, "t"); }, "lift_alloc", "is not negative");
+  expect_refused([&] { lift_alloc(p, "t"); }, "lift_alloc", ErrorCode::NotProved, "checker.refuted",
+                 "is not negative");
 }
 
 // Trust (well-formed): every accepted result passes the front end.

@@ -284,8 +284,8 @@ TEST(LiftIf, LiftIfDependencyError) {
         if i < 10:
             x[i] = 2.0
 )");
-  expect_refused([&] { lift_if(foo, "if i < 10: _"); }, "lift_if",
-                 "the condition 'i < 10' depends on the loop variable i");
+  expect_refused([&] { lift_if(foo, "if i < 10: _"); }, "lift_if", ErrorCode::NotProved,
+                 "dep.loop_variant", "the condition 'i < 10' depends on the loop variable i");
 }
 
 // Exo tests/test_schedules.py::test_lift_if_second_statement_in_else_error: Exo says "expected if
@@ -300,7 +300,8 @@ TEST(LiftIf, LiftIfSecondStatementInElseError) {
             if i < 10:
                 x[i] = 2.0
 )");
-  expect_refused([&] { lift_if(foo, "if i < 10: _"); }, "lift_if",
+  expect_refused([&] { lift_if(foo, "if i < 10: _"); }, "lift_if", ErrorCode::NotProved,
+                 "loop.not_a_perfect_nest",
                  "to be the only statement of its enclosing 'if m > 12: ...', which holds 2");
 }
 
@@ -312,7 +313,8 @@ TEST(LiftIf, LiftIfSecondStatementInForError) {
         if m > 12:
             pass
 )");
-  expect_refused([&] { lift_if(foo, "if m > 12: _"); }, "lift_if",
+  expect_refused([&] { lift_if(foo, "if m > 12: _"); }, "lift_if", ErrorCode::NotProved,
+                 "loop.not_a_perfect_nest",
                  "to be the only statement of its enclosing 'for i in seq(0, m): ...', which "
                  "holds 2");
 }
@@ -326,7 +328,8 @@ TEST(LiftIf, LiftIfSecondStatementInThenError) {
             if i < 10:
                 x[i] = 2.0
 )");
-  expect_refused([&] { lift_if(foo, "if i < 10: _"); }, "lift_if",
+  expect_refused([&] { lift_if(foo, "if i < 10: _"); }, "lift_if", ErrorCode::NotProved,
+                 "loop.not_a_perfect_nest",
                  "to be the only statement of its enclosing 'if m > 12: ...', which holds 2");
 }
 
@@ -338,8 +341,8 @@ TEST(LiftIf, LiftIfTooHighError) {
         if j < 10:
             x[i] = 2.0
 )");
-  expect_refused([&] { lift_if(foo, "if j < 10: _", 2); }, "lift_if",
-                 "the statement is at the top level of the proc");
+  expect_refused([&] { lift_if(foo, "if j < 10: _", 2); }, "lift_if", ErrorCode::NotProved,
+                 "stmt.no_enclosing_scope", "the statement is at the top level of the proc");
 }
 
 // Exo's stdlib (src/exo/stdlib/scheduling.py) provides this under the same name.
@@ -354,13 +357,15 @@ TEST(LiftIf, LiftsTheIfOutOfBothLoops) {
 // Exo's stdlib (src/exo/stdlib/scheduling.py) provides this under the same name.
 TEST(LiftIf, ARefusalSaysHowManyLiftsRemain) {
   Proc p = parse_proc(kIfInTwoLoops);
-  expect_refused([&] { lift_if(p, "if _: _", 3); }, "lift_if", "1 lift(s) remain");
+  expect_refused([&] { lift_if(p, "if _: _", 3); }, "lift_if", ErrorCode::NotProved,
+                 "stmt.no_enclosing_scope", "1 lift(s) remain");
 }
 
 // Exo's stdlib (src/exo/stdlib/scheduling.py) provides this under the same name.
 TEST(LiftIf, RefusesALoop) {
   Proc p = parse_proc(kIfInTwoLoops);
-  expect_refused([&] { lift_if(p, "for j in _: _"); }, "lift_if", "must be an if");
+  expect_refused([&] { lift_if(p, "for j in _: _"); }, "lift_if", ErrorCode::BadArgument,
+                 "target.wrong_kind", "must be an if");
 }
 
 }  // namespace

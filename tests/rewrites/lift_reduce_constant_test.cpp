@@ -44,7 +44,7 @@ TEST(LiftReduceConstant, RefusesANonZeroStart) {
         x += 2.0 * y[i]
 )");
   expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant",
-                 "assign zero");
+                 ErrorCode::NotProved, "stmt.form", "assign zero");
 }
 
 TEST(LiftReduceConstant, RefusesAFactorThatVaries) {
@@ -54,7 +54,7 @@ TEST(LiftReduceConstant, RefusesAFactorThatVaries) {
         x += y[i] * y[i]
 )");
   expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant",
-                 "changes inside the loop");
+                 ErrorCode::NotProved, "dep.loop_variant", "changes inside the loop");
 }
 
 TEST(LiftReduceConstant, RefusesAFactorTheLoopWrites) {
@@ -65,7 +65,7 @@ TEST(LiftReduceConstant, RefusesAFactorTheLoopWrites) {
         c = 2.0
 )");
   expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant",
-                 "the loop writes");
+                 ErrorCode::NotProved, "dep.read_written", "the loop writes");
 }
 
 TEST(LiftReduceConstant, RefusesDifferentFactors) {
@@ -76,7 +76,7 @@ TEST(LiftReduceConstant, RefusesDifferentFactors) {
         x += 3.0 * y[i]
 )");
   expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant",
-                 "different factors");
+                 ErrorCode::NotProved, "stmt.form", "different factors");
 }
 
 TEST(LiftReduceConstant, RefusesAReadOfTheAccumulator) {
@@ -87,7 +87,7 @@ TEST(LiftReduceConstant, RefusesAReadOfTheAccumulator) {
         y[i] = x
 )");
   expect_refused([&] { lift_reduce_constant(p, p.body_cursor()); }, "lift_reduce_constant",
-                 "other than by reductions");
+                 ErrorCode::NotProved, "stmt.form", "other than by reductions");
 }
 
 TEST(LiftReduceConstant, ForwardsTheLoop) {
@@ -210,6 +210,7 @@ TEST(LiftReduceConstant, LiftReduceConstantBad1) {
         x[1] += 2.0 * y[i]
 )");
   expect_refused([&] { lift_reduce_constant(foo, "x[0] = 0.0; _"); }, "lift_reduce_constant",
+                 ErrorCode::NotProved, "stmt.form",
                  "a reduction into 'x' has other indices than the assignment");
 }
 
@@ -226,6 +227,7 @@ TEST(LiftReduceConstant, LiftReduceConstantBad2) {
             x[j + 2] += 2.0 * y[i]
 )");
   expect_refused([&] { lift_reduce_constant(foo, "x[j+2] = 0.0; _"); }, "lift_reduce_constant",
+                 ErrorCode::NotProved, "stmt.form",
                  "a reduction into 'x' has other indices than the assignment");
 }
 
@@ -241,6 +243,7 @@ TEST(LiftReduceConstant, LiftReduceConstantBad3) {
         x[0] += 2.0 * y[i]
 )");
   expect_refused([&] { lift_reduce_constant(foo, "x[0] = 0.0; _"); }, "lift_reduce_constant",
+                 ErrorCode::NotProved, "stmt.form",
                  "the reductions into 'x' are scaled by different factors");
 }
 
@@ -256,6 +259,7 @@ TEST(LiftReduceConstant, LiftReduceConstantBad4) {
         x[0] += 2.0 * y[i]
 )");
   expect_refused([&] { lift_reduce_constant(foo, "x[0] = 0.0; _"); }, "lift_reduce_constant",
+                 ErrorCode::NotProved, "stmt.form",
                  "the loop reads or assigns 'x' other than by reductions into it");
 }
 
@@ -270,7 +274,7 @@ TEST(LiftReduceConstant, LiftReduceConstantBad5) {
         y[i] = 2.0 * y[i]
 )");
   expect_refused([&] { lift_reduce_constant(foo, "x[0] = 0.0; _"); }, "lift_reduce_constant",
-                 "the loop does not reduce into 'x'");
+                 ErrorCode::NotProved, "stmt.form", "the loop does not reduce into 'x'");
 }
 
 // Exo tests/test_schedules.py::test_lift_reduce_constant_bad_6: the reductions' factors y[1] and
@@ -285,6 +289,7 @@ TEST(LiftReduceConstant, LiftReduceConstantBad6) {
         x[0] += y[2] * 2.0
 )");
   expect_refused([&] { lift_reduce_constant(foo, "x[0] = 0.0; _"); }, "lift_reduce_constant",
+                 ErrorCode::NotProved, "stmt.form",
                  "the reductions into 'x' are scaled by different factors");
 }
 
@@ -303,9 +308,10 @@ TEST(LiftReduceConstant, LiftReduceConstantBad7) {
             x += y[j] * 2.0
 )");
   expect_refused([&] { lift_reduce_constant(foo, "x = 0.0; _"); }, "lift_reduce_constant",
+                 ErrorCode::NotProved, "dep.read_written",
                  "the factor reads 'y', which the loop writes");
   expect_refused([&] { lift_reduce_constant(foo, "x[0] = 0.0; _"); }, "lift_reduce_constant",
-                 "no match for pattern 'x[0] = 0.0; _'");
+                 ErrorCode::NotFound, "target.no_match", "no match for pattern 'x[0] = 0.0; _'");
 }
 
 // Exo tests/test_schedules.py::test_lift_reduce_constant_bad_9: the factor y[i] depends on the loop
@@ -318,7 +324,8 @@ TEST(LiftReduceConstant, LiftReduceConstantBad9) {
         dot += y[i] * x[i]
 )");
   expect_refused([&] { lift_reduce_constant(dot, dot.find_loop("i").expand(1, 0)); },
-                 "lift_reduce_constant", "the factor mentions 'i', which changes inside the loop");
+                 "lift_reduce_constant", ErrorCode::NotProved, "dep.loop_variant",
+                 "the factor mentions 'i', which changes inside the loop");
 }
 
 // Exo tests/test_schedules.py::test_lift_reduce_constant_bad_10: the factor y[j] depends on an
@@ -332,7 +339,8 @@ TEST(LiftReduceConstant, LiftReduceConstantBad10) {
             dot += y[j] * x[i]
 )");
   expect_refused([&] { lift_reduce_constant(dot, dot.find_loop("i").expand(1, 0)); },
-                 "lift_reduce_constant", "the factor mentions 'j', which changes inside the loop");
+                 "lift_reduce_constant", ErrorCode::NotProved, "dep.loop_variant",
+                 "the factor mentions 'j', which changes inside the loop");
 }
 
 // Exo tests/test_schedules.py::test_lift_reduce_constant_bad_11: the factor a is allocated in the
@@ -346,7 +354,8 @@ TEST(LiftReduceConstant, LiftReduceConstantBad11) {
         dot += a * (y[i] * x[i])
 )");
   expect_refused([&] { lift_reduce_constant(dot, dot.find_loop("i").expand(1, 0)); },
-                 "lift_reduce_constant", "the factor mentions 'a', which changes inside the loop");
+                 "lift_reduce_constant", ErrorCode::NotProved, "dep.loop_variant",
+                 "the factor mentions 'a', which changes inside the loop");
 }
 
 // Exo tests/test_schedules.py::test_lift_reduce_constant_bad_8: a call in the loop. Exo raises
@@ -366,7 +375,7 @@ def foo():
             x += y[j] * 2.0
 )");
   expect_refused([&] { lift_reduce_constant(m.proc("foo"), "x = 0.0; _"); }, "lift_reduce_constant",
-                 "write");
+                 ErrorCode::NotProved, "dep.read_written", "write");
 }
 
 }  // namespace

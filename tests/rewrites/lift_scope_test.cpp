@@ -85,7 +85,7 @@ TEST(LiftScope, RefusesAConditionOnTheLoopVariable) {
             A[i] = 1.0
 )");
   expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
-                 "depends on the loop variable i");
+                 ErrorCode::NotProved, "dep.loop_variant", "depends on the loop variable i");
 }
 
 TEST(LiftScope, RefusesAConditionOnAConfigTheBranchesWrite) {
@@ -99,6 +99,7 @@ def f(N: size, A: f32[N] @ DRAM):
             A[i] = 1.0
 )");
   expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
+                 ErrorCode::NotProved, "checker.value_changed",
                  "evaluated once instead of in every iteration");
 }
 
@@ -113,6 +114,7 @@ def f(N: size, A: f32[N] @ DRAM):
             A[i] = 1.0
 )");
   expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
+                 ErrorCode::NotProved, "checker.value_changed",
                  "evaluated in every iteration of the loop");
 }
 
@@ -151,7 +153,7 @@ TEST(LiftScope, RefusesALoopOutOfAnIfWithElse) {
         A[0] = 2.0
 )");
   expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
-                 "has an else branch");
+                 ErrorCode::NotProved, "stmt.form", "has an else branch");
 }
 
 TEST(LiftScope, RefusesATopLevelStatement) {
@@ -159,7 +161,8 @@ TEST(LiftScope, RefusesATopLevelStatement) {
     for i in seq(0, N):
         A[i] = 1.0
 )");
-  expect_refused([&] { lift_scope(p, p.body_cursor()[0]); }, "lift_scope", "top level");
+  expect_refused([&] { lift_scope(p, p.body_cursor()[0]); }, "lift_scope", ErrorCode::NotProved,
+                 "stmt.no_enclosing_scope", "top level");
 }
 
 TEST(LiftScope, RefusesAnAssignment) {
@@ -168,7 +171,7 @@ TEST(LiftScope, RefusesAnAssignment) {
         A[i] = 1.0
 )");
   expect_refused([&] { lift_scope(p, p.body_cursor()[0].body()[0]); }, "lift_scope",
-                 "expected a loop or an if");
+                 ErrorCode::BadArgument, "target.wrong_kind", "expected a loop or an if");
 }
 
 TEST(LiftScope, ForwardsBranchesAndHeads) {
@@ -221,8 +224,8 @@ TEST(LiftScope, LiftScopeLiftForWhenOuterIfHasElseError) {
     else:
         pass
 )");
-  expect_refused([&] { lift_scope(foo, "for i in _: _"); }, "lift_scope",
-                 "cannot lift a loop out of an if that has an else branch");
+  expect_refused([&] { lift_scope(foo, "for i in _: _"); }, "lift_scope", ErrorCode::NotProved,
+                 "stmt.form", "cannot lift a loop out of an if that has an else branch");
 }
 
 // Trust (evaluated once): a moved or duplicated expression keeps its value.
@@ -235,7 +238,8 @@ def f(A: f32[16] @ DRAM):
             C.n = 2
             A[i] = 1.0
 )");
-  expect_refused([&] { lift_scope(p, "if _: _"); }, "lift_scope", "writes C.n");
+  expect_refused([&] { lift_scope(p, "if _: _"); }, "lift_scope", ErrorCode::NotProved,
+                 "checker.value_changed", "writes C.n");
 }
 
 }  // namespace

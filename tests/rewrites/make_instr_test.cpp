@@ -47,19 +47,21 @@ TEST(MakeInstr, BracesAroundCAreNotHoles) {
 TEST(MakeInstr, RefusesAHoleNamingNoArgument) {
   Proc p = parse_proc(kSrc);
   expect_refused(
-      [&] { make_instr(p, "{out_data} = 0;"); }, "make_instr",
+      [&] { make_instr(p, "{out_data} = 0;"); }, "make_instr", ErrorCode::BadArgument,
+      "arg.invalid",
       "the template hole {out_data} names no argument of 'load4' (arguments: n, dst, src");
 }
 
 TEST(MakeInstr, RefusesTheDataPointerOfAControlArgument) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { make_instr(p, "{n_data}"); }, "make_instr", "'n', which is a control value");
+  expect_refused([&] { make_instr(p, "{n_data}"); }, "make_instr", ErrorCode::BadArgument,
+                 "arg.invalid", "'n', which is a control value");
 }
 
 TEST(MakeInstr, RefusesAHoleNamingNoArgumentAmongOtherHoles) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { make_instr(p, "{dst_data} = {src_data} + {n} + {m};"); }, "make_instr",
-                 "the template hole {m} names no argument");
+                 ErrorCode::BadArgument, "arg.invalid", "the template hole {m} names no argument");
 }
 
 TEST(MakeInstr, ForwardsEveryCursorToItself) {

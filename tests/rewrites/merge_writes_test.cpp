@@ -68,17 +68,20 @@ TEST(MergeWrites, RefusesDifferentLocations) {
         x[i] = b[i]
         x[i + 1] = b[i]
 )");
-  expect_refused([&] { merge_writes(p, pair(p)); }, "merge_writes", "write the same location");
+  expect_refused([&] { merge_writes(p, pair(p)); }, "merge_writes", ErrorCode::NotProved,
+                 "checker.refuted", "write the same location");
 }
 
 TEST(MergeWrites, RefusesDifferentBuffers) {
   Proc p = with_writes("x[i] = b[i]", "c[i] = b[i]");
-  expect_refused([&] { merge_writes(p, pair(p)); }, "merge_writes", "different buffers");
+  expect_refused([&] { merge_writes(p, pair(p)); }, "merge_writes", ErrorCode::NotProved,
+                 "stmt.form", "different buffers");
 }
 
 TEST(MergeWrites, RefusesASecondRhsReadingTheBuffer) {
   Proc p = with_writes("x[i] = b[i]", "x[i] += x[i]");
-  expect_refused([&] { merge_writes(p, pair(p)); }, "merge_writes", "reads 'x'");
+  expect_refused([&] { merge_writes(p, pair(p)); }, "merge_writes", ErrorCode::NotProved,
+                 "dep.read_written", "reads 'x'");
 }
 
 TEST(MergeWrites, RefusesANonWrite) {
@@ -87,7 +90,8 @@ TEST(MergeWrites, RefusesANonWrite) {
         x[i] = 1.0
         pass
 )");
-  expect_refused([&] { merge_writes(p, pair(p)); }, "merge_writes", "assignments or reductions");
+  expect_refused([&] { merge_writes(p, pair(p)); }, "merge_writes", ErrorCode::NotProved,
+                 "stmt.form", "assignments or reductions");
 }
 
 TEST(MergeWrites, ForwardsTheBlockToTheMergedStatement) {
@@ -267,6 +271,7 @@ TEST(MergeWrites, MergeWritesSecondRhsDependsOnFirstLhs) {
 )");
   expect_refused(
       [&] { merge_writes(bar, "x[2*i-1] = x[i] + y[i]; x[2*i-1] += x[i]"); }, "merge_writes",
+      ErrorCode::NotProved, "dep.read_written",
       "the second statement's right-hand side reads 'x', which the first statement writes");
 }
 
@@ -279,7 +284,8 @@ TEST(MergeWrites, MergeWritesWrongTypeError) {
         if i > 5:
             y = x
 )");
-  expect_refused([&] { merge_writes(bar, "y = x; _"); }, "merge_writes",
+  expect_refused([&] { merge_writes(bar, "y = x; _"); }, "merge_writes", ErrorCode::NotProved,
+                 "stmt.form",
                  "both statements must be assignments or reductions ('if i > 5: ...' is not)");
 }
 
@@ -290,8 +296,8 @@ TEST(MergeWrites, MergeWritesDifferentLhsError) {
     x = y
     y += x
 )");
-  expect_refused([&] { merge_writes(bar, "x = y; y += x"); }, "merge_writes",
-                 "the statements write different buffers ('x' and 'y')");
+  expect_refused([&] { merge_writes(bar, "x = y; y += x"); }, "merge_writes", ErrorCode::NotProved,
+                 "stmt.form", "the statements write different buffers ('x' and 'y')");
 }
 
 // Exo tests/test_schedules.py::test_merge_writes_different_lhs_arrays_error (first of Exo's two
@@ -302,6 +308,7 @@ TEST(MergeWrites, MergeWritesDifferentLhsArraysError) {
     x[1] += y
 )");
   expect_refused([&] { merge_writes(bar, "x[0] = y; x[1] += y"); }, "merge_writes",
+                 ErrorCode::NotProved, "checker.refuted",
                  "requires that the two statements write the same location, but `0 == 1` does not "
                  "always hold");
 }
@@ -316,6 +323,7 @@ TEST(MergeWrites, MergeWritesDifferentLhsArraysErrorThroughAWindow) {
         z[i + 1, 1] += y
 )");
   expect_refused([&] { merge_writes(bar, "z[i, 1] = y; z[i+1, 1] += y"); }, "merge_writes",
+                 ErrorCode::NotProved, "checker.refuted",
                  "requires that the two statements write the same location, but `i == i + 1` does "
                  "not always hold");
 }

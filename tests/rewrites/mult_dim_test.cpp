@@ -70,12 +70,14 @@ TEST(MultDim, MergesAConstantDimensionIntoAnother) {
 
 TEST(MultDim, RefusesANonConstantLowDimension) {
   Proc p = parse_proc(kMatTmp);
-  expect_refused([&] { mult_dim(p, p.body_cursor()[0], 2, 0); }, "mult_dim", "must be a constant");
+  expect_refused([&] { mult_dim(p, p.body_cursor()[0], 2, 0); }, "mult_dim", ErrorCode::NotProved,
+                 "buffer.not_constant", "must be a constant");
 }
 
 TEST(MultDim, RefusesTheSameDimensionTwice) {
   Proc p = parse_proc(kMatTmp);
-  expect_refused([&] { mult_dim(p, p.body_cursor()[0], 1, 1); }, "mult_dim", "must differ");
+  expect_refused([&] { mult_dim(p, p.body_cursor()[0], 1, 1); }, "mult_dim", ErrorCode::BadArgument,
+                 "arg.invalid", "must differ");
 }
 
 }  // namespace

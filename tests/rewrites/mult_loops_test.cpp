@@ -39,7 +39,7 @@ TEST(MultLoops, RefusesANonConstantInnerBound) {
             A[i, j] = 1.0
 )");
   expect_refused([&] { mult_loops(p, p.body_cursor()[0], "k"); }, "mult_loops",
-                 "positive integer constant");
+                 ErrorCode::NotProved, "loop.bound_not_constant", "positive integer constant");
 }
 
 TEST(MultLoops, RefusesALoopHoldingMore) {
@@ -50,6 +50,7 @@ TEST(MultLoops, RefusesALoopHoldingMore) {
             A[i, j] = 1.0
 )");
   expect_refused([&] { mult_loops(p, p.body_cursor()[0], "k"); }, "mult_loops",
+                 ErrorCode::BadArgument, "target.wrong_kind",
                  "is not one loop: it holds 2 statements");
 }
 
@@ -66,7 +67,7 @@ TEST(MultLoops, RefusesANonZeroStart) {
 TEST(MultLoops, RefusesANameInUse) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { mult_loops(p, p.body_cursor()[0], "j"); }, "mult_loops",
-                 "'j' is already used");
+                 ErrorCode::BadArgument, "arg.name", "'j' is already used");
 }
 
 TEST(MultLoops, ForwardsTheBodyUpOneLevel) {
@@ -128,7 +129,8 @@ TEST(MultLoops, ProductLoop3RefusesANonConstantInnerBound) {
         for j in seq(0, m):
             x[i, j] = 0.0
 )");
-  expect_refused([&] { mult_loops(foo, "i j", "ij"); }, "mult_loops",
+  expect_refused([&] { mult_loops(foo, "i j", "ij"); }, "mult_loops", ErrorCode::NotProved,
+                 "loop.bound_not_constant",
                  "expected the bound of loop j to be a positive integer constant, got 'm'");
 }
 
@@ -180,8 +182,8 @@ TEST(MultLoops, ProductLoopNonzeroLoIsRefused) {
         for j in seq(0, 30):
             x[i, j] = 0.0
 )");
-  expect_refused([&] { mult_loops(foo, "i j", "ij"); }, "mult_loops",
-                 "expected both loops i and j to start at 0");
+  expect_refused([&] { mult_loops(foo, "i j", "ij"); }, "mult_loops", ErrorCode::NotProved,
+                 "loop.lower_bound_not_zero", "expected both loops i and j to start at 0");
 }
 
 // Trust (new names): every introduced name goes through rw::check_new_name.
@@ -197,7 +199,8 @@ TEST(MultLoops, MultLoopsRefusesAParLoopOverADependentSeqLoop) {
         for j in seq(0, 4):
             A[i, j + 1] += A[i, j]
 )");
-  expect_refused([&] { mult_loops(p, "for i in _: _", "k"); }, "mult_loops", kParLoopNeedle);
+  expect_refused([&] { mult_loops(p, "for i in _: _", "k"); }, "mult_loops", ErrorCode::NotProved,
+                 "checker.par_conflict", kParLoopNeedle);
 }
 
 // Par loops: a par result's iterations must be proved independent.

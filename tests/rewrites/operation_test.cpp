@@ -75,13 +75,13 @@ TEST(RewriteFramework, ResolveRefusesARemovedTarget) {
 TEST(RewriteFramework, AsLoopRefusesOtherStatements) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { in_op([&] { rw::as_loop(p.body_cursor()[0].body()[0]); }); }, "op",
-                 "expected a loop");
+                 ErrorCode::BadArgument, "target.wrong_kind", "expected a loop");
 }
 
 TEST(RewriteFramework, FreshNameRefusesANameInUse) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { in_op([&] { rw::fresh_name(p, "i", p.body_cursor()[0]); }); }, "op",
-                 "already used");
+                 ErrorCode::BadArgument, "arg.name", "already used");
   EXPECT_EQ(rw::fresh_name(p, "io", p.body_cursor()[0]).name(), "io");
 }
 
@@ -108,7 +108,7 @@ TEST(RewriteFramework, FreshNameRefusesANameBoundLaterInTheSameList) {
     t[0] = A[0]
 )");
   expect_refused([&] { in_op([&] { rw::fresh_name(p, "t", p.body_cursor()[0]); }); }, "op",
-                 "already used");
+                 ErrorCode::BadArgument, "arg.name", "already used");
 }
 
 }  // namespace

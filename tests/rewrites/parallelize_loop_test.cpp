@@ -28,7 +28,7 @@ TEST(ParallelizeLoop, RefusesACarriedDependence) {
         A[i + 1] = A[i]
 )");
   expect_refused([&] { parallelize_loop(p, p.body_cursor()[0]); }, "parallelize_loop",
-                 "independent");
+                 ErrorCode::NotProved, "checker.par_conflict", "independent");
 }
 
 TEST(ParallelizeLoop, RefusesAReductionRace) {
@@ -37,7 +37,7 @@ TEST(ParallelizeLoop, RefusesAReductionRace) {
         s += A[i]
 )");
   expect_refused([&] { parallelize_loop(p, p.body_cursor()[0]); }, "parallelize_loop",
-                 "independent");
+                 ErrorCode::NotProved, "checker.par_conflict", "independent");
 }
 
 TEST(ParallelizeLoop, RefusesANonLoop) {
@@ -45,7 +45,7 @@ TEST(ParallelizeLoop, RefusesANonLoop) {
     A[0] = 1.0
 )");
   expect_refused([&] { parallelize_loop(p, p.body_cursor()[0]); }, "parallelize_loop",
-                 "expected a loop");
+                 ErrorCode::BadArgument, "target.wrong_kind", "expected a loop");
 }
 
 TEST(ParallelizeLoop, ForwardsTheBody) {

@@ -110,7 +110,11 @@ TEST(RearrangeDim, RearrangeDimFail) {
             for k in seq(0, K):
                 a[n, m, k] = x[n, m, k]
 )");
-  expect_refused([&] { rearrange_dim(foo, "a : _", {1, 1, 0}); }, "rearrange_dim", "permutation");
+  expect_refused(
+      [&] {
+        rearrange_dim(foo, "a : _", {1, 1, 0});
+      },
+      "rearrange_dim", ErrorCode::BadArgument, "arg.invalid", "permutation");
 }
 
 // Exo tests/test_schedules.py::test_rearrange_dim_2: a transposing copy, with the stride read
@@ -146,7 +150,7 @@ def foo():
       [&] {
         rearrange_dim(m.proc("foo"), "a : _", {1, 0});
       },
-      "rearrange_dim", "stride of 'a'");
+      "rearrange_dim", ErrorCode::NotProved, "buffer.layout_use", "stride of 'a'");
 }
 
 // Exo tests/test_schedules.py::test_rearrange_dim_fail2: a buffer passed to a call as a window, or
@@ -167,12 +171,12 @@ def foo2():
       [&] {
         rearrange_dim(m.proc("foo1"), "a : i8[_]", {1, 0});
       },
-      "rearrange_dim", "window");
+      "rearrange_dim", ErrorCode::NotProved, "buffer.layout_use", "window");
   expect_refused(
       [&] {
         rearrange_dim(m.proc("foo2"), "a : i8[_]", {1, 0});
       },
-      "rearrange_dim", "window");
+      "rearrange_dim", ErrorCode::NotProved, "buffer.layout_use", "window");
 }
 
 TEST(RearrangeDim, PermutesDimensionsAndIndices) {
@@ -188,12 +192,12 @@ TEST(RearrangeDim, RefusesANonPermutation) {
       [&] {
         rearrange_dim(p, p.body_cursor()[0], {0, 0, 1});
       },
-      "rearrange_dim", "not a permutation");
+      "rearrange_dim", ErrorCode::BadArgument, "arg.invalid", "not a permutation");
   expect_refused(
       [&] {
         rearrange_dim(p, p.body_cursor()[0], {1, 0});
       },
-      "rearrange_dim", "not a permutation");
+      "rearrange_dim", ErrorCode::BadArgument, "arg.invalid", "not a permutation");
 }
 
 TEST(RearrangeDim, RefusesTransposingAWindow) {
@@ -208,7 +212,7 @@ TEST(RearrangeDim, RefusesTransposingAWindow) {
       [&] {
         rearrange_dim(p, p.body_cursor()[0], {1, 0});
       },
-      "rearrange_dim", "transposed");
+      "rearrange_dim", ErrorCode::NotProved, "buffer.layout_use", "transposed");
 }
 
 TEST(RearrangeDim, ForwardsCursorsToTheRewrittenAccesses) {
@@ -242,7 +246,7 @@ TEST(RearrangeDim, TheRefusalNamesTheStrideAndItsValues) {
       [&] {
         rearrange_dim(p, "x : _", {1, 0});
       },
-      "rearrange_dim",
+      "rearrange_dim", ErrorCode::NotProved, "layout.stride_changed",
       "stride(w, 0) (at 'if stride(w, 0) == 1:') keeps its value (1 before the "
       "change, 4 after)");
 }

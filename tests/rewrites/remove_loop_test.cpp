@@ -26,7 +26,8 @@ TEST(RemoveLoop, IdempotentBody) {
 
 TEST(RemoveLoop, RefusesABodyThatReadsWhatItWrites) {
   Proc p = parse_proc(kIdem);
-  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop", "is idempotent");
+  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop", ErrorCode::NotProved,
+                 "checker.refuted", "is idempotent");
 }
 
 TEST(RemoveLoop, RefusesABodyUsingTheLoopVariable) {
@@ -34,7 +35,8 @@ TEST(RemoveLoop, RefusesABodyUsingTheLoopVariable) {
     for i in seq(0, N):
         A[i] = 1.0
 )");
-  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop", "depends on i");
+  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop", ErrorCode::NotProved,
+                 "checker.refuted", "depends on i");
 }
 
 TEST(RemoveLoop, RefusesAReduction) {
@@ -42,7 +44,8 @@ TEST(RemoveLoop, RefusesAReduction) {
     for i in seq(0, N):
         x += 1.0
 )");
-  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop", "adds twice");
+  expect_refused([&] { remove_loop(p, p.body_cursor()[0]); }, "remove_loop", ErrorCode::NotProved,
+                 "checker.refuted", "adds twice");
 }
 
 // The checker cannot prove the loop runs (N = 1 runs it zero times), so the body keeps Exo's
@@ -138,8 +141,8 @@ TEST(RemoveLoop, RemoveLoopFailsOnAReduction) {
         for j in seq(0, m):
             x += a
 )");
-  expect_refused([&] { remove_loop(foo, "for i in _:_"); }, "remove_loop",
-                 "so running it twice adds twice");
+  expect_refused([&] { remove_loop(foo, "for i in _:_"); }, "remove_loop", ErrorCode::NotProved,
+                 "checker.refuted", "so running it twice adds twice");
 }
 
 // Exo tests/test_schedules.py::test_remove_loop_deterministic: K / 4 may be 0, so the body keeps

@@ -29,12 +29,14 @@ TEST(Rename, ChangesOnlyTheName) {
 
 TEST(Rename, RefusesANonIdentifier) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { rename(p, "9lives"); }, "rename", "not a valid proc name");
+  expect_refused([&] { rename(p, "9lives"); }, "rename", ErrorCode::BadArgument, "arg.name",
+                 "not a valid proc name");
 }
 
 TEST(Rename, RefusesAnEmptyName) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { rename(p, ""); }, "rename", "not a valid proc name");
+  expect_refused([&] { rename(p, ""); }, "rename", ErrorCode::BadArgument, "arg.name",
+                 "not a valid proc name");
 }
 
 TEST(Rename, ForwardsCursors) {
@@ -53,14 +55,16 @@ TEST(Rename, RenameRefusesBadNames) {
   Proc p = parse_proc(kNamesSrc);
   for (const BadName& b : kBadNames) {
     SCOPED_TRACE("name '" + b.name + "'");
-    expect_refused([&] { rename(p, b.name); }, "rename", "not a valid proc name");
+    expect_refused([&] { rename(p, b.name); }, "rename", ErrorCode::BadArgument, "arg.name",
+                   "not a valid proc name");
   }
 }
 
 // Trust (new names): every introduced name goes through rw::check_new_name.
 TEST(Rename, RenameRefusesTheNameOfACallee) {
   Proc p = parse_module(kNamesCaller).proc("top");
-  expect_refused([&] { rename(p, "leaf"); }, "rename", "calls another proc");
+  expect_refused([&] { rename(p, "leaf"); }, "rename", ErrorCode::BadArgument, "arg.name",
+                 "calls another proc");
 }
 
 // Trust (new names): every introduced name goes through rw::check_new_name.

@@ -61,8 +61,8 @@ TEST(ReorderLoops, RefusesReorderingReductionsThatTruncateTheirSums) {
 
 TEST(ReorderLoops, RefusesWhenTheNamePairMatchesNothing) {
   Proc p = parse_proc(kGemm);
-  expect_refused([&] { reorder_loops(p, "j i"); }, "reorder_loops",
-                 "no loop over j whose only statement is a loop over i");
+  expect_refused([&] { reorder_loops(p, "j i"); }, "reorder_loops", ErrorCode::NotFound,
+                 "target.no_match", "no loop over j whose only statement is a loop over i");
 }
 
 TEST(ReorderLoops, RefusesALoopWithMoreThanTheNestedLoop) {
@@ -73,6 +73,7 @@ TEST(ReorderLoops, RefusesALoopWithMoreThanTheNestedLoop) {
             A[i, j] = x
 )");
   expect_refused([&] { reorder_loops(p, p.body_cursor()[0]); }, "reorder_loops",
+                 ErrorCode::BadArgument, "target.wrong_kind",
                  "is not one loop: it holds 2 statements");
 }
 
@@ -82,8 +83,8 @@ TEST(ReorderLoops, RefusesBoundsThatDependOnTheOuterLoop) {
         for j in seq(0, i):
             A[i, j] = 1.0
 )");
-  expect_refused([&] { reorder_loops(p, "i j"); }, "reorder_loops",
-                 "the bounds of loop j depend on i");
+  expect_refused([&] { reorder_loops(p, "i j"); }, "reorder_loops", ErrorCode::NotProved,
+                 "dep.loop_variant", "the bounds of loop j depend on i");
 }
 
 TEST(ReorderLoops, RefusesAReversedDependence) {
@@ -92,8 +93,8 @@ TEST(ReorderLoops, RefusesAReversedDependence) {
         for j in seq(1, N + 1):
             A[i + 1, j - 1] = A[i, j]
 )");
-  expect_refused([&] { reorder_loops(p, "i j"); }, "reorder_loops",
-                 "interchanging loops i and j is safe, but");
+  expect_refused([&] { reorder_loops(p, "i j"); }, "reorder_loops", ErrorCode::NotProved,
+                 "checker.refuted", "interchanging loops i and j is safe, but");
 }
 
 TEST(ReorderLoops, ForwardsCursorsToTheLoopsTheyName) {
@@ -132,6 +133,7 @@ TEST(ReorderLoops, ReorderLoopsRefusesADependentInnerBound) {
             A[i, j] = 0.0
 )");
   expect_refused([&] { reorder_loops(bar, bar.find("for i in _:_")); }, "reorder_loops",
+                 ErrorCode::NotProved, "dep.loop_variant",
                  "the bounds of loop j depend on i, so the loops cannot be interchanged");
 }
 
@@ -187,7 +189,8 @@ def f(A: f32[16, 16] @ DRAM):
             C.n = 4
             A[i, j] = 1.0
 )");
-  expect_refused([&] { reorder_loops(p, "i j"); }, "reorder_loops", "writes C.n");
+  expect_refused([&] { reorder_loops(p, "i j"); }, "reorder_loops", ErrorCode::NotProved,
+                 "checker.value_changed", "writes C.n");
 }
 
 // Par loops: a par result's iterations must be proved independent.
@@ -200,7 +203,8 @@ TEST(ReorderLoops, ReorderLoopsRefusesAParInnerLoopThatRacesOutside) {
         for j in par(0, N):
             B[i + j] += 1
 )");
-  expect_refused([&] { reorder_loops(p, "i j"); }, "reorder_loops", kParLoopNeedle);
+  expect_refused([&] { reorder_loops(p, "i j"); }, "reorder_loops", ErrorCode::NotProved,
+                 "checker.par_conflict", kParLoopNeedle);
 }
 
 // Par loops: a par result's iterations must be proved independent.

@@ -35,7 +35,7 @@ TEST(ReorderStmts, AStatementMeansItAndTheNext) {
 TEST(ReorderStmts, RefusesDependentStatements) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body().slice(1, 3)); }, "reorder_stmts",
-                 "the two statements commute");
+                 ErrorCode::NotProved, "checker.refuted", "the two statements commute");
 }
 
 TEST(ReorderStmts, RefusesAReadAfterWrite) {
@@ -45,7 +45,7 @@ TEST(ReorderStmts, RefusesAReadAfterWrite) {
         B[i] = A[i]
 )");
   expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()[0]); }, "reorder_stmts",
-                 "commute");
+                 ErrorCode::NotProved, "checker.refuted", "commute");
 }
 
 // Found by the soak's cross-precision accumulations: a float addend into an integer buffer
@@ -72,13 +72,13 @@ TEST(ReorderStmts, SwapsIntegerReductionsIntoAnIntegerBuffer) {
 TEST(ReorderStmts, RefusesTheLastStatementAlone) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()[2]); }, "reorder_stmts",
-                 "no statement after");
+                 ErrorCode::NotProved, "stmt.no_next", "no statement after");
 }
 
 TEST(ReorderStmts, RefusesABlockOfThree) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].body()); }, "reorder_stmts",
-                 "block has 3");
+                 ErrorCode::BadArgument, "target.wrong_kind", "block has 3");
 }
 
 TEST(ReorderStmts, ForwardsBothStatements) {
@@ -140,7 +140,8 @@ def f(A: f32[8] @ DRAM):
     C.k = 4
     w[0] = 1.0
 )");
-  expect_refused([&] { reorder_stmts(p, "w = _ ; C.k = _"); }, "reorder_stmts", "");
+  expect_refused([&] { reorder_stmts(p, "w = _ ; C.k = _"); }, "reorder_stmts",
+                 ErrorCode::NotProved, "checker.refuted", "");
 }
 
 // Trust (evaluated once): a moved or duplicated expression keeps its value.
@@ -155,7 +156,8 @@ def f(A: f32[8] @ DRAM):
     A[0] = 2.0
     w[0] = 1.0
 )");
-  expect_refused([&] { reorder_stmts(p, "A[_] = _ ; w[_] = _"); }, "reorder_stmts", "");
+  expect_refused([&] { reorder_stmts(p, "A[_] = _ ; w[_] = _"); }, "reorder_stmts",
+                 ErrorCode::Unknown, "checker.unknown", "");
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ Proc copy16(const std::string& body_line, const std::string& extra_args = "") {
 TEST(ReplaceRefusal, StatementKindDiffers) {
   Proc p = copy16("x[i] += y[i]");
   expect_refused([&] { replace(p, "for i in _: _", instr("vld")); }, "replace",
+                 ErrorCode::NotProved, "replace.no_unify",
                  "the reduction `x[i] += y[i]` does not match `dst[i] = src[i]` of 'vld': expected "
                  "an assignment");
 }
@@ -73,6 +74,7 @@ TEST(ReplaceRefusal, ShiftedIndexInAnotherDimensionFitsNoWindow) {
 TEST(ReplaceRefusal, WrittenBufferPassedForTwoArguments) {
   Proc p = copy16("x[i] += x[i] * y[i]");
   expect_refused([&] { replace(p, "for i in _: _", instr("vfma")); }, "replace",
+                 ErrorCode::NotProved, "buffer.aliased",
                  "'x' would be passed for both 'dst' and 'a' of 'vfma', and 'dst' is written");
 }
 
@@ -83,7 +85,8 @@ TEST(ReplaceRefusal, OneArgumentWouldBeTwoBuffers) {
 )")
                 .procs[0];
   Proc p2 = copy16("x[i] += y[i] * z[i]", ", z: f32[16] @ DRAM");
-  expect_refused([&] { replace(p2, "for i in _: _", sq); }, "replace",
+  expect_refused([&] { replace(p2, "for i in _: _", sq); }, "replace", ErrorCode::NotProved,
+                 "replace.no_unify",
                  "the argument 'a' of 'sq' would have to be both 'y' (`y[i]`) and 'z' (`z[i]`)");
 }
 
@@ -100,6 +103,7 @@ TEST(ReplaceRefusal, PrecisionDiffers) {
 TEST(ReplaceRefusal, MemoryDiffers) {
   Proc p = copy16("x[i] = y[i]");
   expect_refused([&] { replace(p, "for i in _: _", instr("vld_vec")); }, "replace",
+                 ErrorCode::NotProved, "replace.no_unify",
                  "'x' lives in DRAM but the argument 'dst' of 'vld_vec' is declared @ VEC");
 }
 
@@ -165,8 +169,8 @@ TEST(ReplaceRefusal, WindowReachesOutsideTheBuffer) {
     for i in seq(0, 8):
         x[i] = y[i]
 )");
-  expect_refused([&] { replace(p, "for i in _: _", half); }, "replace",
-                 "the window `x[0:16]` passed for 'dst' lies inside 'x'");
+  expect_refused([&] { replace(p, "for i in _: _", half); }, "replace", ErrorCode::NotProved,
+                 "checker.refuted", "the window `x[0:16]` passed for 'dst' lies inside 'x'");
 }
 
 TEST(ReplaceRefusal, ScalarArgumentVariesAcrossTheLoop) {
@@ -182,6 +186,7 @@ TEST(ReplaceRefusal, ScalarArgumentVariesAcrossTheLoop) {
 TEST(ReplaceRefusal, OperatorDiffers) {
   Proc p = copy16("x[i] += y[i] + y[i]");
   expect_refused([&] { replace(p, "for i in _: _", instr("vfma")); }, "replace",
+                 ErrorCode::NotProved, "replace.no_unify",
                  "the expression `y[i] + y[i]` does not match `a[i] * b[i]` of 'vfma': the "
                  "operators differ (+ vs *)");
 }
@@ -189,6 +194,7 @@ TEST(ReplaceRefusal, OperatorDiffers) {
 TEST(ReplaceRefusal, ConstantDiffers) {
   Proc p = copy16("x[i] = 1.0");
   expect_refused([&] { replace(p, "for i in _: _", instr("vzero")); }, "replace",
+                 ErrorCode::NotProved, "replace.no_unify",
                  "the expression `1.0` does not match `0.0` of 'vzero': the constants differ");
 }
 
@@ -211,6 +217,7 @@ TEST(ReplaceRefusal, BlockHasMoreStatements) {
         y[i] = x[i]
 )");
   expect_refused([&] { replace(p, p.body_cursor(), instr("vld")); }, "replace",
+                 ErrorCode::NotProved, "replace.no_unify",
                  "the block has 2 statements but the matching part of 'vld' has 1 statement");
 }
 
@@ -221,8 +228,8 @@ TEST(ReplaceRefusal, ArgumentTheBodyNeverFixes) {
 )")
                  .procs[0];
   Proc p = copy16("x[i] = 0.0");
-  expect_refused([&] { replace(p, "for i in _: _", odd); }, "replace",
-                 "cannot determine the argument 'n' of 'odd' from the block");
+  expect_refused([&] { replace(p, "for i in _: _", odd); }, "replace", ErrorCode::NotProved,
+                 "replace.no_unify", "cannot determine the argument 'n' of 'odd' from the block");
 }
 
 TEST(ReplaceRefusal, LocalAllocationUsedAfterTheBlock) {
@@ -241,6 +248,7 @@ TEST(ReplaceRefusal, LocalAllocationUsedAfterTheBlock) {
     x[0] = s
 )");
   expect_refused([&] { replace(p, p.body_cursor().slice(0, 3), withtmp); }, "replace",
+                 ErrorCode::NotProved, "scope.escapes",
                  "'s' is allocated in the block and used after it");
 }
 
@@ -303,6 +311,7 @@ def cols(A: f32[4, 4] @ DRAM, B: f32[4, 4] @ DRAM):
 )");
   Proc p = m.proc("cols");
   expect_refused([&] { replace(p, "for r in _: _", m.proc("copy4")); }, "replace",
+                 ErrorCode::NotProved, "replace.no_unify",
                  "is a tensor, which takes a dense buffer, but the block uses `B[0:4, 1]`, which "
                  "may be strided");
 }
@@ -414,6 +423,7 @@ TEST(ReplaceRefusal, ArgumentAllocatedInsideTheBlock) {
         dst[i] = src[i]
 )");
   expect_refused([&] { replace(p, p.find_loop("r").body(), m.proc("two")); }, "replace",
+                 ErrorCode::NotProved, "replace.no_unify",
                  "'t' would be passed for 'src' of 'two', but it is allocated inside the block");
 }
 

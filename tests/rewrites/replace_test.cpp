@@ -502,7 +502,7 @@ def foo(x: R[5, 5], y: R[5, 5]):
             x[i, j] = y[i, j]
 )");
   expect_refused([&] { replace(m.proc("foo"), "for i in _: _", m.proc("bar")); }, "replace",
-                 "unused_b");
+                 ErrorCode::NotProved, "replace.no_unify", "unused_b");
 }
 
 // Exo tests/test_schedules.py::test_unify8: the loops' lower bound is an argument.
@@ -529,7 +529,7 @@ def foo(x: R[5, 5], y: R[5, 5]):
 TEST(Replace, Unify9WindowOutsideTheBufferIsRefused) {
   Module m = parse_module(masked_caller("i + m < n"));
   expect_refused([&] { replace(m.proc("foo"), m.proc("foo").find_loop("i"), m.proc("bar")); },
-                 "replace", "x[0:8]");
+                 "replace", ErrorCode::NotProved, "checker.refuted", "x[0:8]");
 }
 
 // Ported from Exo tests/test_schedules.py.
@@ -560,7 +560,7 @@ TEST(Replace, Unify10LessOrEqualAgainstLess) {
 TEST(Replace, Unify11NonPositiveSizeIsRefused) {
   Module m = parse_module(masked_caller("m > n + i", "n + 8"));
   expect_refused([&] { replace(m.proc("foo"), m.proc("foo").find_loop("i"), m.proc("bar")); },
-                 "replace", "the size argument 'bound'");
+                 "replace", ErrorCode::NotProved, "checker.refuted", "the size argument 'bound'");
 }
 
 // Exo tests/test_schedules.py::test_unify12: `m >= n + i` against `i < bound` unifies (bound := m -
@@ -569,7 +569,7 @@ TEST(Replace, Unify11NonPositiveSizeIsRefused) {
 TEST(Replace, Unify12NonPositiveSizeIsRefused) {
   Module m = parse_module(masked_caller("m >= n + i", "n + 8"));
   expect_refused([&] { replace(m.proc("foo"), m.proc("foo").find_loop("i"), m.proc("bar")); },
-                 "replace", "the size argument 'bound'");
+                 "replace", ErrorCode::NotProved, "checker.refuted", "the size argument 'bound'");
 }
 
 // Exo tests/test_schedules.py::test_mem_aware_replace: Exo's call_site_mem_aware_replace is replace
@@ -591,7 +591,7 @@ TEST(Replace, MemAwareReplace) {
 TEST(Replace, MemAwareReplaceFail) {
   Proc bar = load_store();
   expect_refused([&] { replace(bar, "for i in _: _", avx2("mm256_storeu_ps")); }, "replace",
-                 "AVX2");
+                 ErrorCode::NotProved, "replace.no_unify", "AVX2");
 }
 
 // Trust (new names): every introduced name goes through rw::check_new_name.
@@ -601,7 +601,8 @@ def g(N: size, A: f32[N] @ DRAM):
     for i in seq(0, N):
         A[i] = 1.0
 )");
-  expect_refused([&] { replace(g, g.body_cursor(), g); }, "replace", "same name as the caller");
+  expect_refused([&] { replace(g, g.body_cursor(), g); }, "replace", ErrorCode::BadArgument,
+                 "arg.name", "same name as the caller");
 }
 
 // Trust (structure): every use is seen, declarations stay in scope.

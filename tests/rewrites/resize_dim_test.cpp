@@ -75,8 +75,10 @@ TEST(ResizeDim, ResizeDim) {
   EXPECT_TRUE(has(q, "x: i8[19]")) << q;
   EXPECT_TRUE(has(q, "x[-1 + i] = 1.0")) << q;
   expect_equivalent(foo, q);
-  expect_refused([&] { resize_dim(q, "x : _", 0, "7", "1"); }, "resize_dim", "is not always in");
-  expect_refused([&] { resize_dim(q, "x : _", 0, "7", "2"); }, "resize_dim", "is not always in");
+  expect_refused([&] { resize_dim(q, "x : _", 0, "7", "1"); }, "resize_dim", ErrorCode::NotProved,
+                 "checker.refuted", "is not always in");
+  expect_refused([&] { resize_dim(q, "x : _", 0, "7", "2"); }, "resize_dim", ErrorCode::NotProved,
+                 "checker.refuted", "is not always in");
 }
 
 // Exo tests/test_schedules.py::test_resize_dim_2: symbolic size n - 3 at offset 2.
@@ -96,9 +98,9 @@ TEST(ResizeDim, ResizeDim2) {
 )");
   expect_equivalent(foo, q, {{"n", 7}});
   expect_refused([&] { resize_dim(q, "x : _", 0, "n - 4", "2"); }, "resize_dim",
-                 "is not always in");
+                 ErrorCode::NotProved, "checker.refuted", "is not always in");
   expect_refused([&] { resize_dim(q, "x : _", 0, "n - 4", "3"); }, "resize_dim",
-                 "is not always in");
+                 ErrorCode::NotProved, "checker.refuted", "is not always in");
 }
 
 // Exo tests/test_schedules.py::test_resize_dim_5: a negative offset.
@@ -111,7 +113,8 @@ TEST(ResizeDim, ResizeDim5) {
   Proc q = resize_dim(foo, "x : _", 0, "10", "-1");
   EXPECT_TRUE(has(q, "x: i8[10]")) << q;
   expect_equivalent(foo, q);
-  expect_refused([&] { resize_dim(foo, "x : _", 0, "7", "0"); }, "resize_dim", "is not always in");
+  expect_refused([&] { resize_dim(foo, "x : _", 0, "7", "0"); }, "resize_dim", ErrorCode::NotProved,
+                 "checker.refuted", "is not always in");
 }
 
 // Exo tests/test_schedules.py::test_fold_buffer_loop_simple: iteration i writes x[i..i+3]; a write
@@ -126,7 +129,7 @@ TEST(ResizeDim, FoldBufferLoopSimple) {
             x[j] = 1.0
 )");
   expect_refused([&] { resize_dim(foo, "x : _", 0, "2", "0", folded()); }, "resize_dim",
-                 "can fold to 2 entries");
+                 ErrorCode::NotProved, "checker.refuted", "can fold to 2 entries");
   Proc q = resize_dim(foo, "x : _", 0, "3", "0", folded());
   EXPECT_TRUE(has(q, "x: i8[3]")) << q;
   EXPECT_TRUE(has(q, "x[j % 3] = 1.0")) << q;
@@ -144,7 +147,8 @@ TEST(ResizeDim, FoldBufferSequentialStmts) {
     x[7] = 0.0
     x[5] = 0.0
 )");
-  expect_refused([&] { resize_dim(foo, "x : _", 0, "2", "0", folded()); }, "resize_dim", "x[5]");
+  expect_refused([&] { resize_dim(foo, "x : _", 0, "2", "0", folded()); }, "resize_dim",
+                 ErrorCode::NotProved, "checker.refuted", "x[5]");
   Proc q = resize_dim(foo, "x : _", 0, "3", "0", folded());
   EXPECT_EQ(to_string(q), R"(def foo():
     x: i8[3] @ DRAM
@@ -165,7 +169,7 @@ TEST(ResizeDim, FoldBufferWithinStmt) {
     x[1] = x[3] + x[0]
 )");
   expect_refused([&] { resize_dim(foo, "x : _", 0, "3", "0", folded()); }, "resize_dim",
-                 "can fold to 3 entries");
+                 ErrorCode::NotProved, "checker.refuted", "can fold to 3 entries");
   Proc q = resize_dim(foo, "x : _", 0, "4", "0", folded());
   EXPECT_TRUE(has(q, "x: i8[4]")) << q;
   EXPECT_TRUE(has(q, "x[1] = x[3] + x[0]")) << q;
@@ -220,7 +224,7 @@ TEST(ResizeDim, FoldBufferBlur) {
 TEST(ResizeDim, FoldBufferBlurRefusesTwoRows) {
   Proc blur = parse_proc(kFoldBlur);
   expect_refused([&] { resize_dim(blur, "blur_x : _", 0, "2", "0", folded()); }, "resize_dim",
-                 "blur_x[");
+                 ErrorCode::NotProved, "checker.refuted", "blur_x[");
 }
 
 // Exo tests/test_schedules.py::test_fold_buffer_unsharp: the gray rows of the unsharp mask's
@@ -255,7 +259,7 @@ TEST(ResizeDim, FoldBufferUnsharp) {
   expect_equivalent(unsharp, q, {{"H", 32}, {"W", 5}}, nan_is_nan);
   // Six rows would let row 6 + y_i overwrite row y_i before the vertical blur reads it.
   expect_refused([&] { resize_dim(unsharp, "gray : _", 0, "6", "0", folded()); }, "resize_dim",
-                 "gray[");
+                 ErrorCode::NotProved, "checker.refuted", "gray[");
 }
 
 // Exo tests/test_schedules.py::test_resize_dim_4: a window passed to a call is re-based with the
@@ -310,18 +314,21 @@ TEST(ResizeDim, ShrinksAndShiftsADimension) {
 
 TEST(ResizeDim, RefusesAnAccessOutsideTheNewRange) {
   Proc p = parse_proc(kTmpRows);
-  expect_refused([&] { resize_dim(p, tmp_alloc(p), 0, "3", "0"); }, "resize_dim", "lies in [0, 3)");
+  expect_refused([&] { resize_dim(p, tmp_alloc(p), 0, "3", "0"); }, "resize_dim",
+                 ErrorCode::NotProved, "checker.refuted", "lies in [0, 3)");
 }
 
 TEST(ResizeDim, RefusesABadDimension) {
   Proc p = parse_proc(kTmpRows);
-  expect_refused([&] { resize_dim(p, tmp_alloc(p), 1, "3", "0"); }, "resize_dim", "does not exist");
+  expect_refused([&] { resize_dim(p, tmp_alloc(p), 1, "3", "0"); }, "resize_dim",
+                 ErrorCode::BadArgument, "arg.range", "does not exist");
 }
 
 // t is filled whole (t[3] written) before t[0] is read: 2 entries are too few, 4 enough.
 TEST(ResizeDim, FoldKeepsEveryLiveEntry) {
   Proc p = parse_proc(kTmpRows);
   expect_refused([&] { resize_dim(p, tmp_alloc(p), 0, "2", "0", {.fold = true}); }, "resize_dim",
+                 ErrorCode::NotProved, "checker.refuted",
                  "2 or more below one an earlier access touched");
   Proc q = resize_dim(p, tmp_alloc(p), 0, "4", "0", {.fold = true});
   expect_equivalent(p, q, {{"N", 3}});
@@ -329,7 +336,8 @@ TEST(ResizeDim, FoldKeepsEveryLiveEntry) {
 
 TEST(ResizeDim, RefusesANonPositiveSize) {
   Proc p = parse_proc(kTmpRows);
-  expect_refused([&] { resize_dim(p, tmp_alloc(p), 0, "0", "0"); }, "resize_dim", "is positive");
+  expect_refused([&] { resize_dim(p, tmp_alloc(p), 0, "0", "0"); }, "resize_dim",
+                 ErrorCode::NotProved, "checker.refuted", "is positive");
 }
 
 TEST(ResizeDim, ForwardsCursorsToTheRewrittenAccesses) {
@@ -357,7 +365,7 @@ TEST(ResizeDim, AProducerThatFillsTheWholeBufferFirstIsRefused) {
         y[i] = t[i] + t[i + 1]
 )");
   expect_refused([&] { resize_dim(p, "t : _", 0, "2", "0", fold_option()); }, "resize_dim",
-                 "counterexample");
+                 ErrorCode::NotProved, "checker.refuted", "counterexample");
 }
 
 // The same pair computed in one loop, the producer one step ahead: two entries are live at
@@ -375,7 +383,7 @@ TEST(ResizeDim, ASlidingPairFoldsToTwoEntries) {
   expect_equivalent(p, q, {{"N", 1}});
   expect_equivalent(p, q, {{"N", 9}});
   expect_refused([&] { resize_dim(p, "t : _", 0, "1", "0", fold_option()); }, "resize_dim",
-                 "can fold to 1 entries");
+                 ErrorCode::NotProved, "checker.refuted", "can fold to 1 entries");
 }
 
 // A read of the older value after the newer one was written in the same iteration needs one
@@ -390,7 +398,7 @@ TEST(ResizeDim, AWriteBeforeTheReadOfTheOldestValueNeedsAnotherEntry) {
         y[i] = t[i]
 )");
   expect_refused([&] { resize_dim(p, "t : _", 0, "2", "0", fold_option()); }, "resize_dim",
-                 "writes t[");
+                 ErrorCode::NotProved, "checker.refuted", "writes t[");
   Proc q = resize_dim(p, "t : _", 0, "3", "0", fold_option());
   expect_equivalent(p, q, {{"N", 5}});
 }
@@ -403,7 +411,7 @@ TEST(ResizeDim, TheSizeMustBeAPositiveConstant) {
         x[i] = t[i]
 )");
   expect_refused([&] { resize_dim(p, "t : _", 0, "N", "0", fold_option()); }, "resize_dim",
-                 "positive integer constant");
+                 ErrorCode::BadArgument, "arg.invalid", "positive integer constant");
 }
 
 TEST(ResizeDim, TheOffsetMustBeZero) {
@@ -414,7 +422,7 @@ TEST(ResizeDim, TheOffsetMustBeZero) {
         x[i] = t[i]
 )");
   expect_refused([&] { resize_dim(p, "t : _", 0, "2", "1", fold_option()); }, "resize_dim",
-                 "the offset must be 0");
+                 ErrorCode::BadArgument, "arg.invalid", "the offset must be 0");
 }
 
 TEST(ResizeDim, AWindowedBufferIsRefused) {
@@ -428,7 +436,8 @@ def f(x: f32[8] @ DRAM):
         x[i] = t[2 * i]
 )");
   expect_refused([&] { resize_dim(m.proc("f"), "t : _", 0, "4", "0", fold_option()); },
-                 "resize_dim", "a window of 't' is taken");
+                 "resize_dim", ErrorCode::NotProved, "buffer.layout_use",
+                 "a window of 't' is taken");
 }
 
 TEST(ResizeDim, FoldingTheSecondDimensionKeepsTheFirst) {

@@ -65,8 +65,8 @@ TEST(ReuseBuffer, ReuseBufferLoopFail) {
         c = aa + bb
     b = c
 )");
-  expect_refused([&] { reuse_buffer(foo, "bb:_", "c:_"); }, "reuse_buffer",
-                 "'bb' is still live at the allocation of 'c'");
+  expect_refused([&] { reuse_buffer(foo, "bb:_", "c:_"); }, "reuse_buffer", ErrorCode::NotProved,
+                 "alloc.live", "'bb' is still live at the allocation of 'c'");
 }
 
 // Exo tests/test_schedules.py::test_data_reuse (Exo's old data_reuse is our reuse_buffer): c's uses
@@ -174,7 +174,7 @@ TEST(ReuseBuffer, RefusesALiveBuffer) {
         A[k] = y[k] * x[k]
 )");
   expect_refused([&] { reuse_buffer(p, p.body_cursor()[0], p.body_cursor()[2]); }, "reuse_buffer",
-                 "still live");
+                 ErrorCode::NotProved, "alloc.live", "still live");
 }
 
 // The first write of y may read x (it is read before the write) ...
@@ -202,7 +202,7 @@ TEST(ReuseBuffer, RefusesAReadOfTheReusedBufferAfterTheFirstWrite) {
     b = y
 )");
   expect_refused([&] { reuse_buffer(p, p.body_cursor()[0], p.body_cursor()[2]); }, "reuse_buffer",
-                 "still live");
+                 ErrorCode::NotProved, "alloc.live", "still live");
 }
 
 TEST(ReuseBuffer, RefusesDifferentTypes) {
@@ -213,13 +213,13 @@ TEST(ReuseBuffer, RefusesDifferentTypes) {
     A[1] = y[0]
 )");
   expect_refused([&] { reuse_buffer(p, p.body_cursor()[0], p.body_cursor()[1]); }, "reuse_buffer",
-                 "differ in type or memory");
+                 ErrorCode::NotProved, "alloc.mismatch", "differ in type or memory");
 }
 
 TEST(ReuseBuffer, RefusesAnEarlierAllocation) {
   Proc p = parse_proc(kTwoTmp);
   expect_refused([&] { reuse_buffer(p, p.body_cursor()[3], p.body_cursor()[0]); }, "reuse_buffer",
-                 "is not allocated after");
+                 ErrorCode::NotProved, "stmt.order", "is not allocated after");
 }
 
 TEST(ReuseBuffer, ReusesABufferInsideALaterLoop) {
@@ -248,7 +248,7 @@ TEST(ReuseBuffer, RefusesAnAllocationInAParLoop) {
         A[i] = y + 1.0
 )");
   expect_refused([&] { reuse_buffer(p, p.body_cursor()[0], p.body_cursor()[3].body()[0]); },
-                 "reuse_buffer", "par loop 'i'");
+                 "reuse_buffer", ErrorCode::NotProved, "alloc.shared_by_parallel", "par loop 'i'");
 }
 
 }  // namespace

@@ -47,23 +47,25 @@ TEST(RewriteExpr, UsesEnclosingIfConditions) {
 TEST(RewriteExpr, RefusesAnUnequalExpression) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { rewrite_expr(p, p.body_cursor()[0].hi(), "N - 1"); }, "rewrite_expr",
-                 "counterexample");
+                 ErrorCode::NotProved, "checker.refuted", "counterexample");
 }
 
 TEST(RewriteExpr, RefusesADataExpression) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { rewrite_expr(p, p.body_cursor()[0].body()[0].rhs(), "2.0 - 1.0"); },
-                 "rewrite_expr", "only control expressions");
+                 "rewrite_expr", ErrorCode::BadArgument, "arg.type", "only control expressions");
 }
 
 TEST(RewriteExpr, RefusesAnUnknownName) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { rewrite_expr(p, p.body_cursor()[0].hi(), "M"); }, "rewrite_expr", "M");
+  expect_refused([&] { rewrite_expr(p, p.body_cursor()[0].hi(), "M"); }, "rewrite_expr",
+                 ErrorCode::BadArgument, "arg.parse_or_type", "M");
 }
 
 TEST(RewriteExpr, RefusesTheLoopsOwnVariableInItsBound) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { rewrite_expr(p, p.body_cursor()[0].hi(), "i"); }, "rewrite_expr", "i");
+  expect_refused([&] { rewrite_expr(p, p.body_cursor()[0].hi(), "i"); }, "rewrite_expr",
+                 ErrorCode::BadArgument, "arg.parse_or_type", "i");
 }
 
 TEST(RewriteExpr, ForwardsTheStatement) {
@@ -130,7 +132,8 @@ TEST(RewriteExpr, RewriteExprFail) {
     for i in seq(0, n):
         pass
 )");
-  expect_refused([&] { rewrite_expr(foo, "n", "n + n%4"); }, "rewrite_expr",
+  expect_refused([&] { rewrite_expr(foo, "n", "n + n%4"); }, "rewrite_expr", ErrorCode::NotProved,
+                 "checker.refuted",
                  "requires that 'n' == 'n + n % 4', but `n == n + n % 4` does not always hold");
 }
 

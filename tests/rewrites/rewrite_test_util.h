@@ -92,7 +92,8 @@ inline void expect_equivalent(
   }) << printed;
 }
 
-// Runs `f`, expecting a SchedulingError from operation `op` whose message contains `needle`.
+// Runs `f`, expecting a SchedulingError from operation `op` whose message contains `needle`: for
+// the tests that guard a message's wording; the others assert the code and reason id too.
 template <class F>
 void expect_refused(F&& f, const std::string& op, const std::string& needle) {
   try {
@@ -100,6 +101,25 @@ void expect_refused(F&& f, const std::string& op, const std::string& needle) {
     ADD_FAILURE() << "expected " << op << " to refuse (" << needle << ")";
   } catch (const SchedulingError& e) {
     EXPECT_EQ(e.op(), op) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
+        << "message does not contain '" << needle << "':\n"
+        << e.what();
+  }
+}
+
+// Expects `f` to throw a SchedulingError of operation `op` with this code and reason id (what a
+// program decides on) and a message that contains `needle` (what the user reads: the place, the
+// names, the counterexample).
+template <class F>
+void expect_refused(F&& f, const std::string& op, ErrorCode code, const std::string& reason_id,
+                    const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "expected " << op << " to refuse (" << reason_id << ": " << needle << ")";
+  } catch (const SchedulingError& e) {
+    EXPECT_EQ(e.op(), op) << e.what();
+    EXPECT_EQ(e.code(), code) << e.what();
+    EXPECT_EQ(e.reason_id(), reason_id) << e.what();
     EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
         << "message does not contain '" << needle << "':\n"
         << e.what();

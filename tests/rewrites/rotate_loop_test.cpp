@@ -54,8 +54,10 @@ TEST(RotateLoop, KeepsALowerBoundThatIsNotZero) {
 
 TEST(RotateLoop, RefusesToMoveNothingOrEverything) {
   Proc p = parse_proc(kSrc);
-  expect_refused([&] { rotate_loop(p, "i", 0); }, "rotate_loop", "at least one");
-  expect_refused([&] { rotate_loop(p, "i", 2); }, "rotate_loop", "leave at least one");
+  expect_refused([&] { rotate_loop(p, "i", 0); }, "rotate_loop", ErrorCode::BadArgument,
+                 "arg.invalid", "at least one");
+  expect_refused([&] { rotate_loop(p, "i", 2); }, "rotate_loop", ErrorCode::BadArgument,
+                 "arg.invalid", "leave at least one");
 }
 
 TEST(RotateLoop, RefusesAParallelLoop) {
@@ -64,7 +66,8 @@ TEST(RotateLoop, RefusesAParallelLoop) {
         A[i] = 1.0
         B[i] = 2.0
 )");
-  expect_refused([&] { rotate_loop(p, "i", 1); }, "rotate_loop", "rotates seq loops");
+  expect_refused([&] { rotate_loop(p, "i", 1); }, "rotate_loop", ErrorCode::NotProved, "loop.mode",
+                 "rotates seq loops");
 }
 
 TEST(RotateLoop, RefusesToMoveADeclarationTheRestUses) {
@@ -74,7 +77,8 @@ TEST(RotateLoop, RefusesToMoveADeclarationTheRestUses) {
         t = A[i]
         A[i] = t * 2.0
 )");
-  expect_refused([&] { rotate_loop(p, "i", 1); }, "rotate_loop", "declare 't'");
+  expect_refused([&] { rotate_loop(p, "i", 1); }, "rotate_loop", ErrorCode::NotProved,
+                 "scope.escapes", "declare 't'");
 }
 
 TEST(RotateLoop, RefusesWhenTheLoopChangesItsUpperBound) {
@@ -87,7 +91,8 @@ def f(A: f32[8] @ DRAM):
         A[i] = 1.0
         C.n = 2
 )");
-  expect_refused([&] { rotate_loop(p, "i", 1); }, "rotate_loop", "upper bound");
+  expect_refused([&] { rotate_loop(p, "i", 1); }, "rotate_loop", ErrorCode::NotProved,
+                 "checker.value_changed", "upper bound");
 }
 
 TEST(RotateLoop, ForwardsTheLoopAndTheMovedStatements) {

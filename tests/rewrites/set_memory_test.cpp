@@ -87,8 +87,8 @@ TEST(SetMemory, UnknownMemoryNameListsRegistered) {
 def foo(x: f32[4] @ DRAM):
     x[0] = 1.0
 )");
-  expect_refused([&] { set_memory(p, "x", "NOPE"); }, "set_memory",
-                 "unknown memory 'NOPE' (registered memories: ");
+  expect_refused([&] { set_memory(p, "x", "NOPE"); }, "set_memory", ErrorCode::BadArgument,
+                 "arg.undefined", "unknown memory 'NOPE' (registered memories: ");
 }
 
 TEST(SetMemory, ControlArgumentIsRefused) {
@@ -96,7 +96,8 @@ TEST(SetMemory, ControlArgumentIsRefused) {
 def foo(n: size, x: f32[n] @ DRAM):
     x[0] = 1.0
 )");
-  expect_refused([&] { set_memory(p, "n", "DRAM"); }, "set_memory", "control argument");
+  expect_refused([&] { set_memory(p, "n", "DRAM"); }, "set_memory", ErrorCode::BadArgument,
+                 "target.wrong_kind", "control argument");
 }
 
 TEST(SetMemory, ForwardsCursors) {

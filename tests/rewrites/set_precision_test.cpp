@@ -47,8 +47,8 @@ TEST(SetPrecision, ControlTypeIsRefused) {
 def foo(x: f32[4] @ DRAM):
     x[0] = 1.0
 )");
-  expect_refused([&] { set_precision(p, "x", "index"); }, "set_precision",
-                 "'index' is not a data type");
+  expect_refused([&] { set_precision(p, "x", "index"); }, "set_precision", ErrorCode::BadArgument,
+                 "arg.type", "'index' is not a data type");
 }
 
 TEST(SetPrecision, CalleeOfAnotherPrecisionIsRefused) {
@@ -61,7 +61,8 @@ def foo(x: f32[4] @ DRAM):
     t: f32[4] @ DRAM
     copy(t[0:4], x[0:4])
 )");
-  expect_refused([&] { set_precision(p, "t", "f64"); }, "set_precision", "'t' cannot become f64");
+  expect_refused([&] { set_precision(p, "t", "f64"); }, "set_precision", ErrorCode::NotProved,
+                 "result.ill_typed", "'t' cannot become f64");
 }
 
 // A precision that is not a data type is the user's mistake: BadArgument arg.type.
@@ -87,7 +88,7 @@ TEST(SetPrecision, SetPrecisionIllegalPrecisionType) {
     pass
 )");
   expect_refused([&] { set_precision(bar, bar.arg_cursors()[1], "bar"); }, "set_precision",
-                 "'bar' is not a data type");
+                 ErrorCode::BadArgument, "arg.type", "'bar' is not a data type");
 }
 
 // Exo tests/test_schedules.py::test_simple_typ_and_mem, the older form of the case (body `pass`):
@@ -144,7 +145,8 @@ TEST(SetPrecision, SimpleTypAndMemOnAnAllocation) {
 // (docs/scheduling/memories.md).
 TEST(SetPrecision, SetPrecisionForTensorsAndWindowsRefusesTheCallsPrecision) {
   Proc foo = parse_module(kTensorsAndWindows).proc("foo");
-  expect_refused([&] { set_precision(foo, "y", "f32"); }, "set_precision", "bar");
+  expect_refused([&] { set_precision(foo, "y", "f32"); }, "set_precision", ErrorCode::NotProved,
+                 "result.ill_typed", "bar");
 }
 
 // Exo tests/test_schedules.py::test_set_precision_api_type (Exo passes ExoType.F32; our types are
@@ -162,7 +164,8 @@ TEST(SetPrecision, SetPrecisionIllegalPrecisionValue) {
   Proc bar = parse_proc(R"(def bar(n: size, x: R[n]):
     pass
 )");
-  expect_refused([&] { set_precision(bar, bar.arg_cursors()[1], "Z"); }, "set_precision", "'Z'");
+  expect_refused([&] { set_precision(bar, bar.arg_cursors()[1], "Z"); }, "set_precision",
+                 ErrorCode::BadArgument, "arg.type", "'Z'");
 }
 
 // Trust (precision): regrouped values keep their integer wrap and float rounding.

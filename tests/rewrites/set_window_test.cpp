@@ -40,7 +40,8 @@ def foo(n: size, A: [f32][n, 4] @ DRAM):
     assert stride(A, 0) == 1
     A[0, 0] = 1.0
 )");
-  expect_refused([&] { set_window(p, "A", false); }, "set_window", "dense strides");
+  expect_refused([&] { set_window(p, "A", false); }, "set_window", ErrorCode::NotProved,
+                 "checker.refuted", "dense strides");
 }
 
 TEST(SetWindow, AllocationIsRefused) {
@@ -49,7 +50,8 @@ def foo(x: f32[4] @ DRAM):
     t: f32[4] @ DRAM
     t[0] = x[0]
 )");
-  expect_refused([&] { set_window(p, "t", true); }, "set_window", "only arguments can be windows");
+  expect_refused([&] { set_window(p, "t", true); }, "set_window", ErrorCode::BadArgument,
+                 "target.wrong_kind", "only arguments can be windows");
 }
 
 TEST(SetWindow, ScalarIsRefused) {
@@ -57,7 +59,8 @@ TEST(SetWindow, ScalarIsRefused) {
 def foo(x: f32 @ DRAM):
     x = 1.0
 )");
-  expect_refused([&] { set_window(p, "x", true); }, "set_window", "not a tensor argument");
+  expect_refused([&] { set_window(p, "x", true); }, "set_window", ErrorCode::BadArgument,
+                 "target.wrong_kind", "not a tensor argument");
 }
 
 }  // namespace

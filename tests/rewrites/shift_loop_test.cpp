@@ -34,12 +34,13 @@ TEST(ShiftLoop, ToASize) {
 TEST(ShiftLoop, RefusesAPossiblyNegativeBound) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { shift_loop(p, p.body_cursor()[0], "1 - N"); }, "shift_loop",
-                 "is non-negative, but");
+                 ErrorCode::NotProved, "checker.refuted", "is non-negative, but");
 }
 
 TEST(ShiftLoop, RefusesACondition) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { shift_loop(p, p.body_cursor()[0], "N == 1"); }, "shift_loop",
+                 ErrorCode::BadArgument, "arg.expression",
                  "must be an integer (index) expression, but it has type bool");
 }
 
@@ -133,8 +134,10 @@ TEST(ShiftLoop, ShiftLoopToNegativeLoIsRefused) {
         x[i] = 0.0
 )");
   expect_refused([&] { shift_loop(foo, foo.find_loop("i"), "-3"); }, "shift_loop",
+                 ErrorCode::NotProved, "checker.refuted",
                  "the new lower bound '-3' is non-negative");
   expect_refused([&] { shift_loop(foo, foo.find_loop("i"), "n-3"); }, "shift_loop",
+                 ErrorCode::NotProved, "checker.refuted",
                  "the new lower bound 'n-3' is non-negative");
 }
 
@@ -154,7 +157,8 @@ def f(A: f32[16] @ DRAM):
         C.k = 0
         A[i] = 1.0
 )");
-  expect_refused([&] { shift_loop(p, "i", "0"); }, "shift_loop", "writes C.k");
+  expect_refused([&] { shift_loop(p, "i", "0"); }, "shift_loop", ErrorCode::NotProved,
+                 "checker.value_changed", "writes C.k");
 }
 
 // Trust (evaluated once): a moved or duplicated expression keeps its value.

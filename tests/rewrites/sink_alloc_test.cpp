@@ -120,8 +120,8 @@ TEST(SinkAlloc, RefusesAValueCarriedAcrossIterations) {
         s += A[i]
         A[i] = s
 )");
-  expect_refused([&] { sink_alloc(q, q.body_cursor()[0]); }, "sink_alloc",
-                 "written by an earlier one");
+  expect_refused([&] { sink_alloc(q, q.body_cursor()[0]); }, "sink_alloc", ErrorCode::NotProved,
+                 "checker.refuted", "written by an earlier one");
   (void)p;
 }
 
@@ -132,14 +132,14 @@ TEST(SinkAlloc, RefusesWhenUsedAfterTheLoop) {
         t = A[i]
     A[0] = t
 )");
-  expect_refused([&] { sink_alloc(p, p.body_cursor()[0]); }, "sink_alloc",
-                 "is used after the loop");
+  expect_refused([&] { sink_alloc(p, p.body_cursor()[0]); }, "sink_alloc", ErrorCode::NotProved,
+                 "scope.escapes", "is used after the loop");
 }
 
 TEST(SinkAlloc, RefusesWhenNoLoopOrIfFollows) {
   Proc p = parse_proc(kCarry);
-  expect_refused([&] { sink_alloc(p, p.body_cursor()[0]); }, "sink_alloc",
-                 "must be a loop or an if");
+  expect_refused([&] { sink_alloc(p, p.body_cursor()[0]); }, "sink_alloc", ErrorCode::NotProved,
+                 "stmt.form", "must be a loop or an if");
 }
 
 TEST(SinkAlloc, ForwardsTheAllocationIntoTheLoop) {

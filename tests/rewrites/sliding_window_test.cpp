@@ -51,7 +51,8 @@ TEST(SlidingWindow, RefusesAFoldThatWouldOverwriteALiveRow) {
 TEST(SlidingWindow, RefusesAConsumerThatDoesNotFollowTheProducer) {
   Proc p = per_strip();
   expect_refused([&] { sliding_window(p, "for i0 in _: _ #0", "for yi in _: _ #1"); },
-                 "sliding_window", "must directly follow the producer loop");
+                 "sliding_window", ErrorCode::NotProved, "stmt.order",
+                 "must directly follow the producer loop");
 }
 
 }  // namespace

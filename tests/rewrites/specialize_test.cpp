@@ -35,12 +35,13 @@ TEST(Specialize, InsideALoopUsingItsVariable) {
 TEST(Specialize, RefusesNoConditions) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { specialize(p, p.body_cursor()[0], {}); }, "specialize",
-                 "at least one condition");
+                 ErrorCode::BadArgument, "arg.invalid", "at least one condition");
 }
 
 TEST(Specialize, RefusesANonBooleanCondition) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { specialize(p, p.body_cursor()[0], {"N + 1"}); }, "specialize",
+                 ErrorCode::BadArgument, "arg.expression",
                  "must be a condition, but it has type size");
 }
 
@@ -174,7 +175,7 @@ TEST(Specialize, SpecializeData) {
       [&] {
         specialize(gemm, "for i in _:_", {"alpha == 0.0", "alpha == 1.0", "alpha == -1.0"});
       },
-      "specialize",
+      "specialize", ErrorCode::BadArgument, "arg.expression",
       "the condition 'alpha == 0.0' must be a condition, but it reads the data value 'alpha' "
       "(f32)");
 }
@@ -187,6 +188,7 @@ TEST(Specialize, SpecializeAllocFails) {
     a = 1.0
 )");
   expect_refused([&] { specialize(foo, foo.body_cursor()[0], {"n > 0"}); }, "specialize",
+                 ErrorCode::NotProved, "scope.escapes",
                  "the block declares 'a', which is used after it");
 }
 

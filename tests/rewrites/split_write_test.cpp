@@ -38,12 +38,14 @@ TEST(SplitWrite, SplitsAReduction) {
 
 TEST(SplitWrite, RefusesANonSum) {
   Proc p = with_write("x[i] = b[i] * c[i]");
-  expect_refused([&] { split_write(p, write(p)); }, "split_write", "not an addition");
+  expect_refused([&] { split_write(p, write(p)); }, "split_write", ErrorCode::NotProved,
+                 "stmt.form", "not an addition");
 }
 
 TEST(SplitWrite, RefusesASecondOperandReadingTheBuffer) {
   Proc p = with_write("x[i] = b[i] + x[i]");
-  expect_refused([&] { split_write(p, write(p)); }, "split_write", "reads 'x'");
+  expect_refused([&] { split_write(p, write(p)); }, "split_write", ErrorCode::NotProved,
+                 "dep.read_written", "reads 'x'");
 }
 
 TEST(SplitWrite, RefusesANonWrite) {
@@ -108,7 +110,8 @@ TEST(SplitWrite, SplitWriteFail) {
     x += 4
 )");
   for (const Cursor& s : {bar.body_cursor()[0], bar.body_cursor()[1]})
-    expect_refused([&] { split_write(bar, s); }, "split_write", "is not an addition");
+    expect_refused([&] { split_write(bar, s); }, "split_write", ErrorCode::NotProved, "stmt.form",
+                   "is not an addition");
 }
 
 // Exo tests/test_schedules.py::test_split_write_then_merge: splitting both writes and merging them

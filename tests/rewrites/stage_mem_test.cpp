@@ -83,14 +83,15 @@ TEST(StageMem, WindowReachingPastTheBufferIsGuarded) {
 TEST(StageMem, RefusesAWindowThatMissesAnAccess) {
   Proc p = parse_proc(kAdd);
   expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:8]", "A_t"); },
-                 "stage_mem", "covers every access of 'A'");
+                 "stage_mem", ErrorCode::NotProved, "checker.refuted",
+                 "covers every access of 'A'");
 }
 
 TEST(StageMem, RefusesAccumWhenTheBlockReadsTheBuffer) {
   Proc p = parse_proc(kAdd);
   expect_refused(
       [&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:16]", "A_t", {.accum = true}); },
-      "stage_mem", "may only reduce");
+      "stage_mem", ErrorCode::NotProved, "stmt.form", "may only reduce");
 }
 
 // Found by the soak: with accum the addends are summed apart and added once, so a float addend
@@ -119,37 +120,37 @@ TEST(StageMem, RefusesABufferTheBlockDoesNotAccess) {
         A[i] = 1.0
 )");
   expect_refused([&] { stage_mem(r, r.body_cursor()[0], "B[0:N]", "t"); }, "stage_mem",
-                 "not accessed");
+                 ErrorCode::NotProved, "buffer.not_accessed", "not accessed");
 }
 
 TEST(StageMem, RefusesAWindowOfTheWrongRank) {
   Proc p = parse_proc(kAdd);
   expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[0:16]", "A_t"); }, "stage_mem",
-                 "dimensions");
+                 ErrorCode::BadArgument, "arg.expression", "dimensions");
 }
 
 TEST(StageMem, RefusesAWindowWhoseExtentDependsOnALoopVariable) {
   Proc p = parse_proc(kAdd);
   expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[0:i + 1, 0:16]", "t"); },
-                 "stage_mem", "but it uses 'i'");
+                 "stage_mem", ErrorCode::NotProved, "alloc.size", "but it uses 'i'");
 }
 
 TEST(StageMem, RefusesANameAlreadyInUse) {
   Proc p = parse_proc(kAdd);
   expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 0:16]", "B"); },
-                 "stage_mem", "already used");
+                 "stage_mem", ErrorCode::BadArgument, "arg.name", "already used");
 }
 
 TEST(StageMem, RefusesSomethingThatIsNotAWindow) {
   Proc p = parse_proc(kAdd);
   expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "i + 1", "t"); }, "stage_mem",
-                 "expected a window");
+                 ErrorCode::BadArgument, "arg.expression", "expected a window");
 }
 
 TEST(StageMem, RefusesAnEmptyWindow) {
   Proc p = parse_proc(kAdd);
   expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[i, 4:0]", "t"); }, "stage_mem",
-                 "not empty");
+                 ErrorCode::NotProved, "checker.refuted", "not empty");
 }
 
 TEST(StageMem, ForwardsCursorsIntoTheStagedBlock) {
@@ -176,7 +177,7 @@ TEST(StageMem, RefusesAccessesThroughAWindowDefinedBeforeTheBlock) {
             w[j] = 1.0
 )");
   expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[1], "A[i, 0:16]", "t"); },
-                 "stage_mem", "through the window 'w'");
+                 "stage_mem", ErrorCode::NotProved, "buffer.aliased", "through the window 'w'");
 }
 
 // The whole window a statement of the block forms is renumbered into the staged buffer, not
@@ -187,7 +188,7 @@ TEST(StageMem, RefusesAWindowStatementReachingOutsideTheStagedWindow) {
     w[0] = X[1]
 )");
   expect_refused([&] { stage_mem(p, p.body_cursor(), "X[1:3]", "t"); }, "stage_mem",
-                 "the block forms a window reaching X[5]");
+                 ErrorCode::NotProved, "checker.refuted", "the block forms a window reaching X[5]");
 }
 
 TEST(StageMem, StagesAWindowStatementInsideTheStagedWindow) {
@@ -210,6 +211,7 @@ TEST(StageMem, RefusesAWindowWhoseRootTheBlockAlsoAccesses) {
 )");
   Cursor body = p.body_cursor()[0].body();
   expect_refused([&] { stage_mem(p, body[1].as_block().expand(0, 1), "w", "t"); }, "stage_mem",
+                 ErrorCode::NotProved, "buffer.aliased",
                  "the block also accesses 'Z', which shares memory with the window 'w'");
 }
 
@@ -231,7 +233,7 @@ def f(N: size, A: f32[N, 16] @ DRAM):
 TEST(StageMem, RefusesAScalarThatIsNotABuffer) {
   Proc p = parse_proc(kAdd);
   expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "i", "t"); }, "stage_mem",
-                 "is not a data buffer");
+                 ErrorCode::BadArgument, "arg.expression", "is not a data buffer");
 }
 
 }  // namespace
@@ -330,7 +332,7 @@ TEST(StageMem, RefusesAStatementThatIsOnlySometimesOutsideTheWindow) {
         y = x[2, i % 2, 3]
 )");
   expect_refused([&] { stage_mem(p, p.find_loop("i"), "x[0:10, 0, 0:10]", "x_tmp"); }, "stage_mem",
-                 "covers every access of 'x'");
+                 ErrorCode::NotProved, "checker.refuted", "covers every access of 'x'");
 }
 
 // Exo's test_fail_stage_mem: B is read at [4i+ii, 4k+kk] (inside the tile) and at
@@ -347,7 +349,8 @@ TEST(StageMem, RefusesAReadThatOverlapsTheWindowForSomeIterations) {
                             A[4 * i + ii, 4 * j + jj] += B[4 * i + ii, 4 * k + kk] * B[4 * k + kk, 4 * j + jj]
 )");
   expect_refused([&] { stage_mem(p, "for ii in _: _", "B[4*i:4*i+4, 4*k:4*k+4]", "Btile"); },
-                 "stage_mem", "covers every access of 'B'");
+                 "stage_mem", ErrorCode::NotProved, "checker.refuted",
+                 "covers every access of 'B'");
 }
 
 // A write outside the window between the load and the store is kept, and the store writes back
@@ -631,7 +634,8 @@ TEST(StageMem, StageMemShouldFail) {
         x[i, i, i] = 1.0
 )");
   expect_refused([&] { stage_mem(foo, foo.find_loop("i"), "x[0:10, 0:2, 0:10]", "x_tmp"); },
-                 "stage_mem", "does not cover every access of x in the block");
+                 "stage_mem", ErrorCode::NotProved, "checker.refuted",
+                 "does not cover every access of x in the block");
 }
 
 // Exo tests/test_schedules.py::test_stage_mem_should_fail2: a point window in the middle dimension.
@@ -642,7 +646,8 @@ TEST(StageMem, StageMemShouldFail2) {
         y = x[i, i, i]
 )");
   expect_refused([&] { stage_mem(foo, foo.find_loop("i"), "x[0:10, 0, 0:10]", "x_tmp"); },
-                 "stage_mem", "does not cover every access of x in the block");
+                 "stage_mem", ErrorCode::NotProved, "checker.refuted",
+                 "does not cover every access of x in the block");
 }
 
 // Exo tests/test_schedules.py::test_stage_mem_should_fail3: Exo says "Cannot stage" a buffer the
@@ -653,6 +658,7 @@ TEST(StageMem, StageMemShouldFail3) {
         x[i, i, i] = 0.0
 )");
   expect_refused([&] { stage_mem(foo, foo.find_loop("i"), "y[0:10]", "y_tmp"); }, "stage_mem",
+                 ErrorCode::NotProved, "buffer.not_accessed",
                  "'y' is not accessed in the block, nothing to stage");
 }
 
@@ -669,6 +675,7 @@ TEST(StageMem, StageMemShouldFail4) {
                 sum_ += y[0]
 )");
   expect_refused([&] { stage_mem(foo, "for ji in _:_", "A[i, 4*jo:4*jo+4]", "tile"); }, "stage_mem",
+                 ErrorCode::NotProved, "buffer.aliased",
                  "the block accesses 'A' through the window 'y'");
 }
 
@@ -683,7 +690,8 @@ TEST(StageMem, StageMemShouldFail5) {
                 y = A[i : i + 4, 4 * jo + ji]
 )");
   expect_refused([&] { stage_mem(foo, "for ji in _:_", "A[i-1:i+1, 4*jo:4*jo+4]", "tile"); },
-                 "stage_mem", "does not cover every access of A in the block");
+                 "stage_mem", ErrorCode::NotProved, "checker.refuted",
+                 "does not cover every access of A in the block");
 }
 
 // Exo tests/test_schedules.py::test_stage_mem_out_of_bound_block: the window may reach past x's
@@ -882,7 +890,7 @@ def f(A: f32[8] @ DRAM):
         A[i] = 1.0
 )");
   expect_refused([&] { stage_mem(p, "for i in _: _", "A[C.k:C.k + 2]", "At"); }, "stage_mem",
-                 "C.k");
+                 ErrorCode::BadArgument, "arg.parse_or_type", "C.k");
 }
 
 // Trust (new names): every introduced name goes through rw::check_new_name.
@@ -917,7 +925,7 @@ TEST(StageMem, StageMemRefusesStagingAWholeBufferInsideAParLoop) {
         A[i] = A[i] + 0.5 * A[i]
 )");
   expect_refused([&] { stage_mem(p, p.body_cursor()[0].body()[0], "A[0:N + 8]", "stz"); },
-                 "stage_mem", kParLoopNeedle);
+                 "stage_mem", ErrorCode::NotProved, "checker.par_conflict", kParLoopNeedle);
 }
 
 // Par loops: a par result's iterations must be proved independent.

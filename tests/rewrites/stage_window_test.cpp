@@ -41,7 +41,7 @@ TEST(StageWindow, RefusesAnExpressionThatIsNotAWindow) {
         A[i] = 1.0
 )");
   expect_refused([&] { stage_window(p, p.find("A[_] = _").rhs(), "t"); }, "stage_window",
-                 "window expression");
+                 ErrorCode::BadArgument, "target.wrong_kind", "window expression");
 }
 
 }  // namespace

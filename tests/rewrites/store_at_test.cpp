@@ -36,7 +36,8 @@ TEST(StoreAt, RefusesABufferReadAfterTheLoop) {
   std::string text = kStrips;
   text += "    y[0, 0] = t[0, 0]\n";
   Proc p = parse_proc(text);
-  expect_refused([&] { store_at(p, "t: _", "for yo in _: _"); }, "sink_alloc", "after");
+  expect_refused([&] { store_at(p, "t: _", "for yo in _: _"); }, "sink_alloc", ErrorCode::NotProved,
+                 "scope.escapes", "after");
 }
 
 // Exo's stdlib (src/exo/stdlib/scheduling.py) provides this under the same name.
@@ -45,8 +46,8 @@ TEST(StoreAt, RefusesALoopThatDoesNotFollowTheAllocation) {
   const std::string alloc = "    t: f32[8 * H, W] @ DRAM\n";
   text.replace(text.find(alloc), alloc.size(), alloc + "    y[0, 0] = 0.0\n");
   Proc p = parse_proc(text);
-  expect_refused([&] { store_at(p, "t: _", "for yo in _: _"); }, "store_at",
-                 "right after the allocation");
+  expect_refused([&] { store_at(p, "t: _", "for yo in _: _"); }, "store_at", ErrorCode::BadArgument,
+                 "arg.invalid", "right after the allocation");
 }
 
 // Exo's stdlib (src/exo/stdlib/scheduling.py) provides this under the same name.
@@ -59,7 +60,8 @@ TEST(StoreAt, RefusesARegionWhoseSizeDependsOnTheLoopVariable) {
         for j in seq(0, i):
             x[j] = t[j] + 1.0
 )");
-  expect_refused([&] { store_at(p, "t: _", "for i in _: _"); }, "store_at", "depends on 'i'");
+  expect_refused([&] { store_at(p, "t: _", "for i in _: _"); }, "store_at", ErrorCode::NotProved,
+                 "dep.loop_variant", "depends on 'i'");
 }
 
 }  // namespace

@@ -142,70 +142,80 @@ TEST(TargetForms, ALoopOperationRefusesAnExpression) {
       [&] {
         divide_loop(p, "A[_] * _", 2, {"io", "ii"});
       },
-      "divide_loop", "expected a loop, but 'A[_] * _' is an expression 'A[i, j] * 2.0'");
+      "divide_loop", ErrorCode::BadArgument, "target.wrong_kind",
+      "expected a loop, but 'A[_] * _' is an expression 'A[i, j] * 2.0'");
 }
 
 TEST(TargetForms, ALoopOperationRefusesALoopPair) {
   Proc p = parse_proc(kNests);
-  expect_refused([&] { unroll_loop(p, "i j"); }, "unroll_loop",
-                 "expected a loop, but 'i j' names a nest of two loops");
+  expect_refused([&] { unroll_loop(p, "i j"); }, "unroll_loop", ErrorCode::BadArgument,
+                 "target.wrong_kind", "expected a loop, but 'i j' names a nest of two loops");
 }
 
 TEST(TargetForms, ALoopOperationRefusesAnAssignment) {
   Proc p = parse_proc(kNests);
-  expect_refused([&] { unroll_loop(p, "A[_] = _"); }, "unroll_loop",
+  expect_refused([&] { unroll_loop(p, "A[_] = _"); }, "unroll_loop", ErrorCode::BadArgument,
+                 "target.wrong_kind",
                  "expected a loop, but 'A[_] = _' is an assignment 'A[i, j] = 1.0'");
 }
 
 TEST(TargetForms, ANestOperationRefusesALoopWithoutAnInnerLoop) {
   Proc p = parse_proc(kNests);
-  expect_refused([&] { reorder_loops(p, "j"); }, "reorder_loops",
+  expect_refused([&] { reorder_loops(p, "j"); }, "reorder_loops", ErrorCode::BadArgument,
+                 "target.wrong_kind",
                  "expected a nest of two loops (a loop whose body is exactly one loop), but the "
                  "body of loop j ('j') is not one loop");
 }
 
 TEST(TargetForms, ANestPatternNamesItsCountInTheRefusal) {
   Proc p = parse_proc(kNests);
-  expect_refused([&] { reorder_loops(p, "i j #2"); }, "reorder_loops",
+  expect_refused([&] { reorder_loops(p, "i j #2"); }, "reorder_loops", ErrorCode::NotFound,
+                 "target.count",
                  "pattern 'i j #2' asks for match #2 (counting from 0), but there are only 2 loop "
                  "over i whose only statement is a loop over j");
 }
 
 TEST(TargetForms, ABlockOperationRefusesAnExpression) {
   Proc p = parse_proc(kNests);
-  expect_refused([&] { specialize(p, "A[_]", {"N > 2"}); }, "specialize",
+  expect_refused([&] { specialize(p, "A[_]", {"N > 2"}); }, "specialize", ErrorCode::BadArgument,
+                 "target.wrong_kind",
                  "expected a block of statements, but 'A[_]' is an expression");
 }
 
 TEST(TargetForms, AGapOperationRefusesAnExpression) {
   Proc p = parse_proc(kNests);
-  expect_refused([&] { insert_pass(p, "A[_] #0"); }, "insert_pass",
+  expect_refused([&] { insert_pass(p, "A[_] #0"); }, "insert_pass", ErrorCode::BadArgument,
+                 "target.wrong_kind",
                  "expected a gap between statements, but 'A[_] #0' is an expression");
 }
 
 TEST(TargetForms, AnAllocOperationRefusesALoop) {
   Proc p = parse_proc(kAllocs);
-  expect_refused([&] { lift_alloc(p, "for k in _: _"); }, "lift_alloc",
+  expect_refused([&] { lift_alloc(p, "for k in _: _"); }, "lift_alloc", ErrorCode::BadArgument,
+                 "target.wrong_kind",
                  "expected an allocation or argument, but 'for k in _: _' is a loop 'for k in "
                  "seq(0, 4): ...'");
 }
 
 TEST(TargetForms, AnExprOperationRefusesAStatement) {
   Proc p = parse_proc(kAllocs);
-  expect_refused([&] { bind_expr(p, "t[_] = _", "y"); }, "bind_expr",
+  expect_refused([&] { bind_expr(p, "t[_] = _", "y"); }, "bind_expr", ErrorCode::BadArgument,
+                 "target.wrong_kind",
                  "expected an expression, but 't[_] = _' is an assignment 't[k] = A[i]'");
 }
 
 TEST(TargetForms, ACursorOfTheWrongKindIsRefusedLikeAPattern) {
   Proc p = parse_proc(kNests);
   Cursor e = p.find("A[_] * _");
-  expect_refused([&] { unroll_loop(p, e); }, "unroll_loop",
+  expect_refused([&] { unroll_loop(p, e); }, "unroll_loop", ErrorCode::BadArgument,
+                 "target.wrong_kind",
                  "expected a loop, but cursor 'A[i, j] * 2.0' is an expression");
 }
 
 TEST(TargetForms, ACountBeyondTheMatchesIsRefusedWithTheCount) {
   Proc p = parse_proc(kNests);
-  expect_refused([&] { unroll_loop(p, "i #5"); }, "unroll_loop",
+  expect_refused([&] { unroll_loop(p, "i #5"); }, "unroll_loop", ErrorCode::NotFound,
+                 "target.count",
                  "asks for match #5 (counting from 0), but 'for i in _: _' has only 2 matches");
 }
 

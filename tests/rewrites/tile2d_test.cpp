@@ -82,7 +82,7 @@ TEST(Tile2d, RefusesImperfectSizesWhenPerfectIsAsked) {
       [&] {
         tile2d(p, "i j", {4, 8}, {"io", "jo", "ii", "ji"}, {.perfect = true});
       },
-      "divide_loop", "divisible");
+      "divide_loop", ErrorCode::NotProved, "checker.refuted", "divisible");
 }
 
 TEST(Tile2d, RefusesAMissingLoopPair) {
@@ -91,12 +91,17 @@ TEST(Tile2d, RefusesAMissingLoopPair) {
       [&] {
         tile2d(p, "j i", {4, 8}, {"io", "jo", "ii", "ji"});
       },
-      "tile2d", "no loop over j whose only statement is a loop over i");
+      "tile2d", ErrorCode::NotFound, "target.no_match",
+      "no loop over j whose only statement is a loop over i");
 }
 
 TEST(Tile2d, RefusesTheWrongNumberOfNames) {
   Proc p = parse_proc(kGemm);
-  expect_refused([&] { tile2d(p, "i j", {4, 8}, {"io", "jo"}); }, "tile2d", "four new loop names");
+  expect_refused(
+      [&] {
+        tile2d(p, "i j", {4, 8}, {"io", "jo"});
+      },
+      "tile2d", ErrorCode::BadArgument, "arg.invalid", "four new loop names");
 }
 
 }  // namespace

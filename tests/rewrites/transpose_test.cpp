@@ -75,14 +75,16 @@ TEST(Transpose, RefusesAnAllocation) {
     t: f32[n, n] @ DRAM
     t[0, 0] = 1.0
 )");
-  expect_refused([&] { transpose(p, "t : _"); }, "transpose", "is not an argument");
+  expect_refused([&] { transpose(p, "t : _"); }, "transpose", ErrorCode::BadArgument,
+                 "target.wrong_kind", "is not an argument");
 }
 
 TEST(Transpose, RefusesAOneDimensionalArgument) {
   Proc p = parse_proc(R"(def f(n: size, x: f32[n] @ DRAM):
     x[0] = 1.0
 )");
-  expect_refused([&] { transpose(p, "x"); }, "transpose", "two-dimensional");
+  expect_refused([&] { transpose(p, "x"); }, "transpose", ErrorCode::BadArgument,
+                 "target.wrong_kind", "two-dimensional");
 }
 
 TEST(Transpose, RefusesAnArgumentPassedWhole) {
@@ -92,7 +94,8 @@ TEST(Transpose, RefusesAnArgumentPassedWhole) {
 def f(n: size, A: f32[n, n] @ DRAM):
     g(n, A)
 )");
-  expect_refused([&] { transpose(m.proc("f"), "A"); }, "transpose", "passed whole");
+  expect_refused([&] { transpose(m.proc("f"), "A"); }, "transpose", ErrorCode::NotProved,
+                 "buffer.layout_use", "passed whole");
 }
 
 TEST(Transpose, RefusesAWindowKeepingBothDimensions) {
@@ -103,7 +106,8 @@ def f(n: size, A: f32[n, n] @ DRAM):
     assert n >= 2
     g(A[0:2, 0:2])
 )");
-  expect_refused([&] { transpose(m.proc("f"), "A"); }, "transpose", "dimensions swapped");
+  expect_refused([&] { transpose(m.proc("f"), "A"); }, "transpose", ErrorCode::NotProved,
+                 "buffer.layout_use", "dimensions swapped");
 }
 
 // A window of a dense argument keeps its strides only if the transposition does not move them

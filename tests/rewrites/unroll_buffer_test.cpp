@@ -62,8 +62,8 @@ TEST(UnrollBuffer, UnrollBuffer2) {
     for j in seq(0, 10):
         tmp_b[j] = tmp_a[j]
 )");
-  expect_refused([&] { unroll_buffer(bar, "tmp_a : _", 0); }, "unroll_buffer",
-                 "is indexed with 'j' in dimension 0; expected a constant");
+  expect_refused([&] { unroll_buffer(bar, "tmp_a : _", 0); }, "unroll_buffer", ErrorCode::NotProved,
+                 "buffer.not_constant", "is indexed with 'j' in dimension 0; expected a constant");
 }
 
 // Exo tests/test_schedules.py::test_unroll_buffer3: the dimension n is not a constant (Exo:
@@ -74,8 +74,8 @@ TEST(UnrollBuffer, UnrollBuffer3) {
     for i in seq(0, n):
         tmp_a[i] = A[i]
 )");
-  expect_refused([&] { unroll_buffer(bar, "tmp_a : _", 0); }, "unroll_buffer",
-                 "dimension 0 of 'tmp_a' must be a constant");
+  expect_refused([&] { unroll_buffer(bar, "tmp_a : _", 0); }, "unroll_buffer", ErrorCode::NotProved,
+                 "buffer.not_constant", "dimension 0 of 'tmp_a' must be a constant");
 }
 
 // Exo tests/test_schedules.py::test_unroll_buffer4: a scalar has no dimension to unroll (Exo:
@@ -87,7 +87,7 @@ TEST(UnrollBuffer, UnrollBuffer4) {
         tmp_a = A[i]
 )");
   expect_refused([&] { unroll_buffer(bar, "tmp_a : _", 0); }, "unroll_buffer",
-                 "cannot unroll the scalar 'tmp_a'");
+                 ErrorCode::BadArgument, "target.wrong_kind", "cannot unroll the scalar 'tmp_a'");
 }
 
 // Exo tests/test_schedules.py::test_unroll_buffer6: two buffers of two entries become four scalars.
@@ -153,7 +153,8 @@ def bar(n: size, A: i8[n]):
     tmp_a: i8[10]
     foo(tmp_a[0:2])
 )");
-  expect_refused([&] { unroll_buffer(m.proc("bar"), "tmp_a : _", 0); }, "unroll_buffer", "window");
+  expect_refused([&] { unroll_buffer(m.proc("bar"), "tmp_a : _", 0); }, "unroll_buffer",
+                 ErrorCode::NotProved, "buffer.layout_use", "window");
 }
 
 TEST(UnrollBuffer, RefusesChangingTheStrideOfAWindowAcrossEarlierDimensions) {
@@ -192,13 +193,13 @@ TEST(UnrollBuffer, SplitsAConstantDimensionIntoBuffers) {
 TEST(UnrollBuffer, RefusesANonConstantIndex) {
   Proc p = parse_proc(kMatTmp);
   expect_refused([&] { unroll_buffer(p, p.body_cursor()[0], 2); }, "unroll_buffer",
-                 "expected a constant");
+                 ErrorCode::NotProved, "buffer.not_constant", "expected a constant");
 }
 
 TEST(UnrollBuffer, RefusesANonConstantDimension) {
   Proc p = parse_proc(kMatTmp);
   expect_refused([&] { unroll_buffer(p, p.body_cursor()[0], 0); }, "unroll_buffer",
-                 "must be a constant");
+                 ErrorCode::NotProved, "buffer.not_constant", "must be a constant");
 }
 
 TEST(UnrollBuffer, RefusesAScalar) {
@@ -207,7 +208,8 @@ TEST(UnrollBuffer, RefusesAScalar) {
     t = A[0]
     A[1] = t
 )");
-  expect_refused([&] { unroll_buffer(p, p.body_cursor()[0], 0); }, "unroll_buffer", "scalar");
+  expect_refused([&] { unroll_buffer(p, p.body_cursor()[0], 0); }, "unroll_buffer",
+                 ErrorCode::BadArgument, "target.wrong_kind", "scalar");
 }
 
 // An index unroll_buffer needs constant is not: NotProved buffer.not_constant.

@@ -57,7 +57,8 @@ TEST(UnrollLoop, RefusesAnEnormousUnroll) {
     for i in seq(0, 100000):
         x = 1.0
 )");
-  expect_refused([&] { unroll_loop(p, p.body_cursor()[0]); }, "unroll_loop", "more than the limit");
+  expect_refused([&] { unroll_loop(p, p.body_cursor()[0]); }, "unroll_loop", ErrorCode::Unsupported,
+                 "loop.too_many_copies", "more than the limit");
 }
 
 TEST(UnrollLoop, ForwardsLaterStatementsAndInvalidatesTheLoop) {
@@ -140,7 +141,8 @@ TEST(UnrollLoop, SimpleUnroll3RefusesNonConstantBounds) {
     for i in seq(m, 10):
         tmp[i] = A[i]
 )");
-  expect_refused([&] { unroll_loop(bar, "i"); }, "unroll_loop",
+  expect_refused([&] { unroll_loop(bar, "i"); }, "unroll_loop", ErrorCode::NotProved,
+                 "loop.bound_not_constant",
                  "expected loop i to have constant bounds, got seq(m, 10)");
 }
 

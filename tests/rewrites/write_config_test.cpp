@@ -55,7 +55,7 @@ TEST(WriteConfig, ChangingAValueReadLaterIsRefused) {
   Proc p = m.proc("foo");
   expect_refused(
       [&] { write_config(p, p.body_cursor()[0].after(), m.config("Cfg"), "scale", "2.0"); },
-      "write_config", "Cfg.scale is read at line");
+      "write_config", ErrorCode::NotProved, "config.observable", "Cfg.scale is read at line");
 }
 
 TEST(WriteConfig, CallerValueReadLaterIsRefused) {
@@ -66,7 +66,7 @@ def foo(x: f32[4] @ DRAM):
   Proc p = m.proc("foo");
   expect_refused(
       [&] { write_config(p, p.body_cursor()[0].before(), m.config("Cfg"), "scale", "2.0"); },
-      "write_config", "its value comes from the caller");
+      "write_config", ErrorCode::NotProved, "config.observable", "its value comes from the caller");
 }
 
 TEST(WriteConfig, BadRhsIsRefused) {
@@ -77,7 +77,7 @@ def foo(x: f32[4] @ DRAM):
   Proc p = m.proc("foo");
   expect_refused(
       [&] { write_config(p, p.body_cursor()[0].after(), m.config("Cfg"), "n", "k + 1"); },
-      "write_config", "k");
+      "write_config", ErrorCode::BadArgument, "arg.parse_or_type", "k");
 }
 
 TEST(WriteConfig, ForwardsLaterStatements) {
@@ -163,7 +163,8 @@ def foo(A: f32[10] @ DRAM):
   Proc foo = m.proc("foo");
   expect_refused(
       [&] { write_config(foo, foo.find("a = _").after(), m.config("Config"), "tmp", "A[i]"); },
-      "write_config", "must not depend on loop iterations");
+      "write_config", ErrorCode::NotProved, "result.ill_typed",
+      "must not depend on loop iterations");
 }
 
 // Exo tests/test_config.py::test_config_write3: writing the loop variable to an index field is
@@ -182,7 +183,7 @@ def foo():
   Proc foo = m.proc("foo");
   expect_refused(
       [&] { write_config(foo, foo.find("a = _").after(), m.config("Config"), "tmp", "i"); },
-      "write_config", "depends on loop variable 'i'");
+      "write_config", ErrorCode::NotProved, "result.ill_typed", "depends on loop variable 'i'");
 }
 
 // Exo tests/test_config.py::test_config_write4. Deliberate difference: Exo accepts only a read, a
