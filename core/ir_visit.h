@@ -2,6 +2,7 @@
 // did not change (so a rewrite copies only the path it touches).
 #pragma once
 
+#include <optional>
 #include <type_traits>
 
 #include "core/ir.h"
@@ -70,6 +71,19 @@ void for_each_expr(const Code& code, F&& f);
 template <class Code, class F>
 void for_each_stmt(const Code& code, F&& f);
 
+// A one-off rewrite without a mutator class: `f` is asked about every expression of `code`
+// (what IRMutator reaches), each node before its children. Where it returns an expression, that
+// replaces the node and the walk does not enter it; where it returns std::nullopt, the walk goes
+// on into the node's children. Unchanged subtrees are shared (IRMutator). `code` is an Expr, a
+// Stmt or a Block; the result has the same kind.
+//
+//   Block b2 = map_exprs(body, [&](const Expr& e) -> std::optional<Expr> {
+//     if (const ReadNode* r = e.as<ReadNode>(); r && r->name == x) return value;
+//     return std::nullopt;
+//   });
+template <class Code, class F>
+Code map_exprs(const Code& code, F&& f);
+
 // Structural equality: same node kinds, symbols, constants and children (types follow).
 bool expr_equal(const Expr& a, const Expr& b);
 bool expr_equal(const std::vector<Expr>& a, const std::vector<Expr>& b);
@@ -102,6 +116,17 @@ struct EachStmt : IRVisitor {
     IRVisitor::visit(s);
   }
 };
+template <class F>
+struct MapExprs : IRMutator {
+  F& f;
+  explicit MapExprs(F& fn) : f(fn) {}
+  using IRMutator::mutate;
+  Expr mutate(const Expr& e) override {
+    if (!e.defined()) return e;
+    if (std::optional<Expr> r = f(e)) return *r;
+    return IRMutator::mutate(e);
+  }
+};
 }  // namespace ir_visit_detail
 
 template <class Code, class F>
@@ -113,6 +138,12 @@ template <class Code, class F>
 void for_each_stmt(const Code& code, F&& f) {
   ir_visit_detail::EachStmt<std::remove_reference_t<F>> v(f);
   v.visit(code);
+}
+
+template <class Code, class F>
+Code map_exprs(const Code& code, F&& f) {
+  ir_visit_detail::MapExprs<std::remove_reference_t<F>> m(f);
+  return m.mutate(code);
 }
 
 }  // namespace exocpp

@@ -33,23 +33,15 @@ namespace exocpp {
 
 namespace {
 
-// Replaces the reads x[idx] (the same index expressions; none for a scalar) by `with`.
-class ReplaceReads : public IRMutator {
- public:
-  ReplaceReads(Sym x, std::vector<Expr> idx, Expr with)
-      : x_(std::move(x)), idx_(std::move(idx)), with_(std::move(with)) {}
-
- protected:
-  Expr mutate_Read(const ReadNode* n, const Expr& e) override {
-    if (n->name == x_ && expr_equal(n->idx, idx_)) return with_;
-    return IRMutator::mutate_Read(n, e);
-  }
-
- private:
-  Sym x_;
-  std::vector<Expr> idx_;
-  Expr with_;
-};
+// `code` with the reads x[idx] (the same index expressions; none for a scalar) replaced by `with`.
+Block replace_reads(const Block& code, const Sym& x, const std::vector<Expr>& idx,
+                    const Expr& with) {
+  return map_exprs(code, [&](const Expr& e) -> std::optional<Expr> {
+    const ReadNode* r = e.as<ReadNode>();
+    if (r && r->name == x && expr_equal(r->idx, idx)) return with;
+    return std::nullopt;
+  });
+}
 
 std::string index_text(const std::vector<Expr>& idx) {
   std::string out;
@@ -137,8 +129,7 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
       // Allocated outside this list: other iterations and later code could read what the
       // assignment wrote, so every read of x must be one of those replaced here.
       if (!same_list) {
-        ReplaceReads probe(a->name, a->idx, a->rhs);
-        if (rw::buffer_uses(probe.mutate(rest), a->name).read ||
+        if (rw::buffer_uses(replace_reads(rest, a->name, a->idx, a->rhs), a->name).read ||
             rw::buffer_uses(Block(list.begin(), list.begin() + l.lo), a->name).read ||
             count_reads(p.body(), a->name) != count_reads(rest, a->name))
           rw::fail(reason::kBufferOtherUse, c,
@@ -159,8 +150,7 @@ Proc inline_assign(const Proc& p, const CursorLike& assign) {
     }
 
     // 4. The rewrite: drop the assignment, substitute e for x[idx] after it.
-    ReplaceReads sub(a->name, a->idx, a->rhs);
-    Block new_rest = sub.mutate(rest);
+    Block new_rest = replace_reads(rest, a->name, a->idx, a->rhs);
     rw::Edit edit(p);
     edit.remove(l.block, l.lo, l.lo + 1)
         .rewrite(l.block, l.lo, l.lo + static_cast<int>(new_rest.size()), new_rest);

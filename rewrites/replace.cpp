@@ -31,29 +31,23 @@ namespace exocpp {
 
 namespace {
 
-// An assert of the callee with the solved arguments put in: control arguments by their
-// values, stride(x, k) by the stride of the caller dimension x's dimension k stands for.
-class Instantiate : public IRMutator {
- public:
-  explicit Instantiate(const rw::unify::Solution& s) : sol_(s) {}
-
- protected:
-  Expr mutate_Read(const ReadNode* n, const Expr& e) override {
-    if (n->idx.empty())
-      if (auto it = sol_.control.find(n->name); it != sol_.control.end()) return it->second;
-    return IRMutator::mutate_Read(n, e);
-  }
-  Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
-    auto it = sol_.views.find(n->name);
-    if (it == sol_.views.end() || n->dim < 0 || n->dim >= static_cast<int>(it->second.dims.size()))
-      return e;
-    return StrideExprNode::make(it->second.buf, it->second.dims[static_cast<size_t>(n->dim)],
-                                e.srcinfo());
-  }
-
- private:
-  const rw::unify::Solution& sol_;
-};
+// An expression of the instruction (an assert) in the caller's terms: its control arguments
+// replaced by the values unification bound them to, its strides by the caller's strides.
+Expr instantiate(const Expr& e, const rw::unify::Solution& sol) {
+  return map_exprs(e, [&](const Expr& x) -> std::optional<Expr> {
+    if (const ReadNode* r = x.as<ReadNode>(); r && r->idx.empty())
+      if (auto it = sol.control.find(r->name); it != sol.control.end()) return it->second;
+    if (const StrideExprNode* st = x.as<StrideExprNode>()) {
+      auto it = sol.views.find(st->name);
+      if (it == sol.views.end() || st->dim < 0 ||
+          st->dim >= static_cast<int>(it->second.dims.size()))
+        return x;
+      return StrideExprNode::make(it->second.buf, it->second.dims[static_cast<size_t>(st->dim)],
+                                  x.srcinfo());
+    }
+    return std::nullopt;
+  });
+}
 
 void check_locals(const Cursor& blk, const rw::unify::Problem& pb) {
   const Block& list = blk.list();
@@ -115,9 +109,8 @@ void check_call_site(const Cursor& blk, const Proc& p, const Proc& sub,
     }
   }
   (void)p;
-  Instantiate inst(sol);
   for (const Expr& pred : sub.preds()) {
-    Expr here = simplify_expr(inst.mutate(pred));
+    Expr here = simplify_expr(instantiate(pred, sol));
     // A config read means the value the field holds at the block (the checker models none).
     Expr known = checker::with_config_values(p, blk.loc().block, blk.loc().lo, here);
     rw::require_proved(blk, checker::always_true(ctx, known), [&] {

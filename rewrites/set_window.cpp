@@ -24,42 +24,29 @@ namespace exocpp {
 
 namespace {
 
-// stride(A, d) of a dense tensor A: the product of the dimensions after d.
-class DenseStrides : public IRMutator {
- public:
-  DenseStrides(Sym a, const Type& t) : a_(std::move(a)), t_(t) {}
-  bool hit = false;
-
- protected:
-  Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
-    if (n->name != a_) return e;
+// `e` with stride(a, d) replaced by the stride of dimension d of a dense tensor of type `t`;
+// `hit` tells whether `e` took any stride of a.
+Expr dense_strides(const Expr& e, const Sym& a, const Type& t, bool& hit) {
+  return map_exprs(e, [&](const Expr& x) -> std::optional<Expr> {
+    const StrideExprNode* n = x.as<StrideExprNode>();
+    if (!n) return std::nullopt;
+    if (n->name != a) return x;
     hit = true;
     Expr s = rw::int_const(1, n->srcinfo);
-    for (int d = t_.rank() - 1; d > n->dim; --d)
-      s = rw::mk_mul(s, t_.shape[static_cast<size_t>(d)]);
+    for (int d = t.rank() - 1; d > n->dim; --d) s = rw::mk_mul(s, t.shape[static_cast<size_t>(d)]);
     return s;
-  }
+  });
+}
 
- private:
-  Sym a_;
-  Type t_;
-};
+// `code` with each whole-buffer read of `a` (a call argument) typed `t`.
+Block retype_whole(const Block& code, const Sym& a, const Type& t) {
+  return map_exprs(code, [&](const Expr& x) -> std::optional<Expr> {
+    const ReadNode* n = x.as<ReadNode>();
+    if (!n || n->name != a || !n->idx.empty()) return std::nullopt;
+    return ReadNode::make(n->name, {}, t, n->srcinfo);
+  });
+}
 
-// Whole-argument reads (call arguments) of `a` take type `t`.
-class RetypeWhole : public IRMutator {
- public:
-  RetypeWhole(Sym a, Type t) : a_(std::move(a)), t_(std::move(t)) {}
-
- protected:
-  Expr mutate_Read(const ReadNode* n, const Expr& e) override {
-    if (n->name != a_ || !n->idx.empty()) return IRMutator::mutate_Read(n, e);
-    return ReadNode::make(n->name, {}, t_, n->srcinfo);
-  }
-
- private:
-  Sym a_;
-  Type t_;
-};
 }  // namespace
 
 Proc set_window(const Proc& p, const CursorLike& arg, bool is_window) {
@@ -78,9 +65,9 @@ Proc set_window(const Proc& p, const CursorLike& arg, bool is_window) {
     t.window = is_window;
     if (!is_window) {
       for (const Expr& pred : p.preds()) {
-        DenseStrides dense(a.name, t);
-        Expr q = dense.mutate(pred);
-        if (!dense.hit) continue;
+        bool hit = false;
+        Expr q = dense_strides(pred, a.name, t, hit);
+        if (!hit) continue;
         rw::require_proved(c, checker::always_true(checker::Context::top(p), q), [&] {
           return "the assert '" + to_string(pred) + "' holds for the dense strides of a tensor '" +
                  c.name() + "'";
@@ -89,7 +76,7 @@ Proc set_window(const Proc& p, const CursorLike& arg, bool is_window) {
     }
     rw::Edit edit(p);
     edit.declaration(c, [&](Type& ty, std::string&) { ty.window = is_window; });
-    edit.rewrite_body(RetypeWhole(a.name, t).mutate(edit.body()));
+    edit.rewrite_body(retype_whole(edit.body(), a.name, t));
     rw::typecheck_candidate(
         edit.node(), "'" + c.name() + "' cannot become a " + (is_window ? "window" : "tensor"));
     return edit.done();

@@ -23,39 +23,27 @@ namespace exocpp {
 
 namespace {
 
-// The windows of `buf` that keep both dimensions (two intervals), printed.
-class TwoIntervalWindows : public IRVisitor {
- public:
-  explicit TwoIntervalWindows(Sym buf) : buf_(std::move(buf)) {}
+// The first window of `buf` with two interval dimensions in `code`, printed; empty if none.
+std::string first_two_interval_window(const Block& code, const Sym& buf) {
   std::string first;
-
- protected:
-  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-    if (n->name == buf_ && first.empty() && n->idx.size() == 2 && n->idx[0].is_interval &&
+  for_each_expr(code, [&](const Expr& e) {
+    const WindowExprNode* n = e.as<WindowExprNode>();
+    if (n && n->name == buf && first.empty() && n->idx.size() == 2 && n->idx[0].is_interval &&
         n->idx[1].is_interval)
       first = to_string(e);
-    IRVisitor::visit_WindowExpr(n, e);
-  }
+  });
+  return first;
+}
 
- private:
-  Sym buf_;
-};
-
-// stride(A, d) -> stride(A, 1 - d) in an expression (the asserts).
-class SwapStrides : public IRMutator {
- public:
-  explicit SwapStrides(Sym buf) : buf_(std::move(buf)) {}
-  using IRMutator::mutate;
-
- protected:
-  Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {
-    if (n->name != buf_) return e;
+// `e` with stride(buf, d) replaced by stride(buf, 1 - d): the strides of the transposed array.
+Expr swap_strides(const Expr& e, const Sym& buf) {
+  return map_exprs(e, [&](const Expr& x) -> std::optional<Expr> {
+    const StrideExprNode* n = x.as<StrideExprNode>();
+    if (!n) return std::nullopt;
+    if (n->name != buf) return x;
     return StrideExprNode::make(n->name, 1 - n->dim, n->srcinfo);
-  }
-
- private:
-  Sym buf_;
-};
+  });
+}
 
 }  // namespace
 
@@ -80,11 +68,9 @@ Proc transpose(const Proc& p, const CursorLike& arg) {
                "'" + a.name() +
                    "' is passed whole to a call, which would see its dimensions "
                    "swapped");
-    TwoIntervalWindows wins(buf);
-    wins.visit(p.body());
-    if (!wins.first.empty())
+    if (std::string w = first_two_interval_window(p.body(), buf); !w.empty())
       rw::fail(reason::kBufferLayoutUse, a,
-               "the window '" + wins.first + "' would have its dimensions swapped");
+               "the window '" + w + "' would have its dimensions swapped");
 
     rw::AccessMap m;
     m.buf = buf;
@@ -96,15 +82,15 @@ Proc transpose(const Proc& p, const CursorLike& arg) {
     rw::Edit edit(p);
     for (FnArg& x : edit.node().args)
       if (x.name == buf) std::swap(x.type.shape[0], x.type.shape[1]);
-    SwapStrides swap(buf);
-    for (Expr& pred : edit.node().preds) pred = swap.mutate(pred);
+    for (Expr& pred : edit.node().preds) pred = swap_strides(pred, buf);
     edit.node().eqv_class = fresh_eqv_class();
     edit.node().eqv_configs.clear();
     edit.rewrite_body(rw::map_accesses(p.body(), m));
     // The caller now hands the transposed array: a window argument's stride(A, d) is the old
     // stride(A, 1 - d).
     rw::require_layout_observations_kept(
-        a, p, edit.candidate(), {{buf}, {buf}, [&swap](const Expr& e) { return swap.mutate(e); }});
+        a, p, edit.candidate(),
+        {{buf}, {buf}, [&buf](const Expr& e) { return swap_strides(e, buf); }});
     return edit.done();
   });
 }

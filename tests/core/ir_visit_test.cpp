@@ -1,5 +1,6 @@
 // One-off walks (core/ir_visit.h): for_each_expr and for_each_stmt reach every node IRVisitor
-// reaches, each node before its children, in program order.
+// reaches, each node before its children, in program order; map_exprs rewrites what its
+// function replaces and shares the rest.
 #include "core/ir_visit.h"
 
 #include <exocpp/exocpp.h>
@@ -46,6 +47,44 @@ TEST(ForEachStmt, VisitsEachStatementBeforeItsBody) {
   for_each_stmt(p.body(), [&](const Stmt& s) { kinds.push_back(s.kind()); });
   EXPECT_EQ(kinds, (std::vector<StmtKind>{StmtKind::Alloc, StmtKind::For, StmtKind::If,
                                           StmtKind::Assign, StmtKind::WindowStmt}));
+}
+
+// Every read of the loop iterator i becomes i + 1: in indices, conditions and window bounds.
+TEST(MapExprs, ReplacesEveryMatchingExpression) {
+  Proc p = parse_module(kSrc).proc("f");
+  const Sym i = p.body()[1].as<ForNode>()->iter;
+  Block b = map_exprs(p.body(), [&](const Expr& e) -> std::optional<Expr> {
+    const ReadNode* r = e.as<ReadNode>();
+    if (!r || r->name != i) return std::nullopt;
+    return BinOpNode::make(BinOpKind::Add, e, ConstNode::make_int(1));
+  });
+  std::string out = to_string(b);
+  EXPECT_NE(out.find("if i + 1 < 2:"), std::string::npos) << out;
+  EXPECT_NE(out.find("A[i + 1] = B[i + 1] * 2.0"), std::string::npos) << out;
+  EXPECT_NE(out.find("w = B[i + 1:N]"), std::string::npos) << out;
+}
+
+// A replacement is not walked again: replacing i by i + 1 once does not loop forever or nest.
+TEST(MapExprs, DoesNotEnterAReplacement) {
+  Proc p = parse_module(kSrc).proc("f");
+  const Sym i = p.body()[1].as<ForNode>()->iter;
+  int calls = 0;
+  Expr e = BinOpNode::make(BinOpKind::Mul, ReadNode::make(i, {}, Type(ScalarKind::Index)),
+                           ConstNode::make_int(2));
+  Expr m = map_exprs(e, [&](const Expr& x) -> std::optional<Expr> {
+    ++calls;
+    if (x.is<ReadNode>()) return BinOpNode::make(BinOpKind::Add, x, ConstNode::make_int(1));
+    return std::nullopt;
+  });
+  EXPECT_EQ(to_string(m), "(i + 1) * 2");
+  EXPECT_EQ(calls, 3);  // the product, the read (replaced), the constant
+}
+
+// What the function leaves alone is shared, not copied.
+TEST(MapExprs, SharesWhatItDoesNotChange) {
+  Proc p = parse_module(kSrc).proc("f");
+  Block b = map_exprs(p.body(), [](const Expr&) -> std::optional<Expr> { return std::nullopt; });
+  EXPECT_TRUE(same_nodes(b, p.body()));
 }
 
 }  // namespace
