@@ -53,7 +53,7 @@ endforeach()
 
 # Exported names are the in-tree aliases: exocpp_x86 is exocpp::x86, exocpp_core exocpp::core.
 set(exocpp_exported_targets exocpp exocpp_core exocpp_checker exocpp_rewrites exocpp_codegen
-                            exocpp_driver exocpp_x86 exocpp_cuda exocpp_gemmini exocpp_gemmini_model)
+                            exocpp_driver exocpp_search exocpp_x86 exocpp_cuda exocpp_gemmini exocpp_gemmini_model)
 foreach(target IN LISTS exocpp_exported_targets)
   string(REGEX REPLACE "^exocpp_" "" export_name ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name})

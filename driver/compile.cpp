@@ -212,60 +212,74 @@ void* CompiledLibrary::symbol(const std::string& name) const {
   return s;
 }
 
-void CompiledLibrary::call(const std::string& proc_name, std::vector<ArgValue>& args) const {
+CompiledLibrary::PreparedCall CompiledLibrary::prepare(const std::string& proc_name,
+                                                       const std::vector<ArgValue>& args) const {
   const Proc* p = nullptr;
   for (const Proc& q : procs_)
     if (q.name() == proc_name) p = &q;
   if (!p)
     throw CodegenError({}, "'" + proc_name + "' is not a public proc of library " + lib_name_);
   check_args(*p, args);  // counts, kinds and shapes, as the interpreter checks them
-  using Entry = void (*)(void**);
-  auto entry = reinterpret_cast<Entry>(symbol(proc_name + "__packed"));
+  PreparedCall c;
+  c.entry_ = reinterpret_cast<void (*)(void**)>(symbol(proc_name + "__packed"));
   auto ctx_size = reinterpret_cast<int64_t (*)()>(symbol(lib_name_ + "__context_size"));
-
-  std::vector<uint64_t> ctx(static_cast<size_t>(ctx_size() / 8 + 1), 0);
-  std::vector<int64_t> ints(args.size());
-  std::vector<std::vector<unsigned char>> data(args.size());
-  std::vector<codegen::PackedWindow> wins(args.size());
-  std::vector<void*> slots = {ctx.data()};
+  c.ctx_.assign(static_cast<size_t>(ctx_size() / 8 + 1), 0);
+  c.ints_.assign(args.size(), 0);
+  c.data_.resize(args.size());
+  c.wins_.resize(args.size());
+  c.slots_ = {c.ctx_.data()};
   for (size_t i = 0; i < args.size(); ++i) {
     if (const int64_t* v = std::get_if<int64_t>(&args[i])) {
-      ints[i] = *v;
-      slots.push_back(&ints[i]);
+      c.ints_[i] = *v;
+      c.slots_.push_back(&c.ints_[i]);
       continue;
     }
     if (const bool* b = std::get_if<bool>(&args[i])) {
-      ints[i] = *b;
-      slots.push_back(&ints[i]);
+      c.ints_[i] = *b;
+      c.slots_.push_back(&c.ints_[i]);
       continue;
     }
     const Buffer& b = std::get<Buffer>(args[i]);
     size_t es = elem_size(b.kind());
-    data[i].assign(static_cast<size_t>(b.num_elements()) * es + 64, 0);
+    c.data_[i].assign(static_cast<size_t>(b.num_elements()) * es + 64, 0);
     for (int64_t k = 0; k < b.num_elements(); ++k)
-      store_native(b.kind(), data[i].data() + k * es, b.flat(k));
+      store_native(b.kind(), c.data_[i].data() + k * es, b.flat(k));
     if (p->args()[i].type.window) {
       if (b.rank() > codegen::kMaxPackedRank)
         throw CodegenError({}, "windows of rank above 8 cannot be passed");
-      wins[i].data = data[i].data();
+      c.wins_[i].data = c.data_[i].data();
       int64_t stride = 1;
       for (int d = b.rank(); d-- > 0;) {
-        wins[i].strides[d] = stride;
+        c.wins_[i].strides[d] = stride;
         stride *= b.shape()[static_cast<size_t>(d)];
       }
-      slots.push_back(&wins[i]);
+      c.slots_.push_back(&c.wins_[i]);
     } else {
-      slots.push_back(data[i].data());
+      c.slots_.push_back(c.data_[i].data());
     }
   }
-  entry(slots.data());
+  return c;
+}
+
+void CompiledLibrary::PreparedCall::run() {
+  std::fill(ctx_.begin(), ctx_.end(), 0);  // config state starts zeroed, as for call()
+  entry_(slots_.data());
+}
+
+void CompiledLibrary::PreparedCall::copy_back(std::vector<ArgValue>& args) const {
   for (size_t i = 0; i < args.size(); ++i) {
     Buffer* b = std::get_if<Buffer>(&args[i]);
     if (!b) continue;
     size_t es = elem_size(b->kind());
     for (int64_t k = 0; k < b->num_elements(); ++k)
-      b->set_flat(k, load_native(b->kind(), data[i].data() + k * es));
+      b->set_flat(k, load_native(b->kind(), data_[i].data() + k * es));
   }
+}
+
+void CompiledLibrary::call(const std::string& proc_name, std::vector<ArgValue>& args) const {
+  PreparedCall c = prepare(proc_name, args);
+  c.run();
+  c.copy_back(args);
 }
 
 std::string compare_compiled_with_interpreter(const Proc& p,

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/c_module.h"
 #include "codegen/codegen.h"
 #include "core/interpreter.h"
 #include "core/ir.h"
@@ -77,6 +78,26 @@ class CompiledLibrary {
   // values are passed by value, buffers are copied into native arrays of their element type,
   // and written back after the call. Config state starts zeroed for each call.
   void call(const std::string& proc_name, std::vector<ArgValue>& args) const;
+
+  // A call whose arguments were converted to native form once, for timing: run() calls the
+  // compiled function on the same native buffers each time (a proc that updates its buffers
+  // sees what the previous run left), copy_back() writes them into interpreter values.
+  class PreparedCall {
+   public:
+    void run();
+    void copy_back(std::vector<ArgValue>& args) const;
+
+   private:
+    friend class CompiledLibrary;
+    void (*entry_)(void**) = nullptr;
+    std::vector<uint64_t> ctx_;
+    std::vector<int64_t> ints_;
+    std::vector<std::vector<unsigned char>> data_;
+    std::vector<codegen::PackedWindow> wins_;
+    std::vector<void*> slots_;
+  };
+  // Checks `args` as call() does and converts them. The library must outlive the result.
+  PreparedCall prepare(const std::string& proc_name, const std::vector<ArgValue>& args) const;
   const std::string& source_path() const { return c_path_; }
   const CSource& source() const { return src_; }
 

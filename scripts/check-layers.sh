@@ -6,6 +6,7 @@
 #   rewrites  <- core, checker
 #   codegen   <- core
 #   driver    <- core, checker, codegen
+#   search    <- core, checker, rewrites, codegen, driver
 #   hwlibs, examples <- the public API (<exocpp/...>) and hardware libraries only
 #
 # An include of a project folder ("core/x.h" or <core/x.h>) from a folder not allowed to see
@@ -21,10 +22,11 @@ declare -A allowed=(
   [rewrites]="core checker"
   [codegen]="core"
   [driver]="core checker codegen"
+  [search]="core checker rewrites codegen driver"
   [hwlibs]="exocpp"
   [examples]="exocpp hwlibs"
 )
-project_folders="core checker rewrites codegen driver hwlibs examples tools tests bench fuzz exocpp"
+project_folders="core checker rewrites codegen driver search hwlibs examples tools tests bench fuzz exocpp"
 
 violations=0
 for folder in "${!allowed[@]}"; do

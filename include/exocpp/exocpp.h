@@ -30,3 +30,5 @@
 #include "rewrites/subprocs.h"
 #include "rewrites/target.h"
 #include "rewrites/validate.h"
+#include "search/choices.h"
+#include "search/tune.h"

@@ -1,0 +1,237 @@
+// Evolutionary schedule search with proved and verified candidates (search/tune.h).
+#include "search/tune.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "core/printer.h"
+#include "core/test_inputs.h"
+
+namespace exocpp::search {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// The values of a trace, by name.
+std::map<std::string, std::string> values_of(const Trace& t) {
+  std::map<std::string, std::string> v;
+  for (const Decision& d : t.decisions) v[d.name] = d.value();
+  return v;
+}
+
+// One decision of `t` changed to another of its options (the others kept; decisions the change
+// brings into being are drawn when the space runs).
+std::map<std::string, std::string> mutate(const Trace& t, std::mt19937_64& rng) {
+  std::map<std::string, std::string> v = values_of(t);
+  std::vector<const Decision*> open;
+  for (const Decision& d : t.decisions)
+    if (d.options.size() > 1) open.push_back(&d);
+  if (open.empty()) return v;
+  const Decision& d = *open[std::uniform_int_distribution<size_t>(0, open.size() - 1)(rng)];
+  size_t k = std::uniform_int_distribution<size_t>(0, d.options.size() - 2)(rng);
+  if (static_cast<int>(k) >= d.chosen) ++k;  // any option but the current one
+  v[d.name] = d.options[k];
+  return v;
+}
+
+// Each decision from one parent or the other, at random.
+std::map<std::string, std::string> crossover(const Trace& a, const Trace& b, std::mt19937_64& rng) {
+  std::map<std::string, std::string> v = values_of(a);
+  std::bernoulli_distribution coin(0.5);
+  for (const Decision& d : b.decisions)
+    if (!v.count(d.name) || coin(rng)) v[d.name] = d.value();
+  return v;
+}
+
+}  // namespace
+
+SoundnessError::SoundnessError(const std::string& trace, const std::string& difference)
+    : Error("soundness error", "tune", {},
+            "a candidate the scheduling operations accepted computes another result than the "
+            "plain proc (a bug in exocpp: please report it with this trace)\n  trace: " +
+                trace + "\n  " + difference) {}
+
+double measure(const Proc& p, const std::map<std::string, int64_t>& sizes,
+               const MeasureOptions& opts) {
+  CompiledLibrary lib({p}, "tune_" + p.name(), opts.compile);
+  CompiledLibrary::PreparedCall call = lib.prepare(p.name(), random_args(p, sizes, 1));
+  call.run();  // warm-up: page faults, caches, the JIT's lazy materialization
+  std::vector<double> times;
+  const int lo = std::max(1, opts.min_repeats);
+  while (static_cast<int>(times.size()) < std::max(lo, opts.max_repeats)) {
+    Clock::time_point t0 = Clock::now();
+    call.run();
+    times.push_back(seconds_since(t0));
+    if (static_cast<int>(times.size()) >= lo) {
+      std::vector<double> last(times.end() - lo, times.end());
+      double m = median(last);
+      double spread = (*std::max_element(last.begin(), last.end()) -
+                       *std::min_element(last.begin(), last.end())) /
+                      m;
+      if (m > 0 && spread <= opts.max_spread) return m;
+    }
+  }
+  return median(times);
+}
+
+std::vector<double> measure_side_by_side(const std::vector<Proc>& procs,
+                                         const std::map<std::string, int64_t>& sizes,
+                                         const MeasureOptions& opts) {
+  std::vector<std::unique_ptr<CompiledLibrary>> libs;
+  std::vector<CompiledLibrary::PreparedCall> calls;
+  for (size_t i = 0; i < procs.size(); ++i) {
+    libs.push_back(std::make_unique<CompiledLibrary>(
+        std::vector<Proc>{procs[i]}, "tune_" + std::to_string(i) + "_" + procs[i].name(),
+        opts.compile));
+    calls.push_back(libs.back()->prepare(procs[i].name(), random_args(procs[i], sizes, 1)));
+    calls.back().run();  // warm-up
+  }
+  std::vector<std::vector<double>> times(procs.size());
+  for (int round = 0; round < std::max(1, opts.max_repeats); ++round)
+    for (size_t i = 0; i < calls.size(); ++i) {
+      Clock::time_point t0 = Clock::now();
+      calls[i].run();
+      times[i].push_back(seconds_since(t0));
+    }
+  std::vector<double> out;
+  for (const std::vector<double>& t : times) out.push_back(median(t));
+  return out;
+}
+
+std::string verify(const Proc& plain, const Proc& candidate,
+                   const std::map<std::string, int64_t>& sizes, const CompileOptions& compile) {
+  CompareProcsOptions o;
+  o.trials = 2;
+  if (std::string d = compare_procs(plain, candidate, sizes, 1, o); !d.empty())
+    return "in the interpreter: " + d;
+  if (std::string d = compare_compiled_with_interpreter(candidate, sizes, 1, compile); !d.empty())
+    return "compiled: " + d;
+  return "";
+}
+
+std::string TuneResult::report() const {
+  std::ostringstream out;
+  out << "plain " << plain_seconds * 1e3 << " ms; best " << best_seconds * 1e3 << " ms ("
+      << (best_seconds > 0 ? plain_seconds / best_seconds : 0) << "x) after " << timed.size()
+      << " timed of " << attempts << " built";
+  out << "\n  best trace: "
+      << (best_trace.decisions.empty() ? "(the plain proc)" : best_trace.to_string());
+  if (duplicates) out << "\n  duplicates skipped: " << duplicates;
+  if (!refused.empty()) {
+    out << "\n  refused:";
+    for (const auto& [id, n] : refused) out << " " << id << " x" << n;
+  }
+  if (solver_unknown) out << "\n  of those, the checker could not decide " << solver_unknown;
+  return out.str();
+}
+
+TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
+  const Clock::time_point t0 = Clock::now();
+  const std::map<std::string, int64_t>& vsizes =
+      opts.verify_sizes.empty() ? opts.sizes : opts.verify_sizes;
+  const int max_attempts = opts.max_attempts > 0 ? opts.max_attempts : 20 * opts.trials;
+  std::mt19937_64 rng(opts.seed);
+
+  TuneResult r;
+  r.plain = p;
+  r.plain_seconds = measure(p, opts.sizes, opts.measure);
+  r.best = p;
+  r.best_seconds = r.plain_seconds;
+  std::set<std::string> seen = {to_string(p)};
+
+  // Builds the candidate the choices give; times it when it is new. false when refused or seen.
+  auto attempt = [&](Choices c) {
+    ++r.attempts;
+    Proc q;
+    try {
+      q = space(p, c);
+    } catch (const SchedulingError& e) {
+      ++r.refused[e.reason_id()];
+      if (e.code() == ErrorCode::Unknown) ++r.solver_unknown;
+      return false;
+    }
+    if (!seen.insert(to_string(q)).second) {
+      ++r.duplicates;
+      return false;
+    }
+    if (std::string d = verify(p, q, vsizes, opts.measure.compile); !d.empty())
+      throw SoundnessError(c.trace().to_string(), d);
+    double s = measure(q, opts.sizes, opts.measure);
+    r.timed.push_back({c.trace(), q, s});
+    if (s < r.best_seconds) {
+      r.best = q;
+      r.best_trace = c.trace();
+      r.best_seconds = s;
+    }
+    if (opts.progress) opts.progress(static_cast<int>(r.timed.size()), s, r.best_seconds);
+    return true;
+  };
+  auto budget_left = [&] {
+    return static_cast<int>(r.timed.size()) < opts.trials && r.attempts < max_attempts &&
+           seconds_since(t0) < opts.max_seconds;
+  };
+
+  // The first generation: drawn at random.
+  while (budget_left() && static_cast<int>(r.timed.size()) < opts.population)
+    attempt(Choices::random(rng()));
+  // Then: mutations and crossovers of the fastest, and a share of fresh draws.
+  std::uniform_real_distribution<double> u(0, 1);
+  while (budget_left()) {
+    std::vector<const Candidate*> parents;
+    for (const Candidate& c : r.timed) parents.push_back(&c);
+    std::sort(parents.begin(), parents.end(),
+              [](const Candidate* a, const Candidate* b) { return a->seconds < b->seconds; });
+    if (parents.size() > static_cast<size_t>(std::max(1, opts.population)))
+      parents.resize(static_cast<size_t>(std::max(1, opts.population)));
+    double roll = u(rng);
+    if (parents.empty() || roll < 0.2) {
+      attempt(Choices::random(rng()));
+      continue;
+    }
+    // Parents are drawn with a bias to the fastest (the square of a uniform draw).
+    auto draw = [&] {
+      double x = u(rng);
+      return parents[std::min(parents.size() - 1, static_cast<size_t>(x * x * parents.size()))];
+    };
+    const Candidate* a = draw();
+    std::map<std::string, std::string> v = roll < 0.7 || parents.size() < 2
+                                               ? mutate(a->trace, rng)
+                                               : crossover(a->trace, draw()->trace, rng);
+    attempt(Choices::guided(v, rng()));
+  }
+
+  // Near-ties must not flip the pick from run to run: the plain proc and the fastest few are
+  // timed again, side by side, and the pick is made on those times.
+  std::vector<const Candidate*> top;
+  for (const Candidate& c : r.timed) top.push_back(&c);
+  std::sort(top.begin(), top.end(),
+            [](const Candidate* a, const Candidate* b) { return a->seconds < b->seconds; });
+  if (top.size() > static_cast<size_t>(std::max(1, opts.final_candidates)))
+    top.resize(static_cast<size_t>(std::max(1, opts.final_candidates)));
+  if (!top.empty()) {
+    std::vector<Proc> procs = {p};
+    for (const Candidate* c : top) procs.push_back(c->proc);
+    std::vector<double> t = measure_side_by_side(procs, opts.sizes, opts.measure);
+    size_t win = static_cast<size_t>(std::min_element(t.begin(), t.end()) - t.begin());
+    r.plain_seconds = t[0];
+    r.best = procs[win];
+    r.best_trace = win == 0 ? Trace{} : top[win - 1]->trace;
+    r.best_seconds = t[win];
+  }
+  return r;
+}
+
+}  // namespace exocpp::search

@@ -1,0 +1,104 @@
+// Schedule search over a space (search/choices.h): candidates are built by running the space
+// with drawn or mutated decisions, every candidate the scheduling operations accept is proved
+// (each operation's checker obligations) and then checked once more against the plain proc in
+// the interpreter and as compiled C, and only then timed. The search is evolutionary over traces:
+// a first generation drawn at random, then mutations (one decision changed, the decisions it
+// brings into being drawn) and crossovers of the fastest so far, with a share of fresh random
+// traces. The same seed proposes the same candidates.
+//
+//   search::TuneOptions o;
+//   o.sizes = {{"N", 512}};
+//   o.trials = 40;
+//   search::TuneResult r = search::tune(p, my_space, o);
+//   std::cout << r.report();                     // best time, its trace, what was refused
+//   Proc best = r.best;                          // = my_space(p, Choices::replay(r.best_trace))
+//
+// A refused step prunes its candidate and is counted by reason id (core/reasons.h); a solver
+// time-out (ErrorCode::Unknown) is counted apart. A candidate that computes something else than
+// the plain proc is a soundness bug: tune throws SoundnessError with the trace, and stops.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/ir.h"
+#include "driver/driver.h"
+#include "search/choices.h"
+
+namespace exocpp::search {
+
+// A schedule space: schedules `p`, asking `c` at every free parameter.
+using Space = std::function<Proc(const Proc& p, Choices& c)>;
+
+// How a candidate is timed: compiled with `compile`, run once to warm up, then repeatedly until
+// the spread of the last `min_repeats` runs ((max - min) / median) is under `max_spread` or
+// `max_repeats` runs were made; the median is kept.
+struct MeasureOptions {
+  CompileOptions compile{"cc", {"-O3", "-march=native"}, true};
+  int min_repeats = 3;
+  int max_repeats = 15;
+  double max_spread = 0.05;
+};
+
+struct TuneOptions {
+  uint64_t seed = 1;
+  int trials = 32;           // candidates timed (the plain proc not counted)
+  double max_seconds = 600;  // wall-time budget; the search stops between candidates
+  int population = 8;        // the first generation, and how many parents are kept
+  int max_attempts = 0;      // candidates built (accepted or refused); 0: 20 * trials
+  int final_candidates = 3;  // the fastest, timed again side by side with the plain proc
+  std::map<std::string, int64_t> sizes;         // the sizes the candidates are timed at
+  std::map<std::string, int64_t> verify_sizes;  // the sizes they are checked at (default: sizes)
+  MeasureOptions measure{};
+  // Called after each timed candidate (for a progress line).
+  std::function<void(int trial, double seconds, double best_seconds)> progress;
+};
+
+struct Candidate {
+  Trace trace;
+  Proc proc;
+  double seconds = 0;  // median time of one call
+};
+
+struct TuneResult {
+  Proc plain;  // the input, timed as it is
+  double plain_seconds = 0;
+  Proc best;         // the fastest candidate (the plain proc when none was faster)
+  Trace best_trace;  // empty when the plain proc won
+  double best_seconds = 0;
+  std::vector<Candidate> timed;        // in the order they were timed
+  int attempts = 0;                    // candidates built
+  int duplicates = 0;                  // accepted candidates that printed like one already seen
+  std::map<std::string, int> refused;  // refused candidates, by reason id
+  int solver_unknown = 0;              // of those, refused because the checker could not decide
+
+  // Best time and speed-up over the plain proc, the best trace, the refusals by reason.
+  std::string report() const;
+};
+
+// A candidate that computes another result than the plain proc.
+class SoundnessError : public Error {
+ public:
+  SoundnessError(const std::string& trace, const std::string& difference);
+};
+
+// The median time of one call of `p` compiled as `opts` says, on random arguments of `sizes`.
+double measure(const Proc& p, const std::map<std::string, int64_t>& sizes,
+               const MeasureOptions& opts = {});
+// The median times of `procs` (same arguments), timed in turn, one run of each per round, so
+// that a change in the machine's state affects all alike.
+std::vector<double> measure_side_by_side(const std::vector<Proc>& procs,
+                                         const std::map<std::string, int64_t>& sizes,
+                                         const MeasureOptions& opts = {});
+
+// "" when `candidate` computes what `plain` computes: in the interpreter on random arguments of
+// `sizes`, and compiled, against the interpreter; otherwise the first difference.
+std::string verify(const Proc& plain, const Proc& candidate,
+                   const std::map<std::string, int64_t>& sizes, const CompileOptions& compile);
+
+TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts = {});
+
+}  // namespace exocpp::search

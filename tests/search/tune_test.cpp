@@ -1,0 +1,110 @@
+// The tuner (search/tune.h): every timed candidate is verified, refused candidates are pruned and
+// counted by reason, a seed proposes the same candidates, the best replays from its trace, and a
+// candidate that computes something else stops the search.
+#include "search/tune.h"
+
+#include <exocpp/exocpp.h>
+#include <gtest/gtest.h>
+
+#include "rewrites/rewrite_test_util.h"
+
+using namespace exocpp;
+using namespace exocpp::search;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kScale = R"(def scale(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    for i in seq(0, N):
+        B[i] = A[i] * 2.0
+)";
+
+// Tile sizes, and the tail strategy: `perfect` needs N divisible by the tile, which nothing
+// proves here, so every candidate choosing it is refused.
+Proc tiles(const Proc& p, Choices& c) {
+  int64_t t = c.pick_int("tile", {2, 4, 8, 16});
+  std::string tail = c.pick("tail", {"guard", "cut", "perfect"});
+  DivideLoopOptions o;
+  o.tail = tail == "cut" ? Tail::Cut : Tail::Guard;
+  o.perfect = tail == "perfect";
+  Proc q = divide_loop(p, "i", t, {"io", "ii"}, o);
+  if (c.flip("unroll")) q = unroll_loop(q, "ii");
+  return q;
+}
+
+TuneOptions quick(int trials) {
+  TuneOptions o;
+  o.seed = 5;
+  o.trials = trials;
+  o.population = trials;
+  o.sizes = {{"N", 1000}};
+  o.verify_sizes = {{"N", 37}};
+  o.measure.min_repeats = 2;
+  o.measure.max_repeats = 3;
+  o.final_candidates = 2;
+  return o;
+}
+
+TEST(Tune, RefusedCandidatesArePrunedAndCountedByReason) {
+  Proc p = parse_proc(kScale);
+  TuneResult r = tune(p, tiles, quick(6));
+  int refused = 0;
+  for (const auto& [id, n] : r.refused) refused += n;
+  EXPECT_GT(r.refused.count("checker.refuted") + r.refused.count("checker.not_proved"), 0u)
+      << r.report();
+  EXPECT_EQ(r.attempts, static_cast<int>(r.timed.size()) + refused + r.duplicates) << r.report();
+  for (const Candidate& c : r.timed) EXPECT_NE(c.trace.find("tail")->value(), "perfect");
+}
+
+TEST(Tune, TheBestReplaysFromItsTrace) {
+  Proc p = parse_proc(kScale);
+  TuneResult r = tune(p, tiles, quick(4));
+  if (r.best_trace.decisions.empty()) {
+    EXPECT_EQ(to_string(r.best), to_string(p));
+  } else {
+    Choices c = Choices::replay(r.best_trace);
+    EXPECT_EQ(to_string(tiles(p, c)), to_string(r.best));
+  }
+  EXPECT_GT(r.plain_seconds, 0);
+  EXPECT_GT(r.best_seconds, 0);
+}
+
+TEST(Tune, TheSameSeedProposesTheSameCandidates) {
+  Proc p = parse_proc(kScale);
+  TuneResult a = tune(p, tiles, quick(4)), b = tune(p, tiles, quick(4));
+  ASSERT_EQ(a.timed.size(), b.timed.size());
+  for (size_t i = 0; i < a.timed.size(); ++i) EXPECT_EQ(a.timed[i].trace, b.timed[i].trace);
+  EXPECT_EQ(a.refused, b.refused);
+}
+
+TEST(Tune, ACandidateThatComputesSomethingElseStopsTheSearch) {
+  Proc p = parse_proc(kScale);
+  // Not a schedule: a space that swaps in another computation (as a bug in an operation would).
+  Space wrong = [](const Proc&, Choices& c) {
+    c.flip("x");
+    return parse_proc(R"(def scale(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
+    for i in seq(0, N):
+        B[i] = A[i] * 3.0
+)");
+  };
+  try {
+    tune(p, wrong, quick(2));
+    ADD_FAILURE() << "the wrong candidate was accepted";
+  } catch (const SoundnessError& e) {
+    EXPECT_NE(std::string(e.what()).find("trace: x="), std::string::npos) << e.what();
+  }
+}
+
+TEST(Tune, AProgressCallbackSeesEachTimedCandidate) {
+  Proc p = parse_proc(kScale);
+  TuneOptions o = quick(3);
+  int calls = 0;
+  o.progress = [&](int trial, double, double best) {
+    EXPECT_EQ(trial, ++calls);
+    EXPECT_GT(best, 0);
+  };
+  TuneResult r = tune(p, tiles, o);
+  EXPECT_EQ(calls, static_cast<int>(r.timed.size()));
+}
+
+}  // namespace
