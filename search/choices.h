@@ -87,6 +87,12 @@ class Choices {
   // A permutation of 0 .. n-1 (n <= 6), printed "2,0,1".
   std::vector<int> order(const std::string& name, int n);
 
+  // A space may record each schedule call it makes as the C++ statement that repeats it
+  // (`p = divide_loop(p, "i", 32, {"io", "ii"});`); the tuner prints them for the best
+  // candidate, ready to paste into a schedule script.
+  void note(const std::string& cpp_statement) { script_.push_back(cpp_statement); }
+  const std::vector<std::string>& script() const { return script_; }
+
   const Trace& trace() const { return trace_; }
   // For passing a temporary to a space that takes Choices&.
   Choices& ref() { return *this; }
@@ -101,6 +107,7 @@ class Choices {
   std::map<std::string, std::string> values_;
   std::mt19937_64 rng_;
   Trace trace_;
+  std::vector<std::string> script_;
 };
 
 }  // namespace exocpp::search

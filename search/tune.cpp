@@ -138,6 +138,20 @@ std::string TuneResult::report() const {
   return out.str();
 }
 
+std::string TuneResult::script(const std::string& space_name) const {
+  std::string out = "// " +
+                    (best_trace.decisions.empty() ? std::string("the plain proc")
+                                                  : "trace: " + best_trace.to_string()) +
+                    "\nProc schedule_" + plain.name() + "(Proc p) {\n";
+  if (!best_trace.decisions.empty()) {
+    if (best_script.empty())
+      out += "  p = " + space_name + "(p, search::Choices::replay(search::parse_trace(\"" +
+             best_trace.to_string() + "\")).ref());\n";
+    for (const std::string& line : best_script) out += "  " + line + "\n";
+  }
+  return out + "  return p;\n}\n";
+}
+
 TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
   const Clock::time_point t0 = Clock::now();
   const std::map<std::string, int64_t>& vsizes =
@@ -230,6 +244,11 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
     r.best = procs[win];
     r.best_trace = win == 0 ? Trace{} : top[win - 1]->trace;
     r.best_seconds = t[win];
+  }
+  if (!r.best_trace.decisions.empty()) {
+    Choices again = Choices::replay(r.best_trace);
+    space(p, again);
+    r.best_script = again.script();
   }
   return r;
 }

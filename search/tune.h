@@ -68,6 +68,9 @@ struct TuneResult {
   double plain_seconds = 0;
   Proc best;         // the fastest candidate (the plain proc when none was faster)
   Trace best_trace;  // empty when the plain proc won
+  // The schedule calls the space recorded for the best candidate (Choices::note), as C++
+  // statements on a proc `p`; empty when the space records none or the plain proc won.
+  std::vector<std::string> best_script;
   double best_seconds = 0;
   std::vector<Candidate> timed;        // in the order they were timed
   int attempts = 0;                    // candidates built
@@ -77,6 +80,9 @@ struct TuneResult {
 
   // Best time and speed-up over the plain proc, the best trace, the refusals by reason.
   std::string report() const;
+  // The best schedule as a C++ function a schedule script can keep: its recorded calls, or a
+  // replay of its trace through the space when the space records none.
+  std::string script(const std::string& space_name = "space") const;
 };
 
 // A candidate that computes another result than the plain proc.

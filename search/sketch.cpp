@@ -1,0 +1,191 @@
+// The template-free schedule space (search/sketch.h).
+#include "search/sketch.h"
+
+#include <functional>
+
+#include "core/cursor.h"
+#include "core/errors.h"
+#include "core/printer.h"
+#include "rewrites/composites.h"
+#include "rewrites/loops.h"
+#include "rewrites/stmts.h"
+
+namespace exocpp::search {
+namespace {
+
+bool is_loop(const Cursor& c) { return c.is_valid() && c.stmt().as<ForNode>() != nullptr; }
+std::string iter_of(const Cursor& c) { return c.stmt().as<ForNode>()->iter.name(); }
+
+// Every statement of `block`, each before its body, in program order.
+void each_stmt(const Cursor& block, const std::function<void(const Cursor&)>& f) {
+  for (int i = 0; i < block.size(); ++i) {
+    Cursor s = block[i];
+    f(s);
+    if (s.stmt().as<ForNode>() || s.stmt().as<IfNode>()) each_stmt(s.body(), f);
+    if (const IfNode* n = s.stmt().as<IfNode>(); n && !n->orelse.empty()) each_stmt(s.orelse(), f);
+  }
+}
+
+// How many loops over the same iterator come before loop `c` in program order: the n of the
+// shorthand "i #n" (docs/scheduling.md).
+int occurrence(const Proc& p, const Cursor& c) {
+  const std::string name = iter_of(c);
+  int n = 0;
+  bool found = false;
+  each_stmt(p.body_cursor(), [&](const Cursor& s) {
+    if (found) return;
+    if (s.loc() == c.loc()) {
+      found = true;
+      return;
+    }
+    if (is_loop(s) && iter_of(s) == name) ++n;
+  });
+  return n;
+}
+
+// The pattern text a schedule script would use for loop `c` ("i" or "i #2").
+std::string loop_ref(const Proc& p, const Cursor& c) {
+  int n = occurrence(p, c);
+  return iter_of(c) + (n ? " #" + std::to_string(n) : "");
+}
+
+// The pattern text for the nest of loop `c` and its only child loop ("i j" or "i j #n": the
+// (n+1)-th loop over i whose body is exactly one loop over j).
+std::string nest_ref(const Proc& p, const Cursor& c) {
+  const std::string outer = iter_of(c), inner = iter_of(c.body()[0]);
+  int n = 0;
+  bool found = false;
+  each_stmt(p.body_cursor(), [&](const Cursor& s) {
+    if (found) return;
+    if (s.loc() == c.loc()) {
+      found = true;
+      return;
+    }
+    if (is_loop(s) && iter_of(s) == outer && s.body().size() == 1 && is_loop(s.body()[0]) &&
+        iter_of(s.body()[0]) == inner)
+      ++n;
+  });
+  return outer + " " + inner + (n ? " #" + std::to_string(n) : "");
+}
+
+// The loops nested perfectly from `top` down (each the only statement of the one above).
+std::vector<Cursor> perfect_chain(const Cursor& top) {
+  std::vector<Cursor> chain = {top};
+  while (chain.back().body().size() == 1 && is_loop(chain.back().body()[0]))
+    chain.push_back(chain.back().body()[0]);
+  return chain;
+}
+
+// The constant trip count of loop `c`, if its bounds are constants.
+std::optional<int64_t> constant_extent(const Cursor& c) {
+  const ForNode* f = c.stmt().as<ForNode>();
+  const ConstNode* lo = f->lo.as<ConstNode>();
+  const ConstNode* hi = f->hi.as<ConstNode>();
+  if (lo && hi && lo->is_int() && hi->is_int()) return hi->int_val() - lo->int_val();
+  return std::nullopt;
+}
+
+std::string quoted(const std::string& s) { return "\"" + s + "\""; }
+
+// Schedules the nest at top-level statement `k` of `q`.
+Proc schedule_nest(Proc q, int k, const SketchOptions& o, Choices& c) {
+  const std::string n = "n" + std::to_string(k) + "_";
+  Cursor top = q.body_cursor()[k];
+  std::vector<Cursor> chain = perfect_chain(top);
+
+  // 1. Tiling: each loop of the perfect nest divided or not. The tile loops <i>o stay where
+  // their loop was; step 2 moves them out.
+  std::vector<std::string> tile_loops;  // the <i>o loops of perfect (proved) divisions
+  for (size_t d = 0; d < chain.size(); ++d) {
+    Cursor loop = q.forward(chain[d]);
+    std::optional<int64_t> ext = constant_extent(loop);
+    std::vector<int64_t> offered = {0};
+    for (int64_t t : o.tile_sizes)
+      if (!ext || t < *ext) offered.push_back(t);
+    const std::string it = iter_of(loop);
+    int64_t t = c.pick_int(n + "tile_" + it, offered);
+    if (t == 0) continue;
+    const std::vector<std::string> names = {it + "o", it + "i"};
+    const std::string ref = quoted(loop_ref(q, loop));
+    const std::string args =
+        ref + ", " + std::to_string(t) + ", {" + quoted(names[0]) + ", " + quoted(names[1]) + "}";
+    bool perfect = !ext || *ext % t == 0;
+    if (perfect) {
+      try {
+        Proc r = divide_loop(q, loop, t, names, {.perfect = true});
+        c.note("p = divide_loop(p, " + args + ", {.perfect = true});");
+        q = r;
+        tile_loops.push_back(names[0]);
+        continue;
+      } catch (const SchedulingError&) {
+        // Not provably divisible: a guarded division instead (below).
+      }
+    }
+    q = divide_loop(q, loop, t, names, {.tail = Tail::Guard});
+    c.note("p = divide_loop(p, " + args + ");");
+  }
+
+  // 2. Tile loops first: within the perfect nest now at the top, each tile loop is moved up
+  // past the point loops above it, in order (adjacent swaps, each proved by reorder_loops).
+  size_t placed = 0;
+  for (const std::string& name : tile_loops) {
+    for (;;) {
+      std::vector<Cursor> nest = perfect_chain(q.body_cursor()[k]);
+      size_t at = 0;
+      while (at < nest.size() && iter_of(nest[at]) != name) ++at;
+      if (at == nest.size() || at <= placed) break;  // not in the perfect nest, or in place
+      Cursor outer = nest[at - 1];
+      const std::string ref = quoted(nest_ref(q, outer));
+      q = reorder_loops(q, outer);
+      c.note("p = reorder_loops(p, " + ref + ");");
+    }
+    ++placed;
+  }
+
+  // 3. The innermost loop of the nest: unrolled, or vectorized.
+  std::vector<Cursor> nest = perfect_chain(q.body_cursor()[k]);
+  Cursor inner = nest.back();
+  std::optional<int64_t> ext = constant_extent(inner);
+  bool unrolled = false;
+  if (ext && *ext <= o.max_unroll && c.flip(n + "unroll")) {
+    c.note("p = unroll_loop(p, " + quoted(loop_ref(q, inner)) + ");");
+    q = unroll_loop(q, inner);
+    unrolled = true;
+  }
+  if (!unrolled && !o.instructions.empty() && c.flip(n + "vector")) {
+    int64_t w = c.pick_int(n + "width", o.vector_widths);
+    c.note("p = vectorize(p, " + quoted(loop_ref(q, inner)) + ", " + std::to_string(w) + ", " +
+           quoted(o.vector_memory) + ", instructions);");
+    q = vectorize(q, inner, static_cast<int>(w), o.vector_memory, o.instructions);
+  }
+
+  // 4. The outermost loop in parallel. Vectorizing may have bound constants before the nest,
+  // so the nest's loop is found again from the top.
+  if (o.parallel && c.flip(n + "par")) {
+    Cursor outer;
+    for (int i = k; i < q.body_cursor().size() && !outer.is_valid(); ++i)
+      if (is_loop(q.body_cursor()[i])) outer = q.body_cursor()[i];
+    if (outer.is_valid()) {
+      c.note("p = set_loop_mode(p, " + quoted(loop_ref(q, outer)) + ", \"par\");");
+      q = set_loop_mode(q, outer, "par");
+    }
+  }
+  return q;
+}
+
+}  // namespace
+
+Space sketch_space(const SketchOptions& opts) {
+  return [opts](const Proc& p, Choices& c) {
+    Proc q = p;
+    // Last nest first: scheduling a nest adds statements at or after it (tails) or just before
+    // it (vectorize's bound constants), never before an earlier nest.
+    std::vector<int> nests;
+    for (int i = 0; i < p.body_cursor().size(); ++i)
+      if (is_loop(p.body_cursor()[i])) nests.push_back(i);
+    for (size_t j = nests.size(); j-- > 0;) q = schedule_nest(q, nests[j], opts, c);
+    return q;
+  };
+}
+
+}  // namespace exocpp::search

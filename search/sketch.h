@@ -1,0 +1,44 @@
+// A schedule space for a proc nobody scheduled (Ansor's sketch rules, a first set): each
+// top-level loop nest may be tiled, reordered so that the tile loops come first, have its
+// innermost loop unrolled or vectorized through a hardware library's instructions, and its
+// outermost loop run in parallel. Every step is an ordinary scheduling operation, so every
+// candidate is proved like a hand-written schedule, and a step the checker refuses prunes the
+// candidate. Each step is recorded as the C++ call that repeats it (Choices::note).
+//
+//   search::SketchOptions o;
+//   o.instructions = x86::avx2_instructions();  // optional: vectorize through these
+//   o.vector_memory = "AVX2";
+//   search::TuneResult r = search::tune(p, search::sketch_space(o), t);
+//
+// The decisions, per nest k (numbered from 0 in program order) and loop iterator i of the nest's
+// perfectly nested loops:
+//   n<k>_tile_<i>   0 (not tiled) or one of tile_sizes: divide_loop into <i>o, <i>i (perfect
+//                   where the checker proves the extent divisible, else guarded);
+//   n<k>_unroll     unroll the innermost loop (a constant extent of at most max_unroll);
+//   n<k>_vector     vectorize the innermost loop (when instructions are given), width from
+//                   vector_widths as n<k>_width;
+//   n<k>_par        make the outermost loop parallel (par).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/ir.h"
+#include "search/tune.h"
+
+namespace exocpp::search {
+
+struct SketchOptions {
+  std::vector<int64_t> tile_sizes = {8, 16, 32, 64};
+  int max_unroll = 8;
+  bool parallel = true;
+  // Vectorizing the innermost loop (rewrites/composites.h's vectorize): the instructions and the
+  // register memory; none given, no vectorization is offered.
+  std::vector<Proc> instructions;
+  std::string vector_memory;
+  std::vector<int64_t> vector_widths = {8};
+};
+
+Space sketch_space(const SketchOptions& opts = {});
+
+}  // namespace exocpp::search

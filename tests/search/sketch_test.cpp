@@ -1,0 +1,122 @@
+// The template-free space (search/sketch.h): what its decisions do to a nest, that every
+// candidate it builds computes what the plain proc computes, and that its recorded calls name
+// the loops a script would.
+#include "search/sketch.h"
+
+#include <exocpp/exocpp.h>
+#include <gtest/gtest.h>
+
+#include "rewrites/rewrite_test_util.h"
+
+using namespace exocpp;
+using namespace exocpp::search;
+using namespace exocpp::testing;
+
+namespace {
+
+const char* kMatmul =
+    R"(def mm(A: f32[64, 64] @ DRAM, B: f32[64, 64] @ DRAM, C: f32[64, 64] @ DRAM):
+    for i in seq(0, 64):
+        for j in seq(0, 64):
+            for k in seq(0, 64):
+                C[i, j] += A[i, k] * B[k, j]
+)";
+
+const char* kTwoNests = R"(def two(N: size, x: f32[N] @ DRAM, y: f32[N] @ DRAM, z: f32[N] @ DRAM):
+    for i in seq(0, N):
+        y[i] = x[i] * 2.0
+    for i in seq(0, N):
+        z[i] = y[i] + x[i]
+)";
+
+TEST(SketchSpace, TilesAPerfectNestAndMovesTheTileLoopsOut) {
+  Proc p = parse_proc(kMatmul);
+  Choices c = Choices::replay(parse_trace("n0_tile_i=16 n0_tile_j=32 n0_tile_k=0 n0_par=0"));
+  Proc q = sketch_space()(p, c);
+  EXPECT_TRUE(has(q, R"(for io in seq(0, 4):
+        for jo in seq(0, 2):
+            for ii in seq(0, 16):
+                for ji in seq(0, 32):
+                    for k in seq(0, 64):)"))
+      << q;
+  expect_equivalent(p, q);
+  EXPECT_EQ(c.script(), (std::vector<std::string>{
+                            "p = divide_loop(p, \"i\", 16, {\"io\", \"ii\"}, {.perfect = true});",
+                            "p = divide_loop(p, \"j\", 32, {\"jo\", \"ji\"}, {.perfect = true});",
+                            "p = reorder_loops(p, \"ii jo\");"}));
+}
+
+TEST(SketchSpace, GuardsATileOfAnExtentNotProvedDivisible) {
+  Proc p = parse_proc(kTwoNests);
+  Choices c = Choices::replay(
+      parse_trace("n0_tile_i=8 n0_par=0 n2_tile_i=0 n2_par=0"));  // nests at statements 0 and 1
+  EXPECT_THROW(sketch_space()(p, c), SearchError);  // nests are numbered by statement: n0, n1
+  Choices d = Choices::replay(parse_trace("n0_tile_i=8 n0_unroll=0 n0_par=0 n1_tile_i=0 n1_par=0"));
+  Proc q = sketch_space()(p, d);
+  EXPECT_TRUE(has(q, "if 8 * io + ii < N:")) << q;
+  expect_equivalent(p, q, {{"N", 19}});
+}
+
+TEST(SketchSpace, NamesTheLaterOfTwoLoopsOverOneIteratorByItsOccurrence) {
+  Proc p = parse_proc(kTwoNests);
+  Choices c = Choices::replay(parse_trace("n0_tile_i=0 n0_par=0 n1_tile_i=16 n1_par=1"));
+  Proc q = sketch_space()(p, c);
+  EXPECT_EQ(c.script(),
+            (std::vector<std::string>{"p = divide_loop(p, \"i #1\", 16, {\"io\", \"ii\"});",
+                                      "p = set_loop_mode(p, \"io\", \"par\");"}));
+  expect_equivalent(p, q, {{"N", 35}});
+}
+
+TEST(SketchSpace, UnrollsASmallInnermostLoop) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N, 4] @ DRAM):
+    for i in seq(0, N):
+        for k in seq(0, 4):
+            A[i, k] = A[i, k] * 3.0
+)");
+  Choices c = Choices::replay(parse_trace("n0_tile_i=0 n0_tile_k=0 n0_unroll=1 n0_par=0"));
+  Proc q = sketch_space()(p, c);
+  EXPECT_FALSE(has(q, "for k in")) << q;
+  expect_equivalent(p, q, {{"N", 3}});
+}
+
+// Every candidate the space builds from random decisions is accepted or refused; each accepted
+// one computes what the plain proc computes.
+TEST(SketchSpace, EveryRandomCandidateIsEquivalentOrRefused) {
+  for (const char* src : {kMatmul, kTwoNests}) {
+    Proc p = parse_proc(src);
+    const std::map<std::string, int64_t> sizes = src == kTwoNests
+                                                     ? std::map<std::string, int64_t>{{"N", 21}}
+                                                     : std::map<std::string, int64_t>{};
+    int accepted = 0;
+    for (uint64_t seed = 1; seed <= 24; ++seed) {
+      Choices c = Choices::random(seed);
+      try {
+        Proc q = sketch_space()(p, c);
+        ++accepted;
+        EXPECT_EQ(compare_procs(p, q, sizes), "") << c.trace().to_string();
+      } catch (const SchedulingError&) {
+      }
+    }
+    EXPECT_GT(accepted, 0);
+  }
+}
+
+TEST(SketchSpace, TuneReturnsTheBestScheduleAsCalls) {
+  Proc p = parse_proc(kMatmul);
+  TuneOptions o;
+  o.seed = 3;
+  o.trials = 4;
+  o.population = 4;
+  o.measure.min_repeats = 2;
+  o.measure.max_repeats = 3;
+  TuneResult r = tune(p, sketch_space(), o);
+  std::string s = r.script();
+  EXPECT_NE(s.find("Proc schedule_mm(Proc p) {"), std::string::npos) << s;
+  if (!r.best_trace.decisions.empty()) {
+    Choices c = Choices::replay(r.best_trace);
+    sketch_space()(p, c);
+    EXPECT_EQ(r.best_script, c.script());
+  }
+}
+
+}  // namespace
