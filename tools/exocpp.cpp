@@ -20,6 +20,7 @@
 #include "hwlibs/cuda/cuda.h"
 #include "hwlibs/gemmini/gemmini.h"
 #include "hwlibs/x86/x86.h"
+#include "tools/tune_command.h"
 
 namespace {
 
@@ -36,6 +37,8 @@ const char* kMainHelp =
     "                   emit every proc of FILE.exo as portable C: DIR/LIB.c and DIR/LIB.h\n"
     "  cuda FILE.exo -o DIR [--name LIB]\n"
     "                   emit every proc of FILE.exo as CUDA: DIR/LIB.cu and DIR/LIB.h\n"
+    "  tune FILE.exo PROC --size N=1024 ... [--trials T] [--minutes M] [--seed S]\n"
+    "                   search a schedule for PROC; print the best as schedule calls\n"
     "\n"
     "Every command takes --lib LIB (repeatable): FILE.exo may then name the memories and call\n"
     "the instructions of hardware library LIB: x86 (AVX2, AVX512, mm256_*, mm512_*), gemmini\n"
@@ -99,6 +102,27 @@ const char* kRunHelp =
     "IEEE-754 double (the interpreter holds every element as a double rounded to the buffer's\n"
     "type; every NaN hashes as the quiet NaN 0x7ff8000000000000). Exits 1 with the error on a\n"
     "failed assert or a run-time fault.\n";
+
+const char* kTuneHelp =
+    "usage: exocpp tune FILE.exo PROC --size NAME=VALUE ... [--verify-size NAME=VALUE ...]\n"
+    "                   [--trials T] [--minutes M] [--seed S] [--lib x86]\n"
+    "\n"
+    "Searches a schedule for PROC (docs/search.md): each loop nest may be tiled, its tile loops\n"
+    "moved out, its innermost loop unrolled (or, with --lib x86, vectorized through the x86\n"
+    "library) and its outermost loop run in parallel. Every candidate is proved by the\n"
+    "scheduling operations, compared with PROC in the interpreter and as compiled C at the\n"
+    "verify sizes, and then timed at the sizes. Prints a line per timed candidate on stderr,\n"
+    "then the times, the refusals by reason, the best trace and the best schedule as C++ calls.\n"
+    "\n"
+    "  --size NAME=VALUE         a size argument's value for timing; every size needs one\n"
+    "  --verify-size NAME=VALUE  its value for the checks (default: the --size value)\n"
+    "  --trials T                candidates to time (default 20)\n"
+    "  --minutes M               wall-time budget (default 10)\n"
+    "  --seed S                  the search's seed (default 1): the same seed proposes the same\n"
+    "                            first candidates\n"
+    "\n"
+    "Exits 1 with the error when a candidate computes something else than PROC (a bug in\n"
+    "exocpp: the message holds the candidate's trace).\n";
 
 const char* kLibNames = "x86, gemmini or cuda";
 
@@ -356,6 +380,57 @@ int run_run(std::vector<std::string> args) {
   return 0;
 }
 
+// A positive integer option value; throws UsageError otherwise.
+int64_t positive(const std::string& option, const std::string& v) {
+  int64_t n = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || end != v.data() + v.size() || v.empty() || n <= 0)
+    throw UsageError{option + " takes a positive integer, not '" + v + "'"};
+  return n;
+}
+
+int run_tune(std::vector<std::string> args) {
+  if (wants_help(args)) {
+    std::cout << kTuneHelp;
+    return 0;
+  }
+  std::set<std::string> libs = take_libs(args);
+  std::string path, proc_name;
+  exocpp::cli::TuneCommand c;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const bool takes_value = a == "--size" || a == "--verify-size" || a == "--trials" ||
+                             a == "--minutes" || a == "--seed";
+    if (takes_value && i + 1 == args.size()) throw UsageError{a + " needs a value"};
+    if (a == "--size" || a == "--verify-size") {
+      auto [name, value] = parse_size(args[++i]);
+      auto& into = a == "--size" ? c.sizes : c.verify_sizes;
+      if (!into.emplace(name, value).second) throw UsageError{a + " " + name + " given twice"};
+    } else if (a == "--trials") {
+      c.trials = static_cast<int>(positive(a, args[++i]));
+    } else if (a == "--minutes") {
+      c.minutes = static_cast<double>(positive(a, args[++i]));
+    } else if (a == "--seed") {
+      c.seed = static_cast<uint64_t>(positive(a, args[++i]));
+    } else if (!a.empty() && a[0] != '-' && path.empty()) {
+      path = a;
+    } else if (!a.empty() && a[0] != '-' && proc_name.empty()) {
+      proc_name = a;
+    } else {
+      throw UsageError{"tune: unexpected argument '" + a + "'"};
+    }
+  }
+  if (proc_name.empty()) throw UsageError{"tune needs FILE.exo and PROC (see exocpp tune --help)"};
+  c.proc = parse_with_libraries(path, libs).proc(proc_name);
+  c.x86 = libs.count("x86") > 0;
+  for (const exocpp::FnArg& a : c.proc.args())
+    if (a.type.is_control() && a.type.base == exocpp::ScalarKind::Size &&
+        !c.sizes.count(a.name.name()))
+      throw UsageError{"tune: no --size for size argument '" + a.name.name() + "' of proc " +
+                       proc_name + " (give --size " + a.name.name() + "=VALUE)"};
+  return exocpp::cli::tune_command(c, std::cout, std::cerr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -380,6 +455,7 @@ int main(int argc, char** argv) {
     if (cmd == "run") return run_run(args);
     if (cmd == "c") return run_emit(args, false);
     if (cmd == "cuda") return run_emit(args, true);
+    if (cmd == "tune") return run_tune(args);
     throw UsageError{"unknown command '" + cmd + "' (exocpp --help lists the commands)"};
   } catch (const UsageError& e) {
     std::cerr << "exocpp: " << e.message << "\n";

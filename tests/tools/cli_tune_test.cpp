@@ -1,0 +1,50 @@
+// `exocpp tune` (tools/tune_command.cpp): a short search end to end, its output, and its usage
+// errors.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli_run.h"
+
+using exocpp::testing::CliRun;
+using exocpp::testing::run_cli;
+using exocpp::testing::write_temp;
+
+namespace {
+
+const char* kScale =
+    "def scale(n: size, x: f32[n, 16] @ DRAM, y: f32[n, 16] @ DRAM):\n"
+    "    for i in seq(0, n):\n"
+    "        for j in seq(0, 16):\n"
+    "            y[i, j] = x[i, j] * 2.0\n";
+
+TEST(CliTune, ASearchPrintsTheBestScheduleAsCalls) {
+  std::string path = write_temp("cli_tune.exo", kScale);
+  CliRun r = run_cli("tune " + path + " scale --size n=512 --verify-size n=7 --trials 3 --seed 2");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("trial 1/3: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("best trace: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Proc schedule_scale(Proc p) {"), std::string::npos) << r.out;
+}
+
+TEST(CliTune, AMissingSizeIsAUsageError) {
+  std::string path = write_temp("cli_tune_nosize.exo", kScale);
+  CliRun r = run_cli("tune " + path + " scale --trials 2");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("no --size for size argument 'n'"), std::string::npos) << r.out;
+}
+
+TEST(CliTune, ANonPositiveTrialCountIsAUsageError) {
+  std::string path = write_temp("cli_tune_trials.exo", kScale);
+  CliRun r = run_cli("tune " + path + " scale --size n=8 --trials 0");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--trials takes a positive integer"), std::string::npos) << r.out;
+}
+
+TEST(CliTune, HelpDescribesTheCommand) {
+  CliRun r = run_cli("tune --help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("usage: exocpp tune FILE.exo PROC"), std::string::npos) << r.out;
+}
+
+}  // namespace

@@ -1,0 +1,45 @@
+// `exocpp tune` (tools/tune_command.h).
+#include "tools/tune_command.h"
+
+#include <cstdio>
+#include <iostream>
+
+#include "hwlibs/x86/x86.h"
+#include "search/sketch.h"
+
+namespace exocpp::cli {
+namespace {
+
+std::string ms(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f ms", seconds * 1e3);
+  return buf;
+}
+
+}  // namespace
+
+int tune_command(const TuneCommand& c, std::ostream& out, std::ostream& progress) {
+  search::SketchOptions sketch;
+  if (c.x86) {
+    x86::register_memories();
+    sketch.instructions = x86::library().procs;
+    const bool avx512 = __builtin_cpu_supports("avx512f");
+    sketch.vector_memory = avx512 ? "AVX512" : "AVX2";
+    sketch.vector_widths = {avx512 ? 16 : 8};
+  }
+  search::TuneOptions o;
+  o.seed = c.seed;
+  o.trials = c.trials;
+  o.max_seconds = c.minutes * 60;
+  o.sizes = c.sizes;
+  o.verify_sizes = c.verify_sizes;
+  o.progress = [&](int trial, double s, double best) {
+    progress << "trial " << trial << "/" << c.trials << ": " << ms(s) << " (best " << ms(best)
+             << ")\n";
+  };
+  search::TuneResult r = search::tune(c.proc, search::sketch_space(sketch), o);
+  out << r.report() << "\n\n" << r.script();
+  return 0;
+}
+
+}  // namespace exocpp::cli
