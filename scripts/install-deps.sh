@@ -9,6 +9,7 @@ packages=(
   clang-format               # scripts/check-format.sh (version 14, Debian 12's)
   libgtest-dev libgmock-dev libbenchmark-dev
   libz3-dev
+  libsqlite3-dev             # the tuning database (search/database.h)
   libboost-graph-dev         # the proc call graph (codegen order)
   libomp-dev                 # OpenMP for `par` loops in generated C built with clang
   libopenblas-dev            # the SGEMM / DGEMM peer in bench/blas

@@ -127,6 +127,7 @@ std::string TuneResult::report() const {
   out << "plain " << plain_seconds * 1e3 << " ms; best " << best_seconds * 1e3 << " ms ("
       << (best_seconds > 0 ? plain_seconds / best_seconds : 0) << "x) after " << timed.size()
       << " timed of " << attempts << " built";
+  if (from_database) out << " (" << from_database << " times from the database)";
   out << "\n  best trace: "
       << (best_trace.decisions.empty() ? "(the plain proc)" : best_trace.to_string());
   if (duplicates) out << "\n  duplicates skipped: " << duplicates;
@@ -160,6 +161,9 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
   std::mt19937_64 rng(opts.seed);
 
   TuneResult r;
+  const int64_t workload = opts.database ? opts.database->workload(p, opts.sizes, opts.target) : 0;
+  const std::map<std::string, double> stored =
+      opts.database ? opts.database->measured(workload) : std::map<std::string, double>{};
   r.plain = p;
   r.plain_seconds = measure(p, opts.sizes, opts.measure);
   r.best = p;
@@ -181,9 +185,17 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
       ++r.duplicates;
       return false;
     }
-    if (std::string d = verify(p, q, vsizes, opts.measure.compile); !d.empty())
-      throw SoundnessError(c.trace().to_string(), d);
-    double s = measure(q, opts.sizes, opts.measure);
+    const std::string trace = c.trace().to_string();
+    double s = 0;
+    if (auto known = stored.find(trace); known != stored.end()) {
+      s = known->second;  // verified when it was stored
+      ++r.from_database;
+    } else {
+      if (std::string d = verify(p, q, vsizes, opts.measure.compile); !d.empty())
+        throw SoundnessError(trace, d);
+      s = measure(q, opts.sizes, opts.measure);
+      if (opts.database) opts.database->record(workload, trace, s);
+    }
     r.timed.push_back({c.trace(), q, s});
     if (s < r.best_seconds) {
       r.best = q;

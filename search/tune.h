@@ -27,6 +27,7 @@
 #include "core/ir.h"
 #include "driver/driver.h"
 #include "search/choices.h"
+#include "search/database.h"
 
 namespace exocpp::search {
 
@@ -53,6 +54,12 @@ struct TuneOptions {
   std::map<std::string, int64_t> sizes;         // the sizes the candidates are timed at
   std::map<std::string, int64_t> verify_sizes;  // the sizes they are checked at (default: sizes)
   MeasureOptions measure{};
+  // Where measurements are kept (search/database.h): a candidate whose trace the database
+  // holds for this workload (the proc, `sizes`, `target`, this CPU) takes its stored time
+  // instead of being timed again, and every new time is stored. With a database, the same seed
+  // proposes the same candidates as the run that filled it.
+  TuneDatabase* database = nullptr;
+  std::string target = "plain";
   // Called after each timed candidate (for a progress line).
   std::function<void(int trial, double seconds, double best_seconds)> progress;
 };
@@ -74,6 +81,7 @@ struct TuneResult {
   double best_seconds = 0;
   std::vector<Candidate> timed;        // in the order they were timed
   int attempts = 0;                    // candidates built
+  int from_database = 0;               // of the timed, those whose time the database already held
   int duplicates = 0;                  // accepted candidates that printed like one already seen
   std::map<std::string, int> refused;  // refused candidates, by reason id
   int solver_unknown = 0;              // of those, refused because the checker could not decide

@@ -105,7 +105,7 @@ const char* kRunHelp =
 
 const char* kTuneHelp =
     "usage: exocpp tune FILE.exo PROC --size NAME=VALUE ... [--verify-size NAME=VALUE ...]\n"
-    "                   [--trials T] [--minutes M] [--seed S] [--lib x86]\n"
+    "                   [--trials T] [--minutes M] [--seed S] [--db FILE] [--lib x86]\n"
     "\n"
     "Searches a schedule for PROC (docs/search.md): each loop nest may be tiled, its tile loops\n"
     "moved out, its innermost loop unrolled (or, with --lib x86, vectorized through the x86\n"
@@ -120,6 +120,8 @@ const char* kTuneHelp =
     "  --minutes M               wall-time budget (default 10)\n"
     "  --seed S                  the search's seed (default 1): the same seed proposes the same\n"
     "                            first candidates\n"
+    "  --db FILE                 an SQLite tuning database: candidates it holds for this proc,\n"
+    "                            sizes and CPU take their stored time, new times are stored\n"
     "\n"
     "Exits 1 with the error when a candidate computes something else than PROC (a bug in\n"
     "exocpp: the message holds the candidate's trace).\n";
@@ -400,7 +402,7 @@ int run_tune(std::vector<std::string> args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool takes_value = a == "--size" || a == "--verify-size" || a == "--trials" ||
-                             a == "--minutes" || a == "--seed";
+                             a == "--minutes" || a == "--seed" || a == "--db";
     if (takes_value && i + 1 == args.size()) throw UsageError{a + " needs a value"};
     if (a == "--size" || a == "--verify-size") {
       auto [name, value] = parse_size(args[++i]);
@@ -412,6 +414,8 @@ int run_tune(std::vector<std::string> args) {
       c.minutes = static_cast<double>(positive(a, args[++i]));
     } else if (a == "--seed") {
       c.seed = static_cast<uint64_t>(positive(a, args[++i]));
+    } else if (a == "--db") {
+      c.database = args[++i];
     } else if (!a.empty() && a[0] != '-' && path.empty()) {
       path = a;
     } else if (!a.empty() && a[0] != '-' && proc_name.empty()) {

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "hwlibs/x86/x86.h"
 #include "search/sketch.h"
@@ -37,6 +38,12 @@ int tune_command(const TuneCommand& c, std::ostream& out, std::ostream& progress
     progress << "trial " << trial << "/" << c.trials << ": " << ms(s) << " (best " << ms(best)
              << ")\n";
   };
+  std::unique_ptr<search::TuneDatabase> db;
+  if (!c.database.empty()) {
+    db = std::make_unique<search::TuneDatabase>(c.database);
+    o.database = db.get();
+    o.target = c.x86 ? "sketch+x86" : "sketch";
+  }
   search::TuneResult r = search::tune(c.proc, search::sketch_space(sketch), o);
   out << r.report() << "\n\n" << r.script();
   return 0;

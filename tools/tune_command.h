@@ -19,7 +19,8 @@ struct TuneCommand {
   int trials = 20;
   double minutes = 10;
   uint64_t seed = 1;
-  bool x86 = false;  // vectorize through hwlibs/x86 (AVX512 when the CPU has it, else AVX2)
+  bool x86 = false;      // vectorize through hwlibs/x86 (AVX512 when the CPU has it, else AVX2)
+  std::string database;  // an SQLite file to resume from and record into; "" for none
 };
 
 // Runs the search, one progress line per timed candidate on `progress`, the result (times,
