@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libz3-dev
   libsqlite3-dev             # the tuning database (search/database.h)
+  libxgboost-dev             # the search's cost model (search/cost_model.h)
   libboost-graph-dev         # the proc call graph (codegen order)
   libomp-dev                 # OpenMP for `par` loops in generated C built with clang
   libopenblas-dev            # the SGEMM / DGEMM peer in bench/blas

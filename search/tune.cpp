@@ -3,12 +3,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "core/printer.h"
 #include "core/test_inputs.h"
+#include "search/cost_model.h"
+#include "search/features.h"
 
 namespace exocpp::search {
 namespace {
@@ -136,6 +140,9 @@ std::string TuneResult::report() const {
     for (const auto& [id, n] : refused) out << " " << id << " x" << n;
   }
   if (solver_unknown) out << "\n  of those, the checker could not decide " << solver_unknown;
+  if (model_error >= 0)
+    out << "\n  cost model: mean |log2 predicted - log2 measured| " << model_error
+        << " in the last round";
   return out.str();
 }
 
@@ -171,7 +178,12 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
   std::set<std::string> seen = {to_string(p)};
 
   // Builds the candidate the choices give; times it when it is new. false when refused or seen.
-  auto attempt = [&](Choices c) {
+  // Builds the candidate the choices give: nullopt when refused or already seen.
+  struct Built {
+    Trace trace;
+    Proc proc;
+  };
+  auto build = [&](Choices c) -> std::optional<Built> {
     ++r.attempts;
     Proc q;
     try {
@@ -179,31 +191,34 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
     } catch (const SchedulingError& e) {
       ++r.refused[e.reason_id()];
       if (e.code() == ErrorCode::Unknown) ++r.solver_unknown;
-      return false;
+      return std::nullopt;
     }
     if (!seen.insert(to_string(q)).second) {
       ++r.duplicates;
-      return false;
+      return std::nullopt;
     }
-    const std::string trace = c.trace().to_string();
+    return Built{c.trace(), q};
+  };
+  // Verifies and times a built candidate (or takes its time from the database).
+  auto time = [&](const Built& b) {
+    const std::string trace = b.trace.to_string();
     double s = 0;
     if (auto known = stored.find(trace); known != stored.end()) {
       s = known->second;  // verified when it was stored
       ++r.from_database;
     } else {
-      if (std::string d = verify(p, q, vsizes, opts.measure.compile); !d.empty())
+      if (std::string d = verify(p, b.proc, vsizes, opts.measure.compile); !d.empty())
         throw SoundnessError(trace, d);
-      s = measure(q, opts.sizes, opts.measure);
+      s = measure(b.proc, opts.sizes, opts.measure);
       if (opts.database) opts.database->record(workload, trace, s);
     }
-    r.timed.push_back({c.trace(), q, s});
+    r.timed.push_back({b.trace, b.proc, s});
     if (s < r.best_seconds) {
-      r.best = q;
-      r.best_trace = c.trace();
+      r.best = b.proc;
+      r.best_trace = b.trace;
       r.best_seconds = s;
     }
     if (opts.progress) opts.progress(static_cast<int>(r.timed.size()), s, r.best_seconds);
-    return true;
   };
   auto budget_left = [&] {
     return static_cast<int>(r.timed.size()) < opts.trials && r.attempts < max_attempts &&
@@ -212,10 +227,11 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
 
   // The first generation: drawn at random.
   while (budget_left() && static_cast<int>(r.timed.size()) < opts.population)
-    attempt(Choices::random(rng()));
+    if (std::optional<Built> b = build(Choices::random(rng()))) time(*b);
+
   // Then: mutations and crossovers of the fastest, and a share of fresh draws.
   std::uniform_real_distribution<double> u(0, 1);
-  while (budget_left()) {
+  auto propose = [&]() -> Choices {
     std::vector<const Candidate*> parents;
     for (const Candidate& c : r.timed) parents.push_back(&c);
     std::sort(parents.begin(), parents.end(),
@@ -223,10 +239,7 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
     if (parents.size() > static_cast<size_t>(std::max(1, opts.population)))
       parents.resize(static_cast<size_t>(std::max(1, opts.population)));
     double roll = u(rng);
-    if (parents.empty() || roll < 0.2) {
-      attempt(Choices::random(rng()));
-      continue;
-    }
+    if (parents.empty() || roll < 0.2) return Choices::random(rng());
     // Parents are drawn with a bias to the fastest (the square of a uniform draw).
     auto draw = [&] {
       double x = u(rng);
@@ -236,7 +249,59 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
     std::map<std::string, std::string> v = roll < 0.7 || parents.size() < 2
                                                ? mutate(a->trace, rng)
                                                : crossover(a->trace, draw()->trace, rng);
-    attempt(Choices::guided(v, rng()));
+    return Choices::guided(v, rng());
+  };
+
+  if (!opts.cost_model) {
+    while (budget_left())
+      if (std::optional<Built> b = build(propose())) time(*b);
+  }
+  // With the model: each round builds up to `proposals` new candidates, retrains on every time
+  // so far, and times the `timed_per_round` the model ranks fastest plus one drawn from the rest
+  // (so that the model also learns where it is wrong).
+  CostModel model;
+  std::vector<Built> pool;
+  while (opts.cost_model && budget_left()) {
+    std::vector<std::vector<float>> rows;
+    std::vector<float> targets;
+    for (const Candidate& c : r.timed) {
+      rows.push_back(features(c.proc, opts.sizes));
+      targets.push_back(static_cast<float>(std::log2(std::max(c.seconds, 1e-12))));
+    }
+    if (!rows.empty()) model.train(rows, targets);
+    // Candidates built in earlier rounds and not timed stay in the pool: ranked again by the
+    // retrained model, they compete with the new ones.
+    for (int k = 0; k < opts.proposals && r.attempts < max_attempts; ++k)
+      if (std::optional<Built> b = build(propose())) pool.push_back(std::move(*b));
+    if (pool.empty()) break;
+    std::vector<std::vector<float>> cand;
+    for (const Built& b : pool) cand.push_back(features(b.proc, opts.sizes));
+    std::vector<double> guess = model.predict(cand);
+    std::vector<size_t> order(pool.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return guess[a] < guess[b]; });
+    std::vector<size_t> pick(
+        order.begin(),
+        order.begin() + std::min(order.size(), static_cast<size_t>(opts.timed_per_round)));
+    if (order.size() > pick.size())
+      pick.push_back(order[pick.size() + std::uniform_int_distribution<size_t>(
+                                             0, order.size() - pick.size() - 1)(rng)]);
+    double err = 0;
+    int n = 0;
+    std::vector<bool> taken(pool.size(), false);
+    for (size_t i : pick) {
+      if (!budget_left()) break;
+      taken[i] = true;
+      time(pool[i]);
+      err += std::abs(guess[i] - std::log2(std::max(r.timed.back().seconds, 1e-12)));
+      ++n;
+    }
+    if (n && model.trained()) r.model_error = err / n;
+    std::vector<Built> rest;
+    for (size_t i = 0; i < pool.size(); ++i)
+      if (!taken[i]) rest.push_back(std::move(pool[i]));
+    pool = std::move(rest);
   }
 
   // Near-ties must not flip the pick from run to run: the plain proc and the fastest few are

@@ -51,6 +51,12 @@ struct TuneOptions {
   int population = 8;        // the first generation, and how many parents are kept
   int max_attempts = 0;      // candidates built (accepted or refused); 0: 20 * trials
   int final_candidates = 3;  // the fastest, timed again side by side with the plain proc
+  // After the first generation, rounds guided by the cost model (search/cost_model.h): each
+  // builds up to `proposals` new candidates and times the `timed_per_round` the model ranks
+  // fastest, plus one of the others at random. Without the model every proposal is timed.
+  bool cost_model = true;
+  int proposals = 24;
+  int timed_per_round = 3;
   std::map<std::string, int64_t> sizes;         // the sizes the candidates are timed at
   std::map<std::string, int64_t> verify_sizes;  // the sizes they are checked at (default: sizes)
   MeasureOptions measure{};
@@ -79,9 +85,12 @@ struct TuneResult {
   // statements on a proc `p`; empty when the space records none or the plain proc won.
   std::vector<std::string> best_script;
   double best_seconds = 0;
-  std::vector<Candidate> timed;        // in the order they were timed
-  int attempts = 0;                    // candidates built
-  int from_database = 0;               // of the timed, those whose time the database already held
+  std::vector<Candidate> timed;  // in the order they were timed
+  int attempts = 0;              // candidates built
+  int from_database = 0;         // of the timed, those whose time the database already held
+  // The cost model's mean |log2 predicted - log2 measured| over the candidates of its last
+  // round, before it learned their times; -1 when the model never chose.
+  double model_error = -1;
   int duplicates = 0;                  // accepted candidates that printed like one already seen
   std::map<std::string, int> refused;  // refused candidates, by reason id
   int solver_unknown = 0;              // of those, refused because the checker could not decide

@@ -95,6 +95,30 @@ TEST(Tune, ACandidateThatComputesSomethingElseStopsTheSearch) {
   }
 }
 
+TEST(Tune, TheModelChoosesWhatToTimeAfterTheFirstGeneration) {
+  Proc p = parse_proc(kScale);
+  TuneOptions o = quick(5);
+  o.population = 2;
+  o.proposals = 6;
+  o.timed_per_round = 1;
+  TuneResult r = tune(p, tiles, o);
+  EXPECT_EQ(r.timed.size(), 5u) << r.report();
+  EXPECT_GT(r.attempts, 5) << r.report();  // built more than it timed
+  EXPECT_GE(r.model_error, 0) << r.report();
+}
+
+TEST(Tune, WithoutTheModelEveryProposalIsTimed) {
+  Proc p = parse_proc(kScale);
+  TuneOptions o = quick(5);
+  o.population = 2;
+  o.cost_model = false;
+  TuneResult r = tune(p, tiles, o);
+  int refused = 0;
+  for (const auto& [id, n] : r.refused) refused += n;
+  EXPECT_EQ(r.attempts, static_cast<int>(r.timed.size()) + refused + r.duplicates);
+  EXPECT_EQ(r.model_error, -1);
+}
+
 TEST(Tune, AProgressCallbackSeesEachTimedCandidate) {
   Proc p = parse_proc(kScale);
   TuneOptions o = quick(3);
