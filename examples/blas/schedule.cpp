@@ -24,6 +24,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 
@@ -127,6 +128,15 @@ Proc tile_part(Proc p, const Cursor& i_loop, const std::string& b_rows, int kc,
 
 }  // namespace
 
+long sane_cache_bytes(int level, long reported) {
+  // Per-core sizes of the data caches of x86 parts of the last decade, with room either side.
+  const long lo = level == 1 ? 16L << 10 : level == 2 ? 256L << 10 : 2L << 20;
+  const long hi = level == 1 ? 128L << 10 : level == 2 ? 4L << 20 : 64L << 20;
+  const long fallback = level == 1 ? 32L << 10 : level == 2 ? 1L << 20 : 8L << 20;
+  if (reported <= 0) return fallback;
+  return std::clamp(reported, lo, hi);
+}
+
 long cache_bytes(int level) {
   // Linux's per-core view first: in a virtual machine sysconf may report a host-wide L3
   // (320 MiB for a 32 MiB one here).
@@ -147,13 +157,11 @@ long cache_bytes(int level) {
     const std::string unit = size.substr(digits);
     if (unit == "K") value <<= 10;
     if (unit == "M") value <<= 20;
-    if (value > 0) return value;
+    if (value > 0) return sane_cache_bytes(level, value);
   }
-  const long reported = sysconf(level == 1   ? _SC_LEVEL1_DCACHE_SIZE
-                                : level == 2 ? _SC_LEVEL2_CACHE_SIZE
-                                             : _SC_LEVEL3_CACHE_SIZE);
-  if (reported > 0) return reported;
-  return level == 1 ? 32L << 10 : level == 2 ? 1L << 20 : 8L << 20;
+  return sane_cache_bytes(level, sysconf(level == 1   ? _SC_LEVEL1_DCACHE_SIZE
+                                         : level == 2 ? _SC_LEVEL2_CACHE_SIZE
+                                                      : _SC_LEVEL3_CACHE_SIZE));
 }
 
 int panels_for_this_machine(const Precision& prec, int kc) {

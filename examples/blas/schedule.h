@@ -36,8 +36,13 @@ struct ScheduleOptions {
 };
 
 // The size in bytes of this machine's level-`level` data cache (1, 2 or 3), as one core sees
-// it: Linux's /sys/devices/system/cpu/cpu0/cache, else sysconf, else 32 KiB, 1 MiB or 8 MiB.
+// it: Linux's /sys/devices/system/cpu/cpu0/cache, else sysconf, made sane (sane_cache_bytes).
 long cache_bytes(int level);
+// A reported cache size the block sizes can trust: none (0 or negative) gives 32 KiB, 1 MiB or
+// 8 MiB; a size outside what one core of an x86 part sees (L1 16-128 KiB, L2 256 KiB-4 MiB,
+// L3 2-64 MiB) is clamped into that range. Virtual machines report host-wide or made-up L3
+// sizes (508 MiB on one, with no /sys cache information), which would make the B blocks spill.
+long sane_cache_bytes(int level, long reported);
 
 // The K block this machine's caches call for: the largest power of two whose packed B panel
 // (kc x tile_columns elements) fills at most a quarter of L2, so that the panel a row tile

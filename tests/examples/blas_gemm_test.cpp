@@ -185,6 +185,16 @@ TEST(GemmSchedule, CacheSizesArePositiveAndGrowWithTheLevel) {
   EXPECT_LE(l2, l3);
 }
 
+// A machine that reports no cache, or an absurd one (a virtual machine's 508 MiB L3), gets a
+// size the block sizes can trust.
+TEST(GemmSchedule, AReportedCacheSizeIsMadeSane) {
+  EXPECT_EQ(blas_example::sane_cache_bytes(3, 508L << 20), 64L << 20);
+  EXPECT_EQ(blas_example::sane_cache_bytes(3, 0), 8L << 20);
+  EXPECT_EQ(blas_example::sane_cache_bytes(2, -1), 1L << 20);
+  EXPECT_EQ(blas_example::sane_cache_bytes(1, 4096), 16L << 10);
+  EXPECT_EQ(blas_example::sane_cache_bytes(2, 2L << 20), 2L << 20);  // a real size is kept
+}
+
 // The K block is a power of two whose packed panel fills at most a quarter of L2, and the next
 // power of two would not.
 TEST(GemmSchedule, KBlockFillsAtMostAQuarterOfL2) {
