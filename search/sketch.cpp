@@ -96,6 +96,7 @@ Proc schedule_nest(Proc q, int k, const SketchOptions& o, Choices& c) {
   // 1. Tiling: each loop of the perfect nest divided or not. The tile loops <i>o stay where
   // their loop was; step 2 moves them out.
   std::vector<std::string> tile_loops;  // the <i>o loops of perfect (proved) divisions
+  bool guarded = false;                 // a division needed a guard (the nest is not perfect)
   for (size_t d = 0; d < chain.size(); ++d) {
     Cursor loop = q.forward(chain[d]);
     std::optional<int64_t> ext = constant_extent(loop);
@@ -123,6 +124,7 @@ Proc schedule_nest(Proc q, int k, const SketchOptions& o, Choices& c) {
     }
     q = divide_loop(q, loop, t, names, {.tail = Tail::Guard});
     c.note("p = divide_loop(p, " + args + ");");
+    guarded = true;
   }
 
   // 2. Tile loops first: within the perfect nest now at the top, each tile loop is moved up
@@ -142,8 +144,31 @@ Proc schedule_nest(Proc q, int k, const SketchOptions& o, Choices& c) {
     ++placed;
   }
 
-  // 3. The innermost loop of the nest: unrolled, or vectorized.
+  // 3. The order of the innermost (up to three) point loops of the perfect nest: a
+  // permutation, reached by adjacent swaps that reorder_loops proves. Not offered once a guard
+  // stands in the nest (its loops are no longer all point loops of one perfect nest).
   std::vector<Cursor> nest = perfect_chain(q.body_cursor()[k]);
+  const size_t m = guarded ? 0 : std::min<size_t>(3, nest.size() - std::min(placed, nest.size()));
+  if (m >= 2) {
+    const size_t base = nest.size() - m;
+    std::vector<std::string> names;
+    for (size_t i = base; i < nest.size(); ++i) names.push_back(iter_of(nest[i]));
+    std::vector<int> perm = c.order(n + "order", static_cast<int>(m));
+    for (size_t pos = 0; pos < m; ++pos) {
+      const std::string& want = names[static_cast<size_t>(perm[pos])];
+      for (;;) {
+        nest = perfect_chain(q.body_cursor()[k]);
+        size_t at = base;
+        while (at < nest.size() && iter_of(nest[at]) != want) ++at;
+        if (at == nest.size() || at <= base + pos) break;
+        c.note("p = reorder_loops(p, " + quoted(nest_ref(q, nest[at - 1])) + ");");
+        q = reorder_loops(q, nest[at - 1]);
+      }
+    }
+    nest = perfect_chain(q.body_cursor()[k]);
+  }
+
+  // 4. The innermost loop of the nest: unrolled, or vectorized.
   Cursor inner = nest.back();
   std::optional<int64_t> ext = constant_extent(inner);
   bool unrolled = false;
@@ -159,7 +184,7 @@ Proc schedule_nest(Proc q, int k, const SketchOptions& o, Choices& c) {
     q = vectorize(q, inner, static_cast<int>(w), o.vector_memory, o.instructions);
   }
 
-  // 4. The outermost loop in parallel. Vectorizing may have bound constants before the nest,
+  // 5. The outermost loop in parallel. Vectorizing may have bound constants before the nest,
   // so the nest's loop is found again from the top.
   if (o.parallel && c.flip(n + "par")) {
     Cursor outer;
@@ -186,6 +211,10 @@ Space sketch_space(const SketchOptions& opts) {
     for (size_t j = nests.size(); j-- > 0;) q = schedule_nest(q, nests[j], opts, c);
     return q;
   };
+}
+
+TuneResult auto_schedule(const Proc& p, const SketchOptions& sketch, const TuneOptions& opts) {
+  return tune(p, sketch_space(sketch), opts);
 }
 
 }  // namespace exocpp::search

@@ -14,6 +14,7 @@
 // perfectly nested loops:
 //   n<k>_tile_<i>   0 (not tiled) or one of tile_sizes: divide_loop into <i>o, <i>i (perfect
 //                   where the checker proves the extent divisible, else guarded);
+//   n<k>_order      the order of the innermost (up to three) point loops, a permutation;
 //   n<k>_unroll     unroll the innermost loop (a constant extent of at most max_unroll);
 //   n<k>_vector     vectorize the innermost loop (when instructions are given), width from
 //                   vector_widths as n<k>_width;
@@ -40,5 +41,11 @@ struct SketchOptions {
 };
 
 Space sketch_space(const SketchOptions& opts = {});
+
+// Schedules a proc nobody scheduled: tune() over sketch_space(sketch). The result's best proc,
+// trace and script() are the schedule found. A hardware library gives the options for its
+// target (hwlibs/x86: x86::sketch_options()).
+TuneResult auto_schedule(const Proc& p, const SketchOptions& sketch = {},
+                         const TuneOptions& tune = {});
 
 }  // namespace exocpp::search

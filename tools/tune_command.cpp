@@ -20,14 +20,7 @@ std::string ms(double seconds) {
 }  // namespace
 
 int tune_command(const TuneCommand& c, std::ostream& out, std::ostream& progress) {
-  search::SketchOptions sketch;
-  if (c.x86) {
-    x86::register_memories();
-    sketch.instructions = x86::library().procs;
-    const bool avx512 = __builtin_cpu_supports("avx512f");
-    sketch.vector_memory = avx512 ? "AVX512" : "AVX2";
-    sketch.vector_widths = {avx512 ? 16 : 8};
-  }
+  const search::SketchOptions sketch = c.x86 ? x86::sketch_options() : search::SketchOptions{};
   search::TuneOptions o;
   o.seed = c.seed;
   o.trials = c.trials;
@@ -44,7 +37,7 @@ int tune_command(const TuneCommand& c, std::ostream& out, std::ostream& progress
     o.database = db.get();
     o.target = c.x86 ? "sketch+x86" : "sketch";
   }
-  search::TuneResult r = search::tune(c.proc, search::sketch_space(sketch), o);
+  search::TuneResult r = search::auto_schedule(c.proc, sketch, o);
   out << r.report() << "\n\n" << r.script();
   return 0;
 }

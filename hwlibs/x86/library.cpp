@@ -47,6 +47,16 @@ const Proc& InstrRef::get() const {
 
 std::ostream& operator<<(std::ostream& os, const InstrRef& instr) { return os << instr.get(); }
 
+search::SketchOptions sketch_options() {
+  register_memories();
+  search::SketchOptions o;
+  o.instructions = library().procs;
+  const bool avx512 = __builtin_cpu_supports("avx512f");
+  o.vector_memory = avx512 ? "AVX512" : "AVX2";
+  o.vector_widths = {avx512 ? 16 : 8};
+  return o;
+}
+
 std::vector<std::string> instruction_names() {
   return {
 #define EXOCPP_X86_NAME(name) #name,

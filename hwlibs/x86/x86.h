@@ -177,4 +177,9 @@ EXOCPP_X86_INSTRUCTIONS(EXOCPP_X86_DECLARE)
 // The names of every handle above, in that order.
 std::vector<std::string> instruction_names();
 
+// What search::sketch_space and search::auto_schedule need to vectorize through this library on
+// this CPU: every instruction, into AVX512 registers (16 lanes of f32) when the CPU has AVX-512F,
+// else AVX2 (8 lanes).
+search::SketchOptions sketch_options();
+
 }  // namespace exocpp::x86

@@ -31,4 +31,5 @@
 #include "rewrites/target.h"
 #include "rewrites/validate.h"
 #include "search/choices.h"
+#include "search/sketch.h"
 #include "search/tune.h"

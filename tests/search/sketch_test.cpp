@@ -31,7 +31,8 @@ const char* kTwoNests = R"(def two(N: size, x: f32[N] @ DRAM, y: f32[N] @ DRAM, 
 
 TEST(SketchSpace, TilesAPerfectNestAndMovesTheTileLoopsOut) {
   Proc p = parse_proc(kMatmul);
-  Choices c = Choices::replay(parse_trace("n0_tile_i=16 n0_tile_j=32 n0_tile_k=0 n0_par=0"));
+  Choices c =
+      Choices::replay(parse_trace("n0_tile_i=16 n0_tile_j=32 n0_tile_k=0 n0_order=0,1,2 n0_par=0"));
   Proc q = sketch_space()(p, c);
   EXPECT_TRUE(has(q, R"(for io in seq(0, 4):
         for jo in seq(0, 2):
@@ -44,6 +45,31 @@ TEST(SketchSpace, TilesAPerfectNestAndMovesTheTileLoopsOut) {
                             "p = divide_loop(p, \"i\", 16, {\"io\", \"ii\"}, {.perfect = true});",
                             "p = divide_loop(p, \"j\", 32, {\"jo\", \"ji\"}, {.perfect = true});",
                             "p = reorder_loops(p, \"ii jo\");"}));
+}
+
+TEST(SketchSpace, OrdersThePointLoops) {
+  Proc p = parse_proc(kMatmul);
+  Choices c =
+      Choices::replay(parse_trace("n0_tile_i=0 n0_tile_j=0 n0_tile_k=0 n0_order=0,2,1 n0_par=0"));
+  Proc q = sketch_space()(p, c);
+  EXPECT_TRUE(has(q, R"(for i in seq(0, 64):
+        for k in seq(0, 64):
+            for j in seq(0, 64):)"))
+      << q;
+  expect_equivalent(p, q);
+  EXPECT_EQ(c.script(), (std::vector<std::string>{"p = reorder_loops(p, \"j k\");"}));
+}
+
+TEST(SketchSpace, AutoScheduleReturnsAProcThatComputesTheSame) {
+  Proc p = parse_proc(kMatmul);
+  TuneOptions o;
+  o.trials = 3;
+  o.population = 3;
+  o.measure.min_repeats = 2;
+  o.measure.max_repeats = 3;
+  TuneResult r = auto_schedule(p, {}, o);
+  EXPECT_EQ(compare_procs(p, r.best, {}), "");
+  EXPECT_EQ(r.timed.size(), 3u);
 }
 
 TEST(SketchSpace, GuardsATileOfAnExtentNotProvedDivisible) {
@@ -73,7 +99,8 @@ TEST(SketchSpace, UnrollsASmallInnermostLoop) {
         for k in seq(0, 4):
             A[i, k] = A[i, k] * 3.0
 )");
-  Choices c = Choices::replay(parse_trace("n0_tile_i=0 n0_tile_k=0 n0_unroll=1 n0_par=0"));
+  Choices c =
+      Choices::replay(parse_trace("n0_tile_i=0 n0_tile_k=0 n0_order=0,1 n0_unroll=1 n0_par=0"));
   Proc q = sketch_space()(p, c);
   EXPECT_FALSE(has(q, "for k in")) << q;
   expect_equivalent(p, q, {{"N", 3}});
