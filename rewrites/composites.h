@@ -104,7 +104,10 @@ struct VectorizeOptions {
 // an integer sum keeps its own precision where it only wraps into the store), recursively. A
 // literal operand (`x * 1.5`) is bound the same way before the loop nest, then broadcast; a
 // reduction into a register (`acc += a[x] * b[x]`) has its right-hand side bound into a register
-// and is then offered whole again (an accumulate instruction such as reduce_add_wide).
+// and is then offered whole again (an accumulate instruction such as reduce_add_wide). A
+// reduction into memory along the lanes (`y[.., x] += e`, which no instruction takes) has the
+// lanes it touches staged in a register around the strip (stage_mem): a load, the reduction
+// into the register, a store, each lowered in turn.
 // A parallel loop keeps its mode on the outer loop (its strips run in parallel; each strip's
 // lanes in order). Refused, naming the strip, when some strip fits no instruction, and naming
 // the literal when a literal operand cannot be bound (one no precision holds exactly, 0.1).

@@ -10,6 +10,7 @@
 // fission, set_memory), each of those strips is selected the same way, and s is offered again.
 // A strip that no instruction takes and that has nothing left to bind is refused, naming it.
 #include <algorithm>
+#include <optional>
 
 #include "core/cursor_inspection.h"
 #include "core/ir_visit.h"
@@ -113,6 +114,7 @@ class Vectorizer {
     }
     Cursor again = p.forward(s);
     if (Proc q; try_instructions(p, again.parent(), q)) return q;
+    if (std::optional<Proc> q = stage_reduction(p, again, xi)) return *q;
     rw::fail(reason::kReplaceNoUnify, again,
              "no instruction in the list computes '" + first_line(again) +
                  "' (an instruction that does not fit: its body must unify with this strip)");
@@ -131,6 +133,53 @@ class Vectorizer {
       }
     }
     return false;
+  }
+
+  // A reduction into memory whose last index walks the lanes, `Y[.., e + xi] += v[xi]`, that no
+  // instruction takes whole (none adds into memory): the w elements it touches are staged in a
+  // register around the strip (stage_mem: a load strip, the reduction into the register, a store
+  // strip), and each of the three strips is lowered in turn. nullopt when `s` is not of that
+  // form.
+  std::optional<Proc> stage_reduction(Proc p, const Cursor& s, const Sym& xi) {
+    const ReduceNode* r = s.stmt().as<ReduceNode>();
+    if (!r || r->idx.empty() || rw::mem_of(p, r->name) == memory_) return std::nullopt;
+    auto mentions_xi = [&xi](const Expr& e) {
+      bool hit = false;
+      for_each_expr(e, [&](const Expr& x) {
+        if (const ReadNode* rd = x.as<ReadNode>(); rd && rd->name == xi) hit = true;
+      });
+      return hit;
+    };
+    std::string win = r->name.name() + "[";
+    for (size_t d = 0; d + 1 < r->idx.size(); ++d) {
+      if (mentions_xi(r->idx[d])) return std::nullopt;
+      win += to_string(r->idx[d]) + ", ";
+    }
+    // The last index: xi itself, or e + xi with e free of xi.
+    const Expr& last = r->idx.back();
+    std::string lo = "0";
+    auto is_xi = [&xi](const Expr& e) {
+      const ReadNode* rd = e.as<ReadNode>();
+      return rd && rd->name == xi && rd->idx.empty();
+    };
+    if (const BinOpNode* b = last.as<BinOpNode>();
+        b && b->op == BinOpKind::Add && is_xi(b->rhs) && !mentions_xi(b->lhs))
+      lo = to_string(b->lhs);
+    else if (!is_xi(last))
+      return std::nullopt;
+    win += lo + ":" + lo + " + " + std::to_string(width_) + "]";
+    const std::string name = rw::unused_name(p, "acc" + std::to_string(counter_++));
+    const Cursor strip = s.parent();
+    p = stage_mem(p, strip, win, name);
+    p = set_memory(p, p.find(name + ": _"), memory_);
+    const Cursor staged = p.forward(strip);
+    const Cursor load = staged.prev(), store = staged.next();
+    if (!load.is_valid() || !store.is_valid() || !load.stmt().as<ForNode>() ||
+        !store.stmt().as<ForNode>())
+      return std::nullopt;
+    p = lower(p, load.body()[0]);
+    p = lower(p, p.forward(store).body()[0]);
+    return lower(p, p.forward(staged).body()[0]);
   }
 
   // Binds every occurrence of literal `c` in statement `s` to a one-element DRAM_STACK buffer

@@ -124,6 +124,36 @@ def scale(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
 
 // A reduction into a register (`acc += a[i] * b[i]` with acc a local): the product goes to a
 // register of its own and the sum into the accumulator with reduce_add_wide, in order.
+// `Y[.., j] += e` into memory: no instruction adds into memory, so the lanes it touches are
+// staged in a register (a load, the reduction into the register, a store); the loop-invariant
+// A[i, k] is broadcast.
+TEST(X86Vectorize, AReductionIntoMemoryIsStagedInARegister) {
+  Proc plain = parse_plain(R"(
+def rows(n: size, A: f32[n, 8] @ DRAM, X: f32[8, 32] @ DRAM, Y: f32[n, 32] @ DRAM):
+    for i in seq(0, n):
+        for k in seq(0, 8):
+            for j in seq(0, 32):
+                Y[i, j] += A[i, k] * X[k, j]
+)",
+                           "rows");
+  Proc p = vectorize(plain, "j", 16, "AVX512",
+                     procs({&x86::mm512_loadu_ps, &x86::mm512_storeu_ps, &x86::mm512_mul_ps,
+                            &x86::mm512_set1_ps, &x86::mm512_reduce_add_wide_ps}));
+  EXPECT_TRUE(has(p, "mm512_reduce_add_wide_ps(acc")) << p;
+  EXPECT_TRUE(has(p, "mm512_storeu_ps(Y[i, 16 * jo:16 * jo + 16]")) << p;
+  CompareProcsOptions reals;
+  reals.inputs.integer_valued = false;
+  reals.inputs.lo = -1000;
+  reals.inputs.hi = 1000;
+  for (int64_t n : {1, 3}) {
+    EXPECT_EQ(compare_procs(plain, p, {{"n", n}}, 1, reals), "") << "n = " << n;
+    if (__builtin_cpu_supports("avx512f")) {
+      EXPECT_EQ(compare_compiled_with_interpreter(p, {{"n", n}}, 4, native()), "") << "n = " << n;
+      EXPECT_EQ(compiled_matches_plain(plain, p, {{"n", n}}, 5), "") << "n = " << n;
+    }
+  }
+}
+
 TEST(X86Vectorize, AReductionIntoARegisterUsesReduceAddWide) {
   Proc plain = parse_plain(R"(
 def muladd(n: size, a: f32[n] @ DRAM, b: f32[n] @ DRAM, c: f32[n] @ DRAM):
