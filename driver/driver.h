@@ -84,6 +84,12 @@ class CompiledLibrary {
   // sees what the previous run left), copy_back() writes them into interpreter values.
   class PreparedCall {
    public:
+    // Move-only: the argument slots point into this object's own buffers (moving keeps them).
+    PreparedCall() = default;
+    PreparedCall(PreparedCall&&) = default;
+    PreparedCall& operator=(PreparedCall&&) = default;
+    PreparedCall(const PreparedCall&) = delete;
+    PreparedCall& operator=(const PreparedCall&) = delete;
     void run();
     void copy_back(std::vector<ArgValue>& args) const;
 

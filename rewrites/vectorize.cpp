@@ -15,6 +15,7 @@
 #include "core/cursor_inspection.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
+#include "core/uses.h"
 #include "rewrites/buffers.h"
 #include "rewrites/composites.h"
 #include "rewrites/internal/code_uses.h"
@@ -143,16 +144,9 @@ class Vectorizer {
   std::optional<Proc> stage_reduction(Proc p, const Cursor& s, const Sym& xi) {
     const ReduceNode* r = s.stmt().as<ReduceNode>();
     if (!r || r->idx.empty() || rw::mem_of(p, r->name) == memory_) return std::nullopt;
-    auto mentions_xi = [&xi](const Expr& e) {
-      bool hit = false;
-      for_each_expr(e, [&](const Expr& x) {
-        if (const ReadNode* rd = x.as<ReadNode>(); rd && rd->name == xi) hit = true;
-      });
-      return hit;
-    };
     std::string win = r->name.name() + "[";
     for (size_t d = 0; d + 1 < r->idx.size(); ++d) {
-      if (mentions_xi(r->idx[d])) return std::nullopt;
+      if (mentions(r->idx[d], xi)) return std::nullopt;
       win += to_string(r->idx[d]) + ", ";
     }
     // The last index: xi itself, or e + xi with e free of xi.
@@ -163,7 +157,7 @@ class Vectorizer {
       return rd && rd->name == xi && rd->idx.empty();
     };
     if (const BinOpNode* b = last.as<BinOpNode>();
-        b && b->op == BinOpKind::Add && is_xi(b->rhs) && !mentions_xi(b->lhs))
+        b && b->op == BinOpKind::Add && is_xi(b->rhs) && !mentions(b->lhs, xi))
       lo = to_string(b->lhs);
     else if (!is_xi(last))
       return std::nullopt;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "core/int_arith.h"
 #include "core/ir_visit.h"
 
 namespace exocpp::search {
@@ -31,10 +32,10 @@ std::optional<int64_t> eval(const Expr& e, const std::map<Sym, int64_t>& env) {
       case BinOpKind::Mul:
         return *x * *y;
       case BinOpKind::Div:
-        if (*y > 0) return *x >= 0 ? *x / *y : -((-*x + *y - 1) / *y);
+        if (*y > 0) return floor_div(*x, *y);
         return std::nullopt;
       case BinOpKind::Mod:
-        if (*y > 0) return ((*x % *y) + *y) % *y;
+        if (*y > 0) return floor_mod(*x, *y);
         return std::nullopt;
       default:
         return std::nullopt;

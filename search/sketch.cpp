@@ -1,10 +1,11 @@
 // The template-free schedule space (search/sketch.h).
 #include "search/sketch.h"
 
-#include <functional>
+#include <algorithm>
 
 #include "core/cursor.h"
 #include "core/errors.h"
+#include "core/pattern.h"
 #include "core/printer.h"
 #include "rewrites/composites.h"
 #include "rewrites/loops.h"
@@ -16,56 +17,35 @@ namespace {
 bool is_loop(const Cursor& c) { return c.is_valid() && c.stmt().as<ForNode>() != nullptr; }
 std::string iter_of(const Cursor& c) { return c.stmt().as<ForNode>()->iter.name(); }
 
-// Every statement of `block`, each before its body, in program order.
-void each_stmt(const Cursor& block, const std::function<void(const Cursor&)>& f) {
-  for (int i = 0; i < block.size(); ++i) {
-    Cursor s = block[i];
-    f(s);
-    if (s.stmt().as<ForNode>() || s.stmt().as<IfNode>()) each_stmt(s.body(), f);
-    if (const IfNode* n = s.stmt().as<IfNode>(); n && !n->orelse.empty()) each_stmt(s.orelse(), f);
-  }
+// The loops over `c`'s iterator, in the order the pattern resolver counts them for "i #n"
+// (core/pattern.h), kept where `keep` says.
+template <class Keep>
+std::vector<Cursor> loops_like(const Proc& p, const Cursor& c, Keep keep) {
+  std::vector<Cursor> out;
+  for (const Cursor& l : find_all(p, "for " + iter_of(c) + " in _: _"))
+    if (keep(l)) out.push_back(l);
+  return out;
 }
 
-// How many loops over the same iterator come before loop `c` in program order: the n of the
-// shorthand "i #n" (docs/scheduling.md).
-int occurrence(const Proc& p, const Cursor& c) {
-  const std::string name = iter_of(c);
-  int n = 0;
-  bool found = false;
-  each_stmt(p.body_cursor(), [&](const Cursor& s) {
-    if (found) return;
-    if (s.loc() == c.loc()) {
-      found = true;
-      return;
-    }
-    if (is_loop(s) && iter_of(s) == name) ++n;
-  });
-  return n;
+// " #n" for the (n+1)-th of `matches` being `c`, "" for the first.
+std::string occurrence_suffix(const std::vector<Cursor>& matches, const Cursor& c) {
+  size_t n = static_cast<size_t>(std::find(matches.begin(), matches.end(), c) - matches.begin());
+  return n == 0 || n == matches.size() ? "" : " #" + std::to_string(n);
 }
 
-// The pattern text a schedule script would use for loop `c` ("i" or "i #2").
+// The pattern text a schedule script would use for loop `c` of `p` ("i" or "i #2").
 std::string loop_ref(const Proc& p, const Cursor& c) {
-  int n = occurrence(p, c);
-  return iter_of(c) + (n ? " #" + std::to_string(n) : "");
+  return iter_of(c) + occurrence_suffix(loops_like(p, c, [](const Cursor&) { return true; }), c);
 }
 
 // The pattern text for the nest of loop `c` and its only child loop ("i j" or "i j #n": the
 // (n+1)-th loop over i whose body is exactly one loop over j).
 std::string nest_ref(const Proc& p, const Cursor& c) {
-  const std::string outer = iter_of(c), inner = iter_of(c.body()[0]);
-  int n = 0;
-  bool found = false;
-  each_stmt(p.body_cursor(), [&](const Cursor& s) {
-    if (found) return;
-    if (s.loc() == c.loc()) {
-      found = true;
-      return;
-    }
-    if (is_loop(s) && iter_of(s) == outer && s.body().size() == 1 && is_loop(s.body()[0]) &&
-        iter_of(s.body()[0]) == inner)
-      ++n;
+  const std::string inner = iter_of(c.body()[0]);
+  auto nests = loops_like(p, c, [&](const Cursor& l) {
+    return l.body().size() == 1 && is_loop(l.body()[0]) && iter_of(l.body()[0]) == inner;
   });
-  return outer + " " + inner + (n ? " #" + std::to_string(n) : "");
+  return iter_of(c) + " " + inner + occurrence_suffix(nests, c);
 }
 
 // The loops nested perfectly from `top` down (each the only statement of the one above).

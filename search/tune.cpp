@@ -60,6 +60,20 @@ std::map<std::string, std::string> crossover(const Trace& a, const Trace& b, std
   return v;
 }
 
+// `p` compiled for timing, its arguments drawn and converted once, and run once to warm up
+// (page faults, caches, the JIT's lazy materialization).
+struct TimedCall {
+  std::unique_ptr<CompiledLibrary> lib;
+  CompiledLibrary::PreparedCall call;
+};
+TimedCall prepare_for_timing(const Proc& p, const std::map<std::string, int64_t>& sizes,
+                             const MeasureOptions& opts, const std::string& lib_name) {
+  auto lib = std::make_unique<CompiledLibrary>(std::vector<Proc>{p}, lib_name, opts.compile);
+  CompiledLibrary::PreparedCall call = lib->prepare(p.name(), random_args(p, sizes, 1));
+  call.run();
+  return {std::move(lib), std::move(call)};
+}
+
 }  // namespace
 
 SoundnessError::SoundnessError(const std::string& trace, const std::string& difference)
@@ -70,9 +84,8 @@ SoundnessError::SoundnessError(const std::string& trace, const std::string& diff
 
 double measure(const Proc& p, const std::map<std::string, int64_t>& sizes,
                const MeasureOptions& opts) {
-  CompiledLibrary lib({p}, "tune_" + p.name(), opts.compile);
-  CompiledLibrary::PreparedCall call = lib.prepare(p.name(), random_args(p, sizes, 1));
-  call.run();  // warm-up: page faults, caches, the JIT's lazy materialization
+  TimedCall t = prepare_for_timing(p, sizes, opts, "tune_" + p.name());
+  CompiledLibrary::PreparedCall& call = t.call;
   std::vector<double> times;
   const int lo = std::max(1, opts.min_repeats);
   while (static_cast<int>(times.size()) < std::max(lo, opts.max_repeats)) {
@@ -94,20 +107,15 @@ double measure(const Proc& p, const std::map<std::string, int64_t>& sizes,
 std::vector<double> measure_side_by_side(const std::vector<Proc>& procs,
                                          const std::map<std::string, int64_t>& sizes,
                                          const MeasureOptions& opts) {
-  std::vector<std::unique_ptr<CompiledLibrary>> libs;
-  std::vector<CompiledLibrary::PreparedCall> calls;
-  for (size_t i = 0; i < procs.size(); ++i) {
-    libs.push_back(std::make_unique<CompiledLibrary>(
-        std::vector<Proc>{procs[i]}, "tune_" + std::to_string(i) + "_" + procs[i].name(),
-        opts.compile));
-    calls.push_back(libs.back()->prepare(procs[i].name(), random_args(procs[i], sizes, 1)));
-    calls.back().run();  // warm-up
-  }
+  std::vector<TimedCall> calls;
+  for (size_t i = 0; i < procs.size(); ++i)
+    calls.push_back(prepare_for_timing(procs[i], sizes, opts,
+                                       "tune_" + std::to_string(i) + "_" + procs[i].name()));
   std::vector<std::vector<double>> times(procs.size());
   for (int round = 0; round < std::max(1, opts.max_repeats); ++round)
     for (size_t i = 0; i < calls.size(); ++i) {
       Clock::time_point t0 = Clock::now();
-      calls[i].run();
+      calls[i].call.run();
       times[i].push_back(seconds_since(t0));
     }
   std::vector<double> out;
@@ -200,7 +208,7 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
     return Built{c.trace(), q};
   };
   // Verifies and times a built candidate (or takes its time from the database).
-  auto time = [&](const Built& b) {
+  auto time_candidate = [&](const Built& b) {
     const std::string trace = b.trace.to_string();
     double s = 0;
     if (auto known = stored.find(trace); known != stored.end()) {
@@ -227,7 +235,7 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
 
   // The first generation: drawn at random.
   while (budget_left() && static_cast<int>(r.timed.size()) < opts.population)
-    if (std::optional<Built> b = build(Choices::random(rng()))) time(*b);
+    if (std::optional<Built> b = build(Choices::random(rng()))) time_candidate(*b);
 
   // Then: mutations and crossovers of the fastest, and a share of fresh draws.
   std::uniform_real_distribution<double> u(0, 1);
@@ -254,7 +262,7 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
 
   if (!opts.cost_model) {
     while (budget_left())
-      if (std::optional<Built> b = build(propose())) time(*b);
+      if (std::optional<Built> b = build(propose())) time_candidate(*b);
   }
   // With the model: each round builds up to `proposals` new candidates, retrains on every time
   // so far, and times the `timed_per_round` the model ranks fastest plus one drawn from the rest
@@ -293,7 +301,7 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
     for (size_t i : pick) {
       if (!budget_left()) break;
       taken[i] = true;
-      time(pool[i]);
+      time_candidate(pool[i]);
       err += std::abs(guess[i] - std::log2(std::max(r.timed.back().seconds, 1e-12)));
       ++n;
     }

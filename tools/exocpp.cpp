@@ -319,6 +319,23 @@ std::pair<std::string, int64_t> parse_size(const std::string& text) {
   throw UsageError{"--size takes NAME=VALUE with VALUE a positive integer, not '" + text + "'"};
 }
 
+// Throws UsageError unless `sizes` gives every size argument of `p` a value and names nothing
+// else (`cmd` names the command in the message).
+void check_sizes(const std::string& cmd, const exocpp::Proc& p,
+                 const std::map<std::string, int64_t>& sizes) {
+  std::set<std::string> arg_names;
+  for (const exocpp::FnArg& a : p.args()) {
+    arg_names.insert(a.name.name());
+    if (a.type.is_control() && a.type.base == exocpp::ScalarKind::Size &&
+        !sizes.count(a.name.name()))
+      throw UsageError{cmd + ": no --size for size argument '" + a.name.name() + "' of proc " +
+                       p.name() + " (give --size " + a.name.name() + "=VALUE)"};
+  }
+  for (const auto& [name, value] : sizes)
+    if (!arg_names.count(name))
+      throw UsageError{cmd + ": proc " + p.name() + " has no argument '" + name + "' (--size)"};
+}
+
 int run_run(std::vector<std::string> args) {
   if (wants_help(args)) {
     std::cout << kRunHelp;
@@ -353,17 +370,7 @@ int run_run(std::vector<std::string> args) {
   exocpp::Proc p = parse_with_libraries(path, libs).proc(proc_name);
   // Every size argument from the command line, so that a run is reproduced from its command
   // line alone; other control arguments are drawn from the seed.
-  std::set<std::string> arg_names;
-  for (const exocpp::FnArg& a : p.args()) {
-    arg_names.insert(a.name.name());
-    if (a.type.is_control() && a.type.base == exocpp::ScalarKind::Size &&
-        !sizes.count(a.name.name()))
-      throw UsageError{"run: no --size for size argument '" + a.name.name() + "' of proc " +
-                       proc_name + " (give --size " + a.name.name() + "=VALUE)"};
-  }
-  for (const auto& [name, value] : sizes)
-    if (!arg_names.count(name))
-      throw UsageError{"run: proc " + proc_name + " has no argument '" + name + "' (--size)"};
+  check_sizes("run", p, sizes);
 
   std::vector<exocpp::ArgValue> values = exocpp::random_args(p, sizes, seed);
   exocpp::interpret(p, values);
@@ -427,11 +434,8 @@ int run_tune(std::vector<std::string> args) {
   if (proc_name.empty()) throw UsageError{"tune needs FILE.exo and PROC (see exocpp tune --help)"};
   c.proc = parse_with_libraries(path, libs).proc(proc_name);
   c.x86 = libs.count("x86") > 0;
-  for (const exocpp::FnArg& a : c.proc.args())
-    if (a.type.is_control() && a.type.base == exocpp::ScalarKind::Size &&
-        !c.sizes.count(a.name.name()))
-      throw UsageError{"tune: no --size for size argument '" + a.name.name() + "' of proc " +
-                       proc_name + " (give --size " + a.name.name() + "=VALUE)"};
+  check_sizes("tune", c.proc, c.sizes);
+  if (!c.verify_sizes.empty()) check_sizes("tune", c.proc, c.verify_sizes);
   return exocpp::cli::tune_command(c, std::cout, std::cerr);
 }
 

@@ -72,11 +72,16 @@ TEST(SketchSpace, AutoScheduleReturnsAProcThatComputesTheSame) {
   EXPECT_EQ(r.timed.size(), 3u);
 }
 
+// Decisions are named after the top-level statement of their nest: here n0 and n1, so a trace
+// naming n2 misses n1's decisions.
+TEST(SketchSpace, NestsAreNumberedByTheirStatement) {
+  Proc p = parse_proc(kTwoNests);
+  Choices c = Choices::replay(parse_trace("n0_tile_i=0 n0_par=0 n2_tile_i=0 n2_par=0"));
+  EXPECT_THROW(sketch_space()(p, c), SearchError);
+}
+
 TEST(SketchSpace, GuardsATileOfAnExtentNotProvedDivisible) {
   Proc p = parse_proc(kTwoNests);
-  Choices c = Choices::replay(
-      parse_trace("n0_tile_i=8 n0_par=0 n2_tile_i=0 n2_par=0"));  // nests at statements 0 and 1
-  EXPECT_THROW(sketch_space()(p, c), SearchError);  // nests are numbered by statement: n0, n1
   Choices d = Choices::replay(parse_trace("n0_tile_i=8 n0_unroll=0 n0_par=0 n1_tile_i=0 n1_par=0"));
   Proc q = sketch_space()(p, d);
   EXPECT_TRUE(has(q, "if 8 * io + ii < N:")) << q;
