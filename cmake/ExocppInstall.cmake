@@ -42,8 +42,12 @@ function(exocpp_header_closure out_var)
   set(${out_var} ${seen} PARENT_SCOPE)
 endfunction()
 
-exocpp_header_closure(exocpp_public_headers include/exocpp/exocpp.h hwlibs/x86/x86.h
-                      hwlibs/cuda/cuda.h hwlibs/gemmini/gemmini.h hwlibs/gemmini/gemmini_model.h)
+set(exocpp_root_headers include/exocpp/exocpp.h hwlibs/x86/x86.h hwlibs/cuda/cuda.h
+                        hwlibs/gemmini/gemmini.h hwlibs/gemmini/gemmini_model.h)
+if(EXOCPP_HAVE_MPI)
+  list(APPEND exocpp_root_headers search/mpi/mpi_timer.h)
+endif()
+exocpp_header_closure(exocpp_public_headers ${exocpp_root_headers})
 foreach(header IN LISTS exocpp_public_headers)
   get_filename_component(dir ${header} DIRECTORY)
   string(REGEX REPLACE "^include/exocpp/?" "" dir "${dir}")  # exocpp.h is the root's own header
@@ -54,6 +58,9 @@ endforeach()
 # Exported names are the in-tree aliases: exocpp_x86 is exocpp::x86, exocpp_core exocpp::core.
 set(exocpp_exported_targets exocpp exocpp_core exocpp_checker exocpp_rewrites exocpp_codegen
                             exocpp_driver exocpp_search exocpp_x86 exocpp_cuda exocpp_gemmini exocpp_gemmini_model)
+if(EXOCPP_HAVE_MPI)
+  list(APPEND exocpp_exported_targets exocpp_search_mpi)
+endif()
 foreach(target IN LISTS exocpp_exported_targets)
   string(REGEX REPLACE "^exocpp_" "" export_name ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name})

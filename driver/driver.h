@@ -37,6 +37,11 @@ CSource compile_procs_to_c(const std::vector<Proc>& procs, const std::string& li
 void emit_c(const std::vector<Proc>& procs, const std::string& lib_name,
             const std::string& dir = ".");
 
+// Writes `text` to the file `path` whole or not at all, as emit_c writes its files: a failure
+// leaves what `path` held before. Throws CodegenError naming the file. For any other output a
+// tool writes (a tuner's plot).
+void write_file_atomically(const std::string& path, const std::string& text);
+
 // The CUDA library for `procs`: lib_name.cu (kernels as __global__ functions, host functions
 // that launch them and take device pointers) and lib_name.h (C prototypes). Before emission,
 // every kernel is proved race-free (checker::kernel_is_race_free) and every parallel loop's

@@ -92,7 +92,7 @@ void commit(const std::string& dir, std::vector<Output>& outs) {
   };
   for (Output& o : outs) {
     // Keep what the target holds now, to restore it if a later output fails.
-    std::string b = temp_name(dir, o.target.substr(dir.size() + 1), "old");
+    std::string b = temp_name(dir, o.target.substr(o.target.rfind('/') + 1), "old");
     if (::link(o.target.c_str(), b.c_str()) == 0) o.backup = b;
   }
   for (size_t k = 0; k < outs.size(); ++k) {
@@ -151,6 +151,19 @@ void write_library(CSource src, const std::string& lib_name, const std::string& 
 }
 
 }  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
+  std::vector<Output> outs(1);
+  outs[0].target = slash == std::string::npos ? "./" + path : path;  // a folder in every name
+  outs[0].text = text;
+  check_targets(dir, outs);
+  outs[0].tmp = write_temp(dir, outs[0].target.substr(outs[0].target.rfind('/') + 1), text);
+  commit(dir, outs);
+}
 
 void emit_c(const std::vector<Proc>& procs, const std::string& lib_name, const std::string& dir) {
   // Every error happens before any write.

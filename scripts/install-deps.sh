@@ -11,6 +11,7 @@ packages=(
   libz3-dev
   libsqlite3-dev             # the tuning database (search/database.h)
   libxgboost-dev             # the search's cost model (search/cost_model.h)
+  libopenmpi-dev openmpi-bin # measurement workers over MPI (search/mpi/mpi_timer.h) and mpirun
   libboost-graph-dev         # the proc call graph (codegen order)
   libomp-dev                 # OpenMP for `par` loops in generated C built with clang
   libopenblas-dev            # the SGEMM / DGEMM peer in bench/blas

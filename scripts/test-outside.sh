@@ -2,7 +2,9 @@
 # Uses exocpp as another project would: installs the build in BUILD_DIR (default build/) into a
 # temporary prefix, configures examples/outside against it with find_package(exocpp), builds it
 # (its kernel library is scheduled at build time by exocpp_add_library) and runs its program,
-# which checks the generated saxpy against a plain loop. The prefix and the build are removed on
+# which checks the generated saxpy against a plain loop. Then tunes saxpy with the installed
+# `exocpp tune` into a database and builds it again with that database (TUNE_DB): the build must
+# apply the tuned schedule, and the program pass again. The prefix and the builds are removed on
 # exit. Run by scripts/test.sh after the test suites.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +19,18 @@ cmake -S examples/outside -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
 cmake --build "$tmp/build" -j"$jobs"
 "$tmp/build/saxpy_app"
+
+# A short search, recorded; then the library built from its best schedule.
+"$tmp/prefix/bin/exocpp" tune examples/outside/saxpy.exo saxpy --size n=4096 --verify-size n=37 \
+  --trials 3 --seed 1 --db "$tmp/tune.sqlite" >/dev/null 2>&1
+cmake -S examples/outside -B "$tmp/tuned" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$tmp/prefix" -DSAXPY_TUNE_DB="$tmp/tune.sqlite" >/dev/null
+cmake --build "$tmp/tuned" -j"$jobs" 2>&1 | tee "$tmp/tuned.log"
+if ! grep -q "saxpy: the tuned schedule from $tmp/tune.sqlite" "$tmp/tuned.log"; then
+  echo "test-outside: the build with TUNE_DB did not apply the tuned schedule" >&2
+  exit 1
+fi
+"$tmp/tuned/saxpy_app"
 # The installed program runs from the prefix, without the build tree.
 "$tmp/prefix/bin/exocpp" --version
-echo "test-outside: examples/outside built and ran against the installed exocpp"
+echo "test-outside: examples/outside built and ran against the installed exocpp, by hand and tuned"

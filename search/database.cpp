@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "core/printer.h"
 
@@ -74,9 +75,10 @@ std::string cpu_model() {
   return "unknown";
 }
 
-TuneDatabase::TuneDatabase(const std::string& path) : path_(path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK) {
+TuneDatabase::TuneDatabase(const std::string& path, Mode mode) : path_(path) {
+  const int flags =
+      mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
@@ -84,13 +86,24 @@ TuneDatabase::TuneDatabase(const std::string& path) : path_(path) {
   }
   sqlite3_busy_timeout(db_, 5000);  // another process writing: wait, do not fail
   try {
+    if (mode == Mode::ReadOnly) {
+      // Fails here, naming the file, when it is not a tuning database.
+      Statement probe(db_, "SELECT id FROM workloads LIMIT 1", path_);
+      probe.step();
+      return;
+    }
     exec(
         "CREATE TABLE IF NOT EXISTS workloads(id INTEGER PRIMARY KEY, proc TEXT NOT NULL, "
         "sizes TEXT NOT NULL, target TEXT NOT NULL, cpu TEXT NOT NULL, "
         "UNIQUE(proc, sizes, target, cpu));"
         "CREATE TABLE IF NOT EXISTS measurements(workload INTEGER NOT NULL REFERENCES "
         "workloads(id), trace TEXT NOT NULL, seconds REAL NOT NULL, measured_at TEXT NOT NULL "
-        "DEFAULT CURRENT_TIMESTAMP, PRIMARY KEY(workload, trace));");
+        "DEFAULT CURRENT_TIMESTAMP, features TEXT, PRIMARY KEY(workload, trace));");
+    // A database from before the features column.
+    bool has_features = false;
+    Statement cols(db_, "PRAGMA table_info(measurements)", path_);
+    while (cols.step()) has_features = has_features || cols.text_at(1) == "features";
+    if (!has_features) exec("ALTER TABLE measurements ADD COLUMN features TEXT");
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
@@ -123,13 +136,44 @@ int64_t TuneDatabase::workload(const Proc& p, const std::map<std::string, int64_
   return sel.int_at(0);
 }
 
-void TuneDatabase::record(int64_t workload, const std::string& trace, double seconds) {
+std::optional<int64_t> TuneDatabase::find_workload(const Proc& p,
+                                                   const std::map<std::string, int64_t>& sizes,
+                                                   const std::string& target,
+                                                   const std::string& cpu) const {
+  Statement sel(db_,
+                "SELECT id FROM workloads WHERE proc = ? AND sizes = ? AND target = ? AND cpu = ?",
+                path_);
+  sel.bind(1, to_string(p)).bind(2, sizes_text(sizes)).bind(3, target).bind(4, cpu);
+  if (!sel.step()) return std::nullopt;
+  return sel.int_at(0);
+}
+
+void TuneDatabase::record(int64_t workload, const std::string& trace, double seconds,
+                          const std::vector<float>& features) {
+  std::ostringstream f;
+  f.precision(9);  // a float's digits, so that the model trains on the values it computed
+  for (size_t i = 0; i < features.size(); ++i) f << (i ? " " : "") << features[i];
   Statement st(db_,
-               "INSERT INTO measurements(workload, trace, seconds) VALUES(?, ?, ?) "
+               "INSERT INTO measurements(workload, trace, seconds, features) VALUES(?, ?, ?, ?) "
                "ON CONFLICT(workload, trace) DO UPDATE SET seconds = excluded.seconds, "
-               "measured_at = CURRENT_TIMESTAMP",
+               "features = excluded.features, measured_at = CURRENT_TIMESTAMP",
                path_);
-  st.bind(1, workload).bind(2, trace).bind(3, seconds).step();
+  st.bind(1, workload).bind(2, trace).bind(3, seconds).bind(4, f.str()).step();
+}
+
+std::vector<TuneDatabase::Sample> TuneDatabase::samples(int64_t workload) const {
+  Statement st(
+      db_, "SELECT trace, seconds, features FROM measurements WHERE workload = ? ORDER BY trace",
+      path_);
+  st.bind(1, workload);
+  std::vector<Sample> out;
+  while (st.step()) {
+    Sample s{st.text_at(0), st.real_at(1), {}};
+    std::istringstream in(st.text_at(2));
+    for (float v; in >> v;) s.features.push_back(v);
+    out.push_back(std::move(s));
+  }
+  return out;
 }
 
 std::map<std::string, double> TuneDatabase::measured(int64_t workload) const {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <set>
@@ -136,9 +137,12 @@ std::string verify(const Proc& plain, const Proc& candidate,
 
 std::string TuneResult::report() const {
   std::ostringstream out;
-  out << "plain " << plain_seconds * 1e3 << " ms; best " << best_seconds * 1e3 << " ms ("
-      << (best_seconds > 0 ? plain_seconds / best_seconds : 0) << "x) after " << timed.size()
-      << " timed of " << attempts << " built";
+  if (plain_seconds > 0)
+    out << "plain " << plain_seconds * 1e3 << " ms; best " << best_seconds * 1e3 << " ms ("
+        << (best_seconds > 0 ? plain_seconds / best_seconds : 0) << "x)";
+  else
+    out << "plain not timed; best " << best_seconds * 1e3 << " ms";
+  out << " after " << timed.size() << " timed of " << attempts << " built";
   if (from_database) out << " (" << from_database << " times from the database)";
   out << "\n  best trace: "
       << (best_trace.decisions.empty() ? "(the plain proc)" : best_trace.to_string());
@@ -177,12 +181,21 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
 
   TuneResult r;
   const int64_t workload = opts.database ? opts.database->workload(p, opts.sizes, opts.target) : 0;
-  const std::map<std::string, double> stored =
-      opts.database ? opts.database->measured(workload) : std::map<std::string, double>{};
+  // What the database holds: times by trace (taken instead of timing again), and the features
+  // of each, which the cost model trains on from its first round.
+  std::map<std::string, double> stored;
+  std::map<std::string, std::vector<float>> stored_features;
+  if (opts.database)
+    for (TuneDatabase::Sample& s : opts.database->samples(workload)) {
+      stored[s.trace] = s.seconds;
+      if (s.features.size() == feature_names().size())
+        stored_features[s.trace] = std::move(s.features);
+    }
   r.plain = p;
-  r.plain_seconds = measure(p, opts.sizes, opts.measure);
+  r.plain_seconds = opts.time_plain ? measure(p, opts.sizes, opts.measure) : 0;
   r.best = p;
-  r.best_seconds = r.plain_seconds;
+  // Untimed, the plain proc is slower than anything.
+  r.best_seconds = opts.time_plain ? r.plain_seconds : std::numeric_limits<double>::infinity();
   std::set<std::string> seen = {to_string(p)};
 
   // Builds the candidate the choices give; times it when it is new. false when refused or seen.
@@ -207,35 +220,71 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
     }
     return Built{c.trace(), q};
   };
-  // Verifies and times a built candidate (or takes its time from the database).
-  auto time_candidate = [&](const Built& b) {
-    const std::string trace = b.trace.to_string();
-    double s = 0;
-    if (auto known = stored.find(trace); known != stored.end()) {
-      s = known->second;  // verified when it was stored
-      ++r.from_database;
-    } else {
-      if (std::string d = verify(p, b.proc, vsizes, opts.measure.compile); !d.empty())
+  // Verifies and times built candidates, together (or takes their times from the database),
+  // and takes them into the result in the order given.
+  auto time_batch = [&](const std::vector<const Built*>& batch) {
+    std::vector<double> secs(batch.size(), 0);
+    std::vector<Candidate> to_time;
+    std::vector<size_t> where;
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const std::string trace = batch[i]->trace.to_string();
+      if (auto known = stored.find(trace); known != stored.end()) {
+        secs[i] = known->second;  // verified when it was stored
+        ++r.from_database;
+        continue;
+      }
+      if (std::string d = verify(p, batch[i]->proc, vsizes, opts.measure.compile); !d.empty())
         throw SoundnessError(trace, d);
-      s = measure(b.proc, opts.sizes, opts.measure);
-      if (opts.database) opts.database->record(workload, trace, s);
+      to_time.push_back({batch[i]->trace, batch[i]->proc, 0});
+      where.push_back(i);
     }
-    r.timed.push_back({b.trace, b.proc, s});
-    if (s < r.best_seconds) {
-      r.best = b.proc;
-      r.best_trace = b.trace;
-      r.best_seconds = s;
+    if (!to_time.empty()) {
+      std::vector<double> t;
+      if (opts.timer) {
+        t = opts.timer->time(to_time, opts.sizes, opts.measure);
+        if (t.size() != to_time.size())
+          throw SearchError("tune: the candidate timer returned " + std::to_string(t.size()) +
+                            " times for " + std::to_string(to_time.size()) + " candidates");
+      } else {
+        for (const Candidate& c : to_time) t.push_back(measure(c.proc, opts.sizes, opts.measure));
+      }
+      for (size_t k = 0; k < where.size(); ++k) {
+        secs[where[k]] = t[k];
+        if (opts.database)
+          opts.database->record(workload, to_time[k].trace.to_string(), t[k],
+                                features(to_time[k].proc, opts.sizes));
+      }
     }
-    if (opts.progress) opts.progress(static_cast<int>(r.timed.size()), s, r.best_seconds);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const double s = secs[i];
+      r.timed.push_back({batch[i]->trace, batch[i]->proc, s});
+      if (s < r.best_seconds) {
+        r.best = batch[i]->proc;
+        r.best_trace = batch[i]->trace;
+        r.best_seconds = s;
+      }
+      if (opts.progress)
+        opts.progress(Progress{static_cast<int>(r.timed.size()), s, r.best_seconds, r.model_error,
+                               seconds_since(t0)});
+    }
   };
   auto budget_left = [&] {
     return static_cast<int>(r.timed.size()) < opts.trials && r.attempts < max_attempts &&
            seconds_since(t0) < opts.max_seconds;
   };
 
-  // The first generation: drawn at random.
-  while (budget_left() && static_cast<int>(r.timed.size()) < opts.population)
-    if (std::optional<Built> b = build(Choices::random(rng()))) time_candidate(*b);
+  const auto timed_count = [&] { return static_cast<int>(r.timed.size()); };
+  // The first generation: drawn at random, built, then timed together.
+  {
+    std::vector<Built> first;
+    const int want = std::min(opts.population, opts.trials);
+    while (static_cast<int>(first.size()) < want && r.attempts < max_attempts &&
+           seconds_since(t0) < opts.max_seconds)
+      if (std::optional<Built> b = build(Choices::random(rng()))) first.push_back(std::move(*b));
+    std::vector<const Built*> batch;
+    for (const Built& b : first) batch.push_back(&b);
+    time_batch(batch);
+  }
 
   // Then: mutations and crossovers of the fastest, and a share of fresh draws.
   std::uniform_real_distribution<double> u(0, 1);
@@ -262,7 +311,7 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
 
   if (!opts.cost_model) {
     while (budget_left())
-      if (std::optional<Built> b = build(propose())) time_candidate(*b);
+      if (std::optional<Built> b = build(propose())) time_batch({&*b});
   }
   // With the model: each round builds up to `proposals` new candidates, retrains on every time
   // so far, and times the `timed_per_round` the model ranks fastest plus one drawn from the rest
@@ -272,10 +321,17 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
   while (opts.cost_model && budget_left()) {
     std::vector<std::vector<float>> rows;
     std::vector<float> targets;
+    std::set<std::string> in_rows;
     for (const Candidate& c : r.timed) {
       rows.push_back(features(c.proc, opts.sizes));
       targets.push_back(static_cast<float>(std::log2(std::max(c.seconds, 1e-12))));
+      in_rows.insert(c.trace.to_string());
     }
+    for (const auto& [trace, f] : stored_features)
+      if (!in_rows.count(trace)) {
+        rows.push_back(f);
+        targets.push_back(static_cast<float>(std::log2(std::max(stored.at(trace), 1e-12))));
+      }
     if (!rows.empty()) model.train(rows, targets);
     // Candidates built in earlier rounds and not timed stay in the pool: ranked again by the
     // retrained model, they compete with the new ones.
@@ -295,17 +351,20 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
     if (order.size() > pick.size())
       pick.push_back(order[pick.size() + std::uniform_int_distribution<size_t>(
                                              0, order.size() - pick.size() - 1)(rng)]);
-    double err = 0;
-    int n = 0;
+    if (static_cast<int>(pick.size()) > opts.trials - timed_count())
+      pick.resize(static_cast<size_t>(std::max(0, opts.trials - timed_count())));
     std::vector<bool> taken(pool.size(), false);
+    std::vector<const Built*> batch;
     for (size_t i : pick) {
-      if (!budget_left()) break;
       taken[i] = true;
-      time_candidate(pool[i]);
-      err += std::abs(guess[i] - std::log2(std::max(r.timed.back().seconds, 1e-12)));
-      ++n;
+      batch.push_back(&pool[i]);
     }
-    if (n && model.trained()) r.model_error = err / n;
+    const size_t before = r.timed.size();
+    time_batch(batch);
+    double err = 0;
+    for (size_t k = 0; k < pick.size(); ++k)
+      err += std::abs(guess[pick[k]] - std::log2(std::max(r.timed[before + k].seconds, 1e-12)));
+    if (!pick.empty() && model.trained()) r.model_error = err / static_cast<double>(pick.size());
     std::vector<Built> rest;
     for (size_t i = 0; i < pool.size(); ++i)
       if (!taken[i]) rest.push_back(std::move(pool[i]));
@@ -321,13 +380,16 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
   if (top.size() > static_cast<size_t>(std::max(1, opts.final_candidates)))
     top.resize(static_cast<size_t>(std::max(1, opts.final_candidates)));
   if (!top.empty()) {
-    std::vector<Proc> procs = {p};
+    // procs[0] is the plain proc when it is timed.
+    const size_t first = opts.time_plain ? 0 : 1;
+    std::vector<Proc> procs;
+    if (opts.time_plain) procs.push_back(p);
     for (const Candidate* c : top) procs.push_back(c->proc);
     std::vector<double> t = measure_side_by_side(procs, opts.sizes, opts.measure);
-    size_t win = static_cast<size_t>(std::min_element(t.begin(), t.end()) - t.begin());
-    r.plain_seconds = t[0];
+    const size_t win = static_cast<size_t>(std::min_element(t.begin(), t.end()) - t.begin());
+    if (opts.time_plain) r.plain_seconds = t[0];
     r.best = procs[win];
-    r.best_trace = win == 0 ? Trace{} : top[win - 1]->trace;
+    r.best_trace = win + first == 0 ? Trace{} : top[win + first - 1]->trace;
     r.best_seconds = t[win];
   }
   if (!r.best_trace.decisions.empty()) {

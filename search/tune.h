@@ -44,6 +44,30 @@ struct MeasureOptions {
   double max_spread = 0.05;
 };
 
+// Where a search stands after a timed candidate.
+struct Progress {
+  int trial = 0;            // candidates timed so far (the plain proc not counted)
+  double seconds = 0;       // this candidate's median time
+  double best_seconds = 0;  // the fastest so far (the plain proc included)
+  double model_error = -1;  // TuneResult::model_error as it stands; -1 before the model chose
+  double elapsed = 0;       // wall time since the search began
+};
+
+struct Candidate;
+
+// Times candidates for tune(): by default each in this process, one after another (measure());
+// search/mpi_timer.h times a batch on the ranks of an MPI job instead. Candidates reach a timer
+// only after they were verified.
+class CandidateTimer {
+ public:
+  virtual ~CandidateTimer() = default;
+  // The median time of one call of each candidate of `batch` (its trace in the space being
+  // searched and the proc it gave) at `sizes`, timed as `opts` says; in the batch's order.
+  virtual std::vector<double> time(const std::vector<Candidate>& batch,
+                                   const std::map<std::string, int64_t>& sizes,
+                                   const MeasureOptions& opts) = 0;
+};
+
 struct TuneOptions {
   uint64_t seed = 1;
   int trials = 32;           // candidates timed (the plain proc not counted)
@@ -57,6 +81,9 @@ struct TuneOptions {
   bool cost_model = true;
   int proposals = 24;
   int timed_per_round = 3;
+  // false: the plain proc is not timed (plain_seconds stays 0) and cannot be the pick, for a
+  // proc far too slow to time at the tuning sizes (a plain GEMM at 2048 takes most of a minute).
+  bool time_plain = true;
   std::map<std::string, int64_t> sizes;         // the sizes the candidates are timed at
   std::map<std::string, int64_t> verify_sizes;  // the sizes they are checked at (default: sizes)
   MeasureOptions measure{};
@@ -67,7 +94,10 @@ struct TuneOptions {
   TuneDatabase* database = nullptr;
   std::string target = "plain";
   // Called after each timed candidate (for a progress line).
-  std::function<void(int trial, double seconds, double best_seconds)> progress;
+  std::function<void(const Progress&)> progress;
+  // Who times the candidates (nullptr: this process, one at a time). The search hands it the
+  // candidates of a generation or a model round together, so several can be timed at once.
+  CandidateTimer* timer = nullptr;
 };
 
 struct Candidate {
@@ -77,10 +107,10 @@ struct Candidate {
 };
 
 struct TuneResult {
-  Proc plain;  // the input, timed as it is
-  double plain_seconds = 0;
-  Proc best;         // the fastest candidate (the plain proc when none was faster)
-  Trace best_trace;  // empty when the plain proc won
+  Proc plain;                // the input, timed as it is
+  double plain_seconds = 0;  // 0 when TuneOptions::time_plain was false
+  Proc best;                 // the fastest candidate (the plain proc when none was faster)
+  Trace best_trace;          // empty when the plain proc won
   // The schedule calls the space recorded for the best candidate (Choices::note), as C++
   // statements on a proc `p`; empty when the space records none or the plain proc won.
   std::vector<std::string> best_script;

@@ -105,7 +105,8 @@ const char* kRunHelp =
 
 const char* kTuneHelp =
     "usage: exocpp tune FILE.exo PROC --size NAME=VALUE ... [--verify-size NAME=VALUE ...]\n"
-    "                   [--trials T] [--minutes M] [--seed S] [--db FILE] [--lib x86]\n"
+    "                   [--trials T] [--minutes M] [--seed S] [--db FILE] [--plot FILE.svg]\n"
+    "                   [--lib x86]\n"
     "\n"
     "Searches a schedule for PROC (docs/search.md): each loop nest may be tiled, its tile loops\n"
     "moved out, its innermost loop unrolled (or, with --lib x86, vectorized through the x86\n"
@@ -122,6 +123,8 @@ const char* kTuneHelp =
     "                            first candidates\n"
     "  --db FILE                 an SQLite tuning database: candidates it holds for this proc,\n"
     "                            sizes and CPU take their stored time, new times are stored\n"
+    "  --plot FILE.svg           draw each candidate's time and the best so far against the\n"
+    "                            trial number (written whole or not at all)\n"
     "\n"
     "Exits 1 with the error when a candidate computes something else than PROC (a bug in\n"
     "exocpp: the message holds the candidate's trace).\n";
@@ -409,7 +412,7 @@ int run_tune(std::vector<std::string> args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool takes_value = a == "--size" || a == "--verify-size" || a == "--trials" ||
-                             a == "--minutes" || a == "--seed" || a == "--db";
+                             a == "--minutes" || a == "--seed" || a == "--db" || a == "--plot";
     if (takes_value && i + 1 == args.size()) throw UsageError{a + " needs a value"};
     if (a == "--size" || a == "--verify-size") {
       auto [name, value] = parse_size(args[++i]);
@@ -423,6 +426,8 @@ int run_tune(std::vector<std::string> args) {
       c.seed = static_cast<uint64_t>(positive(a, args[++i]));
     } else if (a == "--db") {
       c.database = args[++i];
+    } else if (a == "--plot") {
+      c.plot = args[++i];
     } else if (!a.empty() && a[0] != '-' && path.empty()) {
       path = a;
     } else if (!a.empty() && a[0] != '-' && proc_name.empty()) {

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "hwlibs/x86/x86.h"
+#include "search/plot.h"
 #include "search/sketch.h"
 
 namespace exocpp::cli {
@@ -27,9 +28,11 @@ int tune_command(const TuneCommand& c, std::ostream& out, std::ostream& progress
   o.max_seconds = c.minutes * 60;
   o.sizes = c.sizes;
   o.verify_sizes = c.verify_sizes;
-  o.progress = [&](int trial, double s, double best) {
-    progress << "trial " << trial << "/" << c.trials << ": " << ms(s) << " (best " << ms(best)
-             << ")\n";
+  o.progress = [&](const search::Progress& at) {
+    char tail[96] = "";
+    if (at.model_error >= 0) std::snprintf(tail, sizeof tail, ", model error %.2f", at.model_error);
+    progress << "trial " << at.trial << "/" << c.trials << ": " << ms(at.seconds) << " (best "
+             << ms(at.best_seconds) << tail << ", " << static_cast<int>(at.elapsed) << " s)\n";
   };
   std::unique_ptr<search::TuneDatabase> db;
   if (!c.database.empty()) {
@@ -39,6 +42,12 @@ int tune_command(const TuneCommand& c, std::ostream& out, std::ostream& progress
   }
   search::TuneResult r = search::auto_schedule(c.proc, sketch, o);
   out << r.report() << "\n\n" << r.script();
+  if (!c.plot.empty()) {
+    std::string title = c.proc.name();
+    for (const auto& [name, value] : c.sizes) title += " " + name + "=" + std::to_string(value);
+    write_file_atomically(c.plot, search::best_time_svg(r, title));
+    out << "\nplot: " << c.plot << "\n";
+  }
   return 0;
 }
 

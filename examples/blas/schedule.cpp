@@ -237,6 +237,23 @@ Proc schedule_gemm(const Precision& prec, const ScheduleOptions& opts) {
   return simplify(p);
 }
 
+Proc gemm_space(const Precision& prec, const Proc& p, search::Choices& c) {
+  if (p.name() != prec.name("gemm"))
+    throw std::invalid_argument("gemm_space: the space schedules " + prec.name("gemm") + ", not " +
+                                p.name());
+  ScheduleOptions o;
+  o.kc = static_cast<int>(c.pick_int("kc", {64, 128, 192, 256, 384, 512, 768}));
+  o.panels = static_cast<int>(c.pick_int("panels", {2, 4, 8, 16, 32, 64}));
+  o.pack_b = c.flip("pack_b");
+  c.note("ScheduleOptions o;");
+  c.note("o.kc = " + std::to_string(o.kc) + ";");
+  c.note("o.panels = " + std::to_string(o.panels) + ";");
+  c.note(std::string("o.pack_b = ") + (o.pack_b ? "true" : "false") + ";");
+  c.note("p = schedule_gemm(" + std::string(prec.blas_letter[0] == 's' ? "kSingle" : "kDouble") +
+         ", o);");
+  return schedule_gemm(prec, o);
+}
+
 std::vector<Proc> schedule_blas_helpers(const Precision& prec) {
   const Module m = parse_module(gemm_source(), {}, "gemm.exo");
   Proc scale = instantiate(m.proc("gemm_scale"), prec),

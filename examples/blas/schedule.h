@@ -70,6 +70,14 @@ exocpp::Proc plain_gemm(const Precision& prec);
 // opts.parallel); emit_c({result, ...}, "blas") writes it and every kernel it calls.
 exocpp::Proc schedule_gemm(const Precision& prec, const ScheduleOptions& opts = {});
 
+// The GEMM as a tuning space (search/choices.h, docs/search.md) over what the hand schedule
+// derives from the caches: the K block `kc` (64 to 768) and the NR-column panels of B packed as
+// one block `panels` (2 to 64), and whether B is packed at all. The register tile stays the
+// precision's (6 x 4 registers: the register file decides it, not the caches). `p` must be
+// plain_gemm(prec), which every candidate is checked against; each decision is recorded as the
+// ScheduleOptions field it sets (Choices::note).
+exocpp::Proc gemm_space(const Precision& prec, const exocpp::Proc& p, exocpp::search::Choices& c);
+
 // The procs that make the gemm a BLAS gemm (blas_like.h), at `prec`: sgemm_scale (C = beta C),
 // sgemm_copy (dst = alpha src) and sgemm_copy_transposed (dst = alpha src^T, in 16 x 16 tiles so
 // that both sides of the copy stay in cache); d* in f64.

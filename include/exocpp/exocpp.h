@@ -31,5 +31,7 @@
 #include "rewrites/target.h"
 #include "rewrites/validate.h"
 #include "search/choices.h"
+#include "search/plot.h"
 #include "search/sketch.h"
 #include "search/tune.h"
+#include "search/tuned.h"

@@ -119,13 +119,25 @@ TEST(Tune, WithoutTheModelEveryProposalIsTimed) {
   EXPECT_EQ(r.model_error, -1);
 }
 
+TEST(Tune, APlainProcNotTimedIsNeverThePick) {
+  Proc p = parse_proc(kScale);
+  TuneOptions o = quick(2);
+  o.time_plain = false;
+  TuneResult r = tune(p, tiles, o);
+  EXPECT_EQ(r.plain_seconds, 0);
+  ASSERT_FALSE(r.timed.empty());
+  EXPECT_FALSE(r.best_trace.decisions.empty()) << r.report();
+  EXPECT_NE(r.report().find("plain not timed"), std::string::npos) << r.report();
+}
+
 TEST(Tune, AProgressCallbackSeesEachTimedCandidate) {
   Proc p = parse_proc(kScale);
   TuneOptions o = quick(3);
   int calls = 0;
-  o.progress = [&](int trial, double, double best) {
-    EXPECT_EQ(trial, ++calls);
-    EXPECT_GT(best, 0);
+  o.progress = [&](const Progress& at) {
+    EXPECT_EQ(at.trial, ++calls);
+    EXPECT_GT(at.best_seconds, 0);
+    EXPECT_LE(at.best_seconds, at.seconds);
   };
   TuneResult r = tune(p, tiles, o);
   EXPECT_EQ(calls, static_cast<int>(r.timed.size()));

@@ -2,6 +2,9 @@
 // errors.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "cli_run.h"
@@ -45,6 +48,29 @@ TEST(CliTune, HelpDescribesTheCommand) {
   CliRun r = run_cli("tune --help");
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("usage: exocpp tune FILE.exo PROC"), std::string::npos) << r.out;
+}
+
+TEST(CliTune, PlotWritesTheBestTimeAgainstTrialsAsSvg) {
+  std::string path = write_temp("cli_tune_plot.exo", kScale);
+  std::string svg = ::testing::TempDir() + "cli_tune_plot.svg";
+  std::remove(svg.c_str());
+  CliRun r =
+      run_cli("tune " + path + " scale --size n=256 --verify-size n=5 --trials 2 --plot " + svg);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("plot: " + svg), std::string::npos) << r.out;
+  std::ifstream in(svg);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.rfind("<svg ", 0), 0u) << text;
+  EXPECT_NE(text.find("scale n=256"), std::string::npos) << text;
+}
+
+TEST(CliTune, APlotIntoAMissingFolderIsAnErrorAndWritesNothing) {
+  std::string path = write_temp("cli_tune_plot_bad.exo", kScale);
+  std::string svg = ::testing::TempDir() + "no_such_folder/plot.svg";
+  CliRun r = run_cli("tune " + path + " scale --size n=64 --trials 1 --plot " + svg);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("no_such_folder"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::ifstream(svg).good());
 }
 
 }  // namespace
