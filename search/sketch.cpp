@@ -178,16 +178,63 @@ Proc schedule_nest(Proc q, int k, const SketchOptions& o, Choices& c) {
   return q;
 }
 
+// The buffer the nest at `top` computes: the one the last statement of its innermost body
+// assigns (earlier statements may compute locals, as `sx = ..; bx[y, x] = sx / 3`); "" when that
+// statement is not an assignment.
+std::string produced_buffer(const Cursor& top) {
+  const Cursor last = perfect_chain(top).back();
+  const AssignNode* a = last.body()[last.body().size() - 1].stmt().as<AssignNode>();
+  return a ? a->name.name() : "";
+}
+
+// Multi-stage procs (Halide's producer placement): for each buffer allocated at the top of the
+// proc whose producer is a perfect nest followed by another top-level nest (its consumer), the
+// decision <buffer>_at: "root" (left where it is), "inline" (compute_inline: the consumer
+// computes each value it reads), or one of the consumer's outer loops (up to two):
+// compute_and_store_at there, each iteration computing the region it reads into a buffer of its
+// own. Producers are placed in program order.
+Proc place_producers(Proc q, const SketchOptions& o, Choices& c) {
+  if (!o.place_producers) return q;
+  std::vector<std::string> buffers;
+  for (int i = 0; i < q.body_cursor().size(); ++i)
+    if (const AllocNode* a = q.body_cursor()[i].stmt().as<AllocNode>())
+      buffers.push_back(a->name.name());
+  for (const std::string& f : buffers) {
+    const Cursor body = q.body_cursor();
+    int k = 0;
+    while (k < body.size() && !(is_loop(body[k]) && produced_buffer(body[k]) == f)) ++k;
+    int consumer = k + 1;
+    while (consumer < body.size() && !is_loop(body[consumer])) ++consumer;
+    if (k >= body.size() || consumer >= body.size()) continue;
+    std::vector<std::string> options = {"root", "inline"};
+    const std::vector<Cursor> chain = perfect_chain(body[consumer]);
+    for (size_t d = 0; d < chain.size() && d < 2; ++d) options.push_back(iter_of(chain[d]));
+    const std::string at = c.pick(f + "_at", options);
+    if (at == "root") continue;
+    const std::string producer = quoted(loop_ref(q, body[k]));
+    if (at == "inline") {
+      c.note("p = compute_inline(p, " + producer + ");");
+      q = compute_inline(q, body[k]);
+      continue;
+    }
+    const Cursor where = chain[static_cast<size_t>(
+        std::find(options.begin() + 2, options.end(), at) - (options.begin() + 2))];
+    c.note("p = compute_and_store_at(p, " + producer + ", {" + quoted(loop_ref(q, where)) + "});");
+    q = compute_and_store_at(q, body[k], {where});
+  }
+  return q;
+}
+
 }  // namespace
 
 Space sketch_space(const SketchOptions& opts) {
   return [opts](const Proc& p, Choices& c) {
-    Proc q = p;
+    Proc q = place_producers(p, opts, c);
     // Last nest first: scheduling a nest adds statements at or after it (tails) or just before
     // it (vectorize's bound constants), never before an earlier nest.
     std::vector<int> nests;
-    for (int i = 0; i < p.body_cursor().size(); ++i)
-      if (is_loop(p.body_cursor()[i])) nests.push_back(i);
+    for (int i = 0; i < q.body_cursor().size(); ++i)
+      if (is_loop(q.body_cursor()[i])) nests.push_back(i);
     for (size_t j = nests.size(); j-- > 0;) q = schedule_nest(q, nests[j], opts, c);
     return q;
   };

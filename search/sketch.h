@@ -1,7 +1,8 @@
 // A schedule space for a proc nobody scheduled (Ansor's sketch rules, a first set): each
-// top-level loop nest may be tiled, reordered so that the tile loops come first, have its
-// innermost loop unrolled or vectorized through a hardware library's instructions, and its
-// outermost loop run in parallel. Every step is an ordinary scheduling operation, so every
+// producer of a multi-stage proc may be inlined into its consumer or computed at one of the
+// consumer's loops; each top-level loop nest may be tiled, reordered so that the tile loops come
+// first, have its innermost loop unrolled or vectorized through a hardware library's instructions,
+// and its outermost loop run in parallel. Every step is an ordinary scheduling operation, so every
 // candidate is proved like a hand-written schedule, and a step the checker refuses prunes the
 // candidate. Each step is recorded as the C++ call that repeats it (Choices::note).
 //
@@ -10,8 +11,13 @@
 //   o.vector_memory = "AVX2";
 //   search::TuneResult r = search::tune(p, search::sketch_space(o), t);
 //
-// The decisions, per nest k (numbered from 0 in program order) and loop iterator i of the nest's
-// perfectly nested loops:
+// First, for a multi-stage proc, per buffer f allocated at the top of the proc and computed by a
+// perfect nest that another top-level nest follows (its consumer):
+//   f_at            "root" (left alone), "inline" (compute_inline), or the iterator of one of the
+//                   consumer's two outer loops (compute_and_store_at there: each iteration
+//                   computes the region of f it reads, halo included, into a buffer of its own).
+// Then, per nest k of what results (numbered from 0 in program order) and loop iterator i of
+// the nest's perfectly nested loops:
 //   n<k>_tile_<i>   0 (not tiled) or one of tile_sizes: divide_loop into <i>o, <i>i (perfect
 //                   where the checker proves the extent divisible, else guarded);
 //   n<k>_order      the order of the innermost (up to three) point loops, a permutation;
@@ -38,6 +44,8 @@ struct SketchOptions {
   std::vector<Proc> instructions;
   std::string vector_memory;
   std::vector<int64_t> vector_widths = {8};
+  // Multi-stage procs: offer each producer's placement (<buffer>_at, below).
+  bool place_producers = true;
 };
 
 Space sketch_space(const SketchOptions& opts = {});

@@ -155,6 +155,10 @@ std::string TuneResult::report() const {
   if (model_error >= 0)
     out << "\n  cost model: mean |log2 predicted - log2 measured| " << model_error
         << " in the last round";
+  if (model_pick_seconds > 0)
+    out << "\n  cost model's pick among the candidates never timed: " << model_pick_seconds * 1e3
+        << " ms (" << best_seconds / model_pick_seconds << " of the best's speed; trace "
+        << model_pick_trace.to_string() << ")";
   return out.str();
 }
 
@@ -317,8 +321,8 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
   // so far, and times the `timed_per_round` the model ranks fastest plus one drawn from the rest
   // (so that the model also learns where it is wrong).
   CostModel model;
-  std::vector<Built> pool;
-  while (opts.cost_model && budget_left()) {
+  // Retrains the model on every time measured so far, and those the database holds.
+  auto retrain = [&] {
     std::vector<std::vector<float>> rows;
     std::vector<float> targets;
     std::set<std::string> in_rows;
@@ -333,14 +337,21 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
         targets.push_back(static_cast<float>(std::log2(std::max(stored.at(trace), 1e-12))));
       }
     if (!rows.empty()) model.train(rows, targets);
+  };
+  std::vector<Built> pool;
+  auto predict_pool = [&] {
+    std::vector<std::vector<float>> cand;
+    for (const Built& b : pool) cand.push_back(features(b.proc, opts.sizes));
+    return model.predict(cand);
+  };
+  while (opts.cost_model && budget_left()) {
+    retrain();
     // Candidates built in earlier rounds and not timed stay in the pool: ranked again by the
     // retrained model, they compete with the new ones.
     for (int k = 0; k < opts.proposals && r.attempts < max_attempts; ++k)
       if (std::optional<Built> b = build(propose())) pool.push_back(std::move(*b));
     if (pool.empty()) break;
-    std::vector<std::vector<float>> cand;
-    for (const Built& b : pool) cand.push_back(features(b.proc, opts.sizes));
-    std::vector<double> guess = model.predict(cand);
+    std::vector<double> guess = predict_pool();
     std::vector<size_t> order(pool.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(),
@@ -371,6 +382,18 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
     pool = std::move(rest);
   }
 
+  // How good is the model? Retrained on everything, it picks the candidate it ranks fastest
+  // among those built and never timed; the pick is verified and timed with the finalists below.
+  std::optional<Built> model_pick;
+  if (opts.cost_model && !pool.empty() && !r.timed.empty()) {
+    retrain();
+    std::vector<double> guess = predict_pool();
+    size_t i = static_cast<size_t>(std::min_element(guess.begin(), guess.end()) - guess.begin());
+    if (std::string d = verify(p, pool[i].proc, vsizes, opts.measure.compile); !d.empty())
+      throw SoundnessError(pool[i].trace.to_string(), d);
+    model_pick = std::move(pool[i]);
+  }
+
   // Near-ties must not flip the pick from run to run: the plain proc and the fastest few are
   // timed again, side by side, and the pick is made on those times.
   std::vector<const Candidate*> top;
@@ -380,17 +403,31 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
   if (top.size() > static_cast<size_t>(std::max(1, opts.final_candidates)))
     top.resize(static_cast<size_t>(std::max(1, opts.final_candidates)));
   if (!top.empty()) {
-    // procs[0] is the plain proc when it is timed.
-    const size_t first = opts.time_plain ? 0 : 1;
+    // The plain proc (when it is timed), the fastest few, the model's pick (when there is one).
     std::vector<Proc> procs;
-    if (opts.time_plain) procs.push_back(p);
-    for (const Candidate* c : top) procs.push_back(c->proc);
+    std::vector<Trace> traces;
+    if (opts.time_plain) {
+      procs.push_back(p);
+      traces.push_back(Trace{});
+    }
+    for (const Candidate* c : top) {
+      procs.push_back(c->proc);
+      traces.push_back(c->trace);
+    }
+    if (model_pick) {
+      procs.push_back(model_pick->proc);
+      traces.push_back(model_pick->trace);
+    }
     std::vector<double> t = measure_side_by_side(procs, opts.sizes, opts.measure);
     const size_t win = static_cast<size_t>(std::min_element(t.begin(), t.end()) - t.begin());
     if (opts.time_plain) r.plain_seconds = t[0];
     r.best = procs[win];
-    r.best_trace = win + first == 0 ? Trace{} : top[win + first - 1]->trace;
+    r.best_trace = traces[win];
     r.best_seconds = t[win];
+    if (model_pick) {
+      r.model_pick_trace = model_pick->trace;
+      r.model_pick_seconds = t.back();
+    }
   }
   if (!r.best_trace.decisions.empty()) {
     Choices again = Choices::replay(r.best_trace);

@@ -74,7 +74,8 @@ struct TuneOptions {
   double max_seconds = 600;  // wall-time budget; the search stops between candidates
   int population = 8;        // the first generation, and how many parents are kept
   int max_attempts = 0;      // candidates built (accepted or refused); 0: 20 * trials
-  int final_candidates = 3;  // the fastest, timed again side by side with the plain proc
+  int final_candidates = 3;  // the fastest, timed again side by side with the plain proc (and
+                             // the cost model's pick, TuneResult::model_pick_trace)
   // After the first generation, rounds guided by the cost model (search/cost_model.h): each
   // builds up to `proposals` new candidates and times the `timed_per_round` the model ranks
   // fastest, plus one of the others at random. Without the model every proposal is timed.
@@ -121,6 +122,11 @@ struct TuneResult {
   // The cost model's mean |log2 predicted - log2 measured| over the candidates of its last
   // round, before it learned their times; -1 when the model never chose.
   double model_error = -1;
+  // The cost model's own pick at the end: retrained on every time, the candidate it ranks
+  // fastest among those built and never timed, then verified and timed with the finalists (it
+  // may be the best). Empty and 0 without the model or when every candidate built was timed.
+  Trace model_pick_trace;
+  double model_pick_seconds = 0;
   int duplicates = 0;                  // accepted candidates that printed like one already seen
   std::map<std::string, int> refused;  // refused candidates, by reason id
   int solver_unknown = 0;              // of those, refused because the checker could not decide

@@ -29,6 +29,46 @@ const char* kTwoNests = R"(def two(N: size, x: f32[N] @ DRAM, y: f32[N] @ DRAM, 
         z[i] = y[i] + x[i]
 )";
 
+// Two stages: t is computed over the whole range, then read three times per output.
+const char* kTwoStages = R"(def blur(N: size, x: f32[N + 2] @ DRAM, y: f32[N] @ DRAM):
+    t: f32[N + 2] @ DRAM
+    for i in seq(0, N + 2):
+        t[i] = x[i] * 0.5
+    for j in seq(0, N):
+        y[j] = t[j] + t[j + 1] + t[j + 2]
+)";
+
+TEST(SketchSpace, OffersEachProducerAPlacement) {
+  Proc p = parse_proc(kTwoStages);
+  Choices c = Choices::random(1);
+  sketch_space()(p, c);
+  const Decision* at = c.trace().find("t_at");
+  ASSERT_NE(at, nullptr) << c.trace().to_string();
+  EXPECT_EQ(at->options, (std::vector<std::string>{"root", "inline", "j"}));
+}
+
+TEST(SketchSpace, InlinesAProducer) {
+  Proc p = parse_proc(kTwoStages);
+  Choices c = Choices::guided({{"t_at", "inline"}, {"n0_tile_j", "0"}, {"n0_par", "0"}}, 1);
+  Proc q = sketch_space()(p, c);
+  EXPECT_EQ(to_string(q).find("t["), std::string::npos) << to_string(q);
+  EXPECT_EQ(compare_procs(p, q, {{"N", 9}}), "");
+  EXPECT_EQ(c.script().front(), "p = compute_inline(p, \"i\");");
+}
+
+TEST(SketchSpace, ComputesAProducerAtAConsumerLoop) {
+  Proc p = parse_proc(kTwoStages);
+  Choices c = Choices::guided({{"t_at", "j"}, {"n0_tile_j", "0"}, {"n0_par", "0"}}, 1);
+  Proc q = sketch_space()(p, c);
+  // One top-level loop (the consumer), computing what it reads of t inside.
+  int loops = 0;
+  for (int i = 0; i < q.body_cursor().size(); ++i)
+    loops += q.body_cursor()[i].stmt().as<ForNode>() != nullptr;
+  EXPECT_EQ(loops, 1) << to_string(q);
+  EXPECT_EQ(compare_procs(p, q, {{"N", 9}}), "");
+  EXPECT_EQ(c.script().front(), "p = compute_and_store_at(p, \"i\", {\"j\"});");
+}
+
 TEST(SketchSpace, TilesAPerfectNestAndMovesTheTileLoopsOut) {
   Proc p = parse_proc(kMatmul);
   Choices c =
@@ -114,11 +154,11 @@ TEST(SketchSpace, UnrollsASmallInnermostLoop) {
 // Every candidate the space builds from random decisions is accepted or refused; each accepted
 // one computes what the plain proc computes.
 TEST(SketchSpace, EveryRandomCandidateIsEquivalentOrRefused) {
-  for (const char* src : {kMatmul, kTwoNests}) {
+  for (const char* src : {kMatmul, kTwoNests, kTwoStages}) {
     Proc p = parse_proc(src);
-    const std::map<std::string, int64_t> sizes = src == kTwoNests
-                                                     ? std::map<std::string, int64_t>{{"N", 21}}
-                                                     : std::map<std::string, int64_t>{};
+    const std::map<std::string, int64_t> sizes = src == kMatmul
+                                                     ? std::map<std::string, int64_t>{}
+                                                     : std::map<std::string, int64_t>{{"N", 21}};
     int accepted = 0;
     for (uint64_t seed = 1; seed <= 24; ++seed) {
       Choices c = Choices::random(seed);

@@ -107,6 +107,19 @@ TEST(Tune, TheModelChoosesWhatToTimeAfterTheFirstGeneration) {
   EXPECT_GE(r.model_error, 0) << r.report();
 }
 
+TEST(Tune, TheModelsOwnPickIsTimedWithTheFinalists) {
+  Proc p = parse_proc(kScale);
+  TuneOptions o = quick(4);
+  o.population = 2;
+  o.proposals = 8;
+  o.timed_per_round = 1;
+  TuneResult r = tune(p, tiles, o);
+  ASSERT_FALSE(r.model_pick_trace.decisions.empty()) << r.report();
+  EXPECT_GT(r.model_pick_seconds, 0);
+  for (const Candidate& c : r.timed) EXPECT_NE(c.trace, r.model_pick_trace);  // never timed before
+  EXPECT_NE(r.report().find("cost model's pick"), std::string::npos) << r.report();
+}
+
 TEST(Tune, WithoutTheModelEveryProposalIsTimed) {
   Proc p = parse_proc(kScale);
   TuneOptions o = quick(5);
