@@ -3,6 +3,7 @@
 
 #include <Halide.h>
 
+#include <cctype>
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -89,7 +90,8 @@ Halide::JITUserContext context_for(int threads) {
 }
 
 void check_size(const char* what, int W, int H, const Schedule& s) {
-  if (W < s.vector_width || H < s.strip_rows || (s.tile_cols > 0 && W < s.tile_cols)) {
+  if (s.autoscheduler.empty() &&
+      (W < s.vector_width || H < s.strip_rows || (s.tile_cols > 0 && W < s.tile_cols))) {
     throw std::invalid_argument(
         std::string("halide_peer: ") + what + " needs W >= " + std::to_string(s.vector_width) +
         " and H >= " + std::to_string(s.strip_rows) + " under schedule " + to_string(s));
@@ -146,6 +148,19 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Loads Halide's autoscheduler plugin of that name once (Debian ships them beside libHalide).
+void load_autoscheduler(const std::string& name) {
+  static std::set<std::string> loaded;
+  if (loaded.count(name)) return;
+  std::string lower;
+  for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  Halide::load_plugin("/usr/lib/x86_64-linux-gnu/halide14/libautoschedule_" + lower + ".so");
+  loaded.insert(name);
+}
+
+// Under an autoscheduler, the manual schedule is not applied and the sizes are not limited by it.
+bool manual(const Schedule& s) { return s.autoscheduler.empty(); }
+
 // What each pipeline class keeps (its Impl adds the inputs): the schedule, and the pipeline of
 // the output Func compiled for the host, with StrictFloat when the schedule asks. The target is
 // kept for realize: given any other, it would compile the pipeline again.
@@ -155,10 +170,21 @@ struct CompiledPipeline {
   Pipeline pipeline;
   double compile_ms = 0;
 
-  // Compiles out's pipeline, timing the compilation alone (the JIT runtime made before).
+  // Compiles out's pipeline, timing the compilation alone (the JIT runtime made before). Under
+  // an autoscheduler the estimates are set and the autoscheduler runs first (its time is kept
+  // apart, in autoschedule_ms).
+  double autoschedule_ms = 0;
   void compile(Func out) {
     target = schedule.strict_float ? jit_target().with_feature(Target::StrictFloat) : jit_target();
     pipeline = Pipeline(out);
+    if (!schedule.autoscheduler.empty()) {
+      load_autoscheduler(schedule.autoscheduler);
+      out.set_estimates({{0, schedule.estimate_w}, {0, schedule.estimate_h}});
+      auto t0 = std::chrono::steady_clock::now();
+      pipeline.auto_schedule(schedule.autoscheduler, target,
+                             Halide::MachineParams(schedule.parallelism, 16 << 20, 40));
+      autoschedule_ms = ms_since(t0);
+    }
     jit_runtime_ms();
     auto t0 = std::chrono::steady_clock::now();
     pipeline.compile_jit(target);
@@ -189,6 +215,9 @@ int counting_do_task(Halide::JITUserContext* ctx, int (*f)(Halide::JITUserContex
 }  // namespace
 
 std::string to_string(const Schedule& s) {
+  if (!s.autoscheduler.empty())
+    return s.autoscheduler + " (estimates " + std::to_string(s.estimate_w) + "x" +
+           std::to_string(s.estimate_h) + ", parallelism " + std::to_string(s.parallelism) + ")";
   std::string r = "strip_rows=" + std::to_string(s.strip_rows) +
                   " vector_width=" + std::to_string(s.vector_width);
   if (s.tile_cols > 0) r += " tile_cols=" + std::to_string(s.tile_cols);
@@ -226,7 +255,8 @@ BlurU16::BlurU16(const Schedule& schedule) : impl_(std::make_unique<Impl>()) {
   // uint16 arithmetic throughout: the sums wrap, / 3 is unsigned division.
   blur_x(x, y) = (in(x, y) + in(x + 1, y) + in(x + 2, y)) / 3;
   blur_y(x, y) = (blur_x(x, y) + blur_x(x, y + 1) + blur_x(x, y + 2)) / 3;
-  schedule_pipeline(blur_y, blur_x, schedule);
+  if (manual(schedule)) schedule_pipeline(blur_y, blur_x, schedule);
+  impl_->in.set_estimates({{0, schedule.estimate_w + 2}, {0, schedule.estimate_h + 2}});
   impl_->compile(blur_y);
 }
 
@@ -272,7 +302,8 @@ UnsharpF32::UnsharpF32(const Schedule& schedule) : impl_(std::make_unique<Impl>(
   Expr center = in(x + 2, y + 2);
   out(x, y) = center + (center - by(x, y)) * 1.5f;
   // by is inlined into out (one use per point); bx slides down each strip.
-  schedule_pipeline(out, bx, schedule);
+  if (manual(schedule)) schedule_pipeline(out, bx, schedule);
+  impl_->in.set_estimates({{0, schedule.estimate_w + 4}, {0, schedule.estimate_h + 4}});
   impl_->compile(out);
 }
 
@@ -308,7 +339,9 @@ Conv5x5F32::Conv5x5F32(const Schedule& schedule) : impl_(std::make_unique<Impl>(
   conv(x, y) = 0.0f;
   conv(x, y) += w(r.x, r.y) * in(x + r.x, y + r.y);
   out(x, y) = conv(x, y);
-  schedule_reduction(out, conv, r, schedule);
+  if (manual(schedule)) schedule_reduction(out, conv, r, schedule);
+  impl_->in.set_estimates({{0, schedule.estimate_w + 4}, {0, schedule.estimate_h + 4}});
+  w.set_estimates({{0, 5}, {0, 5}});
   impl_->compile(out);
 }
 

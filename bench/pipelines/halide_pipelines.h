@@ -37,6 +37,12 @@ struct Schedule {
   bool sliding = true;
   bool unroll_taps = true;
   bool strict_float = false;
+  // Not empty: none of the above, but Halide's own autoscheduler of that name ("Mullapudi2016",
+  // "Adams2019", "Li2018"), loaded as a plugin from Debian's halide14 folder, schedules the
+  // pipeline for an output of estimate_w x estimate_h on `parallelism` cores (the other machine
+  // parameters Halide's defaults: a 16 MiB last-level cache, balance 40).
+  std::string autoscheduler = {};
+  int estimate_w = 1920, estimate_h = 1080, parallelism = 2;
 };
 
 std::string to_string(const Schedule& s);
