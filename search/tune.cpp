@@ -2,13 +2,17 @@
 #include "search/tune.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "core/printer.h"
 #include "core/test_inputs.h"
@@ -67,26 +71,21 @@ struct TimedCall {
   std::unique_ptr<CompiledLibrary> lib;
   CompiledLibrary::PreparedCall call;
 };
-TimedCall prepare_for_timing(const Proc& p, const std::map<std::string, int64_t>& sizes,
-                             const MeasureOptions& opts, const std::string& lib_name) {
-  auto lib = std::make_unique<CompiledLibrary>(std::vector<Proc>{p}, lib_name, opts.compile);
+// `lib` already compiled (several are compiled at once: parallel_for below).
+TimedCall prepare_compiled(std::unique_ptr<CompiledLibrary> lib, const Proc& p,
+                           const std::map<std::string, int64_t>& sizes) {
   CompiledLibrary::PreparedCall call = lib->prepare(p.name(), random_args(p, sizes, 1));
   call.run();
   return {std::move(lib), std::move(call)};
 }
+TimedCall prepare_for_timing(const Proc& p, const std::map<std::string, int64_t>& sizes,
+                             const MeasureOptions& opts, const std::string& lib_name) {
+  return prepare_compiled(
+      std::make_unique<CompiledLibrary>(std::vector<Proc>{p}, lib_name, opts.compile), p, sizes);
+}
 
-}  // namespace
-
-SoundnessError::SoundnessError(const std::string& trace, const std::string& difference)
-    : Error("soundness error", "tune", {},
-            "a candidate the scheduling operations accepted computes another result than the "
-            "plain proc (a bug in exocpp: please report it with this trace)\n  trace: " +
-                trace + "\n  " + difference) {}
-
-double measure(const Proc& p, const std::map<std::string, int64_t>& sizes,
-               const MeasureOptions& opts) {
-  TimedCall t = prepare_for_timing(p, sizes, opts, "tune_" + p.name());
-  CompiledLibrary::PreparedCall& call = t.call;
+// The median of the runs of `call`, repeated until the spread is small (MeasureOptions).
+double time_runs(CompiledLibrary::PreparedCall& call, const MeasureOptions& opts) {
   std::vector<double> times;
   const int lo = std::max(1, opts.min_repeats);
   while (static_cast<int>(times.size()) < std::max(lo, opts.max_repeats)) {
@@ -103,6 +102,61 @@ double measure(const Proc& p, const std::map<std::string, int64_t>& sizes,
     }
   }
   return median(times);
+}
+
+}  // namespace
+
+SoundnessError::SoundnessError(const std::string& trace, const std::string& difference)
+    : Error("soundness error", "tune", {},
+            "a candidate the scheduling operations accepted computes another result than the "
+            "plain proc (a bug in exocpp: please report it with this trace)\n  trace: " +
+                trace + "\n  " + difference) {}
+
+double measure(const Proc& p, const std::map<std::string, int64_t>& sizes,
+               const MeasureOptions& opts) {
+  TimedCall t = prepare_for_timing(p, sizes, opts, "tune_" + p.name());
+  return time_runs(t.call, opts);
+}
+
+void parallel_for(size_t n, int threads, const std::function<void(size_t)>& f) {
+  const size_t workers = std::min(n, static_cast<size_t>(std::max(1, threads)));
+  if (workers <= 1) {
+    for (size_t i = 0; i < n; ++i) f(i);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> errors(n);
+  std::vector<std::thread> pool;
+  for (size_t w = 0; w < workers; ++w)
+    pool.emplace_back([&] {
+      for (size_t i = next++; i < n; i = next++) {
+        try {
+          f(i);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      }
+    });
+  for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+std::vector<double> measure_batch(const std::vector<Proc>& procs,
+                                  const std::map<std::string, int64_t>& sizes,
+                                  const MeasureOptions& opts) {
+  std::vector<std::unique_ptr<CompiledLibrary>> libs(procs.size());
+  parallel_for(procs.size(), opts.compile_threads, [&](size_t i) {
+    libs[i] = std::make_unique<CompiledLibrary>(std::vector<Proc>{procs[i]},
+                                                "tune_" + std::to_string(i) + "_" + procs[i].name(),
+                                                opts.compile);
+  });
+  std::vector<double> out;
+  for (size_t i = 0; i < procs.size(); ++i) {
+    TimedCall t = prepare_compiled(std::move(libs[i]), procs[i], sizes);
+    out.push_back(time_runs(t.call, opts));
+  }
+  return out;
 }
 
 std::vector<double> measure_side_by_side(const std::vector<Proc>& procs,
@@ -237,11 +291,16 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
         ++r.from_database;
         continue;
       }
-      if (std::string d = verify(p, batch[i]->proc, vsizes, opts.measure.compile); !d.empty())
-        throw SoundnessError(trace, d);
       to_time.push_back({batch[i]->trace, batch[i]->proc, 0});
       where.push_back(i);
     }
+    // Verified on several threads (interpreter runs and compiles), reported in batch order.
+    std::vector<std::string> differs(to_time.size());
+    parallel_for(to_time.size(), opts.measure.compile_threads, [&](size_t k) {
+      differs[k] = verify(p, to_time[k].proc, vsizes, opts.measure.compile);
+    });
+    for (size_t k = 0; k < to_time.size(); ++k)
+      if (!differs[k].empty()) throw SoundnessError(to_time[k].trace.to_string(), differs[k]);
     if (!to_time.empty()) {
       std::vector<double> t;
       if (opts.timer) {
@@ -250,7 +309,9 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
           throw SearchError("tune: the candidate timer returned " + std::to_string(t.size()) +
                             " times for " + std::to_string(to_time.size()) + " candidates");
       } else {
-        for (const Candidate& c : to_time) t.push_back(measure(c.proc, opts.sizes, opts.measure));
+        std::vector<Proc> procs;
+        for (const Candidate& c : to_time) procs.push_back(c.proc);
+        t = measure_batch(procs, opts.sizes, opts.measure);
       }
       for (size_t k = 0; k < where.size(); ++k) {
         secs[where[k]] = t[k];

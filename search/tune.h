@@ -18,10 +18,12 @@
 // the plain proc is a soundness bug: tune throws SoundnessError with the trace, and stops.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/ir.h"
@@ -39,6 +41,9 @@ using Space = std::function<Proc(const Proc& p, Choices& c)>;
 // `max_repeats` runs were made; the median is kept.
 struct MeasureOptions {
   CompileOptions compile{"cc", {"-O3", "-march=native"}, true};
+  // Candidates of one batch are verified and compiled on this many threads at once (timed one
+  // at a time after): the cores this machine has.
+  int compile_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int min_repeats = 3;
   int max_repeats = 15;
   double max_spread = 0.05;
@@ -147,6 +152,14 @@ class SoundnessError : public Error {
 // The median time of one call of `p` compiled as `opts` says, on random arguments of `sizes`.
 double measure(const Proc& p, const std::map<std::string, int64_t>& sizes,
                const MeasureOptions& opts = {});
+// The median time of each of `procs`, compiled on opts.compile_threads threads at once, then
+// timed one after another, each as measure() times it.
+std::vector<double> measure_batch(const std::vector<Proc>& procs,
+                                  const std::map<std::string, int64_t>& sizes,
+                                  const MeasureOptions& opts = {});
+// Runs f(0) .. f(n - 1) on up to `threads` threads; the first exception (by index) is rethrown
+// after all have run.
+void parallel_for(size_t n, int threads, const std::function<void(size_t)>& f);
 // The median times of `procs` (same arguments), timed in turn, one run of each per round, so
 // that a change in the machine's state affects all alike.
 std::vector<double> measure_side_by_side(const std::vector<Proc>& procs,

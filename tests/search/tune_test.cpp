@@ -6,6 +6,11 @@
 #include <exocpp/exocpp.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "rewrites/rewrite_test_util.h"
 
 using namespace exocpp;
@@ -141,6 +146,33 @@ TEST(Tune, APlainProcNotTimedIsNeverThePick) {
   ASSERT_FALSE(r.timed.empty());
   EXPECT_FALSE(r.best_trace.decisions.empty()) << r.report();
   EXPECT_NE(r.report().find("plain not timed"), std::string::npos) << r.report();
+}
+
+TEST(Tune, ParallelForRunsEveryIndexAndRethrowsTheFirstError) {
+  std::vector<int> seen(40, 0);
+  parallel_for(seen.size(), 3, [&](size_t i) { seen[i] += 1; });
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 40);
+  try {
+    parallel_for(10, 2, [](size_t i) {
+      if (i == 3 || i == 7) throw std::runtime_error("index " + std::to_string(i));
+    });
+    ADD_FAILURE() << "no error rethrown";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "index 3");
+  }
+}
+
+TEST(Tune, ABatchIsCompiledTogetherAndTimedInItsOrder) {
+  Proc p = parse_proc(kScale);
+  std::vector<Proc> procs = {p, divide_loop(p, "i", 4, {"io", "ii"}, {.tail = Tail::Guard})};
+  MeasureOptions m;
+  m.min_repeats = 2;
+  m.max_repeats = 3;
+  m.compile_threads = 2;
+  std::vector<double> t = measure_batch(procs, {{"N", 100}}, m);
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_GT(t[0], 0);
+  EXPECT_GT(t[1], 0);
 }
 
 TEST(Tune, AProgressCallbackSeesEachTimedCandidate) {
