@@ -102,6 +102,15 @@ Proc schedule_nest(Proc q, int k, const SketchOptions& o, Choices& c) {
         // Not provably divisible: a guarded division instead (below).
       }
     }
+    // Not provably divisible: the partial tile cut off into a loop of its own after the tiles
+    // (the tiles stay a perfect nest the later steps can reorder and vectorize), or kept
+    // behind a guard inside them.
+    if (c.pick(n + "tail_" + it, {"cut", "guard"}) == "cut") {
+      q = divide_loop(q, loop, t, names, {.tail = Tail::Cut});
+      c.note("p = divide_loop(p, " + args + ", {.tail = Tail::Cut});");
+      tile_loops.push_back(names[0]);
+      continue;
+    }
     q = divide_loop(q, loop, t, names, {.tail = Tail::Guard});
     c.note("p = divide_loop(p, " + args + ");");
     guarded = true;

@@ -19,7 +19,9 @@
 // Then, per nest k of what results (numbered from 0 in program order) and loop iterator i of
 // the nest's perfectly nested loops:
 //   n<k>_tile_<i>   0 (not tiled) or one of tile_sizes: divide_loop into <i>o, <i>i (perfect
-//                   where the checker proves the extent divisible, else guarded);
+//                   where the checker proves the extent divisible);
+//   n<k>_tail_<i>   where it does not: "cut" (the partial tile a loop of its own after the
+//                   tiles, which stay a perfect nest) or "guard" (an `if` inside the tiles);
 //   n<k>_order      the order of the innermost (up to three) point loops, a permutation;
 //   n<k>_unroll     unroll the innermost loop (a constant extent of at most max_unroll);
 //   n<k>_vector     vectorize the innermost loop (when instructions are given), width from

@@ -122,15 +122,26 @@ TEST(SketchSpace, NestsAreNumberedByTheirStatement) {
 
 TEST(SketchSpace, GuardsATileOfAnExtentNotProvedDivisible) {
   Proc p = parse_proc(kTwoNests);
-  Choices d = Choices::replay(parse_trace("n0_tile_i=8 n0_unroll=0 n0_par=0 n1_tile_i=0 n1_par=0"));
+  Choices d = Choices::replay(
+      parse_trace("n0_tile_i=8 n0_tail_i=guard n0_unroll=0 n0_par=0 n1_tile_i=0 n1_par=0"));
   Proc q = sketch_space()(p, d);
   EXPECT_TRUE(has(q, "if 8 * io + ii < N:")) << q;
   expect_equivalent(p, q, {{"N", 19}});
 }
 
+TEST(SketchSpace, CutsOffThePartialTileOfAnExtentNotProvedDivisible) {
+  Proc p = parse_proc(kTwoNests);
+  Choices d = Choices::replay(
+      parse_trace("n0_tile_i=8 n0_tail_i=cut n0_unroll=0 n0_par=0 n1_tile_i=0 n1_par=0"));
+  Proc q = sketch_space()(p, d);
+  EXPECT_FALSE(has(q, "if 8 * io + ii < N:")) << q;
+  EXPECT_TRUE(has(q, "for ii in seq(0, N % 8):")) << q;
+  expect_equivalent(p, q, {{"N", 19}});
+}
+
 TEST(SketchSpace, NamesTheLaterOfTwoLoopsOverOneIteratorByItsOccurrence) {
   Proc p = parse_proc(kTwoNests);
-  Choices c = Choices::replay(parse_trace("n0_tile_i=0 n0_par=0 n1_tile_i=16 n1_par=1"));
+  Choices c = Choices::replay(parse_trace("n0_tile_i=0 n0_par=0 n1_tile_i=16 n1_tail_i=guard n1_par=1"));
   Proc q = sketch_space()(p, c);
   EXPECT_EQ(c.script(),
             (std::vector<std::string>{"p = divide_loop(p, \"i #1\", 16, {\"io\", \"ii\"});",
