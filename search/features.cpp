@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <set>
 
@@ -62,6 +63,13 @@ enum Feature {
   kInner3,
   kUnitStride,         // share of executed accesses whose last index is the innermost iterator
   kInnermostAccesses,  // distinct buffers accessed in innermost loops
+  // Footprints of the heaviest statement's accesses: the elements they touch over one run of
+  // its innermost 1, 2 and 3 loops (log2 of bytes, 4 per element), the working sets the cache
+  // levels must hold; and the reuse over three loops (accesses made per element touched).
+  kFootprint1,
+  kFootprint2,
+  kFootprint3,
+  kReuse3,
   kCount
 };
 
@@ -84,6 +92,49 @@ struct Walk {
     if (const ReadNode* r = idx.back().as<ReadNode>(); r && r->name == iters.back())
       unit_weight += mult;
   }
+  // The elements index list `idx` touches while the innermost `levels` loops run: per dimension,
+  // the span of an affine index (its coefficient in each of those iterators, measured by
+  // evaluating it at the iterator's first value and one more, times the trip count less one,
+  // plus one); 1 for a dimension it cannot evaluate.
+  double touched(const std::vector<Expr>& idx, size_t levels) {
+    double n = 1;
+    for (const Expr& e : idx) {
+      auto at = eval(e, env);
+      if (!at) continue;
+      double span = 1;
+      for (size_t k = 0; k < levels && k < iters.size(); ++k) {
+        const size_t l = iters.size() - 1 - k;
+        const int64_t first = env[iters[l]];
+        env[iters[l]] = first + 1;
+        auto next = eval(e, env);
+        env[iters[l]] = first;
+        if (next)
+          span += static_cast<double>(std::llabs(*next - *at)) *
+                  static_cast<double>(std::max<int64_t>(0, trips[l] - 1));
+      }
+      n *= span;
+    }
+    return n;
+  }
+  void footprints(const Stmt& s) {
+    std::vector<const std::vector<Expr>*> accesses;
+    if (const AssignNode* a = s.as<AssignNode>()) accesses.push_back(&a->idx);
+    if (const ReduceNode* r = s.as<ReduceNode>()) accesses.push_back(&r->idx);
+    for_each_expr(s, [&](const Expr& e) {
+      if (const ReadNode* r = e.as<ReadNode>(); r && !r->idx.empty()) accesses.push_back(&r->idx);
+    });
+    double iterations = 1;
+    for (size_t levels = 1; levels <= 3; ++levels) {
+      double elements = 0;
+      for (const std::vector<Expr>* idx : accesses) elements += touched(*idx, levels);
+      f[kFootprint1 + static_cast<int>(levels) - 1] = lg(4 * elements);
+      if (levels <= trips.size()) iterations *= static_cast<double>(trips[trips.size() - levels]);
+      if (levels == 3)
+        f[kReuse3] =
+            elements > 0 ? lg(iterations * static_cast<double>(accesses.size()) / elements) : 0;
+    }
+  }
+
   void stmt(const Stmt& s, double mult, int depth) {
     f[kStatements] += 1;
     if (const ForNode* l = s.as<ForNode>()) {
@@ -127,6 +178,7 @@ struct Walk {
         f[kInner1 + k] = k < static_cast<int>(trips.size())
                              ? lg(static_cast<double>(trips[trips.size() - 1 - k]))
                              : 0;
+      footprints(s);
     }
     if (const AssignNode* a = s.as<AssignNode>()) access(a->idx, mult);
     if (const ReduceNode* r = s.as<ReduceNode>()) access(r->idx, mult);
@@ -145,7 +197,8 @@ const std::vector<std::string>& feature_names() {
   static const std::vector<std::string> names = {
       "stmt_executions", "call_executions", "if_executions", "loop_heads",  "max_depth",
       "loops",           "par_loops",       "par_extent",    "statements",  "innermost_extent",
-      "inner1",          "inner2",          "inner3",        "unit_stride", "innermost_buffers"};
+      "inner1",          "inner2",          "inner3",        "unit_stride", "innermost_buffers",
+      "footprint1",      "footprint2",      "footprint3",    "reuse3"};
   return names;
 }
 

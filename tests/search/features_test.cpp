@@ -4,6 +4,7 @@
 #include <exocpp/exocpp.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "rewrites/rewrite_test_util.h"
@@ -62,6 +63,35 @@ TEST(Features, AParallelLoopIsCountedWithItsExtent) {
   std::vector<float> f = features(p, {{"N", 255}});
   EXPECT_FLOAT_EQ(feature(f, "par_loops"), 1);
   EXPECT_FLOAT_EQ(feature(f, "par_extent"), 8);
+}
+
+TEST(Features, FootprintsCountTheElementsTheInnermostLoopsTouch) {
+  // A 16 x 16 matmul: over k alone, A's row (16), B's column (16) and one C cell: 33 elements;
+  // over j and k, A's row, all of B and C's row: 16 + 256 + 16.
+  Proc mm =
+      parse_proc(R"(def mm(A: f32[16, 16] @ DRAM, B: f32[16, 16] @ DRAM, C: f32[16, 16] @ DRAM):
+    for i in seq(0, 16):
+        for j in seq(0, 16):
+            for k in seq(0, 16):
+                C[i, j] += A[i, k] * B[k, j]
+)");
+  std::vector<float> f = features(mm, {});
+  EXPECT_FLOAT_EQ(feature(f, "footprint1"), std::log2(1.0f + 4 * 33));
+  EXPECT_FLOAT_EQ(feature(f, "footprint2"), std::log2(1.0f + 4 * (16 + 256 + 16)));
+  // Over all three loops: 3 accesses per iteration, 16^3 iterations, 3 * 256 elements.
+  EXPECT_FLOAT_EQ(feature(f, "reuse3"), std::log2(1.0f + 3.0f * 4096 / 768));
+}
+
+TEST(Features, TilingShrinksTheInnerFootprint) {
+  Proc p = parse_proc(R"(def t(A: f32[64, 64] @ DRAM, B: f32[64, 64] @ DRAM):
+    for i in seq(0, 64):
+        for j in seq(0, 64):
+            B[i, j] = A[j, i]
+)");
+  Proc q = divide_loop(p, "j", 8, {"jo", "ji"}, {.perfect = true});
+  q = divide_loop(q, "i", 8, {"io", "ii"}, {.perfect = true});
+  q = reorder_loops(q, "ii jo");
+  EXPECT_LT(feature(features(q, {}), "footprint2"), feature(features(p, {}), "footprint2"));
 }
 
 }  // namespace
