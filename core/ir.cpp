@@ -150,6 +150,23 @@ bool is_float(ScalarKind k) {
          k == ScalarKind::F32 || k == ScalarKind::F64;
 }
 
+size_t scalar_bytes(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::F64:
+      return 8;
+    case ScalarKind::R:
+    case ScalarKind::F32:
+    case ScalarKind::I32:
+      return 4;
+    case ScalarKind::F16:
+    case ScalarKind::BF16:
+    case ScalarKind::UI16:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
 Type::Type(ScalarKind b, std::vector<Expr> sh, bool win)
     : base(b), shape(std::move(sh)), window(win) {}
 

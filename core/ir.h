@@ -137,6 +137,9 @@ bool is_control(ScalarKind k);        // bool, int, index, size, stride
 bool is_indexable(ScalarKind k);      // int, index, size: usable in index arithmetic
 bool is_float(ScalarKind k);          // R, f16, bf16, f32, f64
 bool is_int_precision(ScalarKind k);  // i8, ui8, ui16, i32
+// The bytes one element of data precision `k` takes in the generated C (R as f32: 4); 1 for a
+// kind that is not a data precision.
+size_t scalar_bytes(ScalarKind k);
 // The smallest and largest value of integer precision `k` (i8: -128 and 127, ...); i32's for a
 // kind that is not an integer precision (control values and integer arithmetic are 32-bit).
 std::pair<int64_t, int64_t> int_precision_limits(ScalarKind k);

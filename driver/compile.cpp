@@ -56,23 +56,6 @@ double bfloat16_to_double(uint16_t h) {
   return f;
 }
 
-size_t elem_size(ScalarKind k) {
-  switch (k) {
-    case ScalarKind::F64:
-      return 8;
-    case ScalarKind::R:
-    case ScalarKind::F32:
-    case ScalarKind::I32:
-      return 4;
-    case ScalarKind::F16:
-    case ScalarKind::BF16:
-    case ScalarKind::UI16:
-      return 2;
-    default:
-      return 1;
-  }
-}
-
 void store_native(ScalarKind k, void* p, double v) {
   switch (k) {
     case ScalarKind::F64:
@@ -240,7 +223,7 @@ CompiledLibrary::PreparedCall CompiledLibrary::prepare(const std::string& proc_n
       continue;
     }
     const Buffer& b = std::get<Buffer>(args[i]);
-    size_t es = elem_size(b.kind());
+    size_t es = scalar_bytes(b.kind());
     c.data_[i].assign(static_cast<size_t>(b.num_elements()) * es + 64, 0);
     for (int64_t k = 0; k < b.num_elements(); ++k)
       store_native(b.kind(), c.data_[i].data() + k * es, b.flat(k));
@@ -270,7 +253,7 @@ void CompiledLibrary::PreparedCall::copy_back(std::vector<ArgValue>& args) const
   for (size_t i = 0; i < args.size(); ++i) {
     Buffer* b = std::get_if<Buffer>(&args[i]);
     if (!b) continue;
-    size_t es = elem_size(b->kind());
+    size_t es = scalar_bytes(b->kind());
     for (int64_t k = 0; k < b->num_elements(); ++k)
       b->set_flat(k, load_native(b->kind(), data_[i].data() + k * es));
   }

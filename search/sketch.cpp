@@ -167,7 +167,17 @@ Proc schedule_nest(Proc q, int k, const SketchOptions& o, Choices& c) {
     unrolled = true;
   }
   if (!unrolled && !o.instructions.empty() && c.flip(n + "vector")) {
-    int64_t w = c.pick_int(n + "width", o.vector_widths);
+    // A register's lanes of the precision the innermost statement writes, or a width drawn.
+    int64_t w = 0;
+    if (o.vector_bits > 0) {
+      const Cursor last = inner.body()[inner.body().size() - 1];
+      ScalarKind t = ScalarKind::F32;
+      if (const AssignNode* a = last.stmt().as<AssignNode>()) t = a->type;
+      if (const ReduceNode* r = last.stmt().as<ReduceNode>()) t = r->type;
+      w = o.vector_bits / (8 * static_cast<int64_t>(scalar_bytes(t)));
+    } else {
+      w = c.pick_int(n + "width", o.vector_widths);
+    }
     c.note("p = vectorize(p, " + quoted(loop_ref(q, inner)) + ", " + std::to_string(w) + ", " +
            quoted(o.vector_memory) + ", instructions);");
     q = vectorize(q, inner, static_cast<int>(w), o.vector_memory, o.instructions);

@@ -24,7 +24,8 @@
 //                   tiles, which stay a perfect nest) or "guard" (an `if` inside the tiles);
 //   n<k>_order      the order of the innermost (up to three) point loops, a permutation;
 //   n<k>_unroll     unroll the innermost loop (a constant extent of at most max_unroll);
-//   n<k>_vector     vectorize the innermost loop (when instructions are given), width from
+//   n<k>_vector     vectorize the innermost loop (when instructions are given), its width a
+//                   register of vector_bits over the written element, or drawn from
 //                   vector_widths as n<k>_width;
 //   n<k>_par        make the outermost loop parallel (par).
 #pragma once
@@ -46,6 +47,9 @@ struct SketchOptions {
   std::vector<Proc> instructions;
   std::string vector_memory;
   std::vector<int64_t> vector_widths = {8};
+  // Not 0: no width decision; the width is this many bits over the bits of the element the
+  // innermost statement writes (512: 16 f32 lanes, 8 f64, 32 ui16).
+  int vector_bits = 0;
   // Multi-stage procs: offer each producer's placement (<buffer>_at, below).
   bool place_producers = true;
 };

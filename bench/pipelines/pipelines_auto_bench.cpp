@@ -100,9 +100,7 @@ search::TuneResult tune_pipeline(const Proc& plain, int trials, double minutes) 
                 at.seconds * 1e3, at.best_seconds * 1e3);
     std::fflush(stdout);
   };
-  search::SketchOptions sketch = x86::sketch_options();
-  sketch.vector_widths = {sketch.vector_memory == "AVX512" ? 16 : 8};
-  search::TuneResult r = search::auto_schedule(plain, sketch, o);
+  search::TuneResult r = search::auto_schedule(plain, x86::sketch_options(), o);
   std::printf("%s\n%s\n", r.report().c_str(), r.script().c_str());
   return r;
 }

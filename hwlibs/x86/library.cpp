@@ -53,7 +53,8 @@ search::SketchOptions sketch_options() {
   o.instructions = library().procs;
   const bool avx512 = __builtin_cpu_supports("avx512f");
   o.vector_memory = avx512 ? "AVX512" : "AVX2";
-  o.vector_widths = {avx512 ? 16 : 8};
+  // A whole register of the precision each vectorized statement writes.
+  o.vector_bits = avx512 ? 512 : 256;
   return o;
 }
 
