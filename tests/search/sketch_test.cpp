@@ -141,7 +141,8 @@ TEST(SketchSpace, CutsOffThePartialTileOfAnExtentNotProvedDivisible) {
 
 TEST(SketchSpace, NamesTheLaterOfTwoLoopsOverOneIteratorByItsOccurrence) {
   Proc p = parse_proc(kTwoNests);
-  Choices c = Choices::replay(parse_trace("n0_tile_i=0 n0_par=0 n1_tile_i=16 n1_tail_i=guard n1_par=1"));
+  Choices c =
+      Choices::replay(parse_trace("n0_tile_i=0 n0_par=0 n1_tile_i=16 n1_tail_i=guard n1_par=1"));
   Proc q = sketch_space()(p, c);
   EXPECT_EQ(c.script(),
             (std::vector<std::string>{"p = divide_loop(p, \"i #1\", 16, {\"io\", \"ii\"});",
