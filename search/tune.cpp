@@ -106,6 +106,18 @@ double time_runs(CompiledLibrary::PreparedCall& call, const MeasureOptions& opts
 
 }  // namespace
 
+size_t pick_among_ties(const std::vector<double>& seconds, const std::vector<Trace>& traces,
+                       double tolerance) {
+  const double fastest = *std::min_element(seconds.begin(), seconds.end());
+  size_t win = seconds.size();
+  for (size_t i = 0; i < seconds.size(); ++i) {
+    if (seconds[i] > fastest * (1 + tolerance)) continue;
+    // The plain proc (an empty trace) sorts first: a schedule must be clearly faster to win.
+    if (win == seconds.size() || traces[i].to_string() < traces[win].to_string()) win = i;
+  }
+  return win;
+}
+
 SoundnessError::SoundnessError(const std::string& trace, const std::string& difference)
     : Error("soundness error", "tune", {},
             "a candidate the scheduling operations accepted computes another result than the "
@@ -480,7 +492,7 @@ TuneResult tune(const Proc& p, const Space& space, const TuneOptions& opts) {
       traces.push_back(model_pick->trace);
     }
     std::vector<double> t = measure_side_by_side(procs, opts.sizes, opts.measure);
-    const size_t win = static_cast<size_t>(std::min_element(t.begin(), t.end()) - t.begin());
+    const size_t win = pick_among_ties(t, traces, opts.tie_tolerance);
     if (opts.time_plain) r.plain_seconds = t[0];
     r.best = procs[win];
     r.best_trace = traces[win];

@@ -79,6 +79,9 @@ struct TuneOptions {
   double max_seconds = 600;  // wall-time budget; the search stops between candidates
   int population = 8;        // the first generation, and how many parents are kept
   int max_attempts = 0;      // candidates built (accepted or refused); 0: 20 * trials
+  // Finalists within this fraction of the fastest in the side-by-side re-timing are a tie,
+  // decided by the trace's text (the plain proc first), not by the noise between them.
+  double tie_tolerance = 0.03;
   int final_candidates = 3;  // the fastest, timed again side by side with the plain proc (and
                              // the cost model's pick, TuneResult::model_pick_trace)
   // After the first generation, rounds guided by the cost model (search/cost_model.h): each
@@ -165,6 +168,12 @@ void parallel_for(size_t n, int threads, const std::function<void(size_t)>& f);
 std::vector<double> measure_side_by_side(const std::vector<Proc>& procs,
                                          const std::map<std::string, int64_t>& sizes,
                                          const MeasureOptions& opts = {});
+
+// The index of the pick among re-timed finalists: of those within `tolerance` of the fastest
+// (a fraction: 0.03 is 3%), the one whose trace's text sorts first (the plain proc's is empty),
+// so that near-ties do not flip the pick from run to run.
+size_t pick_among_ties(const std::vector<double>& seconds, const std::vector<Trace>& traces,
+                       double tolerance);
 
 // "" when `candidate` computes what `plain` computes: in the interpreter on random arguments of
 // `sizes`, and compiled, against the interpreter; otherwise the first difference.

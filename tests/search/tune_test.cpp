@@ -175,6 +175,15 @@ TEST(Tune, ABatchIsCompiledTogetherAndTimedInItsOrder) {
   EXPECT_GT(t[1], 0);
 }
 
+TEST(Tune, NearTiesArePickedByTraceNotByNoise) {
+  const Trace a{{{"tile", {"2", "4"}, 0}}}, b{{{"tile", {"2", "4"}, 1}}};
+  // b is 2% faster: a tie at 3%, decided by the text ("tile=2" sorts first); not at 1%.
+  EXPECT_EQ(pick_among_ties({1.0, 0.98}, {a, b}, 0.03), 0u);
+  EXPECT_EQ(pick_among_ties({1.0, 0.98}, {a, b}, 0.01), 1u);
+  // The plain proc (an empty trace) wins a tie.
+  EXPECT_EQ(pick_among_ties({0.99, 1.0}, {b, Trace{}}, 0.03), 1u);
+}
+
 TEST(Tune, AProgressCallbackSeesEachTimedCandidate) {
   Proc p = parse_proc(kScale);
   TuneOptions o = quick(3);
