@@ -56,6 +56,8 @@ class Statement {
   std::string path_;
 };
 
+}  // namespace
+
 std::string sizes_text(const std::map<std::string, int64_t>& sizes) {
   std::string out;
   for (const auto& [name, v] : sizes)
@@ -63,7 +65,24 @@ std::string sizes_text(const std::map<std::string, int64_t>& sizes) {
   return out;
 }
 
-}  // namespace
+std::map<std::string, int64_t> parse_sizes_text(const std::string& text) {
+  std::map<std::string, int64_t> out;
+  std::istringstream in(text);
+  for (std::string item; in >> item;) {
+    const size_t eq = item.find('=');
+    size_t used = 0;
+    int64_t v = 0;
+    try {
+      if (eq != std::string::npos && eq > 0) v = std::stoll(item.substr(eq + 1), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (eq == std::string::npos || eq == 0 || used == 0 || eq + 1 + used != item.size())
+      throw SearchError("sizes: '" + item + "' is not NAME=INTEGER");
+    out[item.substr(0, eq)] = v;
+  }
+  return out;
+}
 
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");

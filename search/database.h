@@ -37,6 +37,11 @@ namespace exocpp::search {
 // The CPU's model name, as /proc/cpuinfo gives it ("unknown" where it cannot be read).
 std::string cpu_model();
 
+// Sizes as a workload stores them: "K=64 M=13 N=70" (by name), and back. parse_sizes_text
+// throws SearchError on an item that is not NAME=INTEGER.
+std::string sizes_text(const std::map<std::string, int64_t>& sizes);
+std::map<std::string, int64_t> parse_sizes_text(const std::string& text);
+
 class TuneDatabase {
  public:
   enum class Mode { ReadWrite, ReadOnly };

@@ -178,11 +178,17 @@ std::vector<double> measure_side_by_side(const std::vector<Proc>& procs,
   for (size_t i = 0; i < procs.size(); ++i)
     calls.push_back(prepare_for_timing(procs[i], sizes, opts,
                                        "tune_" + std::to_string(i) + "_" + procs[i].name()));
-  std::vector<std::vector<double>> times(procs.size());
-  for (int round = 0; round < std::max(1, opts.max_repeats); ++round)
-    for (size_t i = 0; i < calls.size(); ++i) {
+  std::vector<std::function<void()>> runs;
+  for (TimedCall& c : calls) runs.push_back([&c] { c.call.run(); });
+  return time_side_by_side(runs, opts.max_repeats);
+}
+
+std::vector<double> time_side_by_side(const std::vector<std::function<void()>>& runs, int rounds) {
+  std::vector<std::vector<double>> times(runs.size());
+  for (int round = 0; round < std::max(1, rounds); ++round)
+    for (size_t i = 0; i < runs.size(); ++i) {
       Clock::time_point t0 = Clock::now();
-      calls[i].call.run();
+      runs[i]();
       times[i].push_back(seconds_since(t0));
     }
   std::vector<double> out;

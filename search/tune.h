@@ -175,6 +175,11 @@ std::vector<double> measure_side_by_side(const std::vector<Proc>& procs,
 size_t pick_among_ties(const std::vector<double>& seconds, const std::vector<Trace>& traces,
                        double tolerance);
 
+// The median seconds of each of `runs` (already warmed up), called in turn, one call of each
+// per round for `rounds` rounds: measure_side_by_side's timing, for contenders that are not
+// procs (a peer library in a benchmark) beside ones that are.
+std::vector<double> time_side_by_side(const std::vector<std::function<void()>>& runs, int rounds);
+
 // "" when `candidate` computes what `plain` computes: in the interpreter on random arguments of
 // `sizes`, and compiled, against the interpreter; otherwise the first difference.
 std::string verify(const Proc& plain, const Proc& candidate,

@@ -43,9 +43,8 @@ int tune_command(const TuneCommand& c, std::ostream& out, std::ostream& progress
   search::TuneResult r = search::auto_schedule(c.proc, sketch, o);
   out << r.report() << "\n\n" << r.script();
   if (!c.plot.empty()) {
-    std::string title = c.proc.name();
-    for (const auto& [name, value] : c.sizes) title += " " + name + "=" + std::to_string(value);
-    write_file_atomically(c.plot, search::best_time_svg(r, title));
+    write_file_atomically(
+        c.plot, search::best_time_svg(r, c.proc.name() + " " + search::sizes_text(c.sizes)));
     out << "\nplot: " << c.plot << "\n";
   }
   return 0;

@@ -10,7 +10,6 @@
 //
 // Halide's autoscheduled pipelines are checked against the plain references first (blur bit for
 // bit, the float ones to a relative error of 1e-5), exocpp's by the search itself.
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -23,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "gomp_spin.h"
 #include "halide_pipelines.h"
 #include "hwlibs/x86/x86.h"
 #include "pipelines_schedule.h"
@@ -33,11 +33,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int W = 1920, H = 1080, kThreads = 2;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
 
 template <typename T>
 bool close(const std::vector<T>& got, const std::vector<T>& want) {
@@ -71,19 +66,18 @@ ExocppCall compile_exocpp(const Proc& p, const std::string& lib_name) {
   return {std::move(lib), std::move(call)};
 }
 
+// Every contender once more to warm up, then 15 interleaved rounds (search::time_side_by_side).
 void time_side_by_side(const std::string& pipeline, std::vector<Contender>& cs) {
-  std::vector<std::vector<double>> t(cs.size());
-  for (int round = 0; round < 16; ++round)
-    for (size_t i = 0; i < cs.size(); ++i) {
-      const Clock::time_point s = Clock::now();
-      cs[i].run();
-      if (round > 0)
-        t[i].push_back(std::chrono::duration<double, std::milli>(Clock::now() - s).count());
-    }
-  const double auto_ms = median(t[0]);
+  std::vector<std::function<void()>> runs;
+  for (Contender& c : cs) {
+    c.run();
+    runs.push_back(c.run);
+  }
+  const std::vector<double> t = search::time_side_by_side(runs, 15);
+  const double auto_ms = t[0] * 1e3;
   for (size_t i = 0; i < cs.size(); ++i)
     std::printf("RESULT %s %-26s %8.3f ms   speed of exocpp auto against it %.2fx%s%s\n",
-                pipeline.c_str(), cs[i].name.c_str(), median(t[i]), median(t[i]) / auto_ms,
+                pipeline.c_str(), cs[i].name.c_str(), t[i] * 1e3, t[i] * 1e3 / auto_ms,
                 cs[i].note.empty() ? "" : "   ", cs[i].note.c_str());
   std::fflush(stdout);
 }
@@ -108,14 +102,7 @@ search::TuneResult tune_pipeline(const Proc& plain, int trials, double minutes) 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // OpenMP's threads (exocpp's `par` loops) spin after a parallel region, stealing the cores
-  // from Halide's thread pool in the runs that follow; libgomp reads its settings when it
-  // loads, so a short spin is set and the program runs itself again (as pipelines_bench).
-  if (!std::getenv("GOMP_SPINCOUNT")) {
-    setenv("GOMP_SPINCOUNT", "10000", 1);
-    execv("/proc/self/exe", argv);
-    std::perror("pipelines_auto_bench: re-running with GOMP_SPINCOUNT set");
-  }
+  rerun_with_short_gomp_spin(argv, "pipelines_auto_bench");
   const int trials = argc > 1 ? std::atoi(argv[1]) : 30;
   const double minutes = argc > 2 ? std::atof(argv[2]) : 8;
   std::printf("CPU: %s; Halide target %s; %d threads; %dx%d; GOMP_SPINCOUNT %s\n",

@@ -7,8 +7,8 @@
 // Each contender runs on the same random input at 1920x1080 and 3840x2160; both outputs are
 // checked against a naive C++ reference (blur bit for bit, unsharp and conv5x5 to a relative
 // error of 1e-5, relative to max(|reference|, 1)), then each is timed over --reps runs (9 by
-// default), the two contenders in alternating blocks (see time_pair; GOMP_SPINCOUNT, see main). One
-// line per pipeline, thread count and size:
+// default), the two contenders in alternating blocks (see time_pair; GOMP_SPINCOUNT, see
+// gomp_spin.h). One line per pipeline, thread count and size:
 //   RESULT <pipeline> threads=<t> size=<WxH> exocpp_ms=<x> halide_ms=<y>     (medians)
 //   BEST <pipeline> threads=<t> size=<WxH> exocpp_ms=<x> halide_ms=<y>       (best runs)
 // and, for unsharp and conv5x5, the same against Halide compiled with Target::StrictFloat (the
@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "exocpp_pipelines.h"
+#include "gomp_spin.h"
 #include "halide_pipelines.h"
 
 namespace {
@@ -485,16 +486,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // OpenMP's workers (exocpp's parallel loops) spin for about 300000 pauses, milliseconds here,
-  // after each parallel loop before they sleep: long enough to take a core from Halide's
-  // threads in the runs that follow. libgomp reads its settings when it loads, so the program
-  // sets a short spin (10000, a few tens of microseconds: still no sleep between back-to-back
-  // calls) and runs itself again, unless the caller set one.
-  if (!std::getenv("GOMP_SPINCOUNT")) {
-    setenv("GOMP_SPINCOUNT", "10000", 1);
-    execv("/proc/self/exe", argv);
-    std::perror("pipelines_bench: re-running with GOMP_SPINCOUNT set");
-  }
+  rerun_with_short_gomp_spin(argv, "pipelines_bench");
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {

@@ -32,11 +32,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
 // OpenBLAS's gemm on operands of its own (row-major, C += A B).
 struct OpenBlasCall {
   const Precision& prec;
@@ -117,21 +112,15 @@ Row tune_one(const Precision& prec, int n, int trials, double minutes, search::T
     calls.push_back(libs.back()->prepare(p.name(), random_args(p, o.sizes, 1)));
   }
   OpenBlasCall peer(prec, n);
-  std::vector<double> t[3];
-  for (int round = 0; round < 11; ++round)
-    for (int c = 0; c < 3; ++c) {
-      const Clock::time_point s = Clock::now();
-      if (c < 2)
-        calls[size_t(c)].run();
-      else
-        peer.run();
-      if (round > 0) t[c].push_back(std::chrono::duration<double>(Clock::now() - s).count());
-    }
+  for (CompiledLibrary::PreparedCall& c : calls) c.run();  // warm-up (page faults, caches)
+  peer.run();
+  const std::vector<double> t = search::time_side_by_side(
+      {[&] { calls[0].run(); }, [&] { calls[1].run(); }, [&] { peer.run(); }}, 10);
   const double flop = 2.0 * n * n * n / 1e9;
   return {prec.name("gemm") + " " + std::to_string(n),
-          flop / median(t[0]),
-          flop / median(t[1]),
-          flop / median(t[2]),
+          flop / t[0],
+          flop / t[1],
+          flop / t[2],
           peak,
           tune_seconds,
           static_cast<int>(r.timed.size()),
@@ -168,6 +157,6 @@ int main(int argc, char** argv) {
     std::printf("%-11s %8.1f %8.1f %9.1f %6.0f%% %9.2f %9.2f %7.0f %6d  %s\n", r.workload.c_str(),
                 r.tuned, r.hand, r.openblas, 100 * r.tuned / r.peak, r.tuned / r.openblas,
                 r.tuned / r.hand, r.tune_seconds, r.timed, r.trace.c_str());
-  std::printf("(GFLOP/s, medians of 10 interleaved rounds, one thread)\n");
+  std::printf("(GFLOP/s, medians of 10 interleaved rounds after one warm-up, one thread)\n");
   return 0;
 }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/printer.h"
+#include "search/database.h"
 
 namespace exocpp::search {
 namespace {
@@ -37,23 +38,6 @@ Message receive(int from, int tag, MPI_Comm comm) {
 
 std::string fingerprint(const Proc& p) {
   return std::to_string(std::hash<std::string>{}(to_string(p)));
-}
-
-std::string sizes_text(const std::map<std::string, int64_t>& sizes) {
-  std::string out;
-  for (const auto& [name, v] : sizes)
-    out += (out.empty() ? "" : " ") + name + "=" + std::to_string(v);
-  return out;
-}
-
-std::map<std::string, int64_t> parse_sizes(const std::string& text) {
-  std::map<std::string, int64_t> out;
-  std::istringstream in(text);
-  for (std::string item; in >> item;) {
-    size_t eq = item.find('=');
-    out[item.substr(0, eq)] = std::stoll(item.substr(eq + 1));
-  }
-  return out;
 }
 
 std::string work_text(size_t id, const Candidate& c, const std::map<std::string, int64_t>& sizes,
@@ -96,7 +80,7 @@ std::string do_work(const Proc& p, const Space& space, const std::string& text) 
     print = fingerprint(q);
     std::ostringstream s;
     s.precision(17);
-    s << measure(q, parse_sizes(sizes), o);
+    s << measure(q, parse_sizes_text(sizes), o);
     seconds = s.str();
   } catch (const std::exception& e) {
     error = e.what();

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "rewrites/rewrite_test_util.h"
+#include "search/search_fixtures.h"
 
 using namespace exocpp;
 using namespace exocpp::search;
@@ -22,20 +22,8 @@ using namespace exocpp::testing;
 
 namespace {
 
-const char* kScale = R"(def scale(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
-    for i in seq(0, N):
-        B[i] = A[i] * 2.0
-)";
-
-// A fresh database file in the test's scratch folder.
-std::string fresh(const std::string& name) {
-  std::string path = ::testing::TempDir() + name;
-  std::remove(path.c_str());
-  return path;
-}
-
 TEST(TuneDatabase, RecordsSurviveAReopen) {
-  const std::string path = fresh("db_reopen.sqlite");
+  const std::string path = fresh_path("db_reopen.sqlite");
   Proc p = parse_proc(kScale);
   int64_t w = 0;
   {
@@ -50,7 +38,7 @@ TEST(TuneDatabase, RecordsSurviveAReopen) {
 }
 
 TEST(TuneDatabase, TopListsTheFastestFirstAndARecordReplacesAnEarlierTime) {
-  TuneDatabase db(fresh("db_top.sqlite"));
+  TuneDatabase db(fresh_path("db_top.sqlite"));
   int64_t w = db.workload(parse_proc(kScale), {{"N", 64}}, "plain", "cpu A");
   db.record(w, "a", 3.0);
   db.record(w, "b", 1.0);
@@ -64,7 +52,7 @@ TEST(TuneDatabase, TopListsTheFastestFirstAndARecordReplacesAnEarlierTime) {
 }
 
 TEST(TuneDatabase, AWorkloadIsTheProcItsSizesItsTargetAndTheCpu) {
-  TuneDatabase db(fresh("db_workloads.sqlite"));
+  TuneDatabase db(fresh_path("db_workloads.sqlite"));
   Proc p = parse_proc(kScale);
   int64_t w = db.workload(p, {{"N", 64}}, "plain", "cpu A");
   EXPECT_NE(db.workload(p, {{"N", 128}}, "plain", "cpu A"), w);
@@ -74,7 +62,7 @@ TEST(TuneDatabase, AWorkloadIsTheProcItsSizesItsTargetAndTheCpu) {
 }
 
 TEST(TuneDatabase, AFileThatIsNotADatabaseIsAnErrorNamingIt) {
-  const std::string path = fresh("db_garbage.sqlite");
+  const std::string path = fresh_path("db_garbage.sqlite");
   std::ofstream(path) << std::string(4096, 'x');
   try {
     TuneDatabase db(path);
@@ -85,16 +73,8 @@ TEST(TuneDatabase, AFileThatIsNotADatabaseIsAnErrorNamingIt) {
   }
 }
 
-// The space of tune_test.cpp, smaller.
-Proc tiles(const Proc& p, Choices& c) {
-  int64_t t = c.pick_int("tile", {2, 4, 8, 16});
-  Proc q = divide_loop(p, "i", t, {"io", "ii"}, {.tail = Tail::Guard});
-  if (c.flip("unroll")) q = unroll_loop(q, "ii");
-  return q;
-}
-
 TEST(TuneDatabase, TuneResumesFromWhatTheDatabaseHolds) {
-  TuneDatabase db(fresh("db_resume.sqlite"));
+  TuneDatabase db(fresh_path("db_resume.sqlite"));
   Proc p = parse_proc(kScale);
   TuneOptions o;
   o.seed = 9;
@@ -105,13 +85,13 @@ TEST(TuneDatabase, TuneResumesFromWhatTheDatabaseHolds) {
   o.measure.min_repeats = 2;
   o.measure.max_repeats = 3;
   o.database = &db;
-  TuneResult first = tune(p, tiles, o);
+  TuneResult first = tune(p, guarded_tiles, o);
   EXPECT_EQ(first.from_database, 0);
   std::map<std::string, double> before = db.measured(db.workload(p, o.sizes, o.target));
   // The second run trains its model on the stored times too, so only its first generation
   // (drawn from the seed) is sure to repeat the first run's; every candidate it meets again
   // takes the stored time instead of being timed.
-  TuneResult again = tune(p, tiles, o);
+  TuneResult again = tune(p, guarded_tiles, o);
   ASSERT_GE(again.timed.size(), 2u);
   for (size_t i = 0; i < 2; ++i) EXPECT_EQ(again.timed[i].trace, first.timed[i].trace);
   int known = 0;
@@ -129,7 +109,7 @@ TEST(TuneDatabase, TuneResumesFromWhatTheDatabaseHolds) {
 }
 
 TEST(TuneDatabase, FeaturesAreStoredWithEachMeasurement) {
-  const std::string path = fresh("db_features.sqlite");
+  const std::string path = fresh_path("db_features.sqlite");
   Proc p = parse_proc(kScale);
   TuneDatabase db(path);
   int64_t w = db.workload(p, {{"N", 8}}, "plain");
@@ -143,7 +123,7 @@ TEST(TuneDatabase, FeaturesAreStoredWithEachMeasurement) {
 }
 
 TEST(TuneDatabase, FindingAWorkloadNeverCreatesOne) {
-  const std::string path = fresh("db_find.sqlite");
+  const std::string path = fresh_path("db_find.sqlite");
   Proc p = parse_proc(kScale);
   TuneDatabase db(path);
   EXPECT_FALSE(db.find_workload(p, {{"N", 8}}, "plain").has_value());
@@ -153,7 +133,7 @@ TEST(TuneDatabase, FindingAWorkloadNeverCreatesOne) {
 }
 
 TEST(TuneDatabase, ReadOnlyNeitherCreatesNorWrites) {
-  const std::string path = fresh("db_readonly.sqlite");
+  const std::string path = fresh_path("db_readonly.sqlite");
   EXPECT_THROW(TuneDatabase(path, TuneDatabase::Mode::ReadOnly), SearchError);
   EXPECT_FALSE(std::ifstream(path).good());
   Proc p = parse_proc(kScale);
@@ -164,7 +144,7 @@ TEST(TuneDatabase, ReadOnlyNeitherCreatesNorWrites) {
 }
 
 TEST(TuneDatabase, ADatabaseWithoutTheFeaturesColumnGainsIt) {
-  const std::string path = fresh("db_old.sqlite");
+  const std::string path = fresh_path("db_old.sqlite");
   Proc p = parse_proc(kScale);
   {
     TuneDatabase db(path);
@@ -191,6 +171,14 @@ TEST(TuneDatabase, ADatabaseWithoutTheFeaturesColumnGainsIt) {
   ASSERT_EQ(db.samples(w).size(), 1u);
   db.record(w, "t=2", 2.0, {3.0f});
   EXPECT_EQ(db.samples(w)[1].features, std::vector<float>{3.0f});
+}
+
+TEST(TuneDatabase, SizesRoundTripThroughTheirText) {
+  const std::map<std::string, int64_t> sizes = {{"N", 70}, {"K", -3}, {"M", 13}};
+  EXPECT_EQ(sizes_text(sizes), "K=-3 M=13 N=70");
+  EXPECT_EQ(parse_sizes_text(sizes_text(sizes)), sizes);
+  EXPECT_THROW(parse_sizes_text("N=7x"), SearchError);
+  EXPECT_THROW(parse_sizes_text("=7"), SearchError);
 }
 
 }  // namespace

@@ -7,18 +7,13 @@
 #include <algorithm>
 #include <cmath>
 
-#include "rewrites/rewrite_test_util.h"
+#include "search/search_fixtures.h"
 
 using namespace exocpp;
 using namespace exocpp::search;
 using namespace exocpp::testing;
 
 namespace {
-
-const char* kScale = R"(def scale(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
-    for i in seq(0, N):
-        B[i] = A[i] * 2.0
-)";
 
 float feature(const std::vector<float>& f, const std::string& name) {
   const std::vector<std::string>& names = feature_names();

@@ -11,18 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "rewrites/rewrite_test_util.h"
+#include "search/search_fixtures.h"
 
 using namespace exocpp;
 using namespace exocpp::search;
 using namespace exocpp::testing;
 
 namespace {
-
-const char* kScale = R"(def scale(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
-    for i in seq(0, N):
-        B[i] = A[i] * 2.0
-)";
 
 // Tile sizes, and the tail strategy: `perfect` needs N divisible by the tile, which nothing
 // proves here, so every candidate choosing it is refused.
@@ -37,22 +32,9 @@ Proc tiles(const Proc& p, Choices& c) {
   return q;
 }
 
-TuneOptions quick(int trials) {
-  TuneOptions o;
-  o.seed = 5;
-  o.trials = trials;
-  o.population = trials;
-  o.sizes = {{"N", 1000}};
-  o.verify_sizes = {{"N", 37}};
-  o.measure.min_repeats = 2;
-  o.measure.max_repeats = 3;
-  o.final_candidates = 2;
-  return o;
-}
-
 TEST(Tune, RefusedCandidatesArePrunedAndCountedByReason) {
   Proc p = parse_proc(kScale);
-  TuneResult r = tune(p, tiles, quick(6));
+  TuneResult r = tune(p, tiles, quick(6, 5));
   int refused = 0;
   for (const auto& [id, n] : r.refused) refused += n;
   EXPECT_GT(r.refused.count("checker.refuted") + r.refused.count("checker.not_proved"), 0u)
@@ -63,7 +45,7 @@ TEST(Tune, RefusedCandidatesArePrunedAndCountedByReason) {
 
 TEST(Tune, TheBestReplaysFromItsTrace) {
   Proc p = parse_proc(kScale);
-  TuneResult r = tune(p, tiles, quick(4));
+  TuneResult r = tune(p, tiles, quick(4, 5));
   if (r.best_trace.decisions.empty()) {
     EXPECT_EQ(to_string(r.best), to_string(p));
   } else {
@@ -76,7 +58,7 @@ TEST(Tune, TheBestReplaysFromItsTrace) {
 
 TEST(Tune, TheSameSeedProposesTheSameCandidates) {
   Proc p = parse_proc(kScale);
-  TuneResult a = tune(p, tiles, quick(4)), b = tune(p, tiles, quick(4));
+  TuneResult a = tune(p, tiles, quick(4, 5)), b = tune(p, tiles, quick(4, 5));
   ASSERT_EQ(a.timed.size(), b.timed.size());
   for (size_t i = 0; i < a.timed.size(); ++i) EXPECT_EQ(a.timed[i].trace, b.timed[i].trace);
   EXPECT_EQ(a.refused, b.refused);
@@ -93,7 +75,7 @@ TEST(Tune, ACandidateThatComputesSomethingElseStopsTheSearch) {
 )");
   };
   try {
-    tune(p, wrong, quick(2));
+    tune(p, wrong, quick(2, 5));
     ADD_FAILURE() << "the wrong candidate was accepted";
   } catch (const SoundnessError& e) {
     EXPECT_NE(std::string(e.what()).find("trace: x="), std::string::npos) << e.what();
@@ -102,7 +84,7 @@ TEST(Tune, ACandidateThatComputesSomethingElseStopsTheSearch) {
 
 TEST(Tune, TheModelChoosesWhatToTimeAfterTheFirstGeneration) {
   Proc p = parse_proc(kScale);
-  TuneOptions o = quick(5);
+  TuneOptions o = quick(5, 5);
   o.population = 2;
   o.proposals = 6;
   o.timed_per_round = 1;
@@ -114,7 +96,7 @@ TEST(Tune, TheModelChoosesWhatToTimeAfterTheFirstGeneration) {
 
 TEST(Tune, TheModelsOwnPickIsTimedWithTheFinalists) {
   Proc p = parse_proc(kScale);
-  TuneOptions o = quick(4);
+  TuneOptions o = quick(4, 5);
   o.population = 2;
   o.proposals = 8;
   o.timed_per_round = 1;
@@ -127,7 +109,7 @@ TEST(Tune, TheModelsOwnPickIsTimedWithTheFinalists) {
 
 TEST(Tune, WithoutTheModelEveryProposalIsTimed) {
   Proc p = parse_proc(kScale);
-  TuneOptions o = quick(5);
+  TuneOptions o = quick(5, 5);
   o.population = 2;
   o.cost_model = false;
   TuneResult r = tune(p, tiles, o);
@@ -139,7 +121,7 @@ TEST(Tune, WithoutTheModelEveryProposalIsTimed) {
 
 TEST(Tune, APlainProcNotTimedIsNeverThePick) {
   Proc p = parse_proc(kScale);
-  TuneOptions o = quick(2);
+  TuneOptions o = quick(2, 5);
   o.time_plain = false;
   TuneResult r = tune(p, tiles, o);
   EXPECT_EQ(r.plain_seconds, 0);
@@ -162,7 +144,7 @@ TEST(Tune, ParallelForRunsEveryIndexAndRethrowsTheFirstError) {
   }
 }
 
-TEST(Tune, ABatchIsCompiledTogetherAndTimedInItsOrder) {
+TEST(Tune, ABatchIsCompiledTogetherAndEachProcTimed) {
   Proc p = parse_proc(kScale);
   std::vector<Proc> procs = {p, divide_loop(p, "i", 4, {"io", "ii"}, {.tail = Tail::Guard})};
   MeasureOptions m;
@@ -186,7 +168,7 @@ TEST(Tune, NearTiesArePickedByTraceNotByNoise) {
 
 TEST(Tune, AProgressCallbackSeesEachTimedCandidate) {
   Proc p = parse_proc(kScale);
-  TuneOptions o = quick(3);
+  TuneOptions o = quick(3, 5);
   int calls = 0;
   o.progress = [&](const Progress& at) {
     EXPECT_EQ(at.trial, ++calls);

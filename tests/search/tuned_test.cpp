@@ -13,18 +13,13 @@
 #include <sstream>
 
 #include "core/printer.h"
-#include "rewrites/rewrite_test_util.h"
+#include "search/search_fixtures.h"
 
 using namespace exocpp;
 using namespace exocpp::search;
 using namespace exocpp::testing;
 
 namespace {
-
-const char* kScale = R"(def scale(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
-    for i in seq(0, N):
-        B[i] = A[i] * 2.0
-)";
 
 Proc tiles(const Proc& p, Choices& c) {
   int64_t t = c.pick_int("tile", {2, 4, 8, 16});
@@ -33,14 +28,8 @@ Proc tiles(const Proc& p, Choices& c) {
 
 Proc by_hand(const Proc& p) { return divide_loop(p, "i", 3, {"io", "ii"}, {.tail = Tail::Cut}); }
 
-std::string fresh(const std::string& name) {
-  std::string path = ::testing::TempDir() + name;
-  std::remove(path.c_str());
-  return path;
-}
-
 TEST(TunedOr, AppliesTheFastestStoredTrace) {
-  const std::string path = fresh("tuned_best.sqlite");
+  const std::string path = fresh_path("tuned_best.sqlite");
   Proc p = parse_proc(kScale);
   {
     TuneDatabase db(path);
@@ -57,7 +46,7 @@ TEST(TunedOr, AppliesTheFastestStoredTrace) {
 }
 
 TEST(TunedOr, FallsBackWhenTheWorkloadHasNoRecord) {
-  const std::string path = fresh("tuned_other.sqlite");
+  const std::string path = fresh_path("tuned_other.sqlite");
   Proc p = parse_proc(kScale);
   {
     TuneDatabase db(path);
@@ -72,7 +61,7 @@ TEST(TunedOr, FallsBackWhenTheWorkloadHasNoRecord) {
 }
 
 TEST(TunedOr, FallsBackWhenTheStoredTraceNoLongerReplays) {
-  const std::string path = fresh("tuned_stale.sqlite");
+  const std::string path = fresh_path("tuned_stale.sqlite");
   Proc p = parse_proc(kScale);
   {
     TuneDatabase db(path);
@@ -86,7 +75,7 @@ TEST(TunedOr, FallsBackWhenTheStoredTraceNoLongerReplays) {
 }
 
 TEST(TunedOr, AMissingDatabaseIsNotCreated) {
-  const std::string path = fresh("tuned_missing.sqlite");
+  const std::string path = fresh_path("tuned_missing.sqlite");
   Proc p = parse_proc(kScale);
   std::ostringstream log;
   Proc q = tuned_or(p, tiles, {.sizes = {{"N", 64}}, .database = path}, by_hand, &log);
@@ -96,7 +85,7 @@ TEST(TunedOr, AMissingDatabaseIsNotCreated) {
 }
 
 TEST(TunedOr, ReadsTheDatabaseFromTheEnvironment) {
-  const std::string path = fresh("tuned_env.sqlite");
+  const std::string path = fresh_path("tuned_env.sqlite");
   Proc p = parse_proc(kScale);
   {
     TuneDatabase db(path);
@@ -116,7 +105,7 @@ TEST(TunedOr, ReadsTheDatabaseFromTheEnvironment) {
 }
 
 TEST(TunedOr, AFileThatIsNotADatabaseIsAnError) {
-  const std::string path = fresh("tuned_junk.sqlite");
+  const std::string path = fresh_path("tuned_junk.sqlite");
   { std::ofstream(path) << "not a database, but long enough to have a header of sorts......."; }
   Proc p = parse_proc(kScale);
   std::ostringstream log;

@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <string>
 
-#include "rewrites/rewrite_test_util.h"
+#include "search/search_fixtures.h"
 
 using namespace exocpp;
 using namespace exocpp::search;
@@ -20,44 +20,19 @@ using namespace exocpp::testing;
 
 namespace {
 
-const char* kScale = R"(def scale(N: size, A: f32[N] @ DRAM, B: f32[N] @ DRAM):
-    for i in seq(0, N):
-        B[i] = A[i] * 2.0
-)";
-
 int world_rank() {
   int r = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
   return r;
 }
 
-Proc tiles(const Proc& p, Choices& c) {
-  int64_t t = c.pick_int("tile", {2, 4, 8, 16, 32});
-  Proc q = divide_loop(p, "i", t, {"io", "ii"}, {.tail = Tail::Guard});
-  if (c.flip("unroll")) q = unroll_loop(q, "ii");
-  return q;
-}
-
-TuneOptions quick(int trials) {
-  TuneOptions o;
-  o.seed = 3;
-  o.trials = trials;
-  o.population = trials;
-  o.sizes = {{"N", 1000}};
-  o.verify_sizes = {{"N", 37}};
-  o.measure.min_repeats = 2;
-  o.measure.max_repeats = 3;
-  o.final_candidates = 2;
-  return o;
-}
-
 TEST(MpiTimer, TheWorkerTimesEveryCandidate) {
   Proc p = parse_proc(kScale);
-  MpiTimer timer(p, tiles);
+  MpiTimer timer(p, guarded_tiles);
   if (timer.rank() != 0) return timer.serve();
-  TuneOptions o = quick(4);
+  TuneOptions o = quick(4, 3);
   o.timer = &timer;
-  TuneResult r = tune(p, tiles, o);
+  TuneResult r = tune(p, guarded_tiles, o);
   timer.stop();
   ASSERT_EQ(r.timed.size(), 4u) << r.report();
   EXPECT_EQ(timer.timed_by_rank()[0], 0);
@@ -67,14 +42,14 @@ TEST(MpiTimer, TheWorkerTimesEveryCandidate) {
 
 TEST(MpiTimer, TheSearchProposesWhatItProposesWithoutWorkers) {
   Proc p = parse_proc(kScale);
-  const TuneOptions o = quick(3);
-  std::optional<TuneResult> remote = tune_with_mpi(p, tiles, o);
+  const TuneOptions o = quick(3, 3);
+  std::optional<TuneResult> remote = tune_with_mpi(p, guarded_tiles, o);
   if (world_rank() != 0) {
     EXPECT_FALSE(remote.has_value());
     return;
   }
   ASSERT_TRUE(remote.has_value());
-  TuneResult local = tune(p, tiles, o);
+  TuneResult local = tune(p, guarded_tiles, o);
   ASSERT_EQ(remote->timed.size(), local.timed.size());
   for (size_t i = 0; i < local.timed.size(); ++i)
     EXPECT_EQ(remote->timed[i].trace, local.timed[i].trace);
@@ -83,16 +58,16 @@ TEST(MpiTimer, TheSearchProposesWhatItProposesWithoutWorkers) {
 TEST(MpiTimer, AWorkersErrorReachesRankZeroNamingTheRankAndTheTrace) {
   Proc p = parse_proc(kScale);
   Space fails_on_workers = [](const Proc& q, Choices& c) {
-    Proc t = tiles(q, c);
+    Proc t = guarded_tiles(q, c);
     if (world_rank() != 0) throw SearchError("this space builds on rank 0 only");
     return t;
   };
   if (world_rank() != 0) {
-    EXPECT_FALSE(tune_with_mpi(p, fails_on_workers, quick(2)).has_value());
+    EXPECT_FALSE(tune_with_mpi(p, fails_on_workers, quick(2, 3)).has_value());
     return;
   }
   try {
-    tune_with_mpi(p, fails_on_workers, quick(2));
+    tune_with_mpi(p, fails_on_workers, quick(2, 3));
     ADD_FAILURE() << "the worker's error did not reach rank 0";
   } catch (const SearchError& e) {
     const std::string m = e.what();
@@ -104,15 +79,15 @@ TEST(MpiTimer, AWorkersErrorReachesRankZeroNamingTheRankAndTheTrace) {
 TEST(MpiTimer, AReplayThatBuildsAnotherProcIsAnError) {
   Proc p = parse_proc(kScale);
   Space differs_on_workers = [](const Proc& q, Choices& c) {
-    Proc t = tiles(q, c);
+    Proc t = guarded_tiles(q, c);
     return world_rank() == 0 ? t : simplify(rename(t, "scale_elsewhere"));
   };
   if (world_rank() != 0) {
-    EXPECT_FALSE(tune_with_mpi(p, differs_on_workers, quick(2)).has_value());
+    EXPECT_FALSE(tune_with_mpi(p, differs_on_workers, quick(2, 3)).has_value());
     return;
   }
   try {
-    tune_with_mpi(p, differs_on_workers, quick(2));
+    tune_with_mpi(p, differs_on_workers, quick(2, 3));
     ADD_FAILURE() << "a replay into another proc was accepted";
   } catch (const SearchError& e) {
     const std::string m = e.what();
