@@ -299,7 +299,7 @@ std::string model_value(const z3::model& m, const z3::expr& e) {
 std::string context_values(const Encoder& enc, const z3::model& m) {
   std::string s;
   for (const Encoder::PlainVar& p : enc.plain_vars()) {
-    if (!p.e.is_int()) continue;
+    if (!p.e.is_int() && !p.data) continue;
     s += (s.empty() ? "" : ", ") + p.name + " = " + model_value(m, p.e);
   }
   return s;
@@ -376,6 +376,48 @@ std::pair<z3::expr, z3::expr> Encoder::divmod(const z3::expr& a, int64_t c) {
   return {q, r};
 }
 
+// ---- data the proc reads in its control -------------------------------------------------------
+
+const FnArg* Encoder::index_arg_of(const Sym& name) const {
+  for (const FnArg& a : scope_.proc().args())
+    if (a.name == name && a.range) return &a;
+  return nullptr;
+}
+
+// An index argument never changes during the call (it is read-only), so one uninterpreted
+// function per argument stands for all its reads: two reads of one element are one unknown.
+// Every application lies in the declared range, which the entry check guarantees.
+z3::expr Encoder::index_value(const FnArg& a, const Expr& read) {
+  std::vector<z3::expr> args;
+  for (const Expr& i : read.as<ReadNode>()->idx) args.push_back(num(i));
+  auto fit = index_fns_.find(a.name.id());
+  if (fit == index_fns_.end()) {
+    z3::sort_vector domain(c_);
+    for (size_t k = 0; k < args.size(); ++k) domain.push_back(c_.int_sort());
+    const std::string fname = a.name.name() + "!" + std::to_string(a.name.id());
+    fit = index_fns_.emplace(a.name.id(), c_.function(fname.c_str(), domain, c_.int_sort())).first;
+  }
+  z3::expr_vector av(c_);
+  for (const z3::expr& x : args) av.push_back(x);
+  z3::expr v = args.empty() ? fit->second() : fit->second(av);
+  if (index_apps_.insert(Z3_get_ast_id(c_, v)).second) {
+    defs_.push_back(num(a.range->lo) <= v && v < num(a.range->hi));
+    plain_.push_back(PlainVar{v, expr_text(read), 2600});
+  }
+  return v;
+}
+
+// A comparison of data values (`x[i] > m` in an if condition). Data that the code writes may
+// differ between any two evaluations, and floats hold NaN, so each evaluation is a fresh
+// unknown truth value: whatever the query proves holds for every outcome of the comparison.
+// The counterexample names the outcome it assumed.
+z3::expr Encoder::data_condition(const Expr& e) {
+  const std::string text = expr_text(e);
+  z3::expr v = c_.bool_const(("data!" + std::to_string(data_conds_++) + "!" + text).c_str());
+  plain_.push_back(PlainVar{v, "(" + text + ")", 2700, true});
+  return v;
+}
+
 z3::expr Encoder::definitions() {
   z3::expr d = c_.bool_val(true);
   for (const z3::expr& e : defs_) d = d && e;
@@ -386,6 +428,7 @@ z3::expr Encoder::num(const Expr& e) {
   switch (e.kind()) {
     case ExprKind::Read: {
       const ReadNode* r = e.as<ReadNode>();
+      if (const FnArg* a = index_arg_of(r->name)) return index_value(*a, e);
       if (!r->idx.empty())
         throw Unsupported{"`" + expr_text(e) + "` reads buffer data, which is not modelled",
                           e.srcinfo()};
@@ -492,14 +535,19 @@ z3::expr Encoder::cond(const Expr& e) {
       case BinOpKind::Or:
         return cond(b->lhs) || cond(b->rhs);
       case BinOpKind::Lt:
+        if (b->lhs.type().is_data() || b->rhs.type().is_data()) return data_condition(e);
         return num(b->lhs) < num(b->rhs);
       case BinOpKind::Le:
+        if (b->lhs.type().is_data() || b->rhs.type().is_data()) return data_condition(e);
         return num(b->lhs) <= num(b->rhs);
       case BinOpKind::Gt:
+        if (b->lhs.type().is_data() || b->rhs.type().is_data()) return data_condition(e);
         return num(b->lhs) > num(b->rhs);
       case BinOpKind::Ge:
+        if (b->lhs.type().is_data() || b->rhs.type().is_data()) return data_condition(e);
         return num(b->lhs) >= num(b->rhs);
       case BinOpKind::Eq:
+        if (b->lhs.type().is_data() || b->rhs.type().is_data()) return data_condition(e);
         if (b->lhs.type().base == ScalarKind::Bool) return cond(b->lhs) == cond(b->rhs);
         return num(b->lhs) == num(b->rhs);
       case BinOpKind::Add:

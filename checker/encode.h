@@ -3,14 +3,17 @@
 //
 // The fragment: integer constants, size/index/int variables, stride(A, d), + - *, / and % by
 // positive constants (floor semantics; each becomes a quotient and a remainder variable tied
-// to its numerator by a defining constraint), comparisons, and/or, bool variables. Anything
-// else throws Unsupported, which a query turns into Answer::Unknown with the reason.
+// to its numerator by a defining constraint), comparisons, and/or, bool variables; elements of
+// index arguments (one uninterpreted function per argument, each value in its declared range);
+// comparisons of data values (a fresh unknown truth value at each evaluation). Anything else
+// throws Unsupported, which a query turns into Answer::Unknown with the reason.
 #pragma once
 
 #include <z3++.h>
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -81,6 +84,7 @@ class Encoder {
     z3::expr e;
     std::string name;
     int rank;
+    bool data = false;  // the outcome of a data comparison (named in counterexamples)
   };
   const std::vector<PlainVar>& plain_vars() const { return plain_; }
 
@@ -93,7 +97,14 @@ class Encoder {
   std::map<std::pair<unsigned, int64_t>, std::pair<z3::expr, z3::expr>> divmod_;
   std::vector<z3::expr> defs_;
 
+  std::map<uint64_t, z3::func_decl> index_fns_;  // per index argument
+  std::set<unsigned> index_apps_;                // applications whose range is stated
+  int data_conds_ = 0;
+
   std::pair<z3::expr, z3::expr> divmod(const z3::expr& a, int64_t c);
+  const FnArg* index_arg_of(const Sym& name) const;
+  z3::expr index_value(const FnArg& a, const Expr& read);
+  z3::expr data_condition(const Expr& e);
 };
 
 // The value of an integer term in a model, as text.

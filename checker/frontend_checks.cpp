@@ -230,11 +230,17 @@ class Checker {
   void expr(const Expr& e, const SrcInfo& where) {
     if (!e.defined()) return;
     if (const ReadNode* r = e.as<ReadNode>()) {
+      // Indices may read index arguments (x[col[j]]): those reads are checked too.
+      for (const Expr& i : r->idx) expr(i, where);
       if (bounds_ && !r->idx.empty())
         check_access(ctx_, r->name, known(points(r->idx)),
                      e.srcinfo().known() ? e.srcinfo() : where,
                      "the read " + access_text(r->name, r->idx), refuted_only_);
     } else if (const WindowExprNode* w = e.as<WindowExprNode>()) {
+      for (const WAccess& a : w->idx) {
+        expr(a.lo, where);
+        if (a.is_interval) expr(a.hi, where);
+      }
       if (bounds_)
         check_access(ctx_, w->name, known(w->idx), e.srcinfo().known() ? e.srcinfo() : where,
                      "the window `" + expr_text(e) + "`", refuted_only_);
@@ -279,6 +285,8 @@ class Checker {
     for (size_t i = 0; i < callee.args.size() && i < c->args.size(); ++i)
       if (!callee.args[i].type.window && c->args[i].type().window)
         dense(c->args[i], callee.args[i], f, where);
+    for (size_t i = 0; i < callee.args.size() && i < c->args.size(); ++i)
+      if (callee.args[i].range) index_range_within(c, i, f, where);
     for (const Expr& p : callee.preds) {
       Expr mine = in_caller_terms(ctx_, *c, p);
       // A config field the assert reads: the value it holds at the call.
@@ -290,6 +298,32 @@ class Checker {
     }
     // Last, so that a call breaking an assert reports that first (as Exo does).
     if (!refuted_only_) aliasing(c, where);
+  }
+
+  // An index argument passed on (whole, from an index argument: the type checker's rule) holds
+  // only values the callee's range allows: the caller's range is empty or lies inside it. The
+  // callee's own entry check then never fails, and the caller need not look at its answer.
+  void index_range_within(const CallNode* c, size_t i, const std::string& f, const SrcInfo& where) {
+    const FnArg& param = c->proc->args[i];
+    const ReadNode* r = c->args[i].as<ReadNode>();
+    const FnArg* mine = nullptr;
+    for (const FnArg& a : ctx_.proc().args())
+      if (r && a.name == r->name) mine = &a;
+    if (!mine || !mine->range) return;  // the type checker refuses this call
+    Expr lo = in_caller_terms(ctx_, *c, param.range->lo);
+    Expr hi = in_caller_terms(ctx_, *c, param.range->hi);
+    Expr inside =
+        BinOpNode::make(BinOpKind::And, BinOpNode::make(BinOpKind::Le, lo, mine->range->lo),
+                        BinOpNode::make(BinOpKind::Le, mine->range->hi, hi));
+    Expr ok = BinOpNode::make(
+        BinOpKind::Or, BinOpNode::make(BinOpKind::Ge, mine->range->lo, mine->range->hi), inside);
+    std::string what = "the values of " + mine->name.name() + " (range(" +
+                       expr_text(mine->range->lo) + ", " + expr_text(mine->range->hi) +
+                       ")) lie in the range of " + param.name.name() + " of " + f + " (range(" +
+                       expr_text(lo) + ", " + expr_text(hi) + "))";
+    require(ctx_, ok, where, what,
+            "the call to " + f + " may pass index values outside its range: " + what,
+            refuted_only_);
   }
 
   // No buffer argument the callee writes or reduces into may overlap another buffer argument:
@@ -351,6 +385,7 @@ class Checker {
     switch (s.kind()) {
       case StmtKind::Assign: {
         const AssignNode* n = s.as<AssignNode>();
+        for (const Expr& i : n->idx) expr(i, where);
         expr(n->rhs, where);
         if (bounds_)
           check_access(ctx_, n->name, known(points(n->idx)), where,
@@ -359,6 +394,7 @@ class Checker {
       }
       case StmtKind::Reduce: {
         const ReduceNode* n = s.as<ReduceNode>();
+        for (const Expr& i : n->idx) expr(i, where);
         expr(n->rhs, where);
         if (bounds_)
           check_access(ctx_, n->name, known(points(n->idx)), where,
@@ -372,6 +408,7 @@ class Checker {
         return 0;
       case StmtKind::If: {
         const IfNode* n = s.as<IfNode>();
+        expr(n->cond, where);  // a data condition reads buffers
         Scope sc{Scope::Cond};
         // A config field the condition reads: the value it holds here, where the proc wrote it
         // (`Cfg.n = 2 ; if N < Cfg.n: A[N + 9] = ..` is refuted, not undecided).
@@ -387,6 +424,8 @@ class Checker {
       }
       case StmtKind::For: {
         const ForNode* n = s.as<ForNode>();
+        expr(n->lo, where);  // bounds may read index arguments (rowptr[i])
+        expr(n->hi, where);
         Scope sc{Scope::Loop};
         sc.loop = n;
         // Bounds reading config fields the proc wrote: the values they hold where the loop

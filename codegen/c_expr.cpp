@@ -239,6 +239,16 @@ CExpr ProcEmitter::stored_expr(const Expr& e) {
 CExpr ProcEmitter::binop(const BinOpNode* b, const Expr& e) {
   const int p = prec_of(b->op);
   const ScalarKind t = e.type().base;
+  if (is_comparison(b->op) && (b->lhs.type().is_data() || b->rhs.type().is_data())) {
+    // Data compare in their common precision (R as f32), literals rounded to it, as the
+    // interpreter compares; C's float comparisons are IEEE's (a NaN is unordered).
+    ScalarKind k = data_operand_type(b->lhs, b->rhs);
+    ScalarKind saved = data_ctx_;
+    data_ctx_ = k == ScalarKind::R ? ScalarKind::F32 : k;
+    std::string s = data_sub(b->lhs, p + 1) + " " + c_op(b->op) + " " + data_sub(b->rhs, p + 1);
+    data_ctx_ = saved;
+    return {s, p};
+  }
   if (is_comparison(b->op) || is_logical(b->op)) {
     ScalarKind saved = data_ctx_;
     ScalarKind lt = b->lhs.type().base, rt = b->rhs.type().base;

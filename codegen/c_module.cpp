@@ -119,8 +119,11 @@ std::string packed_wrapper(const Proc& p, const std::vector<BufInfo>& infos) {
       args.push_back("(" + c_type(b.elem) + " *)" + slot);
     }
   }
-  return "void " + p.name() + "__packed(void **args) {\n    " + p.name() + "(" +
-         join(args, ",\n        ") + ");\n}\n";
+  // Returns what the proc returns (which index argument was out of range), 0 for a void proc.
+  const std::string call = p.name() + "(" + join(args, ",\n        ") + ")";
+  if (has_index_args(*p.get()))
+    return "int " + p.name() + "__packed(void **args) {\n    return " + call + ";\n}\n";
+  return "int " + p.name() + "__packed(void **args) {\n    " + call + ";\n    return 0;\n}\n";
 }
 
 // Whether two proc objects are one definition: the same text, calling procs that are one

@@ -11,9 +11,11 @@
 namespace exocpp::codegen {
 
 struct LibraryOptions {
-  // Also emit, for each public proc, `void <name>__packed(void **args)` that unpacks its
+  // Also emit, for each public proc, `int <name>__packed(void **args)` that unpacks its
   // arguments (control values as int64_t*, buffers as pointers, windows as
-  // struct exocpp_packed_win*) and calls it, plus `int64_t <lib>__context_size(void)`.
+  // struct exocpp_packed_win*), calls it and returns what it returns (0 for a void proc; for a
+  // proc with index arguments, the position of one out of range), plus
+  // `int64_t <lib>__context_size(void)`.
   bool packed_wrappers = false;
   // Emit CUDA C++ (`lib.cu`): kernels (outermost cuda_blocks loops) become __global__ functions
   // launched by the host functions, which take device pointers; helpers are __host__ __device__.

@@ -65,6 +65,8 @@ class ProcEmitter {
   std::string signature(bool is_static) const;
   // The function definition: signature and body.
   std::string definition(bool is_static);
+  // The entry checks of the index arguments' ranges ("" when it has none).
+  std::string index_arg_checks();
   // C types of the arguments, in order, as the packed wrapper must cast them.
   const std::vector<BufInfo>& arg_infos() const { return arg_info_; }
   // The __global__ functions of the proc's kernels (CUDA only), after definition(); they go

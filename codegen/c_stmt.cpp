@@ -199,7 +199,8 @@ const std::string& ProcEmitter::name_of(const Sym& s, const SrcInfo& where) cons
 }
 
 std::string ProcEmitter::signature(bool is_static) const {
-  std::string s = std::string(is_static ? "static " : "") + "void " + proc_.name() + "(void *ctxt";
+  const char* ret = has_index_args(*proc_.get()) ? "int " : "void ";
+  std::string s = std::string(is_static ? "static " : "") + ret + proc_.name() + "(void *ctxt";
   for (size_t i = 0; i < proc_.args().size(); ++i) {
     const FnArg& a = proc_.args()[i];
     const BufInfo& b = arg_info_[i];
@@ -228,10 +229,36 @@ std::string ProcEmitter::definition(bool is_static) {
     pre += "    struct " + lib_ + "_Context *ctx = (struct " + lib_ + "_Context *)ctxt;\n";
   else if (!ctxt_used_)
     pre += "    (void)ctxt;\n";
+  const std::string checks = index_arg_checks();
   for (const FnArg& a : proc_.args())
-    if (!mentions_token(out_, names_.at(a.name.id())))
+    if (!mentions_token(out_ + checks, names_.at(a.name.id())))
       pre += "    (void)" + names_.at(a.name.id()) + ";\n";
-  return signature(is_static) + " {\n" + pre + out_ + "}\n";
+  if (checks.empty()) return signature(is_static) + " {\n" + pre + out_ + "}\n";
+  return signature(is_static) + " {\n" + pre + checks + out_ + "    return 0;\n}\n";
+}
+
+// Every value of every index argument in its declared range before anything runs, or the
+// function returns the argument's position (1-based) and writes nothing (docs/language.md).
+std::string ProcEmitter::index_arg_checks() {
+  std::string out;
+  for (size_t i = 0; i < proc_.args().size(); ++i) {
+    const FnArg& a = proc_.args()[i];
+    if (!a.range) continue;
+    const std::string name = arg_info_[i].cname, pos = std::to_string(i + 1);
+    const std::string lo = "(int_fast64_t)(" + expr(a.range->lo).text + ")";
+    const std::string hi = "(int_fast64_t)(" + expr(a.range->hi).text + ")";
+    if (a.type.is_scalar()) {
+      out += "    if (!(*" + name + " >= " + lo + " && *" + name + " < " + hi + ")) return " + pos +
+             ";\n";
+      continue;
+    }
+    std::string count = "(int_fast64_t)1";
+    for (const Expr& d : a.type.shape) count += " * (int_fast64_t)(" + expr(d).text + ")";
+    out += "    for (int_fast64_t exo_k = 0; exo_k < " + count + "; exo_k++)\n";
+    out += "        if (!(" + name + "[exo_k] >= " + lo + " && " + name + "[exo_k] < " + hi +
+           ")) return " + pos + ";\n";
+  }
+  return out;
 }
 
 void ProcEmitter::line(const std::string& text) {
@@ -548,7 +575,10 @@ void ProcEmitter::call(const CallNode* n, const Stmt& s) {
     text += call_arg(param, n->args[i], pw, s.srcinfo());
   }
   ctxt_used_ = true;
-  line(text + ");");
+  // A callee with index arguments returns whether their values were in range; the checker
+  // proved at this call that they are (the caller's range lies in the callee's), so the
+  // answer is known and dropped (no return can leave an OpenMP region anyway).
+  line(has_index_args(callee) ? "(void)" + text + ");" : text + ");");
 }
 
 namespace {

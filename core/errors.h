@@ -89,6 +89,14 @@ class InterpError : public Error {
       : Error("interpreter error", "interpret", std::move(loc), std::move(reason)) {}
 };
 
+// Compiled code refused its arguments where the proc was entered: an index argument held a
+// value outside its declared range (docs/language.md, "Index arguments"). Nothing was written.
+class ArgumentRangeError : public Error {
+ public:
+  ArgumentRangeError(SrcInfo loc, std::string reason)
+      : Error("argument error", "run", std::move(loc), std::move(reason)) {}
+};
+
 // A violated invariant inside exocpp: a bug, never the user's fault.
 class InternalError : public std::logic_error {
  public:

@@ -135,6 +135,9 @@ int64_t Interp::eval_int(const Expr& e, Frame& f) {
       ArgValue& v = lookup(f, n->name, e.srcinfo());
       if (const int64_t* i = std::get_if<int64_t>(&v)) return *i;
       if (const bool* b = std::get_if<bool>(&v)) return *b ? 1 : 0;
+      // An element of an index argument (its type says int; its range was checked at entry).
+      if (Buffer* b = std::get_if<Buffer>(&v); b && !is_float(b->kind()))
+        return static_cast<int64_t>(b->raw(locate(*b, n->name, n->idx, f, e.srcinfo(), "read")));
       fail(e.srcinfo(), "'" + n->name.name() + "' is a buffer, not a control value");
     }
     case ExprKind::Const: {
@@ -178,6 +181,24 @@ int64_t Interp::eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f) {
   // Logical operators short-circuit, as the emitted C (&&, ||) does.
   if (b->op == BinOpKind::And) return eval_bool(b->lhs, f) && eval_bool(b->rhs, f);
   if (b->op == BinOpKind::Or) return eval_bool(b->lhs, f) || eval_bool(b->rhs, f);
+  if (is_comparison(b->op) && (b->lhs.type().is_data() || b->rhs.type().is_data())) {
+    // Data compare in their common precision, as IEEE does: a NaN is unordered (every
+    // comparison with it is false) and -0 == +0.
+    const ScalarKind k = data_operand_type(b->lhs, b->rhs);
+    const double x = eval_data(b->lhs, f, k), y = eval_data(b->rhs, f, k);
+    switch (b->op) {
+      case BinOpKind::Lt:
+        return x < y;
+      case BinOpKind::Le:
+        return x <= y;
+      case BinOpKind::Gt:
+        return x > y;
+      case BinOpKind::Ge:
+        return x >= y;
+      default:
+        return x == y;
+    }
+  }
   int64_t x = eval_int(b->lhs, f), y = eval_int(b->rhs, f), r = 0;
   auto overflow = [&]() -> int64_t {
     fail(e.srcinfo(), "integer overflow: " + std::to_string(x) + " " + to_string(b->op) + " " +

@@ -67,6 +67,7 @@ class Interp {
                          const SrcInfo* site);
   void bind_data_args(const ProcNode& p, const std::vector<ArgValue>& args, Frame& f,
                       const SrcInfo* site);
+  int64_t eval_control(const Expr& e, Frame& f) { return eval_int(e, f); }
   std::vector<int64_t> eval_shape(const Type& t, Frame& f) {
     std::vector<int64_t> shape;
     for (const Expr& d : t.shape) shape.push_back(eval_int(d, f));
@@ -79,9 +80,13 @@ class Interp {
     Frame f;
     f.proc = &p;
     bind_args(p, args, f, site);
+    check_index_args(p, f, site);
     check_preds(p, f, site);
     exec(p.body, f);
   }
+  // Every element of every index argument lies in its declared range, or an InterpError names
+  // the first that does not (docs/language.md, "Index arguments").
+  void check_index_args(const ProcNode& p, Frame& f, const SrcInfo* site);
 
  private:
   void exec(const Block& b, Frame& f) {

@@ -90,6 +90,34 @@ std::string Interp::describe_args(const ProcNode& p, Frame& f) {
   return s;
 }
 
+void Interp::check_index_args(const ProcNode& p, Frame& f, const SrcInfo* site) {
+  for (const FnArg& a : p.args) {
+    if (!a.range) continue;
+    const int64_t lo = eval_int(a.range->lo, f), hi = eval_int(a.range->hi, f);
+    Buffer& b = lookup_buffer(f, a.name, a.srcinfo);
+    // Walk the elements in row-major order, so the first bad one is named.
+    std::vector<int64_t> idx(static_cast<size_t>(b.rank()), 0);
+    bool empty = false;
+    for (int64_t e : b.shape()) empty = empty || e == 0;
+    while (!empty) {
+      int64_t pos = b.offset();
+      for (size_t d = 0; d < idx.size(); ++d) pos += idx[d] * b.strides()[d];
+      const double v = b.raw(pos);
+      if (!(v >= static_cast<double>(lo) && v < static_cast<double>(hi))) {
+        std::string where = a.name.name() + (idx.empty() ? "" : "[" + index_list(idx) + "]");
+        fail(site ? *site : a.srcinfo,
+             "index argument '" + a.name.name() + "' of proc '" + p.name + "': " + where + " = " +
+                 fmt_double(v) + " is outside its declared range range(" + to_string(a.range->lo) +
+                 ", " + to_string(a.range->hi) + ") = [" + std::to_string(lo) + ", " +
+                 std::to_string(hi) + ")");
+      }
+      size_t d = idx.size();
+      while (d > 0 && ++idx[d - 1] == b.shape()[d - 1]) idx[--d] = 0;
+      if (d == 0) break;
+    }
+  }
+}
+
 int Interp::first_failing_pred(const ProcNode& p, Frame& f) {
   for (size_t i = 0; i < p.preds.size(); ++i)
     if (!eval_bool(p.preds[i], f)) return static_cast<int>(i);
@@ -244,6 +272,8 @@ void Interp::exec_store(const Stmt& s, const Sym& name, const std::vector<Expr>&
   Buffer& b = lookup_buffer(f, name, s.srcinfo());
   int64_t pos = locate(b, name, idx, f, s.srcinfo(), "write");
   double v = eval_data(rhs, f, b.kind());
+  // A control value stored into integer data wraps to the precision, as C's conversion does.
+  if (!rhs.type().is_data() && is_int_precision(b.kind())) v = round_to_kind(b.kind(), v);
   if (reduce) v += b.raw(pos);
   if (!is_float(b.kind()) && !std::isfinite(v))
     fail(s.srcinfo(), "storing " + fmt_double(v) + " into '" + name.name() + "', a " +
@@ -321,6 +351,7 @@ void Interp::exec_call(const CallNode* c, const Stmt& s, Frame& f) {
   Frame cf;
   cf.proc = &callee;
   bind_args(callee, vals, cf, &s.srcinfo());
+  check_index_args(callee, cf, &s.srcinfo());
   check_preds(callee, cf, &s.srcinfo());
   exec(callee.body, cf);
 }
@@ -366,6 +397,7 @@ void check_args(const Proc& p, const std::vector<ArgValue>& args, const ConfigSt
   Frame f;
   f.proc = p.get();
   in.bind_args(*p.get(), args, f, nullptr);
+  in.check_index_args(*p.get(), f, nullptr);
   in.check_preds(*p.get(), f, nullptr);
 }
 
@@ -380,6 +412,23 @@ std::vector<std::vector<int64_t>> arg_shapes(const Proc& p, const std::vector<Ar
   std::vector<std::vector<int64_t>> out;
   for (const FnArg& a : p.args())
     out.push_back(a.type.is_data() ? in.eval_shape(a.type, f) : std::vector<int64_t>{});
+  return out;
+}
+
+std::vector<std::optional<std::pair<int64_t, int64_t>>> index_arg_ranges(
+    const Proc& p, const std::vector<ArgValue>& args) {
+  if (!p.defined()) throw InterpError({}, "index_arg_ranges() of an undefined proc");
+  ConfigState cfg;
+  InterpOptions opts;
+  Interp in(cfg, opts);
+  Frame f;
+  f.proc = p.get();
+  in.bind_control_args(*p.get(), args, f, nullptr);
+  std::vector<std::optional<std::pair<int64_t, int64_t>>> out;
+  for (const FnArg& a : p.args()) {
+    out.emplace_back();
+    if (a.range) out.back() = {in.eval_control(a.range->lo, f), in.eval_control(a.range->hi, f)};
+  }
   return out;
 }
 

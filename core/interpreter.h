@@ -212,6 +212,11 @@ void check_args(const Proc& p, const std::vector<ArgValue>& args,
 // The shape of each data argument of `p` (empty for control arguments and scalars), evaluated
 // from the control values in `args`; data entries of `args` are not looked at.
 std::vector<std::vector<int64_t>> arg_shapes(const Proc& p, const std::vector<ArgValue>& args);
+// The range [lo, hi) of each argument of `p` given its control argument values (`args`, in
+// argument order; buffers may be absent): nullopt for an argument that is not an index
+// argument.
+std::vector<std::optional<std::pair<int64_t, int64_t>>> index_arg_ranges(
+    const Proc& p, const std::vector<ArgValue>& args);
 // The index of the first assert of `p` that does not hold for `args` (which must otherwise fit
 // the signature), or -1 when all hold. Asserts that read configs see `configs`.
 int first_failing_assert(const Proc& p, const std::vector<ArgValue>& args,

@@ -253,7 +253,9 @@ ScalarKind binop_result_type(BinOpKind op, const Expr& lhs, const Expr& rhs) {
     if (l_ctl && r_ctl) return ScalarKind::Bool;
     if (op == BinOpKind::Eq && l == ScalarKind::Bool && r == ScalarKind::Bool)
       return ScalarKind::Bool;
-    return ScalarKind::Error;  // data values are compared with select(), not with operators
+    // Data values compare in the precision their arithmetic would have (an if condition's
+    // `x[i] > m`; the type checker allows it nowhere else).
+    return data_operand_type(lhs, rhs) == ScalarKind::Error ? ScalarKind::Error : ScalarKind::Bool;
   }
 
   // Arithmetic on control values: index arithmetic.
@@ -273,9 +275,14 @@ ScalarKind binop_result_type(BinOpKind op, const Expr& lhs, const Expr& rhs) {
     return ScalarKind::Index;
   }
 
-  // Arithmetic on data values. An integer literal takes the other side's data type; R unifies
-  // with any precision.
   if (op == BinOpKind::Mod) return ScalarKind::Error;
+  return data_operand_type(lhs, rhs);
+}
+
+ScalarKind data_operand_type(const Expr& lhs, const Expr& rhs) {
+  // An integer literal takes the other side's data type; R unifies with any precision.
+  ScalarKind l = lhs.type().base, r = rhs.type().base;
+  if (!lhs.type().is_scalar() || !rhs.type().is_scalar()) return ScalarKind::Error;
   bool l_data = is_data(l) || (is_int_literal(lhs) && is_data(r));
   bool r_data = is_data(r) || (is_int_literal(rhs) && is_data(l));
   if (!l_data || !r_data) return ScalarKind::Error;
@@ -452,6 +459,9 @@ std::shared_ptr<const ProcNode> ProcNode::make(ProcNode fields) {
     EXOCPP_ASSERT(a.type.is_data() != a.mem.empty(),
                   "proc '" + fields.name + "': argument '" + a.name.name() +
                       "' has a memory exactly when it holds data");
+    EXOCPP_ASSERT(!a.range || (a.range->lo.defined() && a.range->hi.defined()),
+                  "proc '" + fields.name + "': argument '" + a.name.name() +
+                      "' has a value range without both bounds");
     for (size_t j = 0; j < i; ++j)
       EXOCPP_ASSERT(fields.args[j].name != a.name,
                     "proc '" + fields.name + "': argument '" + a.name.name() + "' bound twice");
@@ -461,6 +471,12 @@ std::shared_ptr<const ProcNode> ProcNode::make(ProcNode fields) {
   for (const Stmt& st : fields.body)
     EXOCPP_ASSERT(st.defined(), "proc '" + fields.name + "': an undefined statement");
   return std::make_shared<const ProcNode>(std::move(fields));
+}
+
+bool has_index_args(const ProcNode& p) {
+  for (const FnArg& a : p.args)
+    if (a.is_index_arg()) return true;
+  return false;
 }
 
 Proc::Proc(std::shared_ptr<const ProcNode> n, const Proc& parent, ForwardFn fwd)

@@ -7,7 +7,9 @@
 //   module  ::= (config | proc)*
 //   config  ::= ConfigNode(name, fields: (name, type)*)
 //   proc    ::= ProcNode(name, args: FnArg*, preds: expr*, body: block, instr: InstrInfo?)
-//   FnArg   ::= (name: Sym, type: Type, mem: string)      -- mem is "" for control types
+//   FnArg   ::= (name: Sym, type: Type, mem: string, range: (lo, hi)?)
+//                                                         -- mem is "" for control types;
+//                                                         -- range makes an index argument
 //   block   ::= stmt*
 //   stmt    ::= Assign(name, idx: expr*, rhs)              -- name[idx] = rhs
 //             | Reduce(name, idx: expr*, rhs)              -- name[idx] += rhs
@@ -218,7 +220,8 @@ bool is_logical(BinOpKind op);        // and or
 bool is_arithmetic(BinOpKind op);     // + - * / %
 
 // Read of a variable, a tensor element A[i, j], or (no indices) a whole tensor/window as a
-// call argument. Its type is the element type when indexed, the variable's type otherwise.
+// call argument. Its type is the element type when indexed, the variable's type otherwise;
+// an element of an index argument (FnArg::range) reads as a control value of type int.
 struct ReadNode : ExprNode {
   static constexpr ExprKind kind_tag = ExprKind::Read;
   Sym name;
@@ -270,6 +273,10 @@ struct BinOpNode : ExprNode {
 };
 // The result type of `lhs op rhs`, following Exo's rules; ScalarKind::Error when ill-typed.
 ScalarKind binop_result_type(BinOpKind op, const Expr& lhs, const Expr& rhs);
+// The precision two data operands combine (and compare) in: an integer literal takes the other
+// side's type, R unifies with any precision, two integer precisions give i32; Error when they
+// do not combine or either is not data.
+ScalarKind data_operand_type(const Expr& lhs, const Expr& rhs);
 
 class ExternFn;  // core/externs.h
 struct ExternNode : ExprNode {
@@ -510,12 +517,28 @@ struct ConfigNode {
 };
 using Config = std::shared_ptr<const ConfigNode>;
 
+// The values an index argument may hold: lo <= v < hi, both control expressions of the proc's
+// control arguments (`col: i32[nnz] @ DRAM in range(0, n)`). docs/language.md, "Index arguments".
+struct ValueRange {
+  Expr lo, hi;
+};
+
 struct FnArg {
   Sym name;
   Type type;
   std::string mem;  // memory of data arguments ("DRAM" by default); "" for control arguments
   SrcInfo srcinfo;
+  // An index argument: integer data whose every element is checked to lie in this range where
+  // the proc is entered. It is read-only in the proc, and reading an element of it gives a
+  // control value (type int) usable in indices, loop bounds and conditions.
+  std::optional<ValueRange> range = std::nullopt;
+  bool is_index_arg() const { return range.has_value(); }
 };
+
+struct ProcNode;
+// Whether any argument of `p` is an index argument (the emitted function then returns int: 0,
+// or which argument held a value outside its range).
+bool has_index_args(const ProcNode& p);
 
 // What makes a proc a hardware instruction: the C it expands to, with `{arg}` holes
 // (`{arg_data}` for a buffer's pointer), and global C (includes, helpers) it needs.

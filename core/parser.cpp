@@ -93,8 +93,8 @@ const VarInfo* Parser::lookup(const std::string& name) const {
   return nullptr;
 }
 
-const VarInfo& Parser::declare(const Token& name_tok, Type type, VarKind kind) {
-  VarInfo v{Sym(name_tok.text), std::move(type), kind};
+const VarInfo& Parser::declare(const Token& name_tok, Type type, VarKind kind, bool index_arg) {
+  VarInfo v{Sym(name_tok.text), std::move(type), kind, index_arg};
   auto& scope = scopes_.back();
   scope.insert_or_assign(name_tok.text, std::move(v));
   return scope.at(name_tok.text);
@@ -308,8 +308,15 @@ std::vector<FnArg> Parser::parse_args() {
     } else if (!t.is_control()) {
       mem = "DRAM";
     }
-    const VarInfo& v = declare(n, t, VarKind::Arg);
-    args.push_back(FnArg{v.sym, t, mem, loc(n)});
+    std::optional<ValueRange> range;
+    if (accept_name("in")) {
+      if (!is_int_precision(t.base))
+        fail(n, "only integer data (i8, ui8, ui16, i32) can declare a value range, but '" + n.text +
+                    "' is " + to_string(t));
+      range = parse_value_range(n);
+    }
+    const VarInfo& v = declare(n, t, VarKind::Arg, range.has_value());
+    args.push_back(FnArg{v.sym, t, mem, loc(n), range});
     if (peek().is_op(")")) continue;
     expect_op(",", "between arguments");
   }

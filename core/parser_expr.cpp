@@ -91,6 +91,19 @@ std::string Parser::parse_mem() {
   return m.text;
 }
 
+// `range(lo, hi)` after `name: type @ MEM in`: the values an index argument may hold.
+ValueRange Parser::parse_value_range(const Token& arg) {
+  const std::string ctx = "in the value range of '" + arg.text + "' (write 'in range(lo, hi)')";
+  if (!accept_name("range")) fail_expected("'range'", "after 'in' " + ctx);
+  expect_op("(", ctx);
+  ValueRange r;
+  r.lo = parse_expr();
+  expect_op(",", ctx);
+  r.hi = parse_expr();
+  expect_op(")", ctx);
+  return r;
+}
+
 // ---- expression helpers ----------------------------------------------------------------------
 
 int Parser::depth_of(const Expr& e) const {
@@ -283,7 +296,8 @@ Expr Parser::parse_name_expr(const Token& name) {
     fail(name, "undefined variable '" + name.text + "'");
   }
   if (peek().is_op("[")) return parse_indexed(name, *v);
-  return track(ReadNode::make(v->sym, {}, v->type, loc(name)), {});
+  Type t = v->index_arg && v->type.is_scalar() ? v->element_type() : v->type;
+  return track(ReadNode::make(v->sym, {}, std::move(t), loc(name)), {});
 }
 
 Expr Parser::parse_indexed(const Token& name, const VarInfo& v) {
@@ -327,7 +341,7 @@ Expr Parser::parse_indexed(const Token& name, const VarInfo& v) {
     std::vector<Expr> idx;
     for (WAccess& a : acc) idx.push_back(a.lo);
     Type t =
-        static_cast<int>(idx.size()) == v.type.rank() ? Type(v.type.base) : Type(ScalarKind::Error);
+        static_cast<int>(idx.size()) == v.type.rank() ? v.element_type() : Type(ScalarKind::Error);
     e = ReadNode::make(v.sym, std::move(idx), std::move(t), loc(name));
   }
   if (max_child + 1 > kMaxExprDepth)

@@ -21,6 +21,9 @@ struct VarInfo {
   Sym sym;
   Type type;
   VarKind kind;
+  bool index_arg = false;  // an argument with a value range: its elements read as int
+  // The type a read of it has: the element type, int for an index argument's element.
+  Type element_type() const { return index_arg ? Type(ScalarKind::Int) : Type(type.base); }
 };
 
 // The deepest nesting of blocks, and of expression trees, the parser builds. Deeper input is a
@@ -52,14 +55,15 @@ class Parser {
   void push_scope() { scopes_.emplace_back(); }
   void pop_scope() { scopes_.pop_back(); }
   const VarInfo* lookup(const std::string& name) const;
-  const VarInfo& declare(const Token& name_tok, Type type, VarKind kind);
+  const VarInfo& declare(const Token& name_tok, Type type, VarKind kind, bool index_arg = false);
   Config find_config(const std::string& name) const;
   std::shared_ptr<const ProcNode> find_proc(const std::string& name) const;
 
   // ---- types and expressions (parser_expr.cpp) ----
   // A scalar, tensor or window type; `context` completes "expected a type ...".
   Type parse_type(const char* context);
-  std::string parse_mem();  // the memory name after '@'
+  std::string parse_mem();                         // the memory name after '@'
+  ValueRange parse_value_range(const Token& arg);  // `range(lo, hi)` after `in`
   Expr parse_expr(bool allow_window = false);
   Expr parse_or();
   Expr parse_and();

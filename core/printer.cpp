@@ -353,6 +353,8 @@ std::string to_string(const Proc& p) {
     // Data arguments always show their memory (the parser's default is DRAM); control
     // arguments never have one.
     if (!a.type.is_control()) arg += " @ " + (a.mem.empty() ? std::string("DRAM") : a.mem);
+    if (a.range)
+      arg += " in range(" + print_expr(a.range->lo, 0) + ", " + print_expr(a.range->hi, 0) + ")";
     arg += i + 1 == n.args.size() ? "):" : ",";
     if (i == 0 || line.size() + 1 + arg.size() <= 79) {
       line += (i == 0 ? "" : " ") + arg;

@@ -183,6 +183,28 @@ std::vector<ArgValue> random_args(const Proc& p, const std::map<std::string, int
     }
     for (auto& v : vals)
       if (Buffer* b = std::get_if<Buffer>(&v)) fill_random(*b, rng, opts);
+    // Index arguments hold values of their declared range (anything else is refused where the
+    // proc is entered): uniform over it, so loops over data-dependent ranges run empty,
+    // backwards (lo > hi) and full, and indirect reads reach both ends.
+    std::string empty_range;
+    const auto ranges = index_arg_ranges(p, vals);
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      if (!ranges[i]) continue;
+      Buffer& b = std::get<Buffer>(vals[i]);
+      const auto [lo, hi] = *ranges[i];
+      if (lo >= hi && b.num_elements() > 0) {
+        empty_range = "index argument '" + p.args()[i].name.name() + "' has the empty range [" +
+                      std::to_string(lo) + ", " + std::to_string(hi) + ")";
+        break;
+      }
+      for (int64_t e = 0; e < b.num_elements(); ++e)
+        b.set_flat(e, static_cast<double>(rng.range(lo, hi - 1)));
+    }
+    if (!empty_range.empty()) {
+      if (!any_free) throw InterpError(p->srcinfo, "random_args: " + empty_range);
+      last_failure = empty_range;
+      continue;
+    }
     return vals;
   }
   throw InterpError(last_where, "random_args: no argument values for proc '" + p.name() +

@@ -30,6 +30,7 @@
 #include "core/externs.h"
 #include "core/int_arith.h"
 #include "core/interpreter.h"
+#include "core/ir_visit.h"
 #include "core/memory.h"
 #include "core/printer.h"
 #include "core/typecheck_internal.h"
@@ -109,6 +110,7 @@ std::string Checker::describe(const VarInfo& v) {
       return "a buffer of type " + to_string(v.type);
     case VarKind::Arg:
       if (v.type.is_control()) return "a control argument of type " + to_string(v.type);
+      if (v.index_arg) return "an index argument of type " + to_string(v.type);
       return "an argument of type " + to_string(v.type);
   }
   return "a variable";
@@ -197,7 +199,7 @@ void Checker::check_size_expr(const Expr& e, const std::string& what) {
         case ExprKind::Read: {
           const ReadNode* r = x.as<ReadNode>();
           const VarInfo& v = c.lookup(r->name, x.srcinfo());
-          if (v.kind != VarKind::Arg)
+          if (v.kind != VarKind::Arg || v.index_arg)
             fail(x.srcinfo(), what + " must be built from size arguments and constants, but " +
                                   quoted(r->name) + " is " + describe(v));
           return;
@@ -225,6 +227,33 @@ void Checker::check_size_expr(const Expr& e, const std::string& what) {
     }
   };
   Walk{*this, what}(e);
+}
+
+// An index argument: integer data (a scalar or a tensor, not a window) whose declared range
+// `range(lo, hi)` is built from size arguments and constants, like a shape.
+void Checker::check_index_arg(const FnArg& a) {
+  if (!is_int_precision(a.type.base))
+    fail(a.srcinfo, quoted(a.name) + " declares a value range, but only integer data (" +
+                        "i8, ui8, ui16, i32) can be an index argument; it is " + to_string(a.type));
+  if (a.type.window)
+    fail(a.srcinfo, quoted(a.name) +
+                        " declares a value range, but an index argument is a tensor or a scalar, "
+                        "not a window");
+  check_size_expr(a.range->lo, "the lower end of " + quoted(a.name) + "'s value range");
+  check_size_expr(a.range->hi, "the upper end of " + quoted(a.name) + "'s value range");
+}
+
+// The first read of an index argument's element inside e, or nullptr.
+const Expr* find_index_arg_read(const Expr& e,
+                                const std::unordered_map<Sym, VarInfo, SymHash>& env) {
+  const Expr* found = nullptr;
+  for_each_expr(e, [&](const Expr& x) {
+    const ReadNode* r = x.as<ReadNode>();
+    if (found || !r || !x.type().is_scalar()) return;
+    auto it = env.find(r->name);
+    if (it != env.end() && it->second.index_arg) found = &x;
+  });
+  return found;
 }
 
 // ---- expressions -----------------------------------------------------------------------------
@@ -382,6 +411,10 @@ void Checker::expect_data(const Expr& e, ScalarKind target_type, const std::stri
   check_literals(e, target_type, true);
   if (is_int_literal_expr(e)) return;
   const Type& t = e.type();
+  // A control value stored into integer data (an index found by a search, `result = i`)
+  // converts as a literal of that value would: wrapping to the precision, as C converts.
+  if (verb == "assign" && is_int_precision(target_type) && t.is_scalar() && is_indexable(t.base))
+    return;
   if (!t.is_scalar() || !is_data(t.base))
     fail(e.srcinfo(), "cannot " + verb + " a value of type " + to_string(t) + " " + target + " (" +
                           to_string(target_type) +
@@ -457,9 +490,14 @@ void Checker::check_read(const Expr& e, Access access) {
     check_indices(n->name, v, n->idx, e.srcinfo());
     if (access == Access::Value) check_element_access(n->name, v, /*write=*/false, e.srcinfo());
   }
-  if (e.type().base != v.type.base)
+  // An element of an index argument is a control value; the whole buffer keeps its type.
+  const bool element = !n->idx.empty() || v.type.is_scalar();
+  const ScalarKind expected = v.index_arg && element ? ScalarKind::Int : v.type.base;
+  if (e.type().base != expected)
     fail(e.srcinfo(), "this read of " + quoted(n->name) + " has type " + to_string(e.type().base) +
-                          " but " + quoted(n->name) + " is " + describe(v) + " (inconsistent IR)");
+                          " but " + quoted(n->name) + " is " + describe(v) +
+                          (v.index_arg && element ? ", whose elements read as int" : "") +
+                          " (inconsistent IR)");
 }
 
 void Checker::check_indices(const Sym& name, const VarInfo& v, const std::vector<Expr>& idx,
@@ -512,14 +550,23 @@ void Checker::check_binop(const Expr& e) {
                                  "constant on the right, got " +
                                  std::to_string(*c));
   }
+  if (is_comparison(n->op) && (is_data(l) || is_data(r)) && e.type().base == ScalarKind::Bool &&
+      !in_if_condition_)
+    fail(e.srcinfo(), "data values are compared with '" + op +
+                          "' only in an if condition (elsewhere use select())");
   if (e.type().base != ScalarKind::Error) return;
 
   // make() found that the operands do not combine: say why.
   if (is_logical(n->op))
     fail(e.srcinfo(), "'" + op + "' needs bool operands, got " + ls + " and " + rs);
   if (is_comparison(n->op)) {
+    if (is_data(l) && is_data(r))
+      fail(e.srcinfo(), "cannot compare " + ls + " and " + rs + " with '" + op +
+                            "': mixed precisions (R unifies with any precision)");
     if (is_data(l) || is_data(r))
-      fail(e.srcinfo(), "cannot compare data values with '" + op + "' (use select())");
+      fail(e.srcinfo(), "cannot compare " + ls + " and " + rs + " with '" + op +
+                            "': data and control values do not mix (an integer data value is "
+                            "a control value only when read from an index argument)");
     fail(e.srcinfo(), "cannot compare " + ls + " and " + rs + " with '" + op + "'");
   }
   std::string what;
@@ -571,6 +618,9 @@ void Checker::check_window(const Expr& e) {
          "cannot take a window of " + quoted(n->name) + ": it is " +
              (v.type.is_control() ? describe(v) : "a scalar of type " + to_string(v.type)) +
              ", not a tensor");
+  if (v.index_arg)
+    fail(e.srcinfo(), "cannot take a window of " + quoted(n->name) + ": it is " + describe(v) +
+                          ", whose elements are control values; read them one by one");
   if (static_cast<int>(n->idx.size()) != v.type.rank())
     fail(e.srcinfo(), "wrong number of indices for window of " + quoted(n->name) +
                           ": it has rank " + std::to_string(v.type.rank()) + ", got " +
@@ -601,6 +651,10 @@ void Checker::check_write(const char* verb, const Sym& name, ScalarKind recorded
   if (!v.type.is_data())
     fail(where, "cannot write to " + quoted(name) + ": it is " + describe(v) +
                     "; only data buffers can be written");
+  if (v.index_arg)
+    fail(where, "cannot write to " + quoted(name) + ": it is " + describe(v) +
+                    ", which is read-only (its declared value range is checked once, where the "
+                    "proc is entered)");
   if (!idx.empty() || v.type.is_tensor_or_window()) check_indices(name, v, idx, where);
   check_element_access(name, v, /*write=*/true, where);
   if (recorded != v.type.base)
@@ -660,7 +714,9 @@ void Checker::check_stmt(const Stmt& s) {
       return;
     case StmtKind::If: {
       const IfNode* n = s.as<IfNode>();
+      in_if_condition_ = true;
       expect_bool(n->cond, "if condition");
+      in_if_condition_ = false;
       check_block(n->body);
       check_block(n->orelse);
       return;
@@ -713,7 +769,7 @@ void Checker::check_proc() {
       fail(proc_.srcinfo, "@instr template of '" + proc_.name + "': " + why);
   // Every argument is in scope for every shape, so a shape may name any size argument.
   for (const FnArg& a : proc_.args) {
-    VarInfo v{a.type, VarKind::Arg, ""};
+    VarInfo v{a.type, VarKind::Arg, "", a.is_index_arg()};
     if (a.type.is_data()) v.mem = a.mem.empty() ? "DRAM" : a.mem;
     declare(a.name, std::move(v), a.srcinfo);
   }
@@ -730,10 +786,16 @@ void Checker::check_proc() {
     }
     check_data_type(a.type, a.name, a.srcinfo);
     memory_of(env_.at(a.name).mem, a.name, a.srcinfo);
+    if (a.is_index_arg()) check_index_arg(a);
   }
   for (const Expr& p : proc_.preds) {
     cur_ = p.defined() ? p.srcinfo() : proc_.srcinfo;
     expect_bool(p, "assert condition");
+    if (const Expr* r = find_index_arg_read(p, env_))
+      fail(r->srcinfo(), "an assert states facts about control arguments; " +
+                             quoted(r->as<ReadNode>()->name) +
+                             " is an index argument, whose values are checked against its "
+                             "declared range instead");
   }
   check_block(proc_.body);
   check_config_writes_loop_invariant(proc_);

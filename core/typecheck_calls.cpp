@@ -23,6 +23,17 @@ void Checker::check_call_arg(const ProcNode& callee, size_t i, const Expr& arg) 
   std::string who = "argument '" + param.name.name() + "' of '" + callee.name + "'";
   if (!arg.defined()) fail(cur_, who + " is missing");
   const Type& pt = param.type;
+  // An index argument passes whole to an index parameter, whose own range is checked where the
+  // callee is entered; no other buffer may stand for an index parameter.
+  const ReadNode* whole = arg.as<ReadNode>();
+  const VarInfo* given = whole ? &lookup(whole->name, arg.srcinfo()) : nullptr;
+  if (param.is_index_arg() && !(given && given->index_arg && whole->idx.empty()))
+    fail(arg.srcinfo(), who + " is an index argument (it declares a value range); pass it an " +
+                            "index argument of the caller, whole");
+  // (An element read of one is a control value, which a control parameter takes.)
+  if (given && given->index_arg && !param.is_index_arg() && !pt.is_control())
+    fail(arg.srcinfo(), who + " does not declare a value range, so it cannot take " +
+                            quoted(whole->name) + ", an index argument of the caller");
   if (pt.is_control()) return check_control_arg(who, pt, arg);
   if (!pt.is_data()) fail(arg.srcinfo(), who + " has no valid type in '" + callee.name + "'");
   if (pt.is_scalar()) return check_scalar_buffer_arg(who, pt, arg);

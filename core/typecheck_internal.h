@@ -46,8 +46,13 @@ enum class VarKind { Arg, Alloc, LoopIter, Window };
 struct VarInfo {
   Type type;
   VarKind kind;
-  std::string mem;  // memory of a data buffer; "" for control variables
+  std::string mem;         // memory of a data buffer; "" for control variables
+  bool index_arg = false;  // an argument with a value range: read-only, elements read as int
 };
+
+// The first read of an index argument's element inside e (per `env`), or nullptr.
+const Expr* find_index_arg_read(const Expr& e,
+                                const std::unordered_map<Sym, VarInfo, SymHash>& env);
 
 // How a Read is used: as a value (an element is read), or as a buffer handed to a call (a
 // whole tensor, or the address of one element: nothing is read here).
@@ -73,6 +78,7 @@ class Checker {
   // types
   void check_data_type(const Type& t, const Sym& name, const SrcInfo& where);
   void check_size_expr(const Expr& e, const std::string& what);
+  void check_index_arg(const FnArg& a);
 
   // expressions
   void check_value(const Expr& e);
@@ -105,8 +111,9 @@ class Checker {
   bool plain_;  // not an @instr proc: memories that forbid element access are enforced
   bool cuda_;   // the structural rules of CUDA kernels are enforced
   std::unordered_map<Sym, VarInfo, SymHash> env_;
-  std::vector<Sym> declared_;  // declaration order, to close scopes
-  SrcInfo cur_;                // the statement being checked (for nodes without a location)
+  std::vector<Sym> declared_;     // declaration order, to close scopes
+  SrcInfo cur_;                   // the statement being checked (for nodes without a location)
+  bool in_if_condition_ = false;  // data values may be compared only in an if condition
 };
 
 }  // namespace typecheck_detail

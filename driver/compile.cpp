@@ -204,7 +204,8 @@ CompiledLibrary::PreparedCall CompiledLibrary::prepare(const std::string& proc_n
     throw CodegenError({}, "'" + proc_name + "' is not a public proc of library " + lib_name_);
   check_args(*p, args);  // counts, kinds and shapes, as the interpreter checks them
   PreparedCall c;
-  c.entry_ = reinterpret_cast<void (*)(void**)>(symbol(proc_name + "__packed"));
+  c.entry_ = reinterpret_cast<int (*)(void**)>(symbol(proc_name + "__packed"));
+  c.proc_ = p;
   auto ctx_size = reinterpret_cast<int64_t (*)()>(symbol(lib_name_ + "__context_size"));
   c.ctx_.assign(static_cast<size_t>(ctx_size() / 8 + 1), 0);
   c.ints_.assign(args.size(), 0);
@@ -246,7 +247,16 @@ CompiledLibrary::PreparedCall CompiledLibrary::prepare(const std::string& proc_n
 
 void CompiledLibrary::PreparedCall::run() {
   std::fill(ctx_.begin(), ctx_.end(), 0);  // config state starts zeroed, as for call()
-  entry_(slots_.data());
+  const int rc = entry_(slots_.data());
+  if (rc == 0) return;
+  const std::vector<FnArg>& args = proc_->args();
+  const std::string which = rc >= 1 && static_cast<size_t>(rc) <= args.size()
+                                ? "'" + args[static_cast<size_t>(rc) - 1].name.name() + "'"
+                                : "#" + std::to_string(rc);
+  throw ArgumentRangeError(proc_->get()->srcinfo,
+                           "proc '" + proc_->name() +
+                               "' refused its arguments: " + "index argument " + which +
+                               " holds a value outside its declared range");
 }
 
 void CompiledLibrary::PreparedCall::copy_back(std::vector<ArgValue>& args) const {

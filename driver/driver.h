@@ -95,12 +95,14 @@ class CompiledLibrary {
     PreparedCall& operator=(PreparedCall&&) = default;
     PreparedCall(const PreparedCall&) = delete;
     PreparedCall& operator=(const PreparedCall&) = delete;
+    // Throws ArgumentRangeError when the proc refused an index argument (nothing was written).
     void run();
     void copy_back(std::vector<ArgValue>& args) const;
 
    private:
     friend class CompiledLibrary;
-    void (*entry_)(void**) = nullptr;
+    int (*entry_)(void**) = nullptr;
+    const Proc* proc_ = nullptr;
     std::vector<uint64_t> ctx_;
     std::vector<int64_t> ints_;
     std::vector<std::vector<unsigned char>> data_;

@@ -112,11 +112,19 @@ void fill_special_floats(std::vector<ArgValue>& args, Rng& rng, bool finite = fa
   }
 }
 
-void fill_near_limits(std::vector<ArgValue>& args, Rng& rng) {
-  for (ArgValue& v : args) {
-    Buffer* b = std::get_if<Buffer>(&v);
+// Integer data at and next to its type's limits; an index argument's values at and next to the
+// ends of its declared range instead (anything else is refused where the proc is entered).
+void fill_near_limits(const Proc& p, std::vector<ArgValue>& args, Rng& rng) {
+  const auto ranges = index_arg_ranges(p, args);
+  for (size_t a = 0; a < args.size(); ++a) {
+    Buffer* b = std::get_if<Buffer>(&args[a]);
     if (!b || !is_int_precision(b->kind())) continue;
     auto [lo, hi] = int_precision_limits(b->kind());
+    if (ranges[a]) {
+      if (ranges[a]->first >= ranges[a]->second) continue;
+      lo = ranges[a]->first;
+      hi = ranges[a]->second - 1;
+    }
     for (int64_t i = 0; i < b->num_elements(); ++i) {
       int64_t x = 0;
       switch (rng.next() % 4) {
@@ -414,7 +422,7 @@ std::string validate_step(const std::string& op, const Proc& before, const Proc&
     } catch (const Error&) {
       continue;  // no arguments satisfy the asserts (or shapes too large)
     }
-    if (tr.near_limits) fill_near_limits(args, rng);
+    if (tr.near_limits) fill_near_limits(before, args, rng);
     if (tr.special_floats || tr.fractions) fill_special_floats(args, rng, tr.fractions);
     std::map<std::string, ArgValue> named = by_name(before, args);
     Run a = run(before, named, init, false);

@@ -755,15 +755,21 @@ std::vector<Failure> compile_and_compare_with(const std::vector<std::pair<uint64
       } catch (const Error&) {
         continue;
       }
-      if (trial == 1) {  // integer data near its limits
+      if (trial == 1) {  // integer data near its limits (index arguments: their range's ends)
         Rng r(seed + 7);
-        for (ArgValue& v : args)
-          if (Buffer* b = std::get_if<Buffer>(&v)) {
+        const auto ranges = index_arg_ranges(p, args);
+        for (size_t a = 0; a < args.size(); ++a)
+          if (Buffer* b = std::get_if<Buffer>(&args[a])) {
             if (!is_int_precision(b->kind())) continue;
-            const auto [lo, hi] = int_precision_limits(b->kind());
+            auto [lo, hi] = int_precision_limits(b->kind());
+            if (ranges[a]) {
+              if (ranges[a]->first >= ranges[a]->second) continue;
+              lo = ranges[a]->first;
+              hi = ranges[a]->second - 1;
+            }
             for (int64_t i = 0; i < b->num_elements(); ++i)
-              b->set_flat(
-                  i, static_cast<double>(chance(r, 50) ? hi - pick(r, 0, 2) : lo + pick(r, 0, 2)));
+              b->set_flat(i, static_cast<double>(std::clamp<int64_t>(
+                                 chance(r, 50) ? hi - pick(r, 0, 2) : lo + pick(r, 0, 2), lo, hi)));
           }
       }
       if (trial == 3) {  // float data at its corners

@@ -8,7 +8,8 @@
 // across precisions and temporaries of another precision than their value, used in their own
 // arithmetic; literals of every kind, 0.0 and -0.0 stored to one place and to a config field;
 // externs; 2-D locals whose windows' strides are observed; empty and negative ranges; par
-// loops, some racy; DRAM_STATIC allocations), then applies a random sequence of scheduling
+// loops, some racy; DRAM_STATIC allocations; an index argument read as indices and loop bounds,
+// and conditions on data), then applies a random sequence of scheduling
 // operations, aimed at what each can apply to part of the time.
 // Every accepted step is compared with its input in the interpreter (validate_step,
 // rewrites/validate.h: sizes 1, 2 and small, index arguments from 0, integer data near its
@@ -43,6 +44,10 @@ struct Features {
   bool strides = true;   // 2-D locals, windows whose stride() a condition or a callee observes
   bool racy_par = true;  // parsed par loops whose iterations conflict (C emission refuses them)
   bool out_of_bounds = true;  // an access out of bounds for some sizes (C emission refuses it)
+  // Value-dependent control: an index argument P (i32, values in [0, N)) read as an index
+  // (A[P[i]], written through too) and as loop bounds (seq(P[i], P[i + 1])); if-conditions
+  // comparing data (x[i] > y[j], with else); loop variables stored into integer data.
+  bool data_control = true;
 };
 
 struct Options {

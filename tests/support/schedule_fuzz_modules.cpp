@@ -64,6 +64,7 @@ class Generator {
            "(N: size, K: index, A: f32[N + 8] @ DRAM, B: f32[N + 8] @ DRAM, s: f32 @ DRAM";
     for (size_t g = 1; g < groups_.size(); ++g)
       out += ", " + groups_[g].bufs[0] + ": " + groups_[g].type + "[N + 8] @ DRAM";
+    if (f_.data_control) out += ", P: i32[N + 8] @ DRAM in range(0, N)";
     out += "):\n    assert K >= 0\n    assert K <= 4\n";
     if (f_.configs)
       out += "    " + cfg_ + ".k = " + std::to_string(pick(rng_, 0, 3)) + "\n    " + cfg_ +
@@ -128,6 +129,9 @@ class Generator {
       return std::to_string(pick(rng_, 0, 2));
     }
     const std::string& i = choose(iters, rng_).name;
+    // (P's values lie in [0, N); P has N + 8 elements, so P[i + 2] is in bounds too)
+    if (f_.data_control && c == 5 && chance(rng_, 50)) return "P[" + i + "]";
+    if (f_.data_control && c == 6 && chance(rng_, 30)) return "P[" + i + " + 2] + 1";
     if (c <= 2) return i + " + 1";
     if (c == 3) return i + " + 2";
     if (c == 4 && f_.configs) return i + " + " + cfg_ + ".k";
@@ -273,6 +277,10 @@ class Generator {
       lo = cfg_ + ".k";
     } else if (c == 7 && budget > 1) {
       lo = "1";
+    } else if (c == 8 && f_.data_control) {  // a CSR row: empty, backwards or a few elements
+      const std::string k = std::to_string(pick(rng_, 0, 3));
+      lo = "P[" + k + "]";
+      hi = chance(rng_, 50) ? "P[" + k + " + 1]" : "P[" + k + "] + 2";
     }
     return "for " + i + " in seq(" + lo + ", " + hi + "):\n";
   }
@@ -288,7 +296,7 @@ class Generator {
 
   std::string stmt(int depth, std::vector<Iter> iters, int budget, bool in_par) {
     std::string p = pad(depth);
-    int kind = budget > 0 ? pick(rng_, 0, 20) : pick(rng_, 0, 3);
+    int kind = budget > 0 ? pick(rng_, 0, f_.data_control ? 23 : 20) : pick(rng_, 0, 3);
     int g = data_group();
     switch (kind) {
       case 0:
@@ -514,6 +522,25 @@ class Generator {
         for (int k = 0, n = pick(rng_, 1, 2); k < n; ++k)
           out += pad(d) + x + " += " + converted(g, other_group(g), inner) + "\n";
         return out;
+      }
+      case 21:
+      case 22: {  // an if on data (the comparison in g's precision; literals meet it)
+        static const std::vector<std::string> ops = {" < ", " <= ", " > ", " >= ", " == "};
+        std::string cond =
+            leaf(g, iters) + choose(ops, rng_) + (chance(rng_, 30) ? literal(g) : leaf(g, iters));
+        if (!iters.empty() && chance(rng_, 25))
+          cond = iters.back().name + " < N and " + cond;  // a control part in front
+        std::string out = p + "if " + cond + ":\n" + body(depth + 1, iters, budget - 1, in_par);
+        if (chance(rng_, 50)) out += p + "else:\n" + body(depth + 1, iters, budget - 1, in_par);
+        return out;
+      }
+      case 23: {  // a loop variable (or an index argument's value) stored into integer data
+        if (groups_.size() < 2 || iters.empty() || groups_[1].is_float())
+          return p + target(g, iters) + " = " + rhs(g, iters) + "\n";
+        const int ig = pick(rng_, 1, std::min<int>(4, static_cast<int>(groups_.size()) - 1));
+        const std::string v =
+            chance(rng_, 30) ? "P[" + iters.back().name + "]" : iters.back().name + " - 3";
+        return p + target(ig, iters) + " = " + v + "\n";
       }
       case 18: {  // a target reset twice, to 0.0 and to -0.0 (the same constant as numbers)
         if (!f_.literals || !groups_[static_cast<size_t>(g)].is_float())
