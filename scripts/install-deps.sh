@@ -15,6 +15,8 @@ packages=(
   libboost-graph-dev         # the proc call graph (codegen order)
   libomp-dev                 # OpenMP for `par` loops in generated C built with clang
   libopenblas-dev            # the SGEMM / DGEMM peer in bench/blas
+  libblas-dev                # the reference BLAS, which tests/examples compare i?amax and ?nrm2 with
+  libeigen3-dev              # Eigen 3.4, the sparse matrix-vector peer in bench/value_control
   libdnnl-dev                # oneDNN, the int8 GEMM peer in bench/blas
   libhalide14-0-dev          # Halide 14, the image-pipeline peer in bench/pipelines
   llvm-14-dev libclang-cpp14-dev libclang-14-dev  # the in-process C JIT (driver/c_jit.h)

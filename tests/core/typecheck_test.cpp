@@ -345,13 +345,15 @@ def f(A: f32[4] @ DRAM, B: i32[4] @ DRAM, r: f32[4] @ DRAM):
                     3, 12);
 }
 
-TEST(Typecheck, ComparingDataValuesIsRejected) {
+TEST(Typecheck, ComparingDataValuesOutsideAnIfConditionIsRejected) {
   expect_type_error(R"(
 def f(A: f32[4] @ DRAM):
-    if A[0] < 0.0:
-        A[0] = 0.0
+    assert A[0] < 0.0
+    A[0] = 0.0
 )",
-                    "cannot compare data values with '<' (use select())", 3, 8);
+                    "data values are compared with '<' only in an if condition (elsewhere use "
+                    "select())",
+                    3, 12);
 }
 
 TEST(Typecheck, LogicalOperatorOnNonBoolIsRejected) {

@@ -369,3 +369,30 @@ TEST(LiftIf, RefusesALoop) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(LiftIf, RefusesADataConditionTheLoopChanges) {
+  Proc p = parse_proc(R"(def f(n: size, x: f32[4] @ DRAM):
+    for i in seq(0, n):
+        if x[0] > 0.0:
+            x[0] = x[0] - 1.0
+)");
+  expect_refused([&] { lift_if(p, p.body_cursor()[0].body()[0]); }, "lift_if", ErrorCode::NotProved,
+                 "checker.value_changed", "x[0] > 0.0");
+}
+
+TEST(LiftIf, LiftsADataConditionTheLoopLeavesAlone) {
+  Proc p = parse_proc(R"(def f(n: size, x: f32[4] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        if x[0] > 0.0:
+            y[i] = x[1]
+        else:
+            y[i] = 0.0
+)");
+  Proc q = lift_if(p, p.body_cursor()[0].body()[0]);
+  EXPECT_TRUE(has(q, "    if x[0] > 0.0:\n        for i in seq(0, n):"));
+  expect_equivalent(p, q);
+}
+
+}  // namespace

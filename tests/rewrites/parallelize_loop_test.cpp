@@ -144,3 +144,34 @@ TEST(ParallelizeLoop, AfterMovingTheBufferToTheStackTheLoopParallelizes) {
 }
 
 }  // namespace
+
+namespace {
+
+const char* kCsrRows = R"(def spmv(m: size, n: size, nnz: size,
+         rowptr: i32[m + 1] @ DRAM in range(0, nnz + 1),
+         col: i32[nnz] @ DRAM in range(0, n), val: f32[nnz] @ DRAM,
+         x: f32[n] @ DRAM, y: f32[m] @ DRAM):
+    for i in seq(0, m):
+        y[i] = 0.0
+        for j in seq(rowptr[i], rowptr[i + 1]):
+            y[i] += val[j] * x[col[j]]
+)";
+
+TEST(ParallelizeLoop, CsrRowsOverDataDependentRangesRunInParallel) {
+  Proc p = parse_proc(kCsrRows);
+  Proc q = parallelize_loop(p, p.body_cursor()[0]);
+  EXPECT_TRUE(has(q, "for i in par(0, m):"));
+  expect_equivalent(p, q);
+}
+
+TEST(ParallelizeLoop, RefusesAScatterThroughAnIndexArgumentNamingItsValues) {
+  Proc p = parse_proc(R"(def scatter(n: size, k: size, dst: i32[k] @ DRAM in range(0, n),
+            x: f32[k] @ DRAM, y: f32[n] @ DRAM):
+    for j in seq(0, k):
+        y[dst[j]] += x[j]
+)");
+  expect_refused([&] { parallelize_loop(p, p.body_cursor()[0]); }, "parallelize_loop",
+                 ErrorCode::NotProved, "checker.par_conflict", "dst[j");
+}
+
+}  // namespace

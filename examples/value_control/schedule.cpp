@@ -1,0 +1,26 @@
+// The schedules of the value-dependent kernels (value_control_schedule.h).
+#include "kernels_exo_text.h"
+#include "value_control_schedule.h"
+
+namespace value_control {
+
+using namespace exocpp;
+
+Proc plain(const std::string& name) {
+  static const Module m = parse_module(EXOCPP_VALUE_CONTROL_EXO_TEXT, {}, "kernels.exo");
+  return m.proc(name);
+}
+
+Proc scheduled(const std::string& name) {
+  Proc p = plain(name);
+  if (name == "spmv_s" || name == "spmv_d") {
+    // Each row's sum in a scalar (a register in C) instead of y[i] in memory, whose stores the
+    // C compiler must keep (x, val and y may alias as far as it knows); then the rows in
+    // parallel: each writes only its own y[i], over its data-dependent range of nonzeros.
+    p = stage_mem(p, p.find_loop("j"), "y[i]", "acc");
+    return parallelize_loop(p, p.find_loop("i"));
+  }
+  return p;
+}
+
+}  // namespace value_control

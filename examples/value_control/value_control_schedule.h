@@ -1,0 +1,21 @@
+// The value-dependent kernels of kernels.exo as plain procs and scheduled, with public
+// operations only.
+#pragma once
+
+#include <exocpp/exocpp.h>
+
+#include <string>
+
+namespace value_control {
+
+// The procs of kernels.exo by name: isamax, idamax, snrm2, dnrm2, spmv_s, spmv_d.
+exocpp::Proc plain(const std::string& name);
+
+// The schedule of each kernel. spmv_s / spmv_d: each row sums in a scalar, and the rows run in
+// parallel (each writes only its own y[i]; the checker proves it over the data-dependent row
+// ranges). isamax, idamax, snrm2
+// and dnrm2 are their plain procs: vectorizing a reduction under a data condition needs the
+// if-conversion and the mask instructions that do not exist yet (docs/language.md).
+exocpp::Proc scheduled(const std::string& name);
+
+}  // namespace value_control
