@@ -149,13 +149,25 @@ std::optional<std::set<const void*>> accesses_outside(const Proc& p, const Block
       const Stmt& s = list[static_cast<size_t>(k)];
       rw::BufferUses u = rw::buffer_uses(s, buf);
       if (!u.any()) continue;
+      // The reads a loop's bounds or an if's condition make (data conditions, x[i] > m) are
+      // accesses of the statement itself, rewritten like the others.
+      auto header_reads = [&](const Expr& e) {
+        const checker::Context here = checker::Context::at(p, at, k);
+        for_each_expr(e, [&](const Expr& x) {
+          if (const ReadNode* n = x.as<ReadNode>(); n && n->name == buf)
+            classify(here, n, n->idx, s.srcinfo());
+        });
+      };
       if (const ForNode* f = s.as<ForNode>()) {
+        header_reads(f->lo);
+        header_reads(f->hi);
         BlockPath inner = at;
         inner.push_back({k, BlockField::Body});
         walk(inner, 0, static_cast<int>(f->body.size()));
         continue;
       }
       if (const IfNode* i = s.as<IfNode>()) {
+        header_reads(i->cond);
         for (BlockField field : {BlockField::Body, BlockField::Orelse}) {
           BlockPath inner = at;
           inner.push_back({k, field});

@@ -940,3 +940,19 @@ TEST(StageMem, StageMemOfTheIterationsOwnElementKeepsTheLoopPar) {
 }
 
 }  // namespace
+
+namespace {
+
+// Found by the soak: an if's condition reading the buffer outside the window was rewritten as if
+// inside (W[0] became stz0[-1]); the condition's reads are classified like the body's.
+TEST(StageMem, ADataConditionReadOutsideTheWindowStaysOnTheBuffer) {
+  Proc p = parse_proc(R"(def f(W: ui16[8] @ DRAM, A: f32[8] @ DRAM):
+    if W[0] >= W[1]:
+        A[0] = 1.0
+)");
+  Proc q = stage_mem(p, p.body_cursor()[0], "W[1:3]", "stz");
+  EXPECT_TRUE(has(q, "    if W[0] >= stz[0]:\n")) << q;
+  expect_equivalent(p, q);
+}
+
+}  // namespace
