@@ -4,6 +4,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <map>
 #include <mutex>
@@ -240,7 +243,16 @@ std::string expr_text(const Expr& e) {
       const ConstNode* c = e.as<ConstNode>();
       if (c->type.base == ScalarKind::Bool) return c->val != 0 ? "True" : "False";
       if (c->is_int()) return std::to_string(c->int_val());
-      std::string s = std::to_string(c->val);
+      // The shortest text that reads back as the same double, with a point (2.0, 0.1, 1e-05).
+      if (std::isnan(c->val)) return "nan";
+      if (std::isinf(c->val)) return c->val > 0 ? "inf" : "-inf";
+      char buf[40];
+      for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, c->val);
+        if (std::strtod(buf, nullptr) == c->val) break;
+      }
+      std::string s = buf;
+      if (s.find_first_of(".en") == std::string::npos) s += ".0";
       return s;
     }
     case ExprKind::USub:
@@ -298,9 +310,16 @@ std::string model_value(const z3::model& m, const z3::expr& e) {
 
 std::string context_values(const Encoder& enc, const z3::model& m) {
   std::string s;
+  std::set<std::string> said;  // data values met at several places are named once
   for (const Encoder::PlainVar& p : enc.plain_vars()) {
     if (!p.e.is_int() && !p.data) continue;
-    s += (s.empty() ? "" : ", ") + p.name + " = " + model_value(m, p.e);
+    std::string name = p.name;
+    for (const auto& [hole, value] : p.holes)
+      for (size_t at = name.find(hole); at != std::string::npos; at = name.find(hole))
+        name.replace(at, hole.size(), model_value(m, value));
+    std::string item = name + " = " + model_value(m, p.e);
+    if (!p.holes.empty() && !said.insert(item).second) continue;
+    s += (s.empty() ? "" : ", ") + item;
   }
   return s;
 }
@@ -402,7 +421,8 @@ z3::expr Encoder::index_value(const FnArg& a, const Expr& read) {
   z3::expr v = args.empty() ? fit->second() : fit->second(av);
   if (index_apps_.insert(Z3_get_ast_id(c_, v)).second) {
     defs_.push_back(num(a.range->lo) <= v && v < num(a.range->hi));
-    plain_.push_back(PlainVar{v, expr_text(read), 2600});
+    auto [text, holes] = shown(read);
+    plain_.push_back(PlainVar{v, text, 2600, false, std::move(holes)});
   }
   return v;
 }
@@ -412,10 +432,32 @@ z3::expr Encoder::index_value(const FnArg& a, const Expr& read) {
 // unknown truth value: whatever the query proves holds for every outcome of the comparison.
 // The counterexample names the outcome it assumed.
 z3::expr Encoder::data_condition(const Expr& e) {
-  const std::string text = expr_text(e);
+  auto [text, holes] = shown(e);
   z3::expr v = c_.bool_const(("data!" + std::to_string(data_conds_++) + "!" + text).c_str());
-  plain_.push_back(PlainVar{v, "(" + text + ")", 2700, true});
+  plain_.push_back(PlainVar{v, "(" + text + ")", 2700, true, std::move(holes)});
   return v;
+}
+
+std::pair<std::string, std::vector<std::pair<std::string, z3::expr>>> Encoder::shown(
+    const Expr& e) {
+  std::vector<std::pair<std::string, z3::expr>> holes;
+  Expr templ = map_exprs(e, [&](const Expr& x) -> std::optional<Expr> {
+    const ReadNode* r = x.as<ReadNode>();
+    if (!r || r->idx.empty()) return std::nullopt;
+    std::vector<Expr> idx;
+    for (const Expr& i : r->idx) {
+      try {
+        z3::expr value = num(i);
+        const std::string hole = "$" + std::to_string(holes.size()) + "$";
+        holes.emplace_back(hole, value);
+        idx.push_back(ReadNode::make(Sym(hole), {}, Type(ScalarKind::Int), i.srcinfo()));
+      } catch (const Unsupported&) {
+        idx.push_back(i);  // shown as written
+      }
+    }
+    return ReadNode::make(r->name, std::move(idx), x.type(), x.srcinfo());
+  });
+  return {expr_text(templ), std::move(holes)};
 }
 
 z3::expr Encoder::definitions() {

@@ -85,6 +85,9 @@ class Encoder {
     std::string name;
     int rank;
     bool data = false;  // the outcome of a data comparison (named in counterexamples)
+    // Placeholders in `name` ("$0$") standing for index values, shown as the model's numbers:
+    // `dst[$0$]` prints as dst[3].
+    std::vector<std::pair<std::string, z3::expr>> holes = {};
   };
   const std::vector<PlainVar>& plain_vars() const { return plain_; }
 
@@ -105,6 +108,9 @@ class Encoder {
   const FnArg* index_arg_of(const Sym& name) const;
   z3::expr index_value(const FnArg& a, const Expr& read);
   z3::expr data_condition(const Expr& e);
+  // The text of `e` with each index of each buffer read it makes replaced by a placeholder for
+  // its value (PlainVar::holes), for counterexamples that name the elements they assumed.
+  std::pair<std::string, std::vector<std::pair<std::string, z3::expr>>> shown(const Expr& e);
 };
 
 // The value of an integer term in a model, as text.

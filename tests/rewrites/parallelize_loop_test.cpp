@@ -171,7 +171,7 @@ TEST(ParallelizeLoop, RefusesAScatterThroughAnIndexArgumentNamingItsValues) {
         y[dst[j]] += x[j]
 )");
   expect_refused([&] { parallelize_loop(p, p.body_cursor()[0]); }, "parallelize_loop",
-                 ErrorCode::NotProved, "checker.par_conflict", "dst[j");
+                 ErrorCode::NotProved, "checker.par_conflict", ", dst[");
 }
 
 }  // namespace

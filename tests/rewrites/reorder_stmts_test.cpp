@@ -161,3 +161,20 @@ def f(A: f32[8] @ DRAM):
 }
 
 }  // namespace
+
+namespace {
+
+// The counterexample names the outcome of the data condition it assumed, at the element it read.
+TEST(ReorderStmts, RefusesAWriteUnderADataConditionNamingTheOutcome) {
+  Proc p = parse_proc(R"(def g(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        if x[i] > 0.0:
+            y[i] = 1.0
+    for i in seq(0, n):
+        x[i] = 2.0
+)");
+  expect_refused([&] { reorder_stmts(p, p.body_cursor()[0].as_block().expand(0, 1)); },
+                 "reorder_stmts", ErrorCode::NotProved, "checker.refuted", "> 0.0) = ");
+}
+
+}  // namespace
