@@ -2,7 +2,8 @@
 // run: isamax, idamax, snrm2 and dnrm2 against OpenBLAS (on the kernel it picks for this CPU:
 // the variables that pin it are dropped) at n = 10^3, 10^5 and 10^7, one thread; CSR sparse
 // matrix times vector (f32, f64) against Eigen 3.4's row-major SparseMatrix on a banded, a
-// uniform random and a power-law matrix of about 10^6 nonzeros, at one and two threads.
+// uniform random and a power-law matrix of about 10^6 nonzeros, at one and two threads;
+// block-sparse SGEMM against exocpp's dense SGEMM at 2048^3, one thread.
 // Ratios > 1 mean exocpp is faster. Usage: value_control_bench [ROUNDS]
 #include <cblas.h>
 #include <omp.h>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "fma_peak.h"
+#include "schedule.h"
 #include "value_control_schedule.h"
 
 extern "C" char* openblas_get_corename(void);
@@ -152,6 +154,38 @@ void spmv(const Csr& a, const std::string& name, ScalarKind elem, int rounds) {
   }
 }
 
+// Block-sparse SGEMM at 2048^3 against exocpp's dense SGEMM (examples/blas), one thread, with
+// 0%, 50%, 75% and 90% of A's 16 x 64 tiles zero (chosen at random).
+void block_sparse(int rounds) {
+  const int64_t n = 2048;
+  CompiledLibrary lib(
+      {value_control::scheduled("bs_sgemm"), blas_example::schedule_gemm(blas_example::kSingle)},
+      "vcb_bs", native());
+  auto filled = [&](uint64_t seed) {
+    std::vector<float> v = random_vector<float>(n * n, seed);
+    return Buffer::from_values(ScalarKind::F32, {n, n}, std::vector<double>(v.begin(), v.end()));
+  };
+  Buffer A = filled(1), B = filled(2), C(ScalarKind::F32, {n, n});
+  std::vector<ArgValue> dense_args = {n, n, n, A, B, C};
+  CompiledLibrary::PreparedCall dense = lib.prepare("sgemm", dense_args);
+  for (int zero_percent : {0, 50, 75, 90}) {
+    Buffer mask(ScalarKind::I32, {n / 16, n / 64});
+    std::mt19937_64 rng(3);
+    for (int64_t i = 0; i < mask.num_elements(); ++i)
+      mask.set_flat(i, int(rng() % 100) >= zero_percent ? 1 : 0);
+    std::vector<ArgValue> args = {n / 16, n, n / 64, A, B, C, mask};
+    CompiledLibrary::PreparedCall sparse = lib.prepare("bs_sgemm", args);
+    std::vector<std::function<void()>> runs = {[&] { sparse.run(); }, [&] { dense.run(); }};
+    for (auto& f : runs) f();
+    std::vector<double> s = search::time_side_by_side(runs, rounds);
+    const double gf = 2.0 * n * n * n / 1e9;
+    std::printf(
+        "bs_sgemm 2048^3 zero tiles %2d%%  %7.1f ms  dense %7.1f ms (%5.1f GFLOP/s)  "
+        "ratio %.2fx\n",
+        zero_percent, s[0] * 1e3, s[1] * 1e3, gf / s[1], s[1] / s[0]);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -170,6 +204,9 @@ int main(int argc, char** argv) {
                 [](int n, const float* x) { return double(cblas_snrm2(n, x, 1)); });
   level1<double>("dnrm2", ScalarKind::F64, ScalarKind::F64, rounds,
                  [](int n, const double* x) { return cblas_dnrm2(n, x, 1); });
+  omp_set_num_threads(1);
+  std::printf("one core's measured f32 FMA peak: %.1f GFLOP/s\n", fma_peak_gflops<F32Lanes>());
+  block_sparse(rounds);
   for (const Csr& a : {banded(200000, 2), uniform(100000, 10, 1), power_law(150000, 2)}) {
     spmv<float>(a, "spmv_s", ScalarKind::F32, rounds);
     spmv<double>(a, "spmv_d", ScalarKind::F64, rounds);

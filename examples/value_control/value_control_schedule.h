@@ -8,7 +8,7 @@
 
 namespace value_control {
 
-// The procs of kernels.exo by name: isamax, idamax, snrm2, dnrm2, spmv_s, spmv_d.
+// The procs of kernels.exo by name: isamax, idamax, snrm2, dnrm2, spmv_s, spmv_d, bs_sgemm.
 exocpp::Proc plain(const std::string& name);
 
 // The schedule of each kernel. spmv_s / spmv_d: each row sums in a scalar, and the rows run in
@@ -17,5 +17,12 @@ exocpp::Proc plain(const std::string& name);
 // and dnrm2 are their plain procs: vectorizing a reduction under a data condition needs the
 // if-conversion and the mask instructions that do not exist yet (docs/language.md).
 exocpp::Proc scheduled(const std::string& name);
+// The same, scheduled anew (scheduled() keeps the first result per name).
+exocpp::Proc schedule(const std::string& name);
+
+// bs_sgemm's schedule (block_sparse.cpp): the K tiles in blocks of 8 with B packed per block,
+// the 16 x 64 tiles of A that the mask marks run as examples/blas's AVX-512 tile kernels, the
+// others skipped.
+exocpp::Proc schedule_block_sparse(exocpp::Proc plain);
 
 }  // namespace value_control

@@ -159,3 +159,25 @@ TEST(ValueControlKernels, SpmvRowsInParallelComputeThePlainProc) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ValueControlKernels, BlockSparseSgemmComputesThePlainProc) {
+  Proc p = value_control::plain("bs_sgemm"), q = value_control::scheduled("bs_sgemm");
+  EXPECT_NE(to_string(q).find("if mask[it, kti + 8 * kto] > 0:"), std::string::npos) << q;
+  EXPECT_NE(to_string(q).find("sgemm_tile_6_avx512("), std::string::npos) << q;
+  // N = 70: full panels and a right edge; K = 512: one block of 8 tiles.
+  const std::map<std::string, int64_t> sizes = {{"MT", 2}, {"N", 70}, {"KT", 8}};
+  EXPECT_EQ(compare_procs(p, q, sizes, 2), "");
+}
+
+TEST(ValueControlKernels, BlockSparseSgemmCompiledMatchesTheInterpreter) {
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("fma"))
+    GTEST_SKIP() << "this CPU has no AVX-512F/FMA: the tile kernels cannot run here";
+  const std::map<std::string, int64_t> sizes = {{"MT", 2}, {"N", 70}, {"KT", 8}};
+  EXPECT_EQ(compare_compiled_with_interpreter(value_control::scheduled("bs_sgemm"), sizes, 1,
+                                              CompileOptions{"cc", {"-O2", "-march=native"}}),
+            "");
+}
+
+}  // namespace
