@@ -85,7 +85,10 @@ inline constexpr MemoryRef DRAM_ALIGNED{"DRAM_ALIGNED"};
   X(mm512_mask_add_##ps)                      \
   X(mm512_mask_mul_##ps)                      \
   X(mm512_max_##ps)                           \
-  X(mm512_relu_##ps)
+  X(mm512_relu_##ps)                          \
+  X(mm512_select_gt_##ps)                     \
+  X(mm512_max_update_##ps)                    \
+  X(mm512_add_if_gt_##ps)
 #define EXOCPP_X86_AVX2_INSTRUCTIONS(X, ps, ss) \
   X(mm256_setzero_##ps)                         \
   X(mm256_loadu_##ps)                           \

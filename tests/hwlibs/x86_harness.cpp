@@ -142,10 +142,11 @@ InstrMeaning meaning_of(const std::string& instr_name) {
     m.masked = true;
   if (s == "broadcast") s = "set1";
   static const std::vector<std::string> ops = {
-      "setzero", "loadu", "storeu", "set1",     "fmadd",  "add",    "sub",  "mul",
-      "mullo",   "mulhi", "avg",    "min",      "max",    "relu",   "cvt",  "srli",
-      "slli",    "adds",  "subs",   "prefetch", "dpbusd", "dpbf16", "div3", "reduce_add_wide",
-      "fma"};
+      "setzero", "loadu",     "storeu",     "set1",     "fmadd", "add",
+      "sub",     "mul",       "mullo",      "mulhi",    "avg",   "min",
+      "max",     "relu",      "cvt",        "srli",     "slli",  "adds",
+      "subs",    "prefetch",  "dpbusd",     "dpbf16",   "div3",  "reduce_add_wide",
+      "fma",     "select_gt", "max_update", "add_if_gt"};
   if (std::find(ops.begin(), ops.end(), s) == ops.end())
     throw std::invalid_argument("unknown operation '" + s + "' in " + instr_name);
   if (broadcast_operand && s != "fmadd" && s != "dpbusd" && s != "dpbf16")
@@ -315,6 +316,12 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
       v = in(0, i) < in(1, i) ? in(0, i) : in(1, i);
     else if (m.op == "relu")
       v = in(0, i) > 0 ? in(0, i) : 0.0;
+    else if (m.op == "select_gt")  // dst = a > b ? x : y (inputs a, b, x, y by name)
+      v = in(0, i) > in(1, i) ? in(2, i) : in(3, i);
+    else if (m.op == "max_update")  // dst = v > dst ? v : dst
+      v = in(0, i) > old ? in(0, i) : old;
+    else if (m.op == "add_if_gt")  // dst += x where a > b
+      v = in(0, i) > in(1, i) ? old + in(2, i) : old;
     else if (m.op == "dpbusd") {
       // old + the dot product of a[0:4] (unsigned bytes) with b[i, 0:4] (signed bytes), wrapped
       // to 32 bits as the hardware does.
