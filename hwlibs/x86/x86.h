@@ -104,7 +104,10 @@ inline constexpr MemoryRef DRAM_ALIGNED{"DRAM_ALIGNED"};
   X(mm256_sub_##ps)                             \
   X(mm256_mul_##ps)                             \
   X(mm256_max_##ps)                             \
-  X(mm256_relu_##ps)
+  X(mm256_relu_##ps)                            \
+  X(mm256_select_gt_##ps)                       \
+  X(mm256_max_update_##ps)                      \
+  X(mm256_add_if_gt_##ps)
 #define EXOCPP_X86_INSTRUCTIONS(X)        \
   EXOCPP_X86_AVX512_INSTRUCTIONS(X, ps)   \
   EXOCPP_X86_AVX512_INSTRUCTIONS(X, pd)   \

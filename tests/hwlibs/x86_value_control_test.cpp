@@ -1,6 +1,6 @@
 // The x86 instructions with a condition on data lanes (select_gt, max_update, add_if_gt; f32
-// and f64): compiled, each computes what its body computes in the interpreter, bit for bit, on
-// the lanes where the condition's outcome is decided by NaN, ±0, ±inf and ties.
+// and f64; AVX-512 and AVX2): compiled, each computes what its body computes in the interpreter,
+// bit for bit, on the lanes where the condition's outcome is decided by NaN, ±0, ±inf and ties.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -20,9 +20,11 @@ double special(int64_t lane, int operand) {
 }
 
 TEST_P(X86DataConditions, CompiledMatchesTheBodyOnNaNZerosInfinitiesAndTies) {
-  if (!__builtin_cpu_supports("avx512f"))
-    GTEST_SKIP() << "this CPU has no AVX-512F: the instruction cannot run here";
   const Proc& instr = x86::InstrRef(GetParam().c_str()).get();
+  const bool avx512 = instr.name().rfind("mm512", 0) == 0;
+  if (!(avx512 ? __builtin_cpu_supports("avx512f") : __builtin_cpu_supports("avx2")))
+    GTEST_SKIP() << "this CPU has no " << (avx512 ? "AVX-512F" : "AVX2")
+                 << ": the instruction cannot run here";
   x86_test::Wrapped w = x86_test::wrap(instr);
   CompiledLibrary lib({w.wrapper}, "x86dc_" + instr.name(),
                       CompileOptions{"cc", {"-O2", "-march=native"}});
@@ -46,7 +48,10 @@ TEST_P(X86DataConditions, CompiledMatchesTheBodyOnNaNZerosInfinitiesAndTies) {
 INSTANTIATE_TEST_SUITE_P(ConditionOnLanes, X86DataConditions,
                          ::testing::Values("mm512_select_gt_ps", "mm512_max_update_ps",
                                            "mm512_add_if_gt_ps", "mm512_select_gt_pd",
-                                           "mm512_max_update_pd", "mm512_add_if_gt_pd"),
+                                           "mm512_max_update_pd", "mm512_add_if_gt_pd",
+                                           "mm256_select_gt_ps", "mm256_max_update_ps",
+                                           "mm256_add_if_gt_ps", "mm256_select_gt_pd",
+                                           "mm256_max_update_pd", "mm256_add_if_gt_pd"),
                          [](const auto& info) { return info.param; });
 
 }  // namespace
