@@ -113,6 +113,7 @@ inline constexpr MemoryRef DRAM_ALIGNED{"DRAM_ALIGNED"};
   EXOCPP_X86_AVX512_INSTRUCTIONS(X, pd)   \
   EXOCPP_X86_AVX2_INSTRUCTIONS(X, ps, ss) \
   EXOCPP_X86_AVX2_INSTRUCTIONS(X, pd, sd) \
+  X(mm512_reduce_argmax_ps)               \
   X(mm512_loadu_epi32)                    \
   X(mm512_storeu_epi32)                   \
   X(mm512_mask_loadu_epi32)               \

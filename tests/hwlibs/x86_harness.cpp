@@ -142,11 +142,11 @@ InstrMeaning meaning_of(const std::string& instr_name) {
     m.masked = true;
   if (s == "broadcast") s = "set1";
   static const std::vector<std::string> ops = {
-      "setzero", "loadu",     "storeu",     "set1",     "fmadd", "add",
-      "sub",     "mul",       "mullo",      "mulhi",    "avg",   "min",
-      "max",     "relu",      "cvt",        "srli",     "slli",  "adds",
-      "subs",    "prefetch",  "dpbusd",     "dpbf16",   "div3",  "reduce_add_wide",
-      "fma",     "select_gt", "max_update", "add_if_gt"};
+      "setzero", "loadu",     "storeu",     "set1",      "fmadd",        "add",
+      "sub",     "mul",       "mullo",      "mulhi",     "avg",          "min",
+      "max",     "relu",      "cvt",        "srli",      "slli",         "adds",
+      "subs",    "prefetch",  "dpbusd",     "dpbf16",    "div3",         "reduce_add_wide",
+      "fma",     "select_gt", "max_update", "add_if_gt", "reduce_argmax"};
   if (std::find(ops.begin(), ops.end(), s) == ops.end())
     throw std::invalid_argument("unknown operation '" + s + "' in " + instr_name);
   if (broadcast_operand && s != "fmadd" && s != "dpbusd" && s != "dpbf16")
@@ -226,6 +226,19 @@ Wrapped wrap(const Proc& instr) {
 void apply_reference(const std::string& instr_name, std::map<std::string, ArgValue>& args) {
   const InstrMeaning m = meaning_of(instr_name);
   if (m.op == "prefetch") return;
+  if (m.op == "reduce_argmax") {  // (best[0], idx[0]) folded with each lane (v[i], vi[i])
+    Buffer &best = std::get<Buffer>(args.at("best")), &idx = std::get<Buffer>(args.at("idx"));
+    const Buffer &v = std::get<Buffer>(args.at("v")), &vi = std::get<Buffer>(args.at("vi"));
+    for (int64_t i = 0; i < m.width; ++i) {
+      if (v.get({i}) > best.get({0})) {
+        best.set({0}, v.get({i}));
+        idx.set({0}, vi.get({i}));
+      } else if (v.get({i}) == best.get({0}) && vi.get({i}) < idx.get({0})) {
+        idx.set({0}, vi.get({i}));
+      }
+    }
+    return;
+  }
   Buffer* dst = nullptr;
   std::vector<Buffer*> ins;
   int64_t n = m.width;

@@ -51,7 +51,8 @@ INSTANTIATE_TEST_SUITE_P(ConditionOnLanes, X86DataConditions,
                                            "mm512_max_update_pd", "mm512_add_if_gt_pd",
                                            "mm256_select_gt_ps", "mm256_max_update_ps",
                                            "mm256_add_if_gt_ps", "mm256_select_gt_pd",
-                                           "mm256_max_update_pd", "mm256_add_if_gt_pd"),
+                                           "mm256_max_update_pd", "mm256_add_if_gt_pd",
+                                           "mm512_reduce_argmax_ps"),
                          [](const auto& info) { return info.param; });
 
 }  // namespace
