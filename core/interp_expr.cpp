@@ -177,6 +177,32 @@ int64_t Interp::eval_int(const Expr& e, Frame& f) {
        std::string("a ") + to_string(e.kind()) + " expression cannot give a control value");
 }
 
+// `x op y` for a comparison `op`, in C++'s (IEEE's, for doubles) meaning.
+template <class T>
+static bool compare(BinOpKind op, T x, T y) {
+  switch (op) {
+    case BinOpKind::Lt:
+      return x < y;
+    case BinOpKind::Le:
+      return x <= y;
+    case BinOpKind::Gt:
+      return x > y;
+    case BinOpKind::Ge:
+      return x >= y;
+    case BinOpKind::Eq:
+      return x == y;
+    case BinOpKind::Add:
+    case BinOpKind::Sub:
+    case BinOpKind::Mul:
+    case BinOpKind::Div:
+    case BinOpKind::Mod:
+    case BinOpKind::And:
+    case BinOpKind::Or:
+      break;
+  }
+  throw InternalError(std::string("compare() of the non-comparison '") + to_string(op) + "'");
+}
+
 int64_t Interp::eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f) {
   // Logical operators short-circuit, as the emitted C (&&, ||) does.
   if (b->op == BinOpKind::And) return eval_bool(b->lhs, f) && eval_bool(b->rhs, f);
@@ -185,21 +211,10 @@ int64_t Interp::eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f) {
     // Data compare in their common precision, as IEEE does: a NaN is unordered (every
     // comparison with it is false) and -0 == +0.
     const ScalarKind k = data_operand_type(b->lhs, b->rhs);
-    const double x = eval_data(b->lhs, f, k), y = eval_data(b->rhs, f, k);
-    switch (b->op) {
-      case BinOpKind::Lt:
-        return x < y;
-      case BinOpKind::Le:
-        return x <= y;
-      case BinOpKind::Gt:
-        return x > y;
-      case BinOpKind::Ge:
-        return x >= y;
-      default:
-        return x == y;
-    }
+    return compare(b->op, eval_data(b->lhs, f, k), eval_data(b->rhs, f, k));
   }
   int64_t x = eval_int(b->lhs, f), y = eval_int(b->rhs, f), r = 0;
+  if (is_comparison(b->op)) return compare(b->op, x, y);
   auto overflow = [&]() -> int64_t {
     fail(e.srcinfo(), "integer overflow: " + std::to_string(x) + " " + to_string(b->op) + " " +
                           std::to_string(y) + " does not fit in 64 bits");
@@ -220,18 +235,13 @@ int64_t Interp::eval_int_binop(const BinOpNode* b, const Expr& e, Frame& f) {
       if (x == INT64_MIN && y == -1) return overflow();
       return floor_div(x, y);
     case BinOpKind::Lt:
-      return x < y;
     case BinOpKind::Le:
-      return x <= y;
     case BinOpKind::Gt:
-      return x > y;
     case BinOpKind::Ge:
-      return x >= y;
     case BinOpKind::Eq:
-      return x == y;
     case BinOpKind::And:
     case BinOpKind::Or:
-      break;
+      break;  // comparisons above; logical operators at the top
   }
   return 0;
 }

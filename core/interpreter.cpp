@@ -401,35 +401,41 @@ void check_args(const Proc& p, const std::vector<ArgValue>& args, const ConfigSt
   in.check_preds(*p.get(), f, nullptr);
 }
 
-std::vector<std::vector<int64_t>> arg_shapes(const Proc& p, const std::vector<ArgValue>& args) {
-  if (!p.defined()) throw InterpError({}, "arg_shapes() of an undefined proc");
+namespace {
+// Calls `use(interp, frame)` with `p`'s control arguments bound to `args` (buffers untouched):
+// what the signature's expressions (shapes, ranges) are evaluated in.
+template <class F>
+auto with_control_args(const Proc& p, const std::vector<ArgValue>& args, const char* who, F use) {
+  if (!p.defined()) throw InterpError({}, std::string(who) + "() of an undefined proc");
   ConfigState cfg;
   InterpOptions opts;
   Interp in(cfg, opts);
   Frame f;
   f.proc = p.get();
   in.bind_control_args(*p.get(), args, f, nullptr);
-  std::vector<std::vector<int64_t>> out;
-  for (const FnArg& a : p.args())
-    out.push_back(a.type.is_data() ? in.eval_shape(a.type, f) : std::vector<int64_t>{});
-  return out;
+  return use(in, f);
+}
+}  // namespace
+
+std::vector<std::vector<int64_t>> arg_shapes(const Proc& p, const std::vector<ArgValue>& args) {
+  return with_control_args(p, args, "arg_shapes", [&](Interp& in, Frame& f) {
+    std::vector<std::vector<int64_t>> out;
+    for (const FnArg& a : p.args())
+      out.push_back(a.type.is_data() ? in.eval_shape(a.type, f) : std::vector<int64_t>{});
+    return out;
+  });
 }
 
 std::vector<std::optional<std::pair<int64_t, int64_t>>> index_arg_ranges(
     const Proc& p, const std::vector<ArgValue>& args) {
-  if (!p.defined()) throw InterpError({}, "index_arg_ranges() of an undefined proc");
-  ConfigState cfg;
-  InterpOptions opts;
-  Interp in(cfg, opts);
-  Frame f;
-  f.proc = p.get();
-  in.bind_control_args(*p.get(), args, f, nullptr);
-  std::vector<std::optional<std::pair<int64_t, int64_t>>> out;
-  for (const FnArg& a : p.args()) {
-    out.emplace_back();
-    if (a.range) out.back() = {in.eval_control(a.range->lo, f), in.eval_control(a.range->hi, f)};
-  }
-  return out;
+  return with_control_args(p, args, "index_arg_ranges", [&](Interp& in, Frame& f) {
+    std::vector<std::optional<std::pair<int64_t, int64_t>>> out;
+    for (const FnArg& a : p.args()) {
+      out.emplace_back();
+      if (a.range) out.back() = {in.eval_control(a.range->lo, f), in.eval_control(a.range->hi, f)};
+    }
+    return out;
+  });
 }
 
 int first_failing_assert(const Proc& p, const std::vector<ArgValue>& args,

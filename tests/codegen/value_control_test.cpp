@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "codegen_test_util.h"
+#include "support/csr_fixture.h"
 
 namespace exocpp {
 namespace {
@@ -17,15 +18,7 @@ namespace {
 using codegen_test::check;
 using codegen_test::proc_of;
 
-const char* kSpmv = R"(def spmv(m: size, n: size, nnz: size,
-         rowptr: i32[m + 1] @ DRAM in range(0, nnz + 1),
-         col: i32[nnz] @ DRAM in range(0, n), val: f32[nnz] @ DRAM,
-         x: f32[n] @ DRAM, y: f32[m] @ DRAM):
-    for i in seq(0, m):
-        y[i] = 0.0
-        for j in seq(rowptr[i], rowptr[i + 1]):
-            y[i] += val[j] * x[col[j]]
-)";
+const char* kSpmv = exocpp::testing::kCsrSpmv;
 
 const char* kAmax = R"(def amax(n: size, x: f32[n] @ DRAM, best: f32 @ DRAM, idx: i32 @ DRAM):
     best = -1.0

@@ -10,6 +10,7 @@
 #include "core/interpreter.h"
 #include "core/parser.h"
 #include "core/printer.h"
+#include "support/csr_fixture.h"
 #include "typecheck_test_util.h"
 
 namespace exocpp {
@@ -18,15 +19,7 @@ namespace {
 using typecheck_test::expect_ok;
 using typecheck_test::expect_type_error;
 
-const char* kSpmv = R"(def spmv(m: size, n: size, nnz: size,
-         rowptr: i32[m + 1] @ DRAM in range(0, nnz + 1),
-         col: i32[nnz] @ DRAM in range(0, n), val: f32[nnz] @ DRAM,
-         x: f32[n] @ DRAM, y: f32[m] @ DRAM):
-    for i in seq(0, m):
-        y[i] = 0.0
-        for j in seq(rowptr[i], rowptr[i + 1]):
-            y[i] += val[j] * x[col[j]]
-)";
+const char* kSpmv = exocpp::testing::kCsrSpmv;
 
 Proc parse_one(const std::string& src) { return parse_module(src, {}, "<t>").procs.back(); }
 

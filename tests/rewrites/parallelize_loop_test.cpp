@@ -6,6 +6,7 @@
 #include "rewrites/fixtures.h"
 #include "rewrites/loops.h"
 #include "rewrites/stmts.h"
+#include "support/csr_fixture.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;
@@ -147,15 +148,7 @@ TEST(ParallelizeLoop, AfterMovingTheBufferToTheStackTheLoopParallelizes) {
 
 namespace {
 
-const char* kCsrRows = R"(def spmv(m: size, n: size, nnz: size,
-         rowptr: i32[m + 1] @ DRAM in range(0, nnz + 1),
-         col: i32[nnz] @ DRAM in range(0, n), val: f32[nnz] @ DRAM,
-         x: f32[n] @ DRAM, y: f32[m] @ DRAM):
-    for i in seq(0, m):
-        y[i] = 0.0
-        for j in seq(rowptr[i], rowptr[i + 1]):
-            y[i] += val[j] * x[col[j]]
-)";
+const char* kCsrRows = exocpp::testing::kCsrSpmv;
 
 TEST(ParallelizeLoop, CsrRowsOverDataDependentRangesRunInParallel) {
   Proc p = parse_proc(kCsrRows);
