@@ -82,5 +82,17 @@ TEST(ValueControlC, LoopVariableStoredIntoNarrowDataWrapsAsInTheInterpreter) {
             "");
 }
 
+TEST(ValueControlC, CudaEmissionRefusesIndexArguments) {
+  try {
+    compile_procs_to_cuda({proc_of(kSpmv, "spmv")}, "vc_cuda");
+    ADD_FAILURE() << "CUDA emission took a proc with index arguments";
+  } catch (const CodegenError& e) {
+    EXPECT_NE(std::string(e.what()).find("has index arguments (value ranges), which CUDA "
+                                         "emission does not check yet"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace exocpp
