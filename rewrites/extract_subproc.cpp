@@ -156,9 +156,20 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
     const Uses body_uses = uses_of(body);
     std::set<Sym> used = body_uses.read;
     used.insert(body_uses.written.begin(), body_uses.written.end());
+    // An index argument of the proc stays one in the new proc, with its range (and the sizes
+    // the range names): its reads are control values only there.
+    auto index_range = [&](const Sym& s) -> std::optional<ValueRange> {
+      for (const FnArg& a : p.args())
+        if (a.name == s && a.range) return a.range;
+      return std::nullopt;
+    };
     for (size_t k = env.vars.size(); k-- > 0;)
-      if (used.count(env.vars[k].sym))
+      if (used.count(env.vars[k].sym)) {
         for (const Sym& s : uses_of(env.vars[k].type).read) used.insert(s);
+        if (auto r = index_range(env.vars[k].sym))
+          for (const Expr& e : {r->lo, r->hi})
+            for (const Sym& s : uses_of(e).read) used.insert(s);
+      }
     std::vector<FnArg> args;
     std::vector<Expr> call_args;
     std::map<std::string, Sym> by_name;
@@ -173,8 +184,9 @@ Extracted extract_subproc(const Proc& p, const CursorLike& block, const std::str
                      "' (one shadows the other); rename one first");
       arg_syms.insert(b.sym);
       passed.push_back(b);
-      args.push_back(FnArg{
-          b.sym, b.type, b.type.is_control() ? "" : (b.mem.empty() ? "DRAM" : b.mem), c.srcinfo()});
+      args.push_back(FnArg{b.sym, b.type,
+                           b.type.is_control() ? "" : (b.mem.empty() ? "DRAM" : b.mem), c.srcinfo(),
+                           index_range(b.sym)});
       call_args.push_back(ReadNode::make(b.sym, {}, b.type, c.srcinfo()));
     }
 

@@ -10,6 +10,7 @@
 #include "rewrite_test_util.h"
 #include "rewrites/fixtures.h"
 #include "rewrites/subprocs.h"
+#include "support/csr_fixture.h"
 
 using namespace exocpp;
 using namespace exocpp::testing;
@@ -392,6 +393,21 @@ TEST(ExtractSubproc, ExtractSubprocRefusesTheNameOfACallee) {
   // ... also one called through another proc.
   expect_refused([&] { extract_subproc(p, p.find("A[_] = _"), "leaf"); }, "extract_subproc",
                  ErrorCode::BadArgument, "arg.name", "calls another proc");
+}
+
+}  // namespace
+
+namespace {
+
+// An index argument the block reads stays an index argument of the new proc, with its range
+// and the sizes the range names; the call passes it whole (the checker proves the ranges agree).
+TEST(ExtractSubproc, AnIndexArgumentKeepsItsRange) {
+  Proc p = parse_proc(exocpp::testing::kCsrSpmv);
+  Extracted e = extract_subproc(p, p.find_loop("j"), "row");
+  EXPECT_TRUE(has(e.subproc, "col: i32[nnz] @ DRAM in range(0, n)")) << e.subproc;
+  EXPECT_TRUE(has(e.subproc, "rowptr: i32[m + 1] @ DRAM in range(0, nnz + 1)")) << e.subproc;
+  EXPECT_NO_THROW(checker::check_proc(e.proc)) << e.proc;
+  expect_equivalent(p, e.proc);
 }
 
 }  // namespace
