@@ -48,21 +48,8 @@ bool is_cuda_barrier(const Stmt& s) {
   return c != nullptr && c->proc && c->proc->instr && !c->proc->instr->sync.empty();
 }
 
-int64_t cuda_element_bytes(ScalarKind k) {
-  switch (k) {
-    case ScalarKind::I8:
-    case ScalarKind::UI8:
-      return 1;
-    case ScalarKind::F16:
-    case ScalarKind::BF16:
-    case ScalarKind::UI16:
-      return 2;
-    case ScalarKind::F64:
-      return 8;
-    default:
-      return 4;  // R, f32, i32
-  }
-}
+// Allocations hold data only, whose sizes have one home: core's scalar_bytes (R as f32).
+int64_t cuda_element_bytes(ScalarKind k) { return static_cast<int64_t>(scalar_bytes(k)); }
 
 std::optional<int64_t> cuda_constant_bytes(const AllocNode& a) {
   int64_t bytes = cuda_element_bytes(a.type.base);
