@@ -10,7 +10,8 @@
 // The target is a block of two statements: an assignment of zero to x (any indices) and a
 // loop. Every access of x's buffer in the loop must be a reduction into the same indices whose
 // right-hand side is `c * y` with the same c (syntactically); c must not mention anything the
-// loop binds (its iterator, inner loops, allocations) nor read anything the loop writes.
+// loop binds (its iterator, inner loops, allocations) nor read anything the loop writes; no other
+// name of x's storage (a window onto it, or x's buffer when x is a window) is used in the loop.
 // Then sum(c * y) = c * sum(y). Forwarding: cursors to the two statements stay; the new
 // statement follows the loop; cursors into the old factors `c *` become invalid.
 #include <set>
@@ -168,11 +169,16 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
                  "the factor mentions '" + s.name() + "', which changes inside the loop");
     WindowAliases roots = WindowAliases::of_proc(p);
     const Sym init_root = roots.root(init->name);
-    for (const Sym& w : roots.names_of(init_root))
-      if (w != init_root && w != init->name)
-        rw::fail(
-            reason::kBufferAliased, c[1],
-            "'" + init->name.name() + "' is also accessed through the window '" + w.name() + "'");
+    // Another name of x's storage is another way to read or change the partial sums: a window
+    // onto it anywhere, or — when x is itself a window — its buffer read or written in the loop.
+    const Uses in_loop = uses_of(loop->body);
+    for (const Sym& w : roots.names_of(init_root)) {
+      if (w == init->name) continue;
+      if (w == init_root && !in_loop.read.count(w) && !in_loop.written.count(w)) continue;
+      rw::fail(reason::kBufferAliased, c[1],
+               "'" + init->name.name() + "' is also accessed through " +
+                   (w == init_root ? "the buffer '" : "the window '") + w.name() + "'");
+    }
     rw::Access body = rw::accesses(loop->body, roots);
     // Precision (internal/precision.h): c * sum(y) = sum(c * y) regroups the products in the
     // accumulator's arithmetic, which holds when c and every y are operands of it (rw::operand_of:

@@ -379,3 +379,21 @@ def foo():
 }
 
 }  // namespace
+
+namespace {
+
+// Found by the soak: the accumulator is a window onto B and the loop reads B, partial sums
+// included (B[3] is w[3]); scaling once at the end would change what those reads see.
+TEST(LiftReduceConstant, RefusesAnAccumulatorWhoseBufferTheLoopReads) {
+  Proc p = parse_proc(R"(def f(N: size, B: f32[N + 8] @ DRAM):
+    w = B[0:4]
+    w[3] = 0.0
+    for i in seq(0, N):
+        w[3] += 0.5 * B[i]
+)");
+  expect_refused([&] { lift_reduce_constant(p, p.body_cursor()[1].as_block().expand(0, 1)); },
+                 "lift_reduce_constant", ErrorCode::NotProved, "buffer.aliased",
+                 "is also accessed through the buffer 'B'");
+}
+
+}  // namespace
