@@ -62,9 +62,28 @@ void check_locals(const Cursor& blk, const rw::unify::Problem& pb) {
                    callee_local.name() + "' of the subproc");
 }
 
-// A written argument may not share its root buffer (through windows) with another argument.
+// Whether the checker proves two windows of one buffer disjoint: in some dimension their
+// points differ, or their intervals (or a point and an interval) do not meet.
+bool provably_disjoint(const checker::Context& ctx, const Expr& x, const Expr& y) {
+  const WindowExprNode* a = x.as<WindowExprNode>();
+  const WindowExprNode* b = y.as<WindowExprNode>();
+  if (!a || !b || a->name != b->name || a->idx.size() != b->idx.size()) return false;
+  auto hi_of = [](const WAccess& w) {
+    return w.is_interval ? w.hi : rw::mk_add(w.lo, rw::int_const(1));
+  };
+  Expr apart;
+  for (size_t d = 0; d < a->idx.size(); ++d)
+    apart = rw::mk_or(apart,
+                      rw::mk_or(rw::mk_cmp(BinOpKind::Le, hi_of(a->idx[d]), b->idx[d].lo),
+                                rw::mk_cmp(BinOpKind::Le, hi_of(b->idx[d]), a->idx[d].lo)));
+  return apart.defined() && checker::always_true(ctx, apart).proved();
+}
+
+// A written argument may not share its root buffer (through windows) with another argument,
+// unless both are windows of one buffer that the checker proves disjoint (two registers of
+// one register array, best[0, 0:16] and best[1, 0:16]).
 void check_arguments(const Cursor& blk, const Proc& p, const Proc& sub,
-                     const rw::unify::Solution& sol) {
+                     const rw::unify::Solution& sol, const checker::Context& ctx) {
   WindowAliases roots = WindowAliases::of_proc(p);
   for (size_t i = 0; i < sub.args().size(); ++i)
     for (size_t j = i + 1; j < sub.args().size(); ++j) {
@@ -72,6 +91,7 @@ void check_arguments(const Cursor& blk, const Proc& p, const Proc& sub,
       if (a == sol.views.end() || b == sol.views.end()) continue;
       if (roots.root(a->second.buf) != roots.root(b->second.buf)) continue;
       if (!a->second.written && !b->second.written) continue;
+      if (provably_disjoint(ctx, sol.args[i], sol.args[j])) continue;
       const FnArg& w = a->second.written ? sub.args()[i] : sub.args()[j];
       std::string bufs = a->second.buf == b->second.buf
                              ? "'" + a->second.buf.name() + "'"
@@ -152,7 +172,7 @@ Proc replace_at(const Proc& p, const Cursor& blk, const Proc& sub, const Replace
 
   // 2. Checks on the solved call.
   check_locals(blk, pb);
-  check_arguments(blk, p, sub, sol);
+  check_arguments(blk, p, sub, sol, ctx);
   check_call_site(blk, p, sub, sol, ctx);
 
   // 3. The call in place of the block.

@@ -106,6 +106,28 @@ Proc compute_inline(const Proc& p, const CursorLike& producer);
 // which the loop does not change.
 Proc lift_reduce_constant(const Proc& p, const CursorLike& block);
 
+// What rfactor_argmax makes: the names of the loop over groups of lanes, of the lane loops, of
+// the lane-merge loop, and of the buffers of the lanes' best values and indices (empty: the
+// best value's and the index's names followed by `_lanes`); and, with merge_width W > 0
+// (dividing the lane count), a lane-wise merge of lanes W.. into lanes 0..W-1 before the fold,
+// so that only W lanes are folded into (A, I) (one register's worth, when W is its width).
+struct RfactorArgmaxOptions {
+  std::string outer = "io";
+  std::string lane = "l";
+  std::string values = "";
+  std::string indices = "";
+  int64_t merge_width = 0;
+  std::string merge_outer = "g";
+};
+// Halide's rfactor for an argmax (argmin) loop `for i in seq(lo, hi): if E > A: A = E; I = i`:
+// `lanes` lanes (buffers values[lanes], indices[lanes], starting from A and I) each keep the
+// best of the iterations lo + lanes * io + l, folded into (A, I) after the groups (a better
+// value wins; among equal ones the lower index), then the loop runs on over the iterations
+// past the last full group. Exact, NaN and ties included (the rule and its conditions:
+// rewrites/rfactor_argmax.cpp); the index type must hold every index of the loop.
+Proc rfactor_argmax(const Proc& p, const CursorLike& loop, int64_t lanes,
+                    const RfactorArgmaxOptions& opts = {});
+
 // `if p: s1 else: s2` --> `s1` when p always holds (`s2` when it never does); a loop whose
 // range is always empty is removed. Decided by the checker.
 Proc eliminate_dead_code(const Proc& p, const CursorLike& stmt);

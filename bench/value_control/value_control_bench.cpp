@@ -4,7 +4,8 @@
 // matrix times vector (f32, f64) against Eigen 3.4's row-major SparseMatrix on a banded, a
 // uniform random and a power-law matrix of about 10^6 nonzeros, at one and two threads;
 // block-sparse SGEMM against exocpp's dense SGEMM at 2048^3, one thread.
-// Ratios > 1 mean exocpp is faster. Usage: value_control_bench [ROUNDS]
+// Ratios > 1 mean exocpp is faster. Usage: value_control_bench [ROUNDS] [PART...], PART one of
+// iamax, nrm2, block_sparse, spmv (all when none is named), or c (print the i?amax kernels' C).
 #include <cblas.h>
 #include <omp.h>
 
@@ -195,21 +196,33 @@ int main(int argc, char** argv) {
               openblas_get_corename(),
               std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "unset",
               EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, rounds);
+  const std::vector<std::string> parts(argv + std::min(argc, 2), argv + argc);
+  auto run = [&](const char* part) {
+    return parts.empty() || std::find(parts.begin(), parts.end(), part) != parts.end();
+  };
+  if (run("c"))  // the scheduled kernels' C, to read what the benchmark times
+    for (const char* k : {"isamax", "idamax"})
+      std::printf("%s\n", compile_procs_to_c({value_control::scheduled(k)}, k).source.c_str());
   openblas_set_num_threads(1);
-  level1<float>("isamax", ScalarKind::F32, ScalarKind::I32, rounds,
-                [](int n, const float* x) { return double(cblas_isamax(n, x, 1)); });
-  level1<double>("idamax", ScalarKind::F64, ScalarKind::I32, rounds,
-                 [](int n, const double* x) { return double(cblas_idamax(n, x, 1)); });
-  level1<float>("snrm2", ScalarKind::F32, ScalarKind::F32, rounds,
-                [](int n, const float* x) { return double(cblas_snrm2(n, x, 1)); });
-  level1<double>("dnrm2", ScalarKind::F64, ScalarKind::F64, rounds,
-                 [](int n, const double* x) { return cblas_dnrm2(n, x, 1); });
+  if (run("iamax")) {
+    level1<float>("isamax", ScalarKind::F32, ScalarKind::I32, rounds,
+                  [](int n, const float* x) { return double(cblas_isamax(n, x, 1)); });
+    level1<double>("idamax", ScalarKind::F64, ScalarKind::I32, rounds,
+                   [](int n, const double* x) { return double(cblas_idamax(n, x, 1)); });
+  }
+  if (run("nrm2")) {
+    level1<float>("snrm2", ScalarKind::F32, ScalarKind::F32, rounds,
+                  [](int n, const float* x) { return double(cblas_snrm2(n, x, 1)); });
+    level1<double>("dnrm2", ScalarKind::F64, ScalarKind::F64, rounds,
+                   [](int n, const double* x) { return cblas_dnrm2(n, x, 1); });
+  }
   omp_set_num_threads(1);
   std::printf("one core's measured f32 FMA peak: %.1f GFLOP/s\n", fma_peak_gflops<F32Lanes>());
-  block_sparse(rounds);
-  for (const Csr& a : {banded(200000, 2), uniform(100000, 10, 1), power_law(150000, 2)}) {
-    spmv<float>(a, "spmv_s", ScalarKind::F32, rounds);
-    spmv<double>(a, "spmv_d", ScalarKind::F64, rounds);
-  }
+  if (run("block_sparse")) block_sparse(rounds);
+  if (run("spmv"))
+    for (const Csr& a : {banded(200000, 2), uniform(100000, 10, 1), power_law(150000, 2)}) {
+      spmv<float>(a, "spmv_s", ScalarKind::F32, rounds);
+      spmv<double>(a, "spmv_d", ScalarKind::F64, rounds);
+    }
   return 0;
 }

@@ -28,6 +28,7 @@ Proc scheduled(const std::string& name) {
 Proc schedule(const std::string& name) {
   Proc p = plain(name);
   if (name == "bs_sgemm") return schedule_block_sparse(p);
+  if (name == "isamax" || name == "idamax") return schedule_iamax(p, name == "idamax");
   if (name == "spmv_s" || name == "spmv_d") {
     // Each row's sum in a scalar (a register in C) instead of y[i] in memory, whose stores the
     // C compiler must keep (x, val and y may alias as far as it knows); then the rows in

@@ -13,9 +13,8 @@ exocpp::Proc plain(const std::string& name);
 
 // The schedule of each kernel. spmv_s / spmv_d: each row sums in a scalar, and the rows run in
 // parallel (each writes only its own y[i]; the checker proves it over the data-dependent row
-// ranges). isamax, idamax, snrm2
-// and dnrm2 are their plain procs: vectorizing a reduction under a data condition needs the
-// if-conversion and the mask instructions that do not exist yet (docs/language.md).
+// ranges). isamax / idamax: schedule_iamax. snrm2 and dnrm2 are their plain procs: their three
+// accumulators under data conditions are not vectorized yet.
 exocpp::Proc scheduled(const std::string& name);
 // The same, scheduled anew (scheduled() keeps the first result per name).
 exocpp::Proc schedule(const std::string& name);
@@ -24,5 +23,10 @@ exocpp::Proc schedule(const std::string& name);
 // the 16 x 64 tiles of A that the mask marks run as examples/blas's AVX-512 tile kernels, the
 // others skipped.
 exocpp::Proc schedule_block_sparse(exocpp::Proc plain);
+
+// i?amax's schedule (iamax.cpp): rfactor_argmax into 4 registers of lanes (f32: 16 lanes, f64:
+// 8), each group of iterations one load, one abs and one masked (value, index) update per
+// register; the lanes folded into (best, result) after the groups; the last iterations scalar.
+exocpp::Proc schedule_iamax(exocpp::Proc plain, bool f64);
 
 }  // namespace value_control

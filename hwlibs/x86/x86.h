@@ -114,6 +114,20 @@ inline constexpr MemoryRef DRAM_ALIGNED{"DRAM_ALIGNED"};
   EXOCPP_X86_AVX2_INSTRUCTIONS(X, ps, ss) \
   EXOCPP_X86_AVX2_INSTRUCTIONS(X, pd, sd) \
   X(mm512_reduce_argmax_ps)               \
+  X(mm512_reduce_argmax_pd)               \
+  X(mm512_argmax_update_ps)               \
+  X(mm512_argmax_update_pd)               \
+  X(mm512_argmax_merge_ps)                \
+  X(mm512_argmax_merge_pd)                \
+  X(mm512_abs_ps)                         \
+  X(mm512_abs_pd)                         \
+  X(mm512_set1_scalar_ps)                 \
+  X(mm512_set1_scalar_pd)                 \
+  X(mm512_set1_scalar_epi32)              \
+  X(mm256_set1_scalar_epi32)              \
+  X(mm256_loadu_epi32)                    \
+  X(mm256_storeu_epi32)                   \
+  X(mm256_set1_epi32)                     \
   X(mm512_loadu_epi32)                    \
   X(mm512_storeu_epi32)                   \
   X(mm512_mask_loadu_epi32)               \

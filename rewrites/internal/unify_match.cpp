@@ -6,6 +6,7 @@
 
 #include "core/printer.h"
 #include "core/simplify.h"
+#include "core/uses.h"
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
@@ -261,8 +262,18 @@ class Matcher {
       const FnArg* a = arg_of(r->name);
       return a && a->type.is_data();
     }
-    return e.is<ConstNode>() || e.is<USubNode>() || e.is<BinOpNode>() || e.is<ExternNode>() ||
-           e.is<ReadConfigNode>();
+    if (e.is<USubNode>() || e.is<BinOpNode>()) {
+      // Arithmetic on control variables (`base + i` stored into integer data) is an index
+      // expression: an equation, so that `base` is solved as loop indices are. Arithmetic on
+      // literals and data values is data.
+      for (const Sym& s : uses_of(e).read) {
+        if (pb_.locals.count(s)) continue;
+        const FnArg* a = arg_of(s);
+        if (!a || !a->type.is_data()) return false;
+      }
+      return true;
+    }
+    return e.is<ConstNode>() || e.is<ExternNode>() || e.is<ReadConfigNode>();
   }
 
   // Expressions of the same shape; control subexpressions become equations. `data`: inside a

@@ -57,6 +57,23 @@ std::vector<std::vector<T>> hard_vectors() {
       {T(1e-3), T(2e-3), T(0.25)},
   };
   std::mt19937 rng(7);
+  // Long enough to fill the scheduled kernels' lane registers several times over (i?amax folds
+  // 4 registers of lanes per group): ties across lanes and groups, NaN in lanes, the best in the
+  // scalar tail, -0 against +0, an infinity late.
+  for (size_t n : {64, 65, 127, 200, 259}) {
+    std::vector<T> x(n);
+    for (T& e : x) e = T(int(rng() % 7) - 3);  // many equal values
+    v.push_back(x);
+    x[n / 3] = L::quiet_NaN();
+    x[n - 1] = T(9);  // past the last full group when n % 64 != 0
+    v.push_back(x);
+    x[n / 2] = -L::infinity();
+    x[1] = T(-9);  // equal magnitude, earlier: wins
+    v.push_back(x);
+    std::fill(x.begin(), x.end(), T(-0.0));
+    x[n / 2] = T(0.0);
+    v.push_back(x);
+  }
   for (int k = 0; k < 12; ++k) {  // random mixtures of scales
     std::vector<T> x(1 + rng() % 40);
     for (T& e : x) {

@@ -140,13 +140,14 @@ InstrMeaning meaning_of(const std::string& instr_name) {
     m.masked = m.zero = true;
   else if (strip_prefix(s, "mask_"))
     m.masked = true;
-  if (s == "broadcast") s = "set1";
+  if (s == "broadcast" || s == "set1_scalar") s = "set1";
   static const std::vector<std::string> ops = {
-      "setzero", "loadu",     "storeu",     "set1",      "fmadd",        "add",
-      "sub",     "mul",       "mullo",      "mulhi",     "avg",          "min",
-      "max",     "relu",      "cvt",        "srli",      "slli",         "adds",
-      "subs",    "prefetch",  "dpbusd",     "dpbf16",    "div3",         "reduce_add_wide",
-      "fma",     "select_gt", "max_update", "add_if_gt", "reduce_argmax"};
+      "setzero",      "loadu",     "storeu",     "set1",      "fmadd",         "add",
+      "sub",          "mul",       "mullo",      "mulhi",     "avg",           "min",
+      "max",          "relu",      "cvt",        "srli",      "slli",          "adds",
+      "subs",         "prefetch",  "dpbusd",     "dpbf16",    "div3",          "reduce_add_wide",
+      "fma",          "select_gt", "max_update", "add_if_gt", "reduce_argmax", "argmax_update",
+      "argmax_merge", "abs"};
   if (std::find(ops.begin(), ops.end(), s) == ops.end())
     throw std::invalid_argument("unknown operation '" + s + "' in " + instr_name);
   if (broadcast_operand && s != "fmadd" && s != "dpbusd" && s != "dpbf16")
@@ -171,10 +172,14 @@ Wrapped wrap(const Proc& instr) {
       call << n;
       continue;
     }
-    sig << to_string(a.type.base) << "[";
-    for (size_t d = 0; d < a.type.shape.size(); ++d)
-      sig << (d ? ", " : "") << to_string(a.type.shape[d]);
-    sig << "] @ DRAM";
+    sig << to_string(a.type.base);
+    if (!a.type.is_scalar()) {
+      sig << "[";
+      for (size_t d = 0; d < a.type.shape.size(); ++d)
+        sig << (d ? ", " : "") << to_string(a.type.shape[d]);
+      sig << "]";
+    }
+    sig << " @ DRAM";
     if (!in_registers(a)) {
       call << n;
       continue;
@@ -226,17 +231,37 @@ Wrapped wrap(const Proc& instr) {
 void apply_reference(const std::string& instr_name, std::map<std::string, ArgValue>& args) {
   const InstrMeaning m = meaning_of(instr_name);
   if (m.op == "prefetch") return;
-  if (m.op == "reduce_argmax") {  // (best[0], idx[0]) folded with each lane (v[i], vi[i])
+  if (m.op == "reduce_argmax") {  // (best, idx) folded with each lane (v[i], vi[i])
     Buffer &best = std::get<Buffer>(args.at("best")), &idx = std::get<Buffer>(args.at("idx"));
     const Buffer &v = std::get<Buffer>(args.at("v")), &vi = std::get<Buffer>(args.at("vi"));
     for (int64_t i = 0; i < m.width; ++i) {
-      if (v.get({i}) > best.get({0})) {
-        best.set({0}, v.get({i}));
-        idx.set({0}, vi.get({i}));
-      } else if (v.get({i}) == best.get({0}) && vi.get({i}) < idx.get({0})) {
-        idx.set({0}, vi.get({i}));
+      if (v.get({i}) > best.get({}) || (v.get({i}) == best.get({}) && vi.get({i}) < idx.get({}))) {
+        best.set({}, v.get({i}));
+        idx.set({}, vi.get({i}));
       }
     }
+    return;
+  }
+  if (m.op == "argmax_merge") {  // lane i: (best[i], at[i]) = (v[i], vi[i]) when better
+    Buffer &best = std::get<Buffer>(args.at("best")), &at = std::get<Buffer>(args.at("at"));
+    const Buffer &v = std::get<Buffer>(args.at("v")), &vi = std::get<Buffer>(args.at("vi"));
+    for (int64_t i = 0; i < m.width; ++i)
+      if (v.get({i}) > best.get({i}) ||
+          (v.get({i}) == best.get({i}) && vi.get({i}) < at.get({i}))) {
+        best.set({i}, v.get({i}));
+        at.set({i}, vi.get({i}));
+      }
+    return;
+  }
+  if (m.op == "argmax_update") {  // lane i: (best[i], at[i]) = (v[i], base + i) when v[i] wins
+    Buffer &best = std::get<Buffer>(args.at("best")), &at = std::get<Buffer>(args.at("at"));
+    const Buffer& v = std::get<Buffer>(args.at("v"));
+    const int64_t base = std::get<int64_t>(args.at("base"));
+    for (int64_t i = 0; i < m.width; ++i)
+      if (v.get({i}) > best.get({i})) {
+        best.set({i}, v.get({i}));
+        at.set({i}, wrap_to(ScalarKind::I32, base + i));
+      }
     return;
   }
   Buffer* dst = nullptr;
@@ -257,6 +282,7 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
   const Buffer before = dst->deep_copy();
   auto in = [&](size_t k, int64_t i) {
     const Buffer& b = *ins.at(k);
+    if (b.shape().empty()) return b.get({});  // a scalar variable, broadcast
     return b.shape() == std::vector<int64_t>{1} ? b.get({0}) : b.get({i});
   };
   for (int64_t i = 0; i < m.width && i < dst->shape()[0]; ++i) {
@@ -329,6 +355,8 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
       v = in(0, i) < in(1, i) ? in(0, i) : in(1, i);
     else if (m.op == "relu")
       v = in(0, i) > 0 ? in(0, i) : 0.0;
+    else if (m.op == "abs")
+      v = std::fabs(in(0, i));
     else if (m.op == "select_gt")  // dst = a > b ? x : y (inputs a, b, x, y by name)
       v = in(0, i) > in(1, i) ? in(2, i) : in(3, i);
     else if (m.op == "max_update")  // dst = v > dst ? v : dst

@@ -1,6 +1,7 @@
-// The x86 instructions with a condition on data lanes (select_gt, max_update, add_if_gt; f32
-// and f64; AVX-512 and AVX2): compiled, each computes what its body computes in the interpreter,
-// bit for bit, on the lanes where the condition's outcome is decided by NaN, ±0, ±inf and ties.
+// The x86 instructions with a condition on data lanes (select_gt, max_update, add_if_gt, the
+// argmax's update and fold, and abs; f32 and f64; AVX-512 and AVX2): compiled, each computes what
+// its body computes in the interpreter, bit for bit, on the lanes where the condition's outcome is
+// decided by NaN, ±0, ±inf and ties.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -45,15 +46,15 @@ TEST_P(X86DataConditions, CompiledMatchesTheBodyOnNaNZerosInfinitiesAndTies) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(ConditionOnLanes, X86DataConditions,
-                         ::testing::Values("mm512_select_gt_ps", "mm512_max_update_ps",
-                                           "mm512_add_if_gt_ps", "mm512_select_gt_pd",
-                                           "mm512_max_update_pd", "mm512_add_if_gt_pd",
-                                           "mm256_select_gt_ps", "mm256_max_update_ps",
-                                           "mm256_add_if_gt_ps", "mm256_select_gt_pd",
-                                           "mm256_max_update_pd", "mm256_add_if_gt_pd",
-                                           "mm512_reduce_argmax_ps"),
-                         [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(
+    ConditionOnLanes, X86DataConditions,
+    ::testing::Values("mm512_select_gt_ps", "mm512_max_update_ps", "mm512_add_if_gt_ps",
+                      "mm512_select_gt_pd", "mm512_max_update_pd", "mm512_add_if_gt_pd",
+                      "mm256_select_gt_ps", "mm256_max_update_ps", "mm256_add_if_gt_ps",
+                      "mm256_select_gt_pd", "mm256_max_update_pd", "mm256_add_if_gt_pd",
+                      "mm512_reduce_argmax_ps", "mm512_reduce_argmax_pd", "mm512_argmax_update_ps",
+                      "mm512_argmax_update_pd", "mm512_abs_ps", "mm512_abs_pd"),
+    [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace exocpp

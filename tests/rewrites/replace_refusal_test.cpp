@@ -78,6 +78,17 @@ TEST(ReplaceRefusal, WrittenBufferPassedForTwoArguments) {
                  "'x' would be passed for both 'dst' and 'a' of 'vfma', and 'dst' is written");
 }
 
+TEST(ReplaceRefusal, OverlappingWindowsOfAWrittenBufferAreRefused) {
+  // x[0:16] and x[8:24] share eight elements: the call's dst would alias its a.
+  Proc p = parse_proc(R"(def k(x: f32[32] @ DRAM, y: f32[16] @ DRAM):
+    for i in seq(0, 16):
+        x[i] += x[i + 8] * y[i]
+)");
+  expect_refused([&] { replace(p, "for i in _: _", instr("vfma")); }, "replace",
+                 ErrorCode::NotProved, "buffer.aliased",
+                 "'x' would be passed for both 'dst' and 'a' of 'vfma'");
+}
+
 TEST(ReplaceRefusal, OneArgumentWouldBeTwoBuffers) {
   Proc sq = parse_module(R"(def sq(dst: [f32][16] @ DRAM, a: [f32][16] @ DRAM):
     for i in seq(0, 16):

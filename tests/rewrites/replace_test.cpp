@@ -55,6 +55,28 @@ const char* kGemmRow =
                 C[i, j] += A[i, k] * B[k, j]
 )";
 
+TEST(Replace, DisjointWindowsOfOneWrittenBufferAreTwoArguments) {
+  // Two rows of one buffer (two registers of one register array): the checker proves the
+  // windows x[0, 0:16] and x[1, 0:16] disjoint, so the written one aliases nothing.
+  expect_replaced(R"(def rows(x: f32[2, 16] @ DRAM, y: f32[16] @ DRAM):
+    for i in seq(0, 16):
+        x[0, i] += x[1, i] * y[i]
+)",
+                  "for i in _: _", instr("vfma"));
+}
+
+TEST(Replace, AControlValueStoredIntoDataSolvesTheIndexArgument) {
+  // `base + i` against `8 + 16 * k + j`: an index equation (base = 8 + 16 k), not two
+  // expressions matched operand by operand.
+  expect_replaced(R"(def iota(n: size, y: i32[n, 16] @ DRAM):
+    assert n <= 100
+    for k in seq(0, n):
+        for j in seq(0, 16):
+            y[k, j] = 8 + 16 * k + j
+)",
+                  "for j in _: _", instr("viota"), {{"n", 3}});
+}
+
 TEST(Replace, BroadcastFmaTakesAPointWindowOfA) {
   expect_replaced(kGemmRow, "for j in _: _", instr("vfma_bcast"), {{"K", 3}});
 }

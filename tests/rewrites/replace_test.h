@@ -40,6 +40,11 @@ def vfma_scalar(dst: [f32][16] @ DRAM, a: f32 @ DRAM, b: [f32][16] @ DRAM):
     for i in seq(0, 16):
         dst[i] += a * b[i]
 
+@instr("viota({base}, {dst_data});")
+def viota(base: index, dst: [i32][16] @ DRAM):
+    for i in seq(0, 16):
+        dst[i] = base + i
+
 @instr("vcopy_n({n}, {dst_data}, {src_data});")
 def vcopy_n(n: size, dst: [f32][n] @ DRAM, src: [f32][n] @ DRAM):
     assert n <= 16

@@ -204,6 +204,15 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
     return lift_reduce_constant(
         p, one_or_two(any(Targets(p).stmts, c.rng, "lift_reduce_constant"), c.rng));
   });
+  add("rfactor_argmax", [](const Proc& p, Ctx& c) {
+    const int lanes = pick(c.rng, 1, 4);
+    const int merge = chance(c.rng, 50) ? 0 : pick(c.rng, 1, lanes);  // may not divide: refused
+    return rfactor_argmax(p, any(Targets(p).loops, c.rng, "rfactor_argmax"), lanes,
+                          {.outer = c.name("o"),
+                           .lane = c.name("l"),
+                           .merge_width = merge,
+                           .merge_outer = c.name("g")});
+  });
   add("eliminate_dead_code", [](const Proc& p, Ctx& c) {
     return eliminate_dead_code(p, any(Targets(p).stmts, c.rng, "eliminate_dead_code"));
   });

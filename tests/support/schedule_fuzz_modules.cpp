@@ -296,7 +296,7 @@ class Generator {
 
   std::string stmt(int depth, std::vector<Iter> iters, int budget, bool in_par) {
     std::string p = pad(depth);
-    int kind = budget > 0 ? pick(rng_, 0, f_.data_control ? 23 : 20) : pick(rng_, 0, 3);
+    int kind = budget > 0 ? pick(rng_, 0, f_.data_control ? 24 : 20) : pick(rng_, 0, 3);
     int g = data_group();
     switch (kind) {
       case 0:
@@ -541,6 +541,22 @@ class Generator {
         const std::string v =
             chance(rng_, 30) ? "P[" + iters.back().name + "]" : iters.back().name + " - 3";
         return p + target(ig, iters) + " = " + v + "\n";
+      }
+      case 24: {  // an argmax (argmin) loop: the first best of a data value and its index
+                  // (rfactor_argmax), the value sometimes under abs, the best sometimes read
+        if (groups_.size() < 2 || groups_[1].is_float())
+          return p + target(g, iters) + " = " + rhs(g, iters) + "\n";
+        const int ig = pick(rng_, 1, std::min<int>(4, static_cast<int>(groups_.size()) - 1));
+        const std::string i = fresh("i"), best = target(g, iters), at = target(ig, iters);
+        std::vector<Iter> inner = iters;
+        inner.push_back({i, false});
+        std::string e = data_leaf(g, inner);
+        if (groups_[static_cast<size_t>(g)].is_float() && f_.externs && chance(rng_, 40))
+          e = "abs(" + e + ")";
+        const std::string op = chance(rng_, 70) ? " > " : " < ";
+        return p + "for " + i + " in seq(0, N):\n" + pad(depth + 1) + "if " + e + op + best +
+               ":\n" + pad(depth + 2) + best + " = " + e + "\n" + pad(depth + 2) + at + " = " + i +
+               "\n";
       }
       case 18: {  // a target reset twice, to 0.0 and to -0.0 (the same constant as numbers)
         if (!f_.literals || !groups_[static_cast<size_t>(g)].is_float())
