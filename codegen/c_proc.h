@@ -157,6 +157,8 @@ class ProcEmitter {
   bool ctxt_used_ = false;
   std::set<uint64_t> mentioned_;  // every symbol the body names
   bool uses_ctx_ = false;
+  // The body has a par loop: the proc runs on OpenMP threads, and so does its entry check.
+  bool has_par_ = false;
   // CUDA: kernels emitted so far, and where emission stands inside the current kernel.
   std::vector<std::string> kernels_;
   bool in_kernel_ = false;

@@ -259,6 +259,11 @@ std::string ProcEmitter::index_arg_checks() {
     const std::string t = c_type(a.type.base);
     out += "    if (" + count + " > 0) {\n";
     out += "        " + t + " exo_min = " + name + "[0], exo_max = " + name + "[0];\n";
+    // A proc whose loops run on threads checks on them too (the check would be the serial part).
+    if (has_par_)
+      out +=
+          "#ifdef _OPENMP\n        #pragma omp parallel for reduction(min : exo_min) "
+          "reduction(max : exo_max)\n#endif\n";
     out += "        for (int_fast64_t exo_k = 1; exo_k < " + count + "; exo_k++) {\n";
     out += "            exo_min = " + name + "[exo_k] < exo_min ? " + name + "[exo_k] : exo_min;\n";
     out += "            exo_max = " + name + "[exo_k] > exo_max ? " + name + "[exo_k] : exo_max;\n";
@@ -405,6 +410,7 @@ void ProcEmitter::stmt(const Stmt& s) {
                   " in static storage, one array shared by all its threads: a "
                   "data race; allocate it in DRAM or DRAM_STACK, or make the loop seq");
         g_.omp = true;
+        has_par_ = true;
         out_ += "#ifdef _OPENMP\n" + std::string(static_cast<size_t>(indent_) * 4, ' ') +
                 "#pragma omp parallel for\n#endif\n";
       }

@@ -52,6 +52,33 @@ TEST(ValueControlC, EntryCheckReturnsTheArgumentAndWritesNothing) {
   EXPECT_EQ(y[1], 6.0f);
 }
 
+TEST(ValueControlC, AProcWithParLoopsChecksOnItsThreadsAndStillWritesNothing) {
+  // The check of a proc that runs on OpenMP threads is a parallel min/max reduction; a value out
+  // of range anywhere (here deep inside the second thread's half) is still found first.
+  Proc p = proc_of(R"(def scatter(n: size, col: i32[n] @ DRAM in range(0, 8), y: f32[8] @ DRAM):
+    for i in par(0, 8):
+        y[i] = 0.0
+    for j in seq(0, n):
+        y[col[j]] += 1.0
+)",
+                   "scatter");
+  const CSource c = compile_procs_to_c({p}, "vc_par_entry");
+  EXPECT_NE(c.source.find("#pragma omp parallel for reduction(min : exo_min)"), std::string::npos)
+      << c.source;
+  CompiledLibrary lib({p}, "vc_par_entry");
+  using Fn = int (*)(void*, int_fast32_t, const int32_t*, float*);
+  Fn f = reinterpret_cast<Fn>(lib.symbol("scatter"));
+  std::vector<int32_t> col(1000, 3);
+  float y[8] = {7, 7, 7, 7, 7, 7, 7, 7};
+  col[777] = 8;
+  EXPECT_EQ(f(nullptr, 1000, col.data(), y), 2);
+  for (float v : y) EXPECT_EQ(v, 7.0f);
+  col[777] = 5;
+  EXPECT_EQ(f(nullptr, 1000, col.data(), y), 0);
+  EXPECT_EQ(y[3], 999.0f);
+  EXPECT_EQ(y[5], 1.0f);
+}
+
 TEST(ValueControlC, DataComparisonsMatchOnTiesNaNInfinitiesAndZeros) {
   Proc p = proc_of(kAmax, "amax");
   CompiledLibrary lib({p}, "vc_amax");
