@@ -24,8 +24,9 @@ namespace {
 struct Targets {
   std::vector<Cursor> stmts, blocks, exprs, loops, allocs, windows, calls, config_writes;
   // Assignments to allocated buffers, and loop nests around one (what inline_assign and
-  // compute_inline apply to: aimed at most of the time, the random pick rarely meets them).
-  std::vector<Cursor> local_assigns, local_producers;
+  // compute_inline apply to: aimed at most of the time, the random pick rarely meets them);
+  // loops whose body is one if (rfactor_argmax's form, also aimed at).
+  std::vector<Cursor> local_assigns, local_producers, if_loops;
   explicit Targets(const Proc& p) {
     collect(p.body_cursor());
     for (const Cursor& s : stmts) collect_exprs(s);
@@ -44,6 +45,8 @@ struct Targets {
         inner = f->body[0];
       }
       if (to_local(inner)) local_producers.push_back(l);
+      const ForNode* f = l.stmt().as<ForNode>();
+      if (f->body.size() == 1 && f->body[0].is<IfNode>()) if_loops.push_back(l);
     }
   }
   void collect(const Cursor& block) {
@@ -207,7 +210,9 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
   add("rfactor_argmax", [](const Proc& p, Ctx& c) {
     const int lanes = pick(c.rng, 1, 4);
     const int merge = chance(c.rng, 50) ? 0 : pick(c.rng, 1, lanes);  // may not divide: refused
-    return rfactor_argmax(p, any(Targets(p).loops, c.rng, "rfactor_argmax"), lanes,
+    Targets t(p);
+    const bool aim = !t.if_loops.empty() && chance(c.rng, 80);
+    return rfactor_argmax(p, any(aim ? t.if_loops : t.loops, c.rng, "rfactor_argmax"), lanes,
                           {.outer = c.name("o"),
                            .lane = c.name("l"),
                            .merge_width = merge,

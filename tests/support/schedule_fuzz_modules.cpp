@@ -550,13 +550,21 @@ class Generator {
         const std::string i = fresh("i"), best = target(g, iters), at = target(ig, iters);
         std::vector<Iter> inner = iters;
         inner.push_back({i, false});
+        // The value read from another buffer than the best's, mostly (the same one is refused).
+        auto buffer_of = [](const std::string& access) {
+          return access.substr(0, access.find('['));
+        };
         std::string e = data_leaf(g, inner);
+        for (int tries = 0; tries < 4 && buffer_of(e) == buffer_of(best); ++tries)
+          e = data_leaf(g, inner);
         if (groups_[static_cast<size_t>(g)].is_float() && f_.externs && chance(rng_, 40))
           e = "abs(" + e + ")";
         const std::string op = chance(rng_, 70) ? " > " : " < ";
-        return p + "for " + i + " in seq(0, N):\n" + pad(depth + 1) + "if " + e + op + best +
-               ":\n" + pad(depth + 2) + best + " = " + e + "\n" + pad(depth + 2) + at + " = " + i +
-               "\n";
+        // A constant trip count, mostly: every index then fits even an i8 index (N may not).
+        const std::string hi = chance(rng_, 75) ? std::to_string(pick(rng_, 0, 5)) : "N";
+        return p + "for " + i + " in seq(0, " + hi + "):\n" + pad(depth + 1) + "if " + e + op +
+               best + ":\n" + pad(depth + 2) + best + " = " + e + "\n" + pad(depth + 2) + at +
+               " = " + i + "\n";
       }
       case 18: {  // a target reset twice, to 0.0 and to -0.0 (the same constant as numbers)
         if (!f_.literals || !groups_[static_cast<size_t>(g)].is_float())
