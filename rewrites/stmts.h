@@ -106,6 +106,18 @@ Proc compute_inline(const Proc& p, const CursorLike& producer);
 // which the loop does not change.
 Proc lift_reduce_constant(const Proc& p, const CursorLike& block);
 
+// The names rfactor gives its loops: over groups of lanes, and the lane loops.
+struct RfactorOptions {
+  std::string outer = "io";
+  std::string lane = "l";
+};
+// Halide's rfactor for sums: every accumulator of the loop (a buffer reduced into at one place
+// that does not change with the loop) gets `lanes` lanes (`acc_lanes[lanes]`, from 0), each
+// accumulating the iterations lo + lanes * io + l, added into the accumulator after the groups;
+// then the loop runs on over the iterations past the last full group. The iterations keep their
+// order; only the sums regroup, as reals (rewrites/rfactor.cpp states the rule and conditions).
+Proc rfactor(const Proc& p, const CursorLike& loop, int64_t lanes, const RfactorOptions& opts = {});
+
 // What rfactor_argmax makes: the names of the loop over groups of lanes, of the lane loops, of
 // the lane-merge loop, and of the buffers of the lanes' best values and indices (empty: the
 // best value's and the index's names followed by `_lanes`); and, with merge_width W > 0

@@ -333,6 +333,7 @@ std::string compare_runs(const Proc& p, const Run& a, const Run& b, const FieldL
 bool regroups_as_reals(const std::string& op) {
   static const std::set<std::string> ops = {"left_reassociate_expr",
                                             "lift_reduce_constant",
+                                            "rfactor",
                                             "merge_writes",
                                             "split_write",
                                             "reorder_loops",

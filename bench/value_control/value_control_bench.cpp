@@ -201,7 +201,7 @@ int main(int argc, char** argv) {
     return parts.empty() || std::find(parts.begin(), parts.end(), part) != parts.end();
   };
   if (run("c"))  // the scheduled kernels' C, to read what the benchmark times
-    for (const char* k : {"isamax", "idamax", "spmv_s"})
+    for (const char* k : {"isamax", "idamax", "snrm2", "spmv_s"})
       std::printf("%s\n", compile_procs_to_c({value_control::scheduled(k)}, k).source.c_str());
   openblas_set_num_threads(1);
   if (run("iamax")) {

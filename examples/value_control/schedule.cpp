@@ -29,6 +29,7 @@ Proc schedule(const std::string& name) {
   Proc p = plain(name);
   if (name == "bs_sgemm") return schedule_block_sparse(p);
   if (name == "isamax" || name == "idamax") return schedule_iamax(p, name == "idamax");
+  if (name == "snrm2" || name == "dnrm2") return schedule_nrm2(p, name == "dnrm2");
   if (name == "spmv_s" || name == "spmv_d") {
     // Each row's sum in a scalar (a register in C) instead of y[i] in memory, whose stores the
     // C compiler must keep (x, val and y may alias as far as it knows); then the rows in

@@ -13,8 +13,7 @@ exocpp::Proc plain(const std::string& name);
 
 // The schedule of each kernel. spmv_s / spmv_d: each row sums in a scalar, and the rows run in
 // parallel (each writes only its own y[i]; the checker proves it over the data-dependent row
-// ranges). isamax / idamax: schedule_iamax. snrm2 and dnrm2 are their plain procs: their three
-// accumulators under data conditions are not vectorized yet.
+// ranges). isamax / idamax: schedule_iamax; snrm2 / dnrm2: schedule_nrm2.
 exocpp::Proc scheduled(const std::string& name);
 // The same, scheduled anew (scheduled() keeps the first result per name).
 exocpp::Proc schedule(const std::string& name);
@@ -28,5 +27,11 @@ exocpp::Proc schedule_block_sparse(exocpp::Proc plain);
 // 8), each group of iterations one load, one abs and one masked (value, index) update per
 // register; the lanes folded into (best, result) after the groups; the last iterations scalar.
 exocpp::Proc schedule_iamax(exocpp::Proc plain, bool f64);
+
+// ?nrm2's schedule (nrm2.cpp): rfactor gives each of the three sums two registers of lanes (f32:
+// 16 lanes each, f64: 8); each group of iterations is one instruction of this example's own
+// (nrm2_lanes.exo: |x|, one scaled square per lane, added under compare masks); the lanes are
+// added into the sums in lane order; the last iterations scalar.
+exocpp::Proc schedule_nrm2(exocpp::Proc plain, bool f64);
 
 }  // namespace value_control

@@ -120,6 +120,8 @@ inline constexpr MemoryRef DRAM_ALIGNED{"DRAM_ALIGNED"};
   X(mm512_argmax_merge_ps)                \
   X(mm512_argmax_merge_pd)                \
   X(mm512_abs_ps)                         \
+  X(mm512_reduce_add_ps)                  \
+  X(mm512_reduce_add_pd)                  \
   X(mm512_abs_pd)                         \
   X(mm512_set1_scalar_ps)                 \
   X(mm512_set1_scalar_pd)                 \

@@ -165,6 +165,15 @@ TEST(ValueControlKernels, Dnrm2IsWithinTwoUlpOfTheReference) {
   expect_nrm2_within_2_ulp<double>("dnrm2", "dnrm2_", ScalarKind::F64);
 }
 
+TEST(ValueControlKernels, ScheduledLevel1KernelsCompileToWhatTheInterpreterComputes) {
+  // The vector instructions' C (this example's nrm2 lanes among them) against their bodies:
+  // the scheduled procs, compiled and interpreted, bit for bit; sizes with and without a tail.
+  for (const char* k : {"isamax", "idamax", "snrm2", "dnrm2"})
+    for (int64_t n : {1, 16, 37, 130})
+      EXPECT_EQ(compare_compiled_with_interpreter(value_control::scheduled(k), {{"n", n}}, 5), "")
+          << k << " n = " << n;
+}
+
 TEST(ValueControlKernels, SpmvRowsInParallelComputeThePlainProc) {
   for (const char* name : {"spmv_s", "spmv_d"}) {
     Proc p = value_control::plain(name), q = value_control::scheduled(name);

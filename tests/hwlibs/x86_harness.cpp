@@ -147,7 +147,7 @@ InstrMeaning meaning_of(const std::string& instr_name) {
       "max",          "relu",      "cvt",        "srli",      "slli",          "adds",
       "subs",         "prefetch",  "dpbusd",     "dpbf16",    "div3",          "reduce_add_wide",
       "fma",          "select_gt", "max_update", "add_if_gt", "reduce_argmax", "argmax_update",
-      "argmax_merge", "abs"};
+      "argmax_merge", "abs",       "reduce_add"};
   if (std::find(ops.begin(), ops.end(), s) == ops.end())
     throw std::invalid_argument("unknown operation '" + s + "' in " + instr_name);
   if (broadcast_operand && s != "fmadd" && s != "dpbusd" && s != "dpbf16")
@@ -240,6 +240,13 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
         idx.set({}, vi.get({i}));
       }
     }
+    return;
+  }
+  if (m.op == "reduce_add") {  // the lanes added into the scalar dst in order, each sum rounded
+    Buffer& dst = std::get<Buffer>(args.at("dst"));
+    const Buffer& src = std::get<Buffer>(args.at("src"));
+    for (int64_t i = 0; i < m.width; ++i)
+      dst.set({}, round_to_kind(m.elem, dst.get({}) + src.get({i})));
     return;
   }
   if (m.op == "argmax_merge") {  // lane i: (best[i], at[i]) = (v[i], vi[i]) when better

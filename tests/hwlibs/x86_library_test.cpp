@@ -117,6 +117,7 @@ TEST(X86Library, EveryVectorArgumentAssertsUnitStrideAndEveryCountItsBound) {
       const bool dot_bf16 = m.op == "dpbf16" && (n == "a" || n == "b");
       // A fold's result and a broadcast's scalar source are scalar variables.
       const bool scalar = (m.op == "reduce_argmax" && (n == "best" || n == "idx")) ||
+                          (m.op == "reduce_add" && n == "dst") ||
                           (p.name().find("set1_scalar") != std::string::npos && n == "src");
       ASSERT_EQ(a.type.rank(), scalar                                ? 0
                                : n == "b" && (dot_bytes || dot_bf16) ? 2

@@ -53,7 +53,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "mm256_select_gt_ps", "mm256_max_update_ps", "mm256_add_if_gt_ps",
                       "mm256_select_gt_pd", "mm256_max_update_pd", "mm256_add_if_gt_pd",
                       "mm512_reduce_argmax_ps", "mm512_reduce_argmax_pd", "mm512_argmax_update_ps",
-                      "mm512_argmax_update_pd", "mm512_abs_ps", "mm512_abs_pd"),
+                      "mm512_argmax_update_pd", "mm512_abs_ps", "mm512_abs_pd",
+                      "mm512_reduce_add_ps", "mm512_reduce_add_pd"),
     [](const auto& info) { return info.param; });
 
 }  // namespace

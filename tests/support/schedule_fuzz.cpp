@@ -207,6 +207,10 @@ std::vector<std::pair<std::string, StepFn>> all_steps() {
     return lift_reduce_constant(
         p, one_or_two(any(Targets(p).stmts, c.rng, "lift_reduce_constant"), c.rng));
   });
+  add("rfactor", [](const Proc& p, Ctx& c) {
+    return rfactor(p, any(Targets(p).loops, c.rng, "rfactor"), pick(c.rng, 1, 4),
+                   {.outer = c.name("o"), .lane = c.name("l")});
+  });
   add("rfactor_argmax", [](const Proc& p, Ctx& c) {
     const int lanes = pick(c.rng, 1, 4);
     const int merge = chance(c.rng, 50) ? 0 : pick(c.rng, 1, lanes);  // may not divide: refused
