@@ -73,9 +73,8 @@ bool provably_disjoint(const checker::Context& ctx, const Expr& x, const Expr& y
   };
   Expr apart;
   for (size_t d = 0; d < a->idx.size(); ++d)
-    apart = rw::mk_or(apart,
-                      rw::mk_or(rw::mk_cmp(BinOpKind::Le, hi_of(a->idx[d]), b->idx[d].lo),
-                                rw::mk_cmp(BinOpKind::Le, hi_of(b->idx[d]), a->idx[d].lo)));
+    apart = rw::mk_or(apart, rw::mk_or(rw::mk_cmp(BinOpKind::Le, hi_of(a->idx[d]), b->idx[d].lo),
+                                       rw::mk_cmp(BinOpKind::Le, hi_of(b->idx[d]), a->idx[d].lo)));
   return apart.defined() && checker::always_true(ctx, apart).proved();
 }
 
