@@ -19,7 +19,8 @@ TEST(Rfactor, SplitsASumIntoLanes) {
 
 TEST(Rfactor, SplitsSumsUnderDataConditionsAndKeepsTemporariesInOrder) {
   // nrm2's shape: a per-iteration temporary and three sums chosen by data comparisons.
-  Proc p = parse_proc(R"(def f(n: size, x: f64[n] @ DRAM, a: f64 @ DRAM, b: f64 @ DRAM, c: f64 @ DRAM):
+  Proc p =
+      parse_proc(R"(def f(n: size, x: f64[n] @ DRAM, a: f64 @ DRAM, b: f64 @ DRAM, c: f64 @ DRAM):
     for i in seq(0, n):
         t: f64 @ DRAM
         t = abs(x[i])
