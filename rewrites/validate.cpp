@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/arg_limits.h"
 #include "core/cursor.h"
 #include "core/ir_visit.h"
 #include "core/printer.h"
@@ -115,16 +116,11 @@ void fill_special_floats(std::vector<ArgValue>& args, Rng& rng, bool finite = fa
 // Integer data at and next to its type's limits; an index argument's values at and next to the
 // ends of its declared range instead (anything else is refused where the proc is entered).
 void fill_near_limits(const Proc& p, std::vector<ArgValue>& args, Rng& rng) {
-  const auto ranges = index_arg_ranges(p, args);
+  const auto limits = integer_arg_limits(p, args);
   for (size_t a = 0; a < args.size(); ++a) {
     Buffer* b = std::get_if<Buffer>(&args[a]);
-    if (!b || !is_int_precision(b->kind())) continue;
-    auto [lo, hi] = int_precision_limits(b->kind());
-    if (ranges[a]) {
-      if (ranges[a]->first >= ranges[a]->second) continue;
-      lo = ranges[a]->first;
-      hi = ranges[a]->second - 1;
-    }
+    if (!b || !limits[a]) continue;
+    const auto [lo, hi] = *limits[a];
     for (int64_t i = 0; i < b->num_elements(); ++i) {
       int64_t x = 0;
       switch (rng.next() % 4) {

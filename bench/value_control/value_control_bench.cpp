@@ -7,6 +7,7 @@
 // Ratios > 1 mean exocpp is faster. Usage: value_control_bench [ROUNDS] [PART...], PART one of
 // iamax, nrm2, block_sparse, spmv (all when none is named), or c (print the i?amax kernels' C).
 #include <cblas.h>
+#include <dlfcn.h>
 #include <omp.h>
 
 #include <Eigen/Sparse>
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -44,6 +46,39 @@ ArgValue buffer_of(const std::vector<double>& v, ScalarKind k) {
   return Buffer::from_values(k, {static_cast<int64_t>(v.size())}, v);
 }
 
+// Debian's reference BLAS (libblas3), whose answers the kernels are held to: the index i?amax
+// gives, and ?nrm2 within a few ulp. nullptr when it is not installed.
+void* reference_blas(const std::string& fortran_name) {
+  static void* lib = dlopen("/usr/lib/x86_64-linux-gnu/blas/libblas.so.3", RTLD_NOW | RTLD_LOCAL);
+  return lib ? dlsym(lib, fortran_name.c_str()) : nullptr;
+}
+
+// How exocpp's answer compares with the reference BLAS's on the benchmark's vector: "same" or
+// "differs" for an index, the distance in units in the last place for a norm.
+template <class T>
+std::string against_reference(const std::string& name, const std::vector<T>& x, double mine) {
+  void* f = reference_blas(name + "_");
+  if (!f) return "reference BLAS not found";
+  const int n = static_cast<int>(x.size()), inc = 1;
+  if (name.find("amax") != std::string::npos) {
+    const int want =
+        reinterpret_cast<int (*)(const int*, const T*, const int*)>(f)(&n, x.data(), &inc);
+    return mine == want - 1 ? "index = reference's" : "index differs from the reference's";
+  }
+  const T want = reinterpret_cast<T (*)(const int*, const T*, const int*)>(f)(&n, x.data(), &inc);
+  // The norm itself, summed in long double, to say which of the two the rounding moved.
+  long double sum = 0;
+  for (T e : x) sum += static_cast<long double>(e) * e;
+  const T exact = static_cast<T>(std::sqrt(sum));
+  const T ulp = std::nextafter(exact, std::numeric_limits<T>::infinity()) - exact;
+  char buf[96];
+  std::snprintf(buf, sizeof buf,
+                "%.0f ulp from the reference; from the exact norm: %.0f, reference %.0f",
+                std::fabs(T(mine) - want) / ulp, std::fabs(T(mine) - exact) / ulp,
+                std::fabs(want - exact) / ulp);
+  return buf;
+}
+
 template <class T>
 void level1(const std::string& name, ScalarKind elem, ScalarKind result, int rounds,
             const std::function<double(int, const T*)>& peer) {
@@ -67,8 +102,10 @@ void level1(const std::string& name, ScalarKind elem, ScalarKind result, int rou
     for (auto& f : runs) f();  // warm
     std::vector<double> s = search::time_side_by_side(runs, rounds);
     const double gbs = double(n) * sizeof(T) * reps / 1e9;
-    std::printf("%-7s n = %-9lld exocpp %7.2f GB/s  OpenBLAS %7.2f GB/s  ratio %.2fx\n",
-                name.c_str(), static_cast<long long>(n), gbs / s[0], gbs / s[1], s[1] / s[0]);
+    call.copy_back(args);
+    std::printf("%-7s n = %-9lld exocpp %7.2f GB/s  OpenBLAS %7.2f GB/s  ratio %.2fx  (%s)\n",
+                name.c_str(), static_cast<long long>(n), gbs / s[0], gbs / s[1], s[1] / s[0],
+                against_reference(name, x, std::get<Buffer>(args[2]).get({})).c_str());
   }
 }
 
@@ -197,10 +234,11 @@ int main(int argc, char** argv) {
               std::getenv("OPENBLAS_CORETYPE") ? std::getenv("OPENBLAS_CORETYPE") : "unset",
               EIGEN_WORLD_VERSION, EIGEN_MAJOR_VERSION, EIGEN_MINOR_VERSION, rounds);
   const std::vector<std::string> parts(argv + std::min(argc, 2), argv + argc);
-  auto run = [&](const char* part) {
-    return parts.empty() || std::find(parts.begin(), parts.end(), part) != parts.end();
+  auto named = [&](const char* part) {
+    return std::find(parts.begin(), parts.end(), part) != parts.end();
   };
-  if (run("c"))  // the scheduled kernels' C, to read what the benchmark times
+  auto run = [&](const char* part) { return parts.empty() || named(part); };
+  if (named("c"))  // the scheduled kernels' C, to read what the benchmark times
     for (const char* k : {"isamax", "idamax", "snrm2", "spmv_s"})
       std::printf("%s\n", compile_procs_to_c({value_control::scheduled(k)}, k).source.c_str());
   openblas_set_num_threads(1);

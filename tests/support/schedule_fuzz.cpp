@@ -12,6 +12,7 @@
 #include <random>
 
 #include "checker/frontend_checks.h"
+#include "core/arg_limits.h"
 #include "core/ir_visit.h"
 #include "driver/c_jit.h"
 #include "support/schedule_fuzz_random.h"
@@ -775,16 +776,10 @@ std::vector<Failure> compile_and_compare_with(const std::vector<std::pair<uint64
       }
       if (trial == 1) {  // integer data near its limits (index arguments: their range's ends)
         Rng r(seed + 7);
-        const auto ranges = index_arg_ranges(p, args);
+        const auto limits = integer_arg_limits(p, args);
         for (size_t a = 0; a < args.size(); ++a)
-          if (Buffer* b = std::get_if<Buffer>(&args[a])) {
-            if (!is_int_precision(b->kind())) continue;
-            auto [lo, hi] = int_precision_limits(b->kind());
-            if (ranges[a]) {
-              if (ranges[a]->first >= ranges[a]->second) continue;
-              lo = ranges[a]->first;
-              hi = ranges[a]->second - 1;
-            }
+          if (Buffer* b = std::get_if<Buffer>(&args[a]); b && limits[a]) {
+            const auto [lo, hi] = *limits[a];
             for (int64_t i = 0; i < b->num_elements(); ++i)
               b->set_flat(i, static_cast<double>(std::clamp<int64_t>(
                                  chance(r, 50) ? hi - pick(r, 0, 2) : lo + pick(r, 0, 2), lo, hi)));
