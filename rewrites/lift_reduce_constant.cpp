@@ -24,62 +24,13 @@
 #include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/precision.h"
+#include "rewrites/internal/reduction_uses.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
 
 namespace exocpp {
 
 namespace {
-
-// Finds every access of `x` in a loop body: reductions (with their paths) and anything else.
-class XAccesses : public IRVisitor {
- public:
-  explicit XAccesses(Sym x) : x_(std::move(x)) {}
-  std::vector<const ReduceNode*> reductions;
-  bool other_access = false;
-  std::set<Sym> bound;  // names the loop body binds
-
-  void visit_stmt_top(const Stmt& s) { visit(s); }
-
- protected:
-  void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
-    if (n->name == x_) {
-      reductions.push_back(n);
-      // The rhs is inspected separately; it must not read x (checked by the caller).
-      for (const Expr& i : n->idx) visit(i);
-      visit(n->rhs);
-      return;
-    }
-    IRVisitor::visit_Reduce(n, s);
-  }
-  void visit_Assign(const AssignNode* n, const Stmt& s) override {
-    if (n->name == x_) other_access = true;
-    IRVisitor::visit_Assign(n, s);
-  }
-  void visit_Read(const ReadNode* n, const Expr& e) override {
-    if (n->name == x_) other_access = true;
-    IRVisitor::visit_Read(n, e);
-  }
-  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-    if (n->name == x_) other_access = true;
-    IRVisitor::visit_WindowExpr(n, e);
-  }
-  void visit_For(const ForNode* n, const Stmt& s) override {
-    bound.insert(n->iter);
-    IRVisitor::visit_For(n, s);
-  }
-  void visit_Alloc(const AllocNode* n, const Stmt& s) override {
-    bound.insert(n->name);
-    IRVisitor::visit_Alloc(n, s);
-  }
-  void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
-    bound.insert(n->name);
-    IRVisitor::visit_WindowStmt(n, s);
-  }
-
- private:
-  Sym x_;
-};
 
 // Drops the factor from every reduction into x.
 class DropFactor : public IRMutator {
@@ -124,10 +75,12 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
                "the second statement must be a loop, but it is '" + c[1].to_string() + "'");
 
     // 2. Every access of x in the loop is `x[idx] += c * y` with one c.
-    XAccesses acc(init->name);
-    acc.visit(loop->body);
-    acc.bound.insert(loop->iter);
-    if (acc.other_access)
+    const rw::ReductionUses body_uses = rw::reduction_uses(loop->body);
+    rw::BufferUse acc;
+    if (auto it = body_uses.uses.find(init->name); it != body_uses.uses.end()) acc = it->second;
+    std::set<Sym> bound = body_uses.bound;
+    bound.insert(loop->iter);
+    if (acc.other)
       rw::fail(
           reason::kStmtForm, c[1],
           "the loop reads or assigns '" + init->name.name() + "' other than by reductions into it");
@@ -164,7 +117,7 @@ Proc lift_reduce_constant(const Proc& p, const CursorLike& block) {
           reason::kDepReadWritten, c[1],
           "a reduction into '" + init->name.name() + "' reads '" + init->name.name() + "' itself");
     for (const Sym& s : in_factor)
-      if (acc.bound.count(s))
+      if (bound.count(s))
         rw::fail(reason::kDepLoopVariant, c[1],
                  "the factor mentions '" + s.name() + "', which changes inside the loop");
     WindowAliases roots = WindowAliases::of_proc(p);

@@ -41,57 +41,13 @@
 #include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
+#include "rewrites/internal/reduction_uses.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/stmts.h"
 
 namespace exocpp {
 
 namespace {
-
-// The reductions of a loop body, and every other access, by buffer.
-class Accumulations : public IRVisitor {
- public:
-  struct Use {
-    std::vector<const ReduceNode*> reductions;
-    bool other = false;  // read, assigned, windowed, passed or asked its stride
-  };
-  std::map<Sym, Use> uses;
-  std::set<Sym> bound;  // names the body binds
-
- protected:
-  void visit_Reduce(const ReduceNode* n, const Stmt& s) override {
-    uses[n->name].reductions.push_back(n);
-    IRVisitor::visit_Reduce(n, s);
-  }
-  void visit_Assign(const AssignNode* n, const Stmt& s) override {
-    uses[n->name].other = true;
-    IRVisitor::visit_Assign(n, s);
-  }
-  void visit_Read(const ReadNode* n, const Expr& e) override {
-    uses[n->name].other = true;
-    IRVisitor::visit_Read(n, e);
-  }
-  void visit_WindowExpr(const WindowExprNode* n, const Expr& e) override {
-    uses[n->name].other = true;
-    IRVisitor::visit_WindowExpr(n, e);
-  }
-  void visit_StrideExpr(const StrideExprNode* n, const Expr& e) override {
-    uses[n->name].other = true;
-    IRVisitor::visit_StrideExpr(n, e);
-  }
-  void visit_For(const ForNode* n, const Stmt& s) override {
-    bound.insert(n->iter);
-    IRVisitor::visit_For(n, s);
-  }
-  void visit_Alloc(const AllocNode* n, const Stmt& s) override {
-    bound.insert(n->name);
-    IRVisitor::visit_Alloc(n, s);
-  }
-  void visit_WindowStmt(const WindowStmtNode* n, const Stmt& s) override {
-    bound.insert(n->name);
-    IRVisitor::visit_WindowStmt(n, s);
-  }
-};
 
 // Every reduction into an accumulator redirected to its lane buffer at lane `lane`.
 class ToLanes : public IRMutator {
@@ -128,8 +84,7 @@ Proc rfactor(const Proc& p, const CursorLike& loop, int64_t lanes, const Rfactor
       rw::fail(reason::kLoopMode, c,
                std::string("the loop must be seq (its iterations in order), but it is ") +
                    to_string(f->mode));
-    Accumulations acc;
-    for (const Stmt& s : f->body) acc.visit(s);
+    const rw::ReductionUses acc = rw::reduction_uses(f->body);
     const WindowAliases roots = WindowAliases::of_proc(p);
     std::vector<const ReduceNode*> accumulators;  // one reduction of each, in the body's order
     for (const auto& [buf, use] : acc.uses) {
