@@ -165,6 +165,17 @@ Expr disjoint_condition(const RootWindow& a, const RootWindow& b) {
   return cond;
 }
 
+}  // namespace
+
+Answer arguments_disjoint(const Context& ctx, const Expr& a, const Expr& b) {
+  const std::optional<RootWindow> ra = arg_region(ctx, a), rb = arg_region(ctx, b);
+  if (!ra || !rb) return Answer::unknown_because("not two buffer arguments");
+  if (ra->buffer != rb->buffer) return Answer::proof();
+  return always_true(ctx, disjoint_condition(*ra, *rb));
+}
+
+namespace {
+
 // Walks a proc keeping the Context of the statement at hand. `bounds` checks accesses and
 // windows, `calls` checks calls against their callees.
 class Checker {

@@ -68,6 +68,11 @@ void check_call(const Proc& p, const BlockPath& path, int index);
 // rewrite that swaps a callee for one with the same signature (call_eqv), where the rest holds
 // as it did for the old callee.
 void check_call_aliasing(const Proc& p, const BlockPath& path, int index);
+// Whether two buffer arguments of one call at the place of `ctx` (elements, windows or whole
+// buffers) are proved not to overlap: they reach different root buffers, or in some dimension
+// their ranges are apart. The rule the call aliasing check applies, for a rewrite about to put
+// such a call in (replace).
+Answer arguments_disjoint(const Context& ctx, const Expr& a, const Expr& b);
 // Whether `window` (a window expression, or the name of a window), at the place of `ctx`, is
 // dense: row-major with no gaps, so that a pointer to its first element can stand for it (as
 // a window given for a tensor parameter must).

@@ -13,6 +13,7 @@
 #include "rewrites/replace.h"
 
 #include "checker/context.h"
+#include "checker/frontend_checks.h"
 #include "checker/queries.h"
 #include "checker/queries_config.h"
 #include "core/ir_visit.h"
@@ -62,25 +63,10 @@ void check_locals(const Cursor& blk, const rw::unify::Problem& pb) {
                    callee_local.name() + "' of the subproc");
 }
 
-// Whether the checker proves two windows of one buffer disjoint: in some dimension their
-// points differ, or their intervals (or a point and an interval) do not meet.
-bool provably_disjoint(const checker::Context& ctx, const Expr& x, const Expr& y) {
-  const WindowExprNode* a = x.as<WindowExprNode>();
-  const WindowExprNode* b = y.as<WindowExprNode>();
-  if (!a || !b || a->name != b->name || a->idx.size() != b->idx.size()) return false;
-  auto hi_of = [](const WAccess& w) {
-    return w.is_interval ? w.hi : rw::mk_add(w.lo, rw::int_const(1));
-  };
-  Expr apart;
-  for (size_t d = 0; d < a->idx.size(); ++d)
-    apart = rw::mk_or(apart, rw::mk_or(rw::mk_cmp(BinOpKind::Le, hi_of(a->idx[d]), b->idx[d].lo),
-                                       rw::mk_cmp(BinOpKind::Le, hi_of(b->idx[d]), a->idx[d].lo)));
-  return apart.defined() && checker::always_true(ctx, apart).proved();
-}
-
 // A written argument may not share its root buffer (through windows) with another argument,
-// unless both are windows of one buffer that the checker proves disjoint (two registers of
-// one register array, best[0, 0:16] and best[1, 0:16]).
+// unless both are windows of one buffer name that the checker proves apart
+// (checker::arguments_disjoint: two registers of one register array, best[0, 0:16] and
+// best[1, 0:16]). Views of one buffer through different names stay refused, as before.
 void check_arguments(const Cursor& blk, const Proc& p, const Proc& sub,
                      const rw::unify::Solution& sol, const checker::Context& ctx) {
   WindowAliases roots = WindowAliases::of_proc(p);
@@ -90,7 +76,9 @@ void check_arguments(const Cursor& blk, const Proc& p, const Proc& sub,
       if (a == sol.views.end() || b == sol.views.end()) continue;
       if (roots.root(a->second.buf) != roots.root(b->second.buf)) continue;
       if (!a->second.written && !b->second.written) continue;
-      if (provably_disjoint(ctx, sol.args[i], sol.args[j])) continue;
+      if (a->second.buf == b->second.buf &&
+          checker::arguments_disjoint(ctx, sol.args[i], sol.args[j]).proved())
+        continue;
       const FnArg& w = a->second.written ? sub.args()[i] : sub.args()[j];
       std::string bufs = a->second.buf == b->second.buf
                              ? "'" + a->second.buf.name() + "'"
