@@ -25,7 +25,8 @@
 //     other name (window) of its storage, and no term reads it (it would see a partial sum);
 //   - every term regroups in the accumulator's precision (core's reductions_regroup: not a float
 //     term into an integer accumulator, which truncates each sum on its own);
-//   - the checker proves lo <= hi, and that the new code changes nothing lo and hi read.
+//   - the checker proves lo <= hi, and that the new code changes nothing lo and hi read
+//     (rw::LaneSplit, the frame rfactor_argmax shares).
 // Forwarding: the loop and everything in it map to the tail loop; the new statements stand
 // before it.
 #include <map>
@@ -39,6 +40,7 @@
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/lane_split.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/reduction_uses.h"
@@ -78,12 +80,8 @@ Proc rfactor(const Proc& p, const CursorLike& loop, int64_t lanes, const Rfactor
   return rw::run_op("rfactor", [&]() -> Proc {
     // 1. The loop and its accumulators.
     Cursor c = rw::resolve_loop(p, loop);
-    rw::check_int_arg(c, "the lane count", lanes, 1);
-    const ForNode* f = rw::as_loop(c);
-    if (f->mode != LoopMode::Seq)
-      rw::fail(reason::kLoopMode, c,
-               std::string("the loop must be seq (its iterations in order), but it is ") +
-                   to_string(f->mode));
+    const rw::LaneSplit split(p, c, lanes, opts.outer, opts.lane);
+    const ForNode* f = &split.loop();
     const rw::ReductionUses acc = rw::reduction_uses(f->body);
     const WindowAliases roots = WindowAliases::of_proc(p);
     std::vector<const ReduceNode*> accumulators;  // one reduction of each, in the body's order
@@ -117,21 +115,10 @@ Proc rfactor(const Proc& p, const CursorLike& loop, int64_t lanes, const Rfactor
     if (accumulators.empty())
       rw::fail(reason::kStmtForm, c,
                "the loop reduces into nothing that stays in place across its iterations");
-    checker::Context ctx = checker::Context::at(c);
-    rw::require_proved(c, checker::always_true(ctx, rw::mk_cmp(BinOpKind::Le, f->lo, f->hi)), [&] {
-      return "the loop's range is not negative ('" + c.lo().to_string() + "' <= '" +
-             c.hi().to_string() + "')";
-    });
 
     // 2. The lanes.
-    if (opts.outer == opts.lane)
-      rw::fail(reason::kArgName, c,
-               "the two new loop names must differ, both are '" + opts.lane + "'");
     const SrcInfo& si = f->srcinfo;
-    const Sym outer = rw::fresh_name(p, opts.outer, c, rw::NameScope::Statements);
-    const Sym lane = rw::fresh_name(p, opts.lane, c, rw::NameScope::Statements);
-    const Expr L = rw::int_const(lanes, si);
-    const Expr groups = rw::mk_div(rw::mk_sub(f->hi, f->lo), L);
+    const Expr& L = split.lanes();
     std::map<Sym, Sym> lanes_of;
     Block before;
     for (const ReduceNode* r : accumulators) {
@@ -139,11 +126,8 @@ Proc rfactor(const Proc& p, const CursorLike& loop, int64_t lanes, const Rfactor
       lanes_of.emplace(r->name, b);
       before.push_back(AllocNode::make(b, Type(r->type, {L}), "DRAM", si));
     }
-    auto lane_loop = [&](const Sym& l, Block body) {
-      return ForNode::make(l, rw::int_const(0, si), L, std::move(body), LoopMode::Seq, si);
-    };
     Block zero, fold;
-    const Sym l_zero = lane.copy(), l_fold = lane.copy();
+    const Sym l_zero = split.lane(), l_fold = split.lane(), lane = split.lane();
     for (const ReduceNode* r : accumulators) {
       const Sym& b = lanes_of.at(r->name);
       const Expr z =
@@ -153,23 +137,13 @@ Proc rfactor(const Proc& p, const CursorLike& loop, int64_t lanes, const Rfactor
           ReduceNode::make(r->name, r->type, r->idx,
                            ReadNode::make(b, {rw::index_var(l_fold, si)}, Type(r->type), si), si));
     }
-    const Expr k = rw::mk_add(rw::mk_add(f->lo, rw::mk_mul(L, rw::index_var(outer, si))),
-                              rw::index_var(lane, si));
     ToLanes to_lanes(lanes_of, rw::index_var(lane, si));
-    const Block lane_body =
-        to_lanes.mutate(rw::alpha_rename(rw::substitute(f->body, {{f->iter, k}})));
-    const Stmt groups_loop = ForNode::make(outer, rw::int_const(0, si), groups,
-                                           {lane_loop(lane, lane_body)}, LoopMode::Seq, si);
-    const Block new_code = {lane_loop(l_zero, zero), groups_loop, lane_loop(l_fold, fold)};
+    const Block lane_body = to_lanes.mutate(
+        rw::alpha_rename(rw::substitute(f->body, {{f->iter, split.iteration(lane)}})));
+    const Block new_code = {split.lane_loop(l_zero, zero), split.groups_loop(lane, lane_body),
+                            split.lane_loop(l_fold, fold)};
     before.insert(before.end(), new_code.begin(), new_code.end());
-    for (const Expr& bound : {f->lo, f->hi})
-      rw::require_unchanged(c, ctx, bound, new_code, [&] {
-        return "the bound '" + to_string(bound) + "', evaluated again after the lanes,";
-      });
-    const Stmt tail = ForNode::make(f->iter, rw::mk_add(f->lo, rw::mk_mul(L, groups)), f->hi,
-                                    f->body, f->mode, f->srcinfo);
-    const Loc& loc = c.loc();
-    return rw::Edit(p).surround(loc.block, loc.lo, loc.lo + 1, before, {tail}, {}).done();
+    return split.finish(before, new_code);
   });
 }
 

@@ -46,7 +46,8 @@
 //     data, and the checker proves every index of the loop converts to I's type exactly (the
 //     fold compares the stored indices, which must order as the iterations do);
 //   - the checker proves lo <= hi (the group count and the tail start assume it), and that the
-//     lanes and the fold change nothing lo and hi read (they are evaluated again after them).
+//     lanes and the fold change nothing lo and hi read (they are evaluated again after them):
+//     rw::LaneSplit, the frame rfactor shares.
 // Forwarding: the loop and everything in it map to the tail loop (the loop itself, run over
 // its last iterations); the new statements stand before it.
 #include "checker/queries.h"
@@ -57,6 +58,7 @@
 #include "rewrites/internal/code_uses.h"
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/expr_build.h"
+#include "rewrites/internal/lane_split.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
@@ -80,10 +82,6 @@ struct ArgmaxLoop {
 ArgmaxLoop take_apart(const Cursor& c) {
   ArgmaxLoop a;
   a.loop = rw::as_loop(c);
-  if (a.loop->mode != LoopMode::Seq)
-    rw::fail(reason::kLoopMode, c,
-             std::string("the loop must be seq (its iterations in order), but it is ") +
-                 to_string(a.loop->mode));
   const std::string shape =
       "the loop body must be `if E > A:` (or `<`) holding `A = E` and `I = " + a.loop->iter.name() +
       "`";
@@ -129,7 +127,7 @@ Proc rfactor_argmax(const Proc& p, const CursorLike& loop, int64_t lanes,
   return rw::run_op("rfactor_argmax", [&]() -> Proc {
     // 1. The loop's form.
     Cursor c = rw::resolve_loop(p, loop);
-    rw::check_int_arg(c, "the lane count", lanes, 1);
+    const rw::LaneSplit split(p, c, lanes, opts.outer, opts.lane);
     const ArgmaxLoop a = take_apart(c);
     const ForNode* f = a.loop;
     const Sym& best = a.best->name;
@@ -166,11 +164,7 @@ Proc rfactor_argmax(const Proc& p, const CursorLike& loop, int64_t lanes,
       rw::fail(reason::kPrecisionStore, a.index_store->srcinfo,
                "the index '" + index.name() + "' must be integer data, but it is " +
                    to_string(index_type));
-    checker::Context ctx = checker::Context::at(c);
-    rw::require_proved(c, checker::always_true(ctx, rw::mk_cmp(BinOpKind::Le, f->lo, f->hi)), [&] {
-      return "the loop's range is not negative ('" + c.lo().to_string() + "' <= '" +
-             c.hi().to_string() + "')";
-    });
+    const checker::Context& ctx = split.context();
     const auto [lo_limit, hi_limit] = int_precision_limits(index_type);
     rw::require_proved(
         c,
@@ -195,16 +189,11 @@ Proc rfactor_argmax(const Proc& p, const CursorLike& loop, int64_t lanes,
                "the two new buffers must differ, both are '" + values_name + "'");
     const Sym values = rw::fresh_name(p, values_name, c);
     const Sym indices = rw::fresh_name(p, indices_name, c);
-    if (opts.outer == opts.lane || opts.merge_outer == opts.lane || opts.merge_outer == opts.outer)
+    if (opts.merge_outer == opts.lane || opts.merge_outer == opts.outer)
       rw::fail(reason::kArgName, c,
-               "the new loop names must differ: '" + opts.outer + "', '" + opts.lane + "', '" +
-                   opts.merge_outer + "'");
-    const Sym outer = rw::fresh_name(p, opts.outer, c, rw::NameScope::Statements);
-    const Sym lane = rw::fresh_name(p, opts.lane, c, rw::NameScope::Statements);
-    // Each of the three lane loops binds its own symbol of that name.
-    auto lane_sym = [&] { return lane.copy(); };
-    const Expr L = rw::int_const(lanes, si);
-    const Expr groups = rw::mk_div(rw::mk_sub(f->hi, f->lo), L);
+               "the merge loop's name '" + opts.merge_outer + "' must differ from '" + opts.outer +
+                   "' and '" + opts.lane + "'");
+    const Expr& L = split.lanes();
     auto lane_at = [&](const Sym& l, const Sym& b, ScalarKind t) {
       return ReadNode::make(b, {rw::index_var(l, si)}, Type(t), si);
     };
@@ -224,28 +213,22 @@ Proc rfactor_argmax(const Proc& p, const CursorLike& loop, int64_t lanes,
     // for l: values[l] = A; indices[l] = I
     Stmt start;
     {
-      const Sym l = lane_sym();
-      start = ForNode::make(l, rw::int_const(0, si), L,
-                            {store(values, value_type, {rw::index_var(l, si)}, best_read()),
-                             store(indices, index_type, {rw::index_var(l, si)}, index_read())},
-                            LoopMode::Seq, si);
+      const Sym l = split.lane();
+      start = split.lane_loop(l, {store(values, value_type, {rw::index_var(l, si)}, best_read()),
+                                  store(indices, index_type, {rw::index_var(l, si)}, index_read())});
     }
     // for io: for l: if E(k) > values[l]: values[l] = E(k); indices[l] = k
     Stmt groups_loop;
     {
-      const Sym l = lane_sym();
-      const Expr k = rw::mk_add(rw::mk_add(f->lo, rw::mk_mul(L, rw::index_var(outer, si))),
-                                rw::index_var(l, si));
+      const Sym l = split.lane();
+      const Expr k = split.iteration(l);
       const Expr e = rw::substitute(a.value, {{f->iter, k}});
       const Expr li = rw::index_var(l, si);
       Stmt body = IfNode::make(
           rw::mk_cmp(a.op, e, lane_at(l, values, value_type), si),
           stores_like_loop(store(values, value_type, {li}, e), store(indices, index_type, {li}, k)),
           {}, si);
-      groups_loop =
-          ForNode::make(outer, rw::int_const(0, si), groups,
-                        {ForNode::make(l, rw::int_const(0, si), L, {body}, LoopMode::Seq, si)},
-                        LoopMode::Seq, si);
+      groups_loop = split.groups_loop(l, {body});
     }
     // "If (v, at) is better than (cur_v, cur_at): take it": a larger (smaller) value, or an equal
     // one with a lower index. Both folds below are this step.
@@ -267,7 +250,7 @@ Proc rfactor_argmax(const Proc& p, const CursorLike& loop, int64_t lanes,
                  "the merge width " + std::to_string(opts.merge_width) +
                      " does not divide the lane count " + std::to_string(lanes));
       const Sym g = rw::fresh_name(p, opts.merge_outer, c, rw::NameScope::Statements);
-      const Sym l = lane_sym();
+      const Sym l = split.lane();
       const Expr li = rw::index_var(l, si);
       const Expr from = rw::mk_add(rw::mk_mul(rw::int_const(folded, si), rw::index_var(g, si)), li);
       auto at_lane = [&](const Sym& b, ScalarKind t, const Expr& i) {
@@ -287,7 +270,7 @@ Proc rfactor_argmax(const Proc& p, const CursorLike& loop, int64_t lanes,
     // for l: the better lane, the lower index among equal ones, into (A, I)
     Stmt fold;
     {
-      const Sym l = lane_sym();
+      const Sym l = split.lane();
       const Expr v = lane_at(l, values, value_type), at = lane_at(l, indices, index_type);
       const Block take = stores_like_loop(store(best, value_type, a.best->idx, v),
                                           store(index, index_type, a.index_store->idx, at));
@@ -295,22 +278,12 @@ Proc rfactor_argmax(const Proc& p, const CursorLike& loop, int64_t lanes,
                            {take_if_better(v, at, best_read(), index_read(), take)}, LoopMode::Seq,
                            si);
     }
-    // The loop itself over the iterations past the last full group.
-    Stmt tail = ForNode::make(f->iter, rw::mk_add(f->lo, rw::mk_mul(L, groups)), f->hi, f->body,
-                              f->mode, f->srcinfo);
     Block before = {AllocNode::make(values, Type(value_type, {L}), "DRAM", si),
                     AllocNode::make(indices, Type(index_type, {L}), "DRAM", si), start,
                     groups_loop};
     before.insert(before.end(), merge.begin(), merge.end());
     before.push_back(fold);
-    // lo and hi are read again by the groups and the tail, after the lanes and the fold.
-    const Block lanes_code(before.begin() + 2, before.end());
-    for (const Expr& bound : {f->lo, f->hi})
-      rw::require_unchanged(c, ctx, bound, lanes_code, [&] {
-        return "the bound '" + to_string(bound) + "', evaluated again after the fold,";
-      });
-    const Loc& loc = c.loc();
-    return rw::Edit(p).surround(loc.block, loc.lo, loc.lo + 1, before, {tail}, {}).done();
+    return split.finish(before, Block(before.begin() + 2, before.end()));
   });
 }
 
