@@ -27,9 +27,9 @@ const Module& lane_instructions() {
 Proc schedule_nrm2(Proc p, bool f64) {
   const int w = f64 ? 8 : 16;
   const std::string sfx = f64 ? "pd" : "ps";
-  // for io: for l in seq(0, w): (the body, each sum into its lane l); the lanes start at 0 and
-  // are added into asml, amed and abig after the groups.
-  // Two registers of lanes per sum: two independent chains of masked adds per group.
+  // for io: for l in seq(0, 2 w): (the body, each sum into its lane l); the lanes start at 0
+  // and are added into asml, amed and abig after the groups. Two registers of lanes per sum:
+  // two independent chains of masked adds per group.
   const int registers = 2;
   p = rfactor(p, "for i in _: _", registers * w);
   // The start and the fold one sum per loop (one instruction each).
