@@ -214,8 +214,9 @@ Proc rfactor_argmax(const Proc& p, const CursorLike& loop, int64_t lanes,
     Stmt start;
     {
       const Sym l = split.lane();
-      start = split.lane_loop(l, {store(values, value_type, {rw::index_var(l, si)}, best_read()),
-                                  store(indices, index_type, {rw::index_var(l, si)}, index_read())});
+      start =
+          split.lane_loop(l, {store(values, value_type, {rw::index_var(l, si)}, best_read()),
+                              store(indices, index_type, {rw::index_var(l, si)}, index_read())});
     }
     // for io: for l: if E(k) > values[l]: values[l] = E(k); indices[l] = k
     Stmt groups_loop;
