@@ -523,7 +523,8 @@ Expr Parser::parse_lone_expr(const std::vector<ScopeVar>& scope, bool allow_wind
   push_scope();
   for (const ScopeVar& v : scope) {
     if (!v.sym.valid()) continue;
-    scopes_.back().insert_or_assign(v.sym.name(), VarInfo{v.sym, v.type, VarKind::Alloc});
+    scopes_.back().insert_or_assign(v.sym.name(),
+                                    VarInfo{v.sym, v.type, VarKind::Alloc, v.index_arg});
   }
   if (peek().kind == TokKind::Indent) fail(peek(), "unexpected indentation before the expression");
   Expr e = parse_expr(allow_window);

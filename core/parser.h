@@ -37,6 +37,8 @@ bool is_keyword(const std::string& s);
 struct ScopeVar {
   Sym sym;
   Type type;
+  // An index argument (it declares a value range): its elements read as `int` control values.
+  bool index_arg = false;
 };
 // Parses one expression of the procedure language, such as a loop bound or (with
 // allow_window) a window "C[i, 16*jo : 16*jo + 16]", resolving names against `scope` (a later

@@ -25,7 +25,7 @@ Expr parse_user_expr(const Cursor& where, const std::string& text,
 
 std::vector<ScopeVar> scope_at(const Proc& p, const BlockPath& path, int index) {
   std::vector<ScopeVar> out;
-  for (const FnArg& a : p.args()) out.push_back({a.name, a.type});
+  for (const FnArg& a : p.args()) out.push_back({a.name, a.type, a.is_index_arg()});
   auto bind_before = [&out](const Block& list, int upto) {
     for (int i = 0; i < upto && i < static_cast<int>(list.size()); ++i) {
       const Stmt& s = list[static_cast<size_t>(i)];
