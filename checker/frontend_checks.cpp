@@ -311,15 +311,19 @@ class Checker {
     if (!refuted_only_) aliasing(c, where);
   }
 
-  // An index argument passed on (whole, from an index argument: the type checker's rule) holds
-  // only values the callee's range allows: the caller's range is empty or lies inside it. The
-  // callee's own entry check then never fails, and the caller need not look at its answer.
+  // An index argument passed on (whole or a window of it, from an index argument: the type
+  // checker's rule) holds only values the callee's range allows: the caller's range is empty or
+  // lies inside it. The callee's own entry check then never fails, and the caller need not look
+  // at its answer.
   void index_range_within(const CallNode* c, size_t i, const std::string& f, const SrcInfo& where) {
     const FnArg& param = c->proc->args[i];
-    const ReadNode* r = c->args[i].as<ReadNode>();
+    const Expr& arg = c->args[i];
+    std::optional<Sym> name;
+    if (const ReadNode* r = arg.as<ReadNode>()) name = r->name;
+    if (const WindowExprNode* w = arg.as<WindowExprNode>()) name = w->name;
     const FnArg* mine = nullptr;
     for (const FnArg& a : ctx_.proc().args())
-      if (r && a.name == r->name) mine = &a;
+      if (name && a.name == *name) mine = &a;
     if (!mine || !mine->range) return;  // the type checker refuses this call
     Expr lo = in_caller_terms(ctx_, *c, param.range->lo);
     Expr hi = in_caller_terms(ctx_, *c, param.range->hi);

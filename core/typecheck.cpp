@@ -610,7 +610,7 @@ void Checker::check_binop(const Expr& e) {
   fail(e.srcinfo(), what);
 }
 
-void Checker::check_window(const Expr& e) {
+void Checker::check_window(const Expr& e, bool of_index_arg) {
   const WindowExprNode* n = e.as<WindowExprNode>();
   const VarInfo& v = lookup(n->name, e.srcinfo());
   if (!v.type.is_tensor_or_window())
@@ -618,9 +618,10 @@ void Checker::check_window(const Expr& e) {
          "cannot take a window of " + quoted(n->name) + ": it is " +
              (v.type.is_control() ? describe(v) : "a scalar of type " + to_string(v.type)) +
              ", not a tensor");
-  if (v.index_arg)
+  if (v.index_arg && !of_index_arg)
     fail(e.srcinfo(), "cannot take a window of " + quoted(n->name) + ": it is " + describe(v) +
-                          ", whose elements are control values; read them one by one");
+                          ", whose elements are control values; read them one by one (or pass "
+                          "a window of it to an index parameter of a call)");
   if (static_cast<int>(n->idx.size()) != v.type.rank())
     fail(e.srcinfo(), "wrong number of indices for window of " + quoted(n->name) +
                           ": it has rank " + std::to_string(v.type.rank()) + ", got " +

@@ -23,17 +23,24 @@ void Checker::check_call_arg(const ProcNode& callee, size_t i, const Expr& arg) 
   std::string who = "argument '" + param.name.name() + "' of '" + callee.name + "'";
   if (!arg.defined()) fail(cur_, who + " is missing");
   const Type& pt = param.type;
-  // An index argument passes whole to an index parameter, whose own range is checked where the
-  // callee is entered; no other buffer may stand for an index parameter.
+  // An index argument passes to an index parameter, whose own range is checked where the callee
+  // is entered, whole or as a window (`col[j:j + 16]` for a gather's 16 indices: a dense one
+  // for a tensor parameter, which the checker decides as for data); no other buffer may stand
+  // for an index parameter.
   const ReadNode* whole = arg.as<ReadNode>();
-  const VarInfo* given = whole ? &lookup(whole->name, arg.srcinfo()) : nullptr;
-  if (param.is_index_arg() && !(given && given->index_arg && whole->idx.empty()))
+  const WindowExprNode* part = arg.as<WindowExprNode>();
+  const VarInfo* given = whole  ? &lookup(whole->name, arg.srcinfo())
+                         : part ? &lookup(part->name, arg.srcinfo())
+                                : nullptr;
+  const bool from_index_arg = given && given->index_arg && (part || whole->idx.empty());
+  if (param.is_index_arg() && !from_index_arg)
     fail(arg.srcinfo(), who + " is an index argument (it declares a value range); pass it an " +
-                            "index argument of the caller, whole");
+                            "index argument of the caller, whole or a window of one");
   // (An element read of one is a control value, which a control parameter takes.)
   if (given && given->index_arg && !param.is_index_arg() && !pt.is_control())
     fail(arg.srcinfo(), who + " does not declare a value range, so it cannot take " +
-                            quoted(whole->name) + ", an index argument of the caller");
+                            quoted(whole ? whole->name : part->name) +
+                            ", an index argument of the caller");
   if (pt.is_control()) return check_control_arg(who, pt, arg);
   if (!pt.is_data()) fail(arg.srcinfo(), who + " has no valid type in '" + callee.name + "'");
   if (pt.is_scalar()) return check_scalar_buffer_arg(who, pt, arg);
@@ -146,7 +153,7 @@ void Checker::check_tensor_arg(const std::string& who, const Type& pt, const Exp
                             ": pass a tensor or a window");
   }
   if (arg.is<WindowExprNode>())
-    check_window(arg);
+    check_window(arg, /*of_index_arg=*/true);  // check_call_arg allowed only index parameters
   else
     check_read(arg, Access::WholeBuffer);
   std::string got = ", got " + to_string(*at);

@@ -86,7 +86,9 @@ class Checker {
   void check_indices(const Sym& name, const VarInfo& v, const std::vector<Expr>& idx,
                      const SrcInfo& where);
   void check_binop(const Expr& e);
-  void check_window(const Expr& e);
+  // `of_index_arg`: a window of an index argument is allowed (an argument for an index
+  // parameter, which check_call_arg has decided).
+  void check_window(const Expr& e, bool of_index_arg = false);
   void expect_index(const Expr& e, const std::string& what);
   void expect_bool(const Expr& e, const std::string& what);
   void check_literals(const Expr& e, ScalarKind ctx, bool whole);

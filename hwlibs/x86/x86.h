@@ -134,6 +134,10 @@ inline constexpr MemoryRef DRAM_ALIGNED{"DRAM_ALIGNED"};
   X(mm512_storeu_epi32)                   \
   X(mm512_mask_loadu_epi32)               \
   X(mm512_mask_storeu_epi32)              \
+  X(mm512_i32gather_ps)                   \
+  X(mm512_i32gather_pd)                   \
+  X(mm256_i32gather_ps)                   \
+  X(mm256_i32gather_pd)                   \
   X(mm512_set1_epi32)                     \
   X(mm512_add_epi32)                      \
   X(mm512_sub_epi32)                      \

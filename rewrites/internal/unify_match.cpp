@@ -3,7 +3,9 @@
 // allocations), and collect what the solver needs: index equations and the accesses of the
 // subproc's buffer arguments next to the caller accesses they stand for (see unify.h).
 #include <algorithm>
+#include <unordered_set>
 
+#include "core/ir_visit.h"
 #include "core/printer.h"
 #include "core/simplify.h"
 #include "core/uses.h"
@@ -251,8 +253,27 @@ class Matcher {
       for (size_t d = 0; d < ki.size(); ++d) ktext += (d ? ", " : "") + to_string(ki[d]);
       ktext += "]";
     }
+    for (size_t d = 0; d < ci.size() && d < ki.size(); ++d) index_reads(ci[d], ki[d]);
     pb_.accesses.push_back(
         BufAccess{cn, std::move(sci), kn, ki, write, Site{ks.srcinfo(), ktext, ctext}});
+  }
+
+  // The index `ce` of a callee access against the caller's `ke`: the solver compares them as
+  // offsets of a window, but the elements of index parameters they read (a gather's
+  // `src[idx[l]]` against `x[col[j + l]]`) must first be solved as windows of the caller's
+  // index arguments: the i-th such read of `ce` stands for the i-th element read of `ke`.
+  void index_reads(const Expr& ce, const Expr& ke) {
+    std::vector<Expr> mine = outermost(ce, [&](const Expr& x) { return index_param_read(x); });
+    if (mine.empty()) return;
+    std::vector<Expr> theirs = outermost(ke, [&](const Expr& x) {
+      const ReadNode* r = x.as<ReadNode>();
+      return r && !r->idx.empty() && is_number(x.type());
+    });
+    if (mine.size() != theirs.size())
+      differ(ce, ke,
+             "it reads " + std::to_string(mine.size()) + " elements of index arguments, `" +
+                 to_string(ke) + "` reads " + std::to_string(theirs.size()));
+    for (size_t k = 0; k < mine.size(); ++k) number(mine[k], theirs[k]);
   }
 
   // Is `e` a control value in a data expression (an integer literal or a data value read)?
@@ -276,17 +297,77 @@ class Matcher {
     return e.is<ConstNode>() || e.is<ExternNode>() || e.is<ReadConfigNode>();
   }
 
+  // The subexpressions of `e` that satisfy `pred`, in order, leaving out those inside another
+  // (`col[rowptr[i] + l]` is one element read, whatever its index reads).
+  template <class Pred>
+  static std::vector<Expr> outermost(const Expr& e, Pred pred) {
+    std::vector<Expr> out;
+    std::unordered_set<const void*> inside;
+    for_each_expr(e, [&](const Expr& x) {
+      if (inside.count(x.get()) || !pred(x)) return;
+      out.push_back(x);
+      for (const Expr& i : x.as<ReadNode>()->idx)
+        for_each_expr(i, [&](const Expr& y) { inside.insert(y.get()); });
+    });
+    return out;
+  }
+
+  // `ce` reads an element of an index parameter (`idx[l]`): a control value that stands for
+  // an element of the caller's index argument.
+  const ReadNode* index_param_read(const Expr& ce) const {
+    const ReadNode* r = ce.as<ReadNode>();
+    if (!r || r->idx.empty()) return nullptr;
+    const FnArg* a = arg_of(r->name);
+    return a && a->range ? r : nullptr;
+  }
+  bool reads_index_param(const Expr& ce) const {
+    bool found = false;
+    for_each_expr(ce, [&](const Expr& x) { found = found || index_param_read(x); });
+    return found;
+  }
+
+  // A control expression. Plain arithmetic is one equation; one that reads an index parameter
+  // (a gather's `src[idx[l]]` against `x[col[j + l]]`) matches as written down to those reads,
+  // each an access of the parameter, which the solver turns into a window of the caller's
+  // index argument (`col[j:j + 16]`) before it solves the accesses whose indices read it.
+  void number(const Expr& ce, const Expr& ke) {
+    if (!is_number(ke.type())) differ(ce, ke, "an index expression was expected");
+    const SrcInfo at = ke.srcinfo().known() ? ke.srcinfo() : cur_;
+    if (!reads_index_param(ce)) {
+      pb_.eqs.push_back(IndexEq{subst(ce), ke, Site{at, to_string(ke), to_string(ce)}});
+      return;
+    }
+    if (const ReadNode* c = index_param_read(ce)) {
+      const ReadNode* k = ke.as<ReadNode>();
+      if (!k || k->idx.empty())
+        differ(ce, ke,
+               "'" + c->name.name() + "' is an index argument of '" + callee_.name() +
+                   "', so an element of an index argument of the caller must stand here");
+      std::vector<Expr> sci;
+      for (const Expr& e : c->idx) sci.push_back(subst(e));
+      pb_.accesses.push_back(BufAccess{c->name, std::move(sci), k->name, k->idx, false,
+                                       Site{at, to_string(ke), to_string(ce)}});
+      return;
+    }
+    if (ce.kind() != ke.kind())
+      differ(ce, ke,
+             "the expressions have different forms (one reading an index argument "
+             "is matched as written)");
+    if (const USubNode* c = ce.as<USubNode>()) return number(c->arg, ke.as<USubNode>()->arg);
+    const BinOpNode* c = ce.as<BinOpNode>();
+    const BinOpNode* k = ke.as<BinOpNode>();
+    if (!c || c->op != k->op)
+      differ(ce, ke,
+             "the expressions differ (one reading an index argument is matched as written)");
+    number(c->lhs, k->lhs);
+    number(c->rhs, k->rhs);
+  }
+
   // Expressions of the same shape; control subexpressions become equations. `data`: inside a
   // data expression, where integer literals are data values.
   void expr(const Expr& ce, const Expr& ke, bool data = false) {
     const Type& ct = ce.type();
-    if (is_number(ct) && !(data && is_data_value(ce))) {
-      if (!is_number(ke.type())) differ(ce, ke, "an index expression was expected");
-      pb_.eqs.push_back(
-          IndexEq{subst(ce), ke,
-                  Site{ke.srcinfo().known() ? ke.srcinfo() : cur_, to_string(ke), to_string(ce)}});
-      return;
-    }
+    if (is_number(ct) && !(data && is_data_value(ce))) return number(ce, ke);
     if (ce.kind() != ke.kind()) differ(ce, ke, "the expressions have different forms");
     switch (ce.kind()) {
       case ExprKind::Read: {
@@ -313,6 +394,8 @@ class Matcher {
           differ(ce, ke, "'" + c->name.name() + "' is not a data argument");
         std::vector<Expr> sci;
         for (const Expr& e : c->idx) sci.push_back(subst(e));
+        for (size_t d = 0; d < c->idx.size() && d < k->idx.size(); ++d)
+          index_reads(c->idx[d], k->idx[d]);
         pb_.accesses.push_back(BufAccess{c->name, std::move(sci), k->name, k->idx, false,
                                          Site{cur_, to_string(ke), to_string(ce)}});
         return;

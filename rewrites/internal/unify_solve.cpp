@@ -56,9 +56,15 @@ class Solver {
   Solution run() {
     solve_control();
     verify_equations();
+    // Index parameters first: the other accesses' indices may read them (`src[idx[l]]`), and
+    // with_solved reads them through the caller's windows.
+    std::unordered_map<Sym, Expr, SymHash> data;
+    for (const FnArg& a : callee_.args())
+      if (a.range && !a.type.is_scalar()) index_views_[a.name] = data[a.name] = data_arg(a);
     for (const FnArg& a : callee_.args()) {
       if (a.type.is_data()) {
-        sol_.args.push_back(data_arg(a));
+        if (!data.count(a.name)) data[a.name] = data_arg(a);
+        sol_.args.push_back(data.at(a.name));
       } else {
         sol_.args.push_back(sol_.control.at(a.name));
       }
@@ -74,7 +80,31 @@ class Solver {
     return "the argument '" + arg.name() + "' of '" + callee_.name() + "'";
   }
 
-  Expr with_solved(const Expr& e) const { return simplify_expr(rw::substitute(e, solved_)); }
+  // `e` in the caller's terms: solved control arguments by their values, elements of solved
+  // index parameters (`idx[l]`, idx := col[j:j + 16]) by the caller's elements (`col[j + l]`).
+  Expr with_solved(const Expr& e) const {
+    Expr x = rw::substitute(e, solved_);
+    if (!index_views_.empty())
+      x = map_exprs(x, [&](const Expr& r) -> std::optional<Expr> {
+        const ReadNode* n = r.as<ReadNode>();
+        auto it = n ? index_views_.find(n->name) : index_views_.end();
+        if (it == index_views_.end() || n->idx.empty()) return std::nullopt;
+        return caller_element(it->second, n->idx, r);
+      });
+    return simplify_expr(x);
+  }
+  // The element of the caller's buffer that `arg[idx]` names, `arg` passed as `passed` (the
+  // whole buffer or a window of it).
+  Expr caller_element(const Expr& passed, const std::vector<Expr>& idx, const Expr& at) const {
+    if (const ReadNode* whole = passed.as<ReadNode>())
+      return ReadNode::make(whole->name, idx, at.type(), at.srcinfo());
+    const WindowExprNode* w = passed.as<WindowExprNode>();
+    std::vector<Expr> mine;
+    size_t k = 0;
+    for (const WAccess& d : w->idx)
+      mine.push_back(d.is_interval && k < idx.size() ? rw::mk_add(d.lo, idx[k++]) : d.lo);
+    return ReadNode::make(w->name, std::move(mine), at.type(), at.srcinfo());
+  }
   std::vector<Sym> unknowns_in(const Expr& e) const {
     std::vector<Sym> out;
     for (const Sym& u : unknown_)
@@ -135,12 +165,33 @@ class Solver {
     return out;
   }
 
+  // An index parameter's range against the range of the caller's index argument its accesses
+  // read: a control argument that only a range fixes (a gather's `n` in `src: [f32][n]`,
+  // `idx: i32[16] in range(0, n)`) takes the caller's bound. These equations only choose a
+  // value: the call check proves the caller's range lies inside the callee's (frontend_checks).
+  std::vector<IndexEq> index_range_eqs() const {
+    std::vector<IndexEq> out;
+    for (const FnArg& a : callee_.args()) {
+      if (!a.range) continue;
+      auto x = std::find_if(pb_.accesses.begin(), pb_.accesses.end(),
+                            [&](const BufAccess& b) { return b.callee_arg == a.name; });
+      if (x == pb_.accesses.end()) continue;
+      for (const FnArg& mine : caller_.args())
+        if (mine.name == x->caller_buf && mine.range) {
+          out.push_back(IndexEq{a.range->lo, mine.range->lo, x->site});
+          out.push_back(IndexEq{a.range->hi, mine.range->hi, x->site});
+        }
+    }
+    return out;
+  }
+
   void solve_control() {
     // The equations of trip counts, conditions and control expressions first; the indices of
-    // whole-tensor parameters only for what those leave open.
+    // whole-tensor parameters only for what those leave open, then index parameters' ranges.
     for (bool progress = true; progress;) {
       progress = solve_from(pb_.eqs, false);
       if (!progress) progress = solve_from(whole_tensor_eqs(), true);
+      if (!progress) progress = solve_from(index_range_eqs(), true);
     }
     for (const FnArg& a : callee_.args()) {
       if (a.type.is_data()) continue;
@@ -391,6 +442,7 @@ class Solver {
   rw::SymMap inner_lo_;
   std::vector<Sym> unknown_;
   rw::SymMap solved_;
+  std::unordered_map<Sym, Expr, SymHash> index_views_;  // index parameter -> what it is passed
   Solution sol_;
 };
 

@@ -68,5 +68,46 @@ def f(n: size, c: i32[4] @ DRAM in range(0, n), x: f32[n] @ DRAM):
   EXPECT_NE(reason.find("may pass index values outside its range"), std::string::npos) << reason;
 }
 
+TEST(DataInControl, AWindowOfAnIndexArgumentPassesIntoARangeThatHoldsIt) {
+  const char* callee = R"(
+def g(n: size, c: i32[4] @ DRAM in range(0, n), x: f32[n] @ DRAM, y: f32[4] @ DRAM):
+    for j in seq(0, 4):
+        y[j] = x[c[j]]
+)";
+  EXPECT_EQ(failure<CheckError>(std::string(callee) + R"(
+def f(n: size, k: size, c: i32[4 * k] @ DRAM in range(0, n), x: f32[n] @ DRAM,
+      y: f32[4 * k] @ DRAM):
+    for jo in seq(0, k):
+        g(n, c[4 * jo:4 * jo + 4], x, y[4 * jo:4 * jo + 4])
+)"),
+            "");
+  std::string reason = failure<CheckError>(std::string(callee) + R"(
+def f(n: size, k: size, c: i32[4 * k] @ DRAM in range(0, n + 1), x: f32[n + 1] @ DRAM,
+      y: f32[4 * k] @ DRAM):
+    for jo in seq(0, k):
+        g(n, c[4 * jo:4 * jo + 4], x[0:n], y[4 * jo:4 * jo + 4])
+)");
+  EXPECT_NE(reason.find("may pass index values outside its range"), std::string::npos) << reason;
+}
+
+// The callee's reads through its index parameter are the caller's reads of its index
+// argument (one unknown per element): the scatter below writes x[c[jo * 4 + j]] in each call,
+// so two iterations of jo may write one element and the loop is not parallel.
+TEST(DataInControl, ACalleesReadsOfAWindowedIndexArgumentAreTheCallersElements) {
+  Proc p = parse_proc(R"(
+def g(n: size, c: i32[4] @ DRAM in range(0, n), x: f32[n] @ DRAM):
+    for j in seq(0, 4):
+        x[c[j]] = 0.0
+
+def f(n: size, k: size, c: i32[4 * k] @ DRAM in range(0, n), x: f32[n] @ DRAM):
+    for jo in seq(0, k):
+        g(n, c[4 * jo:4 * jo + 4], x)
+)");
+  Stmt l = loop(p, "jo");
+  Answer par = loop_is_parallelizable(Context::at(p, l), l);
+  ASSERT_TRUE(par.refuted()) << to_string(par);
+  EXPECT_NE(par.counterexample.find("c["), std::string::npos) << par.counterexample;
+}
+
 }  // namespace
 }  // namespace exocpp::checker::testing

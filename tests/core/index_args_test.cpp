@@ -58,11 +58,28 @@ TEST(IndexArgs, AreReadOnly) {
 
 TEST(IndexArgs, CannotBeWindowed) {
   expect_type_error(
+      "def f(n: size, c: i32[n] @ DRAM in range(0, n)):\n    w = c[0:n]\n    pass\n",
+      "cannot take a window of 'c': it is an index argument of type i32[n], whose elements are "
+      "control values; read them one by one (or pass a window of it to an index parameter of a "
+      "call)",
+      2, 9);
+}
+
+TEST(IndexArgs, AWindowPassesOnlyToAnIndexParameter) {
+  expect_type_error(
       "def g(k: size, w: [i32][k] @ DRAM):\n    pass\n\n"
       "def f(n: size, c: i32[n] @ DRAM in range(0, n)):\n    g(n, c[0:n])\n",
-      "cannot take a window of 'c': it is an index argument of type i32[n], whose elements are "
-      "control values; read them one by one",
+      "argument 'w' of 'g' does not declare a value range, so it cannot take 'c', an index "
+      "argument of the caller",
       5, 10);
+}
+
+// A gather's indices: a window of the caller's index argument for a tensor index parameter.
+TEST(IndexArgs, AWindowPassesToAnIndexParameter) {
+  EXPECT_NO_THROW(
+      parse_module("def g(k: size, v: i32[4] @ DRAM in range(0, k)):\n    pass\n\n"
+                   "def f(n: size, c: i32[4 * n] @ DRAM in range(0, n)):\n"
+                   "    for i in seq(0, n):\n        g(n, c[4 * i:4 * i + 4])\n"));
 }
 
 TEST(IndexArgs, RangeIsBuiltFromSizes) {
@@ -93,7 +110,7 @@ TEST(IndexArgs, PassOnlyToIndexParameters) {
       "def g(k: size, v: i32[k] @ DRAM in range(0, k)):\n    pass\n\n"
       "def f(n: size, c: i32[n] @ DRAM):\n    g(n, c)\n",
       "argument 'v' of 'g' is an index argument (it declares a value range); pass it an index "
-      "argument of the caller, whole",
+      "argument of the caller, whole or a window of one",
       5, 10);
 }
 

@@ -147,7 +147,7 @@ InstrMeaning meaning_of(const std::string& instr_name) {
       "max",          "relu",      "cvt",        "srli",      "slli",          "adds",
       "subs",         "prefetch",  "dpbusd",     "dpbf16",    "div3",          "reduce_add_wide",
       "fma",          "select_gt", "max_update", "add_if_gt", "reduce_argmax", "argmax_update",
-      "argmax_merge", "abs",       "reduce_add"};
+      "argmax_merge", "abs",       "reduce_add", "i32gather"};
   if (std::find(ops.begin(), ops.end(), s) == ops.end())
     throw std::invalid_argument("unknown operation '" + s + "' in " + instr_name);
   if (broadcast_operand && s != "fmadd" && s != "dpbusd" && s != "dpbf16")
@@ -180,6 +180,8 @@ Wrapped wrap(const Proc& instr) {
       sig << "]";
     }
     sig << " @ DRAM";
+    if (a.range)  // an index argument keeps its range (the wrapper's entry check draws it)
+      sig << " in range(" << to_string(a.range->lo) << ", " << to_string(a.range->hi) << ")";
     if (!in_registers(a)) {
       call << n;
       continue;
@@ -240,6 +242,13 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
         idx.set({}, vi.get({i}));
       }
     }
+    return;
+  }
+  if (m.op == "i32gather") {  // lane i: src[idx[i]]
+    Buffer& dst = std::get<Buffer>(args.at("dst"));
+    const Buffer &src = std::get<Buffer>(args.at("src")), &idx = std::get<Buffer>(args.at("idx"));
+    for (int64_t i = 0; i < m.width; ++i)
+      dst.set({i}, src.get({static_cast<int64_t>(idx.get({i}))}));
     return;
   }
   if (m.op == "reduce_add") {  // the lanes added into the scalar dst in order, each sum rounded
@@ -395,9 +404,11 @@ std::vector<ArgValue> limit_args(const Proc& wrapper, const std::map<std::string
                                  uint64_t seed) {
   std::vector<ArgValue> args = random_args(wrapper, sizes, seed);
   std::mt19937_64 rng(seed);
-  for (ArgValue& v : args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    ArgValue& v = args[i];
     Buffer* b = std::get_if<Buffer>(&v);
-    if (!b || !is_int_precision(b->kind())) continue;
+    // An index argument's values stay in its range (random_args draws them there).
+    if (!b || !is_int_precision(b->kind()) || wrapper.args()[i].range) continue;
     const ScalarKind k = b->kind();
     const auto [lo, hi] = int_precision_limits(k);
     const std::vector<int64_t> edges = {

@@ -110,12 +110,22 @@ TEST(X86Library, EveryVectorArgumentAssertsUnitStrideAndEveryCountItsBound) {
       const std::string& n = a.name.name();
       if (a.type.is_control()) {
         if (m.op == "argmax_update" && n == "base") continue;  // the first lane's index
+        if (m.op == "i32gather" && n == "n") continue;         // the extent src and idx share
         EXPECT_TRUE(preds.count(n + " <= " + std::to_string(m.width))) << p.name() << ": " << n;
         continue;
       }
       const bool dot_bytes = m.op == "dpbusd" && (n == "a" || n == "b");
       const bool dot_bf16 = m.op == "dpbf16" && (n == "a" || n == "b");
       // A fold's result and a broadcast's scalar source are scalar variables.
+      // A gather's indices: an index parameter, a tensor of one register's i32 lanes (dense by
+      // its type: a window passed for it is proved dense at the call).
+      if (m.op == "i32gather" && n == "idx") {
+        EXPECT_TRUE(a.range.has_value()) << p.name() << ": " << n;
+        EXPECT_FALSE(a.type.window) << p.name() << ": " << n;
+        EXPECT_EQ(a.type.base, ScalarKind::I32) << p.name() << ": " << n;
+        EXPECT_EQ(to_string(a.type.shape[0]), std::to_string(m.width)) << p.name() << ": " << n;
+        continue;
+      }
       const bool scalar = (m.op == "reduce_argmax" && (n == "best" || n == "idx")) ||
                           (m.op == "reduce_add" && n == "dst") ||
                           (p.name().find("set1_scalar") != std::string::npos && n == "src");

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "x86_harness.h"
 
@@ -56,6 +57,57 @@ INSTANTIATE_TEST_SUITE_P(
                       "mm512_argmax_update_pd", "mm512_abs_ps", "mm512_abs_pd",
                       "mm512_reduce_add_ps", "mm512_reduce_add_pd"),
     [](const auto& info) { return info.param; });
+
+// A gather's lanes read x through 16 elements of the caller's index argument.
+std::string gather_kernel(const std::string& mem, const std::string& col_index) {
+  return R"(
+def gather(n: size, k: size, col: i32[32 * k] @ DRAM in range(0, n), x: f32[n] @ DRAM,
+           y: f32[16 * k] @ DRAM):
+    for jo in seq(0, k):
+        g: f32[16] @ )" +
+         mem + R"(
+        for l in seq(0, 16):
+            g[l] = x[col[)" +
+         col_index + R"(]]
+        for l in seq(0, 16):
+            y[16 * jo + l] = g[l]
+)";
+}
+
+Proc parse_gather(const std::string& mem, const std::string& col_index) {
+  x86::register_memories();
+  ParseOptions opts;
+  opts.procs = x86::library().procs;
+  opts.typecheck = mem == "DRAM";  // plain code on a register is what replace removes
+  return parse_module(gather_kernel(mem, col_index), opts).proc("gather");
+}
+
+// replace solves the gather's indices as a window of the caller's index argument and its extent
+// from the argument's range; the compiled kernel reads what the plain loop read.
+TEST(X86Gathers, AWindowOfAnIndexArgumentBecomesTheGathersIndices) {
+  Proc plain = parse_gather("DRAM", "16 * jo + l");
+  Proc q =
+      replace(parse_gather("AVX512", "16 * jo + l"), "for l in _: _ #0", x86::mm512_i32gather_ps);
+  q = replace(q, "for l in _: _ #0", x86::mm512_storeu_ps);
+  EXPECT_NO_THROW(typecheck(q)) << q;
+  EXPECT_NE(to_string(q).find("mm512_i32gather_ps(n, g[0:16], x[0:n], col[16 * jo:16 * jo + 16])"),
+            std::string::npos)
+      << q;
+  for (int64_t k : {1, 3}) EXPECT_EQ(compare_procs(plain, q, {{"k", k}, {"n", 5}}), "") << k;
+  if (!__builtin_cpu_supports("avx512f"))
+    GTEST_SKIP() << "this CPU has no AVX-512F: the gather cannot run here";
+  EXPECT_EQ(compare_compiled_with_interpreter(q, {{"k", 3}, {"n", 7}}, 1,
+                                              CompileOptions{"cc", {"-O2", "-march=native"}}),
+            "");
+}
+
+// Lanes two elements apart in the index argument are no window of it.
+TEST(X86Gathers, StridedIndicesDoNotUnify) {
+  SchedulingError e = x86_test::refusal(parse_gather("AVX512", "32 * jo + 2 * l"),
+                                        "for l in _: _ #0", x86::mm512_i32gather_ps);
+  EXPECT_EQ(e.op(), "replace");
+  EXPECT_NE(e.reason().find("for any window of 'col'"), std::string::npos) << e.reason();
+}
 
 }  // namespace
 }  // namespace exocpp

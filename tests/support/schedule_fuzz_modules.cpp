@@ -113,6 +113,13 @@ class Generator {
       out += "def g5" + sfx_ +
              "(x: [f32][4] @ DRAM):\n    assert stride(x, 0) == 1\n    for i in seq(0, 4):\n"
              "        x[i] = x[i] * 2.0\n\n";
+    // g6: a gather or a scatter-add through an index parameter, which the caller passes a window
+    // of its index argument P (the checker reads c[j] as P[i + j]).
+    if (f_.data_control)
+      out += "def g6" + sfx_ +
+             "(n: size, x: [f32][n] @ DRAM, y: [f32][4] @ DRAM, c: i32[4] @ DRAM in range(0, n)):"
+             "\n    for j in seq(0, 4):\n        " +
+             (chance(rng_, 50) ? "y[j] = x[c[j]] + 1.0" : "x[c[j]] += y[j]") + "\n\n";
     const char* ibodies[] = {"x[i] = x[i] * 2 / 2", "x[i] = x[i] + 100", "x[i] = x[i] * 3 - x[i]"};
     const char* fbodies[] = {"x[i] = x[i] * 2.0", "x[i] = x[i] + 1.0", "x[i] = x[i] * 3.0 - x[i]"};
     out += "def g3" + sfx_ + "(n: size, x: [" + t +
@@ -380,8 +387,11 @@ class Generator {
       }
       case 10: {  // a call with windows
         if (!f_.calls || in_par) return p + target(g, iters) + " += " + rhs(g, iters) + "\n";
-        int c = pick(rng_, 0, 2);
+        int c = pick(rng_, 0, f_.data_control ? 3 : 2);
         std::string i = iters.empty() ? "0" : iters.back().name;
+        if (c == 3)
+          return p + "g6" + sfx_ + "(N, A[0:N], B[" + i + ":" + i + " + 4], P[" + i + ":" + i +
+                 " + 4])\n";
 
         if (c == 0) {
           if (f_.configs && chance(rng_, 50)) {
