@@ -40,15 +40,6 @@ ArgmaxInstructions instructions(bool f64) {
           x86::AVX512};
 }
 
-// The expressions `es` (equal, in lane loop `ll`) become register `name`, filled by its own
-// lane loop before the one that reads it (still in DRAM: plain code fills it until replace).
-Proc to_register(Proc p, const std::vector<Cursor>& es, const std::string& name, int width) {
-  p = bind_expr(p, std::vector<CursorLike>(es.begin(), es.end()), name);
-  p = expand_dim(p, name, std::to_string(width), "ll");
-  p = lift_alloc(p, name);
-  return fission(p, p.find(name + "[_] = _").after());
-}
-
 }  // namespace
 
 Proc schedule_iamax(Proc p, bool f64) {

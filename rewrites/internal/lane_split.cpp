@@ -22,7 +22,9 @@ LaneSplit::LaneSplit(const Proc& p, const Cursor& loop, int64_t lanes, const std
     fail(reason::kArgName, c_, "the two new loop names must differ, both are '" + lane + "'");
   require_proved(c_, checker::always_true(ctx_, mk_cmp(BinOpKind::Le, f_->lo, f_->hi)), [&] {
     return "the loop's range is not negative ('" + c_.lo().to_string() + "' <= '" +
-           c_.hi().to_string() + "')";
+           c_.hi().to_string() +
+           "'; where that holds only for some inputs, as for bounds read from data, specialize "
+           "the loop on it first)";
   });
   outer_ = fresh_name(p, outer, c_, NameScope::Statements);
   lane_ = fresh_name(p, lane, c_, NameScope::Statements);
