@@ -49,6 +49,7 @@
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/precision.h"
 #include "rewrites/internal/scope.h"
+#include "rewrites/internal/shared_steps.h"
 #include "rewrites/internal/targets.h"
 
 namespace exocpp {
@@ -138,12 +139,15 @@ void require_arithmetic_kept_at(const std::vector<Cursor>& cs, const Expr& rd) {
   }
 }
 
+}  // namespace
+
 // The hoisted expression is evaluated at `at` even when the code holding it would not have
 // evaluated it (a loop of no iterations): it must not fault there. Refuses an integer division
 // or modulo of data (a zero divisor is an error) and proves every element it reads lies in its
 // buffer at `at` (an index valid only inside the loop would read outside).
-void require_safe_to_evaluate_at(const Cursor& at, const Cursor& where, const Expr& e,
-                                 const std::vector<ScopeVar>& scope) {
+void rw::require_safe_to_evaluate_at(const Cursor& at, const Cursor& where, const Expr& e,
+                                     const std::string& why) {
+  const std::vector<ScopeVar> scope = rw::scope_at(at);
   struct Faults : IRVisitor {
     std::vector<const BinOpNode*> divisions;
     std::vector<const ReadNode*> reads;
@@ -177,13 +181,13 @@ void require_safe_to_evaluate_at(const Cursor& at, const Cursor& where, const Ex
           where, checker::always_in_range(ctx, r->idx[d], rw::int_const(0), v->type.shape[d]),
           [&] {
             return "the read of " + r->name.name() + " at index '" + to_string(r->idx[d]) +
-                   "' (dimension " + std::to_string(d) +
-                   ") lies in the buffer where the binding goes, since it is evaluated there "
-                   "even if the code holding it never runs";
+                   "' (dimension " + std::to_string(d) + ") lies in the buffer " + why;
           },
           reason::kExprUnsafeToMove);
   }
 }
+
+namespace {
 
 // The precision of the binding: one that keeps the value, or the expression's own integer
 // precision when every occurrence wraps into a store no wider (see above).
@@ -334,7 +338,10 @@ Proc bind_expr(const Proc& p, const std::vector<CursorLike>& exprs, const std::s
     const Block& list = at.list();
     Block span(list.begin() + k0, list.begin() + k_last + 1);
     rw::require_inputs_unwritten(cs.front(), p, span, {e}, "between the binding and its last use");
-    require_safe_to_evaluate_at(at, cs.front(), e, scope);
+    rw::require_safe_to_evaluate_at(
+        at, cs.front(), e,
+        "where the binding goes, since it is evaluated there even if the code holding it never "
+        "runs");
     const Type t = binding_type(cs.front(), cs, e);
     Sym b = rw::fresh_name(p, new_name, at);
     const SrcInfo src = list[k0].srcinfo();

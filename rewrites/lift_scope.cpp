@@ -21,7 +21,10 @@
 // value_unchanged_by); a loop lifted out of an if requires the if to have no else branch and
 // the loop to change nothing the condition reads (it is now evaluated in every iteration);
 // loop pairs are checked as reorder_loops checks them. Ifs swapped with ifs evaluate the same
-// conditions with nothing in between.
+// conditions with nothing in between. A lifted if's condition is evaluated where fewer guards
+// hold (whatever the outer condition is; even when the loop runs no iteration), so it must not
+// fault there: its reads are proved inside their buffers and it divides no integer data
+// (require_safe_to_evaluate_at) — `if i < N: if H[i + 1] > 0.0:` keeps its order.
 // Forwarding: cursors into the branches follow them; the two heads trade places (a cursor to
 // the lifted statement points to the new outer statement). Copies of a branch (C above) are
 // reached through their first occurrence.
@@ -80,6 +83,9 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
         return "the condition '" + ic.cond().to_string() +
                "', evaluated once instead of in every iteration,";
       });
+      rw::require_safe_to_evaluate_at(oc, ic, i->cond,
+                                      "where the if goes, since the condition is evaluated there "
+                                      "even when the loop runs no iteration");
       Stmt a = ForNode::make(f->iter, f->lo, f->hi, i->body, f->mode, osi);
       Block b;
       if (!i->orelse.empty()) {
@@ -101,6 +107,10 @@ Proc lift_scope(const Proc& p, const CursorLike& scope) {
                              f->mode, f->srcinfo);
     } else {
       const IfNode *o = outer.as<IfNode>(), *i = inner.as<IfNode>();
+      rw::require_safe_to_evaluate_at(oc, ic, i->cond,
+                                      "where the if goes, since the condition is evaluated there "
+                                      "whatever '" +
+                                          oc.cond().to_string() + "' is");
       Block then_b, else_b;
       if (field == BlockField::Body) {
         then_b = {IfNode::make(o->cond, i->body, o->orelse, osi)};

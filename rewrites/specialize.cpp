@@ -6,7 +6,9 @@
 //                 if c1: B
 //                 else: B          (n conditions give n + 1 copies; the last is the default)
 //
-// Checks: at least one condition; each parses as a boolean expression in the block's scope.
+// Checks: at least one condition; each parses as a boolean expression in the block's scope and
+// cannot fault where the block starts (its reads in bounds, no integer division of data:
+// require_safe_to_evaluate_at).
 // Every copy binds fresh names. No legality question arises: exactly one copy runs. But an
 // allocation or window statement at the top of the block whose name is used after the block
 // would be out of scope there (each copy lives inside a branch): refused.
@@ -16,6 +18,7 @@
 #include "rewrites/internal/edit.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/scope.h"
+#include "rewrites/internal/shared_steps.h"
 #include "rewrites/internal/targets.h"
 #include "rewrites/loops.h"
 
@@ -29,6 +32,12 @@ Proc specialize(const Proc& p, const CursorLike& block, const std::vector<std::s
     if (conds.empty()) rw::fail(reason::kArgInvalid, c, "expected at least one condition");
     std::vector<Expr> cs;
     for (const std::string& t : conds) cs.push_back(parse_condition(c[0], t, "the condition"));
+    // A condition that reads data (`x[i] > 0.0`, `rowptr[i] + 16 <= rowptr[i + 1]`) reads it
+    // where the block starts, whether or not the block would have.
+    for (const Expr& cond : cs)
+      rw::require_safe_to_evaluate_at(c[0], c[0], cond,
+                                      "where the block starts, since the condition is evaluated "
+                                      "there");
 
     Block b = c.stmts();
     const Block& list = c.list();

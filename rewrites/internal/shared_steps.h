@@ -39,4 +39,13 @@ Proc replace_matches(const Proc& p, const std::vector<Proc>& subprocs, bool once
 void require_elementwise_uses(const Cursor& a, const Block& rest, const Sym& buf,
                               const std::vector<int>& dims, const std::string& why);
 
+// Refuses to evaluate `e` at the place of `at` unless it cannot fault there, where fewer guards
+// may hold than where it was (bind_expr.cpp: a hoisted expression; lift_scope and specialize
+// too: a condition evaluated outside the if or loop that guarded its reads): an integer division
+// of data (its divisor may be zero) is refused, and every element it reads must be proved inside
+// its buffer (reason `expr.unsafe_to_move`). `where` is named in a refusal; `why` ends the
+// description of the proof ("where the binding goes, since ...").
+void require_safe_to_evaluate_at(const Cursor& at, const Cursor& where, const Expr& e,
+                                 const std::string& why);
+
 }  // namespace exocpp::rw

@@ -88,6 +88,49 @@ TEST(LiftScope, RefusesAConditionOnTheLoopVariable) {
                  ErrorCode::NotProved, "dep.loop_variant", "depends on the loop variable i");
 }
 
+// The outer if guards the inner condition's read: swapped, H[i + 1] would be read for i = N - 1.
+TEST(LiftScope, RefusesToEvaluateAGuardedReadUnguarded) {
+  Proc p = parse_proc(R"(def f(N: size, H: f32[N] @ DRAM, x: f32 @ DRAM):
+    for i in seq(0, N):
+        if i < N - 1:
+            if H[i + 1] >= 0.0:
+                x = 1.0
+)");
+  expect_refused([&] { lift_scope(p, p.find("if H[_] >= _: _")); }, "lift_scope",
+                 ErrorCode::NotProved, "expr.unsafe_to_move",
+                 "the read of H at index 'i + 1' (dimension 0) lies in the buffer where the if "
+                 "goes, since the condition is evaluated there whatever 'i < N - 1' is");
+}
+
+// Out of a loop that may run no iteration, a condition reading the buffer the loop walks would
+// be evaluated on an empty buffer.
+TEST(LiftScope, RefusesAReadOnlyTheLoopsIterationsMadeSafe) {
+  Proc p = parse_proc(R"(def f(N: size, K: index, H: f32[N] @ DRAM, x: f32 @ DRAM):
+    assert K >= 0
+    for i in seq(0, N - K):
+        if H[K] >= 0.0:
+            x = 1.0
+)");
+  expect_refused([&] { lift_scope(p, p.find("if H[_] >= _: _")); }, "lift_scope",
+                 ErrorCode::NotProved, "expr.unsafe_to_move",
+                 "even when the loop runs no iteration");
+}
+
+// A read in bounds wherever the if goes is lifted as before.
+TEST(LiftScope, LiftsADataConditionReadInBoundsEverywhere) {
+  Proc p = parse_proc(R"(def f(N: size, H: f32[N] @ DRAM, x: f32 @ DRAM):
+    for i in seq(0, N):
+        if i < N - 1:
+            if H[0] >= 0.0:
+                x = 1.0
+)");
+  Proc q = lift_scope(p, p.find("if H[_] >= _: _"));
+  EXPECT_NE(to_string(q).find("    for i in seq(0, N):\n        if H[0] >= 0.0:"),
+            std::string::npos)
+      << q;
+  expect_equivalent(p, q);
+}
+
 TEST(LiftScope, RefusesAConditionOnAConfigTheBranchesWrite) {
   Proc p = parse_proc(R"(config Cfg:
     n: index

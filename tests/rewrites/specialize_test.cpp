@@ -32,6 +32,32 @@ TEST(Specialize, InsideALoopUsingItsVariable) {
   expect_equivalent(p, q);
 }
 
+// A condition reading an index argument's elements (control values, typed int as the proc
+// parser types them): a CSR row split by its length.
+TEST(Specialize, OnAConditionReadingAnIndexArgument) {
+  Proc p = parse_proc(R"(def f(m: size, nnz: size, rowptr: i32[m + 1] @ DRAM in range(0, nnz + 1),
+      val: f32[nnz] @ DRAM, y: f32[m] @ DRAM):
+    for i in seq(0, m):
+        for j in seq(rowptr[i], rowptr[i + 1]):
+            y[i] += val[j]
+)");
+  Proc q = specialize(p, p.find_loop("j"), {"rowptr[i] + 4 <= rowptr[i + 1]"});
+  EXPECT_NE(to_string(q).find("if rowptr[i] + 4 <= rowptr[i + 1]:"), std::string::npos) << q;
+  expect_equivalent(p, q);
+}
+
+// The condition is evaluated where the block starts: a read there must be in bounds.
+TEST(Specialize, RefusesAConditionReadingOutOfBounds) {
+  Proc p = parse_proc(R"(def f(N: size, A: f32[N] @ DRAM):
+    for i in seq(0, N):
+        A[i] = 1.0
+)");
+  expect_refused([&] { specialize(p, p.find_loop("i"), {"A[N] > 0.0"}); }, "specialize",
+                 ErrorCode::NotProved, "expr.unsafe_to_move",
+                 "the read of A at index 'N' (dimension 0) lies in the buffer where the block "
+                 "starts");
+}
+
 TEST(Specialize, RefusesNoConditions) {
   Proc p = parse_proc(kSrc);
   expect_refused([&] { specialize(p, p.body_cursor()[0], {}); }, "specialize",
