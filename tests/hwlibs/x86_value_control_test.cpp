@@ -101,6 +101,34 @@ TEST(X86Gathers, AWindowOfAnIndexArgumentBecomesTheGathersIndices) {
             "");
 }
 
+// x read one past each index: the gather's src is the window of x starting one further in.
+TEST(X86Gathers, AnOffsetPastTheIndexIsTheSourceWindowsStart) {
+  auto kernel = [](const std::string& mem) {
+    x86::register_memories();
+    ParseOptions opts;
+    opts.procs = x86::library().procs;
+    opts.typecheck = mem == "DRAM";
+    return parse_module(R"(
+def shifted(n: size, k: size, col: i32[16 * k] @ DRAM in range(0, n), x: f32[n + 1] @ DRAM,
+            y: f32[16 * k] @ DRAM):
+    for jo in seq(0, k):
+        g: f32[16] @ )" + mem +
+                            R"(
+        for l in seq(0, 16):
+            g[l] = x[col[16 * jo + l] + 1]
+        for l in seq(0, 16):
+            y[16 * jo + l] = g[l]
+)",
+                        opts)
+        .proc("shifted");
+  };
+  Proc q = replace(kernel("AVX512"), "for l in _: _ #0", x86::mm512_i32gather_ps);
+  q = replace(q, "for l in _: _ #0", x86::mm512_storeu_ps);
+  EXPECT_NE(to_string(q).find("mm512_i32gather_ps(n, g[0:16], x[1:n + 1], "), std::string::npos)
+      << q;
+  EXPECT_EQ(compare_procs(kernel("DRAM"), q, {{"k", 2}, {"n", 5}}), "");
+}
+
 // Lanes two elements apart in the index argument are no window of it.
 TEST(X86Gathers, StridedIndicesDoNotUnify) {
   SchedulingError e = x86_test::refusal(parse_gather("AVX512", "32 * jo + 2 * l"),
