@@ -72,11 +72,10 @@ class Subst : public IRMutator {
     // An element read inside control (a callee's `idx[l]`, idx an index parameter given
     // `col[j:j + 16]`) reads the caller's buffer through the view: `col[j + l]`, so the encoder
     // sees the caller's index argument, the same unknown as the caller's own reads of it.
+    WindowView v = env_.views.view(n->name);
+    if (v.root == n->name && v.is_identity()) return IRMutator::mutate_Read(n, e);
     std::vector<Expr> idx;
     for (const Expr& i : n->idx) idx.push_back(mutate(i));
-    WindowView v = env_.views.view(n->name);
-    if (v.root == n->name && v.is_identity())
-      return ReadNode::make(n->name, std::move(idx), e.type(), e.srcinfo());
     return ReadNode::make(v.root, v.to_root(idx), e.type(), e.srcinfo());
   }
   Expr mutate_StrideExpr(const StrideExprNode* n, const Expr& e) override {

@@ -44,7 +44,7 @@ void Checker::check_call_arg(const ProcNode& callee, size_t i, const Expr& arg) 
   if (pt.is_control()) return check_control_arg(who, pt, arg);
   if (!pt.is_data()) fail(arg.srcinfo(), who + " has no valid type in '" + callee.name + "'");
   if (pt.is_scalar()) return check_scalar_buffer_arg(who, pt, arg);
-  check_tensor_arg(who, pt, arg);
+  check_tensor_arg(who, pt, arg, param.is_index_arg());
 }
 
 // The type of a whole buffer passed as an argument (a window, or a tensor read without
@@ -138,7 +138,8 @@ void Checker::check_scalar_buffer_arg(const std::string& who, const Type& pt, co
                             ": mixed precisions (R unifies with any precision)");
 }
 
-void Checker::check_tensor_arg(const std::string& who, const Type& pt, const Expr& arg) {
+void Checker::check_tensor_arg(const std::string& who, const Type& pt, const Expr& arg,
+                               bool index_param) {
   std::string expects = who + " expects " + to_string(pt);
   std::optional<Type> at = whole_buffer_type(arg, env_);
   if (!at) {
@@ -153,7 +154,7 @@ void Checker::check_tensor_arg(const std::string& who, const Type& pt, const Exp
                             ": pass a tensor or a window");
   }
   if (arg.is<WindowExprNode>())
-    check_window(arg, /*of_index_arg=*/true);  // check_call_arg allowed only index parameters
+    check_window(arg, /*of_index_arg=*/index_param);
   else
     check_read(arg, Access::WholeBuffer);
   std::string got = ", got " + to_string(*at);

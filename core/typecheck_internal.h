@@ -107,7 +107,9 @@ class Checker {
   void check_call_arg(const ProcNode& callee, size_t i, const Expr& arg);
   void check_control_arg(const std::string& who, const Type& pt, const Expr& arg);
   void check_scalar_buffer_arg(const std::string& who, const Type& pt, const Expr& arg);
-  void check_tensor_arg(const std::string& who, const Type& pt, const Expr& arg);
+  // `index_param`: the parameter is an index argument, which may take a window of the caller's
+  // index argument (check_call_arg has decided the argument is one).
+  void check_tensor_arg(const std::string& who, const Type& pt, const Expr& arg, bool index_param);
 
   const ProcNode& proc_;
   bool plain_;  // not an @instr proc: memories that forbid element access are enforced

@@ -4,6 +4,8 @@
 // row's sum after the groups, the last nonzeros scalar. Shorter rows stay scalar.
 #include <hwlibs/x86/x86.h>
 
+#include <vector>
+
 #include "value_control_schedule.h"
 
 namespace value_control {
@@ -29,17 +31,14 @@ Proc schedule_spmv(Proc p, bool f64) {
   p = to_register(p, find_all(p.find_loop("jo"), "x[_]"), "xv", w);
   p = to_register(p, find_all(p.find_loop("jo"), "val[_]"), "vv", w);
   for (const char* reg : {"acc_lanes", "xv", "vv"}) p = set_memory(p, reg, x86::AVX512);
-  if (f64) {
-    for (const x86::InstrRef& i :
-         {x86::mm512_setzero_pd, x86::mm512_loadu_pd, x86::mm512_i32gather_pd, x86::mm512_fmadd_pd,
-          x86::mm512_reduce_add_pd})
-      p = replace_all(p, i);
-  } else {
-    for (const x86::InstrRef& i :
-         {x86::mm512_setzero_ps, x86::mm512_loadu_ps, x86::mm512_i32gather_ps, x86::mm512_fmadd_ps,
-          x86::mm512_reduce_add_ps})
-      p = replace_all(p, i);
-  }
+  const std::vector<x86::InstrRef> instructions =
+      f64 ? std::vector<x86::InstrRef>{x86::mm512_setzero_pd, x86::mm512_loadu_pd,
+                                       x86::mm512_i32gather_pd, x86::mm512_fmadd_pd,
+                                       x86::mm512_reduce_add_pd}
+          : std::vector<x86::InstrRef>{x86::mm512_setzero_ps, x86::mm512_loadu_ps,
+                                       x86::mm512_i32gather_ps, x86::mm512_fmadd_ps,
+                                       x86::mm512_reduce_add_ps};
+  for (const x86::InstrRef& i : instructions) p = replace_all(p, i);
   typecheck(p);  // no plain code left touching a register
   // The rows in parallel: each writes only its own y[i], over its data-dependent range.
   return parallelize_loop(p, p.find_loop("i"));
