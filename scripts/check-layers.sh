@@ -8,6 +8,8 @@
 #   driver    <- core, checker, codegen
 #   search    <- core, checker, rewrites, codegen, driver
 #   hwlibs, examples <- the public API (<exocpp/...>) and hardware libraries only
+#   schedlib  <- the public API and hardware libraries (a user-level scheduling library)
+#   blas      <- the public API, hardware libraries and schedlib (a library built with it)
 #
 # An include of a project folder ("core/x.h" or <core/x.h>) from a folder not allowed to see
 # it is reported with its file and line. tools/, tests/, bench/ and fuzz/ may include anything.
@@ -25,8 +27,10 @@ declare -A allowed=(
   [search]="core checker rewrites codegen driver"
   [hwlibs]="exocpp"
   [examples]="exocpp hwlibs"
+  [schedlib]="exocpp hwlibs"
+  [blas]="exocpp hwlibs schedlib"
 )
-project_folders="core checker rewrites codegen driver search hwlibs examples tools tests bench fuzz exocpp"
+project_folders="core checker rewrites codegen driver search hwlibs schedlib blas examples tools tests bench fuzz exocpp"
 
 violations=0
 for folder in "${!allowed[@]}"; do
