@@ -2,6 +2,7 @@
 #include "routine.h"
 
 #include <hwlibs/embedded_exo.h>
+#include <hwlibs/x86/x86.h>
 
 namespace exoblas {
 
@@ -14,8 +15,12 @@ extern const int embedded_exo_count;
 using namespace exocpp;
 
 const Module& specs() {
-  static const Module m =
-      parse_embedded_exo(detail::embedded_exo_files, detail::embedded_exo_count);
+  // The routines' own instructions (nrm2_lanes.exo) keep their registers in the x86 library's
+  // memories.
+  static const Module m = [] {
+    x86::register_memories();
+    return parse_embedded_exo(detail::embedded_exo_files, detail::embedded_exo_count);
+  }();
   return m;
 }
 

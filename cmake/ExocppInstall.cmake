@@ -2,10 +2,11 @@
 # find_package(exocpp):
 #   P/include/exocpp/exocpp.h and every header it includes, transitively, in the source layout
 #     (P/include/exocpp/core/ir.h, ...), and the hardware libraries' public headers with theirs;
-#   P/lib: the static libraries;  P/bin/exocpp: the command-line program;
+#   P/lib: the static libraries and libexoblas.so (the BLAS, blas/);  P/bin/exocpp: the
+#     command-line program;  P/include/exoblas/cblas.h: exoblas's CBLAS header;
 #   P/lib/cmake/exocpp: exocppConfig.cmake, its version file, the exported targets
-#     (exocpp::exocpp, exocpp::x86, exocpp::cuda, exocpp::gemmini, exocpp::gemmini_model: the
-#     in-tree names) and ExocppAddLibrary.cmake (exocpp_add_library).
+#     (exocpp::exocpp, exocpp::x86, exocpp::cuda, exocpp::gemmini, exocpp::gemmini_model,
+#     exocpp::schedlib, exocpp::exoblas: the in-tree names) and ExocppAddLibrary.cmake (exocpp_add_library).
 # Included by the top-level CMakeLists.txt after every library target exists.
 
 include(CMakePackageConfigHelpers)
@@ -43,7 +44,8 @@ function(exocpp_header_closure out_var)
 endfunction()
 
 set(exocpp_root_headers include/exocpp/exocpp.h hwlibs/x86/x86.h hwlibs/cuda/cuda.h
-                        hwlibs/gemmini/gemmini.h hwlibs/gemmini/gemmini_model.h)
+                        hwlibs/gemmini/gemmini.h hwlibs/gemmini/gemmini_model.h
+                        schedlib/schedlib.h)
 if(EXOCPP_HAVE_MPI)
   list(APPEND exocpp_root_headers search/mpi/mpi_timer.h)
 endif()
@@ -57,7 +59,8 @@ endforeach()
 
 # Exported names are the in-tree aliases: exocpp_x86 is exocpp::x86, exocpp_core exocpp::core.
 set(exocpp_exported_targets exocpp exocpp_core exocpp_checker exocpp_rewrites exocpp_codegen
-                            exocpp_driver exocpp_search exocpp_x86 exocpp_cuda exocpp_gemmini exocpp_gemmini_model)
+                            exocpp_driver exocpp_search exocpp_x86 exocpp_cuda exocpp_gemmini exocpp_gemmini_model
+                            exocpp_schedlib exoblas)
 if(EXOCPP_HAVE_MPI)
   list(APPEND exocpp_exported_targets exocpp_search_mpi)
 endif()
@@ -66,7 +69,11 @@ foreach(target IN LISTS exocpp_exported_targets)
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${export_name})
 endforeach()
 install(TARGETS ${exocpp_exported_targets} EXPORT exocppTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# exoblas's CBLAS header, as <exoblas/cblas.h> and (with -I P/include/exoblas, which the
+# exocpp::exoblas target adds) as <cblas.h>, for programs written against another CBLAS.
+install(FILES ${PROJECT_SOURCE_DIR}/blas/include/exoblas/cblas.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/exoblas)
 install(TARGETS exocpp_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(EXPORT exocppTargets NAMESPACE exocpp:: DESTINATION ${EXOCPP_INSTALL_CMAKEDIR})
 

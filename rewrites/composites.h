@@ -96,7 +96,9 @@ struct VectorizeOptions {
 //       c[x] = t / 3                        add(t, v0, v1) ; div3(v2, t) ; store(c[..], v2)
 //                                       for xi in seq(0, n % w): (the scalar tail)
 //
-// Scalar locals of the body become registers in memory `memory`; elements read at constant
+// Scalar locals of the body become registers in memory `memory`; a body of several statements
+// that one instruction computes whole (a lane body with branches on data) becomes that
+// instruction; otherwise each statement is lowered on its own. Elements read at constant
 // indices (a filter's weights) are bound once before the loop nest, below a parallel loop
 // around it, so each thread has its own (bind_expr with `before`)
 // into one-element DRAM_STACK buffers a broadcast instruction reads; a statement no instruction

@@ -122,7 +122,7 @@ Proc rfactor(const Proc& p, const CursorLike& loop, int64_t lanes, const Rfactor
     std::map<Sym, Sym> lanes_of;
     Block before;
     for (const ReduceNode* r : accumulators) {
-      const Sym b = rw::fresh_name(p, r->name.name() + "_lanes", c);
+      const Sym b = rw::fresh_name(p, r->name.name() + opts.suffix, c);
       lanes_of.emplace(r->name, b);
       before.push_back(AllocNode::make(b, Type(r->type, {L}), "DRAM", si));
     }

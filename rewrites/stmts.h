@@ -106,10 +106,12 @@ Proc compute_inline(const Proc& p, const CursorLike& producer);
 // which the loop does not change.
 Proc lift_reduce_constant(const Proc& p, const CursorLike& block);
 
-// The names rfactor gives its loops: over groups of lanes, and the lane loops.
+// The names rfactor gives its loops (over groups of lanes, and the lane loops) and its lane
+// buffers (each accumulator's name followed by `suffix`).
 struct RfactorOptions {
   std::string outer = "io";
   std::string lane = "l";
+  std::string suffix = "_lanes";
 };
 // Halide's rfactor for sums: every accumulator of the loop (a buffer reduced into at one place
 // that does not change with the loop) gets `lanes` lanes (`acc_lanes[lanes]`, from 0), each

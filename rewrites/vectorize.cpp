@@ -85,18 +85,53 @@ class Vectorizer {
                "no instruction in the list computes '" + first_line(s) +
                    "', and only an assignment or a reduction can be split into instructions");
     const Sym xi = s.parent().stmt().as<ForNode>()->iter;
+    // A reduction of a product into a register (`acc += a * b`) is first offered to an
+    // accumulate instruction (a multiply-add): its factors bound into registers. A reduction of
+    // a product into memory along the lanes is first staged in a register, which then takes the
+    // same path. When no instruction takes that form, the product is bound whole (below).
+    if (std::optional<Proc> q = try_accumulate(p, s, xi)) return *q;
     // The operands to put in registers: the whole right-hand side of a store to memory or of a
     // reduction; the operands of an operation whose result goes to a register.
     const std::vector<std::vector<int>> operands = register_operands(p, s.stmt(), xi);
-    // A literal operand is bound once before the loop nest into a one-element buffer, which a
-    // broadcast instruction then reads like any other scalar.
-    for (const std::vector<int>& k : operands)
-      if (const Expr c = expr_at(p.forward(s).stmt(), k); c.as<ConstNode>())
-        p = hoist_literal(p, p.forward(s), c);
     if (operands.empty())
       rw::fail(reason::kReplaceNoUnify, s,
                "no instruction in the list computes '" + first_line(s) +
                    "' (an instruction that does not fit: its body must unify with this strip)");
+    p = bind_operands(p, s, xi, operands);
+    Cursor again = p.forward(s);
+    if (Proc q; try_instructions(p, again.parent(), q)) return q;
+    if (std::optional<Proc> q = stage_reduction(p, again, xi)) return *q;
+    rw::fail(reason::kReplaceNoUnify, again,
+             "no instruction in the list computes '" + first_line(again) +
+                 "' (an instruction that does not fit: its body must unify with this strip)");
+  }
+
+  // Offers the strip whole to each instruction in turn; true (and the result in `out`) when one
+  // takes it.
+  bool try_instructions(const Proc& p, const Cursor& strip, Proc& out) {
+    for (const Proc& ins : instructions_) {
+      try {
+        out = replace(p, strip, ins);
+        return true;
+      } catch (const SchedulingError& e) {
+        // This instruction does not fit (NotProved); try the next. A condition the checker
+        // could not decide, or a bad argument, is not a "no": it propagates.
+        if (e.code() != ErrorCode::NotProved) throw;
+      }
+    }
+    return false;
+  }
+
+ private:
+  // The operands of `s` at `operands` (paths of child indices) each bound into a register of
+  // its own, filled by a strip that is lowered in turn; a literal operand is bound once before
+  // the loop nest into a one-element buffer, which a broadcast instruction then reads like any
+  // other scalar.
+  Proc bind_operands(Proc p, const Cursor& s, const Sym& xi,
+                     const std::vector<std::vector<int>>& operands) {
+    for (const std::vector<int>& k : operands)
+      if (const Expr c = expr_at(p.forward(s).stmt(), k); c.as<ConstNode>())
+        p = hoist_literal(p, p.forward(s), c);
     // Bind from the last operand to the first so the earlier ones' steps stay valid.
     for (auto k = operands.rbegin(); k != operands.rend(); ++k) {
       Cursor operand = p.forward(s);
@@ -113,27 +148,31 @@ class Vectorizer {
       p = fission(p, bound.after());
       p = lower(p, p.forward(bound));
     }
-    Cursor again = p.forward(s);
-    if (Proc q; try_instructions(p, again.parent(), q)) return q;
-    if (std::optional<Proc> q = stage_reduction(p, again, xi)) return *q;
-    rw::fail(reason::kReplaceNoUnify, again,
-             "no instruction in the list computes '" + first_line(again) +
-                 "' (an instruction that does not fit: its body must unify with this strip)");
+    return p;
   }
 
- private:
-  bool try_instructions(const Proc& p, const Cursor& strip, Proc& out) {
-    for (const Proc& ins : instructions_) {
-      try {
-        out = replace(p, strip, ins);
-        return true;
-      } catch (const SchedulingError& e) {
-        // This instruction does not fit (NotProved); try the next. A condition the checker
-        // could not decide, or a bad argument, is not a "no": it propagates.
-        if (e.code() != ErrorCode::NotProved) throw;
-      }
+  // `acc += a * b` as an accumulate instruction: into a register, the factors bound into
+  // registers and the strip offered again; into memory along the lanes, staged in a register
+  // first (stage_reduction, which lowers the staged reduction through here). nullopt when `s`
+  // is not such a reduction or no instruction takes it (nothing is kept of the attempt).
+  std::optional<Proc> try_accumulate(const Proc& p, const Cursor& s, const Sym& xi) {
+    const ReduceNode* r = s.stmt().as<ReduceNode>();
+    const BinOpNode* product = r ? r->rhs.as<BinOpNode>() : nullptr;
+    if (!product || product->op != BinOpKind::Mul) return std::nullopt;
+    try {
+      if (rw::mem_of(p, r->name) != memory_) return stage_reduction(p, s, xi);
+      std::vector<std::vector<int>> factors;
+      const int rhs = static_cast<int>(r->idx.size());
+      for (int k : {0, 1})
+        if (!is_lane_read(p, k == 0 ? product->lhs : product->rhs, xi)) factors.push_back({rhs, k});
+      Proc q = bind_operands(p, s, xi, factors);
+      if (Proc out; try_instructions(q, q.forward(s).parent(), out)) return out;
+    } catch (const SchedulingError& e) {
+      // A step of the attempt did not hold (NotProved): the product is bound whole instead. A
+      // condition the checker could not decide is not a "no": it propagates.
+      if (e.code() != ErrorCode::NotProved) throw;
     }
-    return false;
+    return std::nullopt;
   }
 
   // A reduction into memory whose last index walks the lanes, `Y[.., e + xi] += v[xi]`, that no
@@ -314,12 +353,16 @@ Proc vectorize(const Proc& p, const CursorLike& loop, int width, const std::stri
       q = set_memory(q, q.forward(al), memory);
     }
     q = hoist_invariant_elements(q, strip);
-    // One strip per statement.
+    Vectorizer v(width, memory, instructions);
+    // A strip of several statements that one instruction computes whole (a lane body with
+    // data-dependent branches, such as nrm2's) becomes that instruction as it is.
+    if (q.forward(strip).body().size() > 1)
+      if (Proc whole; v.try_instructions(q, q.forward(strip), whole)) return whole;
+    // Otherwise one strip per statement.
     std::vector<Cursor> stmts;
     Cursor body = q.forward(strip).body();
     for (int k = 0; k < body.size(); ++k) stmts.push_back(body[k]);
     for (size_t k = 0; k + 1 < stmts.size(); ++k) q = fission(q, q.forward(stmts[k]).after());
-    Vectorizer v(width, memory, instructions);
     for (const Cursor& s : stmts) q = v.lower(q, s);
     return q;
   });

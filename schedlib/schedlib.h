@@ -26,6 +26,13 @@ struct VectorUnit {
   std::vector<exocpp::Proc> instructions;  // for vectorize: loads, stores, arithmetic, broadcasts
   exocpp::Proc zero;                       // reg = 0 on every lane
   exocpp::Proc fold;                       // scalar += every lane of reg, in lane order
+  // What argmax_lanes uses: |x| of a register (load, abs), the masked update of (best, index)
+  // lanes, the lane-wise merge of two such pairs, the fold of one into a scalar pair, the
+  // broadcasts of a scalar best and index, and the memory of a register of lane indices.
+  struct Argmax {
+    exocpp::Proc load, abs, update, merge, fold, broadcast_value, broadcast_index;
+    std::string index_memory;
+  } argmax;
 };
 
 // AVX-512 (hwlibs/x86) for "f32" (16 lanes) or "f64" (8 lanes).
@@ -68,11 +75,12 @@ struct ReduceLanesOptions {
   int registers = 4;
 };
 
-// A parallel reduction: the loop's sums (`acc += e`, acc fixed across the loop) split into
-// registers of lanes (rfactor: the lanes start at 0 and are folded into acc after the loop,
-// sums regrouped as reals), each step computes e on `registers` registers of w lanes with the
-// unit's instructions (vectorize of the lane loop), the registers added into acc in lane order
-// (the unit's fold), the last iterations scalar:
+// A parallel reduction: the loop's sums (`acc += e`, acc fixed across the loop; one or several)
+// split into registers of lanes (rfactor: the lanes start at 0 and are folded into acc after
+// the loop, sums regrouped as reals), each step computes e on `registers` registers of w lanes
+// with the unit's instructions (vectorize of the lane loop: an instruction may take a whole
+// lane body, branches included), the registers added into acc in lane order (the unit's fold),
+// the last iterations scalar:
 //
 //   acc = .. ; for i in seq(0, n): acc += e(i)   -->
 //   lanes : T[r, w] @ REG ; lanes = 0
@@ -80,5 +88,28 @@ struct ReduceLanesOptions {
 //   for v in seq(0, r): acc += lanes[v, 0] + ... + lanes[v, w - 1] ; for i in ..: acc += e(i)
 exocpp::Proc reduce_lanes(exocpp::Proc p, const exocpp::CursorLike& loop, const VectorUnit& unit,
                           const ReduceLanesOptions& opts = {});
+
+// The expressions `es` (equal expressions in the lane loop over `lane`) become the register
+// `name` of `width` lanes, filled by a lane loop of its own just before the loop that reads it
+// (still in DRAM: plain code fills it until replace or set_memory):
+//
+//   for ll in seq(0, w): .. e(ll) ..   -->   name : T[w] ; for ll: name[ll] = e(ll)
+//                                            for ll in seq(0, w): .. name[ll] ..
+//
+// Built from bind_expr, expand_dim, lift_alloc and fission.
+exocpp::Proc to_register(exocpp::Proc p, const std::vector<exocpp::Cursor>& es,
+                         const std::string& name, int width, const std::string& lane = "ll");
+
+struct ArgmaxLanesOptions {
+  // Registers of (best, index) lanes: independent compare-and-update chains per step.
+  int registers = 2;
+};
+
+// An argmax loop `for i in seq(lo, hi): if abs(x[i]) > best: best = abs(x[i]); idx = i` in
+// registers of lanes (rfactor_argmax: exact, ties and NaN included), each step one load, one
+// abs and one masked update per register, the registers merged lane-wise into one and folded
+// into (best, idx), the last iterations scalar.
+exocpp::Proc argmax_lanes(exocpp::Proc p, const exocpp::CursorLike& loop, const VectorUnit& unit,
+                          const ArgmaxLanesOptions& opts = {});
 
 }  // namespace schedlib

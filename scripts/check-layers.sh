@@ -7,8 +7,9 @@
 #   codegen   <- core
 #   driver    <- core, checker, codegen
 #   search    <- core, checker, rewrites, codegen, driver
-#   hwlibs, examples <- the public API (<exocpp/...>) and hardware libraries only
+#   hwlibs    <- the public API (<exocpp/...>) only
 #   schedlib  <- the public API and hardware libraries (a user-level scheduling library)
+#   examples  <- the public API, hardware libraries and schedlib
 #   blas      <- the public API, hardware libraries and schedlib (a library built with it)
 #
 # An include of a project folder ("core/x.h" or <core/x.h>) from a folder not allowed to see
@@ -26,7 +27,7 @@ declare -A allowed=(
   [driver]="core checker codegen"
   [search]="core checker rewrites codegen driver"
   [hwlibs]="exocpp"
-  [examples]="exocpp hwlibs"
+  [examples]="exocpp hwlibs schedlib"
   [schedlib]="exocpp hwlibs"
   [blas]="exocpp hwlibs schedlib"
 )

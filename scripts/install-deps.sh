@@ -15,7 +15,8 @@ packages=(
   libboost-graph-dev         # the proc call graph (codegen order)
   libomp-dev                 # OpenMP for `par` loops in generated C built with clang
   libopenblas-dev            # the SGEMM / DGEMM peer in bench/blas
-  libblas-dev                # the reference BLAS, which tests/examples compare i?amax and ?nrm2 with
+  libblas-dev                # the reference BLAS, which tests/blas compares exoblas with
+  libblas-test               # netlib's BLAS testers (xblat1s, ...), run against exoblas by tests/blas
   libeigen3-dev              # Eigen 3.4, the sparse matrix-vector peer in bench/value_control
   libdnnl-dev                # oneDNN, the int8 GEMM peer in bench/blas
   libhalide14-0-dev          # Halide 14, the image-pipeline peer in bench/pipelines

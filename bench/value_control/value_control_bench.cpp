@@ -1,11 +1,10 @@
 // The value-dependent kernels (examples/value_control) against their peers, side by side in one
-// run: isamax, idamax, snrm2 and dnrm2 against OpenBLAS (on the kernel it picks for this CPU:
-// the variables that pin it are dropped) at n = 10^3, 10^5 and 10^7, one thread; CSR sparse
+// run (i?amax and ?nrm2 are exoblas's: bench/blas/level1_bench.cpp): CSR sparse
 // matrix times vector (f32, f64) against Eigen 3.4's row-major SparseMatrix on a banded, a
 // uniform random and a power-law matrix of about 10^6 nonzeros, at one and two threads;
 // block-sparse SGEMM against exocpp's dense SGEMM at 2048^3, one thread.
 // Ratios > 1 mean exocpp is faster. Usage: value_control_bench [ROUNDS] [PART...], PART one of
-// iamax, nrm2, block_sparse, spmv (all when none is named), or c (print the i?amax kernels' C).
+// block_sparse, spmv (all when none is named), or c (print the spmv kernels' C).
 #include <cblas.h>
 #include <dlfcn.h>
 #include <omp.h>
@@ -44,69 +43,6 @@ std::vector<T> random_vector(int64_t n, uint64_t seed) {
 
 ArgValue buffer_of(const std::vector<double>& v, ScalarKind k) {
   return Buffer::from_values(k, {static_cast<int64_t>(v.size())}, v);
-}
-
-// Debian's reference BLAS (libblas3), whose answers the kernels are held to: the index i?amax
-// gives, and ?nrm2 within a few ulp. nullptr when it is not installed.
-void* reference_blas(const std::string& fortran_name) {
-  static void* lib = dlopen("/usr/lib/x86_64-linux-gnu/blas/libblas.so.3", RTLD_NOW | RTLD_LOCAL);
-  return lib ? dlsym(lib, fortran_name.c_str()) : nullptr;
-}
-
-// How exocpp's answer compares with the reference BLAS's on the benchmark's vector: "same" or
-// "differs" for an index, the distance in units in the last place for a norm.
-template <class T>
-std::string against_reference(const std::string& name, const std::vector<T>& x, double mine) {
-  void* f = reference_blas(name + "_");
-  if (!f) return "reference BLAS not found";
-  const int n = static_cast<int>(x.size()), inc = 1;
-  if (name.find("amax") != std::string::npos) {
-    const int want =
-        reinterpret_cast<int (*)(const int*, const T*, const int*)>(f)(&n, x.data(), &inc);
-    return mine == want - 1 ? "index = reference's" : "index differs from the reference's";
-  }
-  const T want = reinterpret_cast<T (*)(const int*, const T*, const int*)>(f)(&n, x.data(), &inc);
-  // The norm itself, summed in long double, to say which of the two the rounding moved.
-  long double sum = 0;
-  for (T e : x) sum += static_cast<long double>(e) * e;
-  const T exact = static_cast<T>(std::sqrt(sum));
-  const T ulp = std::nextafter(exact, std::numeric_limits<T>::infinity()) - exact;
-  char buf[96];
-  std::snprintf(buf, sizeof buf,
-                "%.0f ulp from the reference; from the exact norm: %.0f, reference %.0f",
-                std::fabs(T(mine) - want) / ulp, std::fabs(T(mine) - exact) / ulp,
-                std::fabs(want - exact) / ulp);
-  return buf;
-}
-
-template <class T>
-void level1(const std::string& name, ScalarKind elem, ScalarKind result, int rounds,
-            const std::function<double(int, const T*)>& peer) {
-  CompiledLibrary lib({value_control::scheduled(name)}, "vcb_" + name, native());
-  for (int64_t n : {int64_t(1000), int64_t(100000), int64_t(10000000)}) {
-    std::vector<T> x = random_vector<T>(n, 11);
-    std::vector<ArgValue> args = {n, buffer_of(std::vector<double>(x.begin(), x.end()), elem),
-                                  Buffer::scalar(result, 0)};
-    CompiledLibrary::PreparedCall call = lib.prepare(name, args);
-    // Enough calls per timed run that the smallest size takes a measurable time.
-    const int reps = static_cast<int>(std::max<int64_t>(1, 20000000 / n));
-    volatile double sink = 0;
-    std::vector<std::function<void()>> runs = {[&] {
-                                                 for (int r = 0; r < reps; ++r) call.run();
-                                               },
-                                               [&] {
-                                                 for (int r = 0; r < reps; ++r)
-                                                   sink =
-                                                       sink + peer(static_cast<int>(n), x.data());
-                                               }};
-    for (auto& f : runs) f();  // warm
-    std::vector<double> s = search::time_side_by_side(runs, rounds);
-    const double gbs = double(n) * sizeof(T) * reps / 1e9;
-    call.copy_back(args);
-    std::printf("%-7s n = %-9lld exocpp %7.2f GB/s  OpenBLAS %7.2f GB/s  ratio %.2fx  (%s)\n",
-                name.c_str(), static_cast<long long>(n), gbs / s[0], gbs / s[1], s[1] / s[0],
-                against_reference(name, x, std::get<Buffer>(args[2]).get({})).c_str());
-  }
 }
 
 // A CSR matrix of m rows and n columns.
@@ -239,21 +175,9 @@ int main(int argc, char** argv) {
   };
   auto run = [&](const char* part) { return parts.empty() || named(part); };
   if (named("c"))  // the scheduled kernels' C, to read what the benchmark times
-    for (const char* k : {"isamax", "idamax", "snrm2", "spmv_s"})
+    for (const char* k : {"spmv_s", "spmv_d"})
       std::printf("%s\n", compile_procs_to_c({value_control::scheduled(k)}, k).source.c_str());
   openblas_set_num_threads(1);
-  if (run("iamax")) {
-    level1<float>("isamax", ScalarKind::F32, ScalarKind::I32, rounds,
-                  [](int n, const float* x) { return double(cblas_isamax(n, x, 1)); });
-    level1<double>("idamax", ScalarKind::F64, ScalarKind::I32, rounds,
-                   [](int n, const double* x) { return double(cblas_idamax(n, x, 1)); });
-  }
-  if (run("nrm2")) {
-    level1<float>("snrm2", ScalarKind::F32, ScalarKind::F32, rounds,
-                  [](int n, const float* x) { return double(cblas_snrm2(n, x, 1)); });
-    level1<double>("dnrm2", ScalarKind::F64, ScalarKind::F64, rounds,
-                   [](int n, const double* x) { return cblas_dnrm2(n, x, 1); });
-  }
   omp_set_num_threads(1);
   std::printf("one core's measured f32 FMA peak: %.1f GFLOP/s\n", fma_peak_gflops<F32Lanes>());
   if (run("block_sparse")) block_sparse(rounds);

@@ -7,7 +7,7 @@ Routine rot() {
   return {real_variants("rot"), [](exocpp::Proc p, const schedlib::VectorUnit& u) {
             const exocpp::Cursor fast =
                 schedlib::specialize_unit_stride(p, "for i in _: _", {"x", "y"}, &p);
-            return schedlib::vectorize_interleaved(p, fast, u, {.interleave = 2});
+            return schedlib::vectorize_interleaved(p, fast, u, {.interleave = 4});
           }};
 }
 

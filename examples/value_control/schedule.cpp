@@ -25,18 +25,9 @@ Proc scheduled(const std::string& name) {
   return it->second;
 }
 
-Proc to_register(Proc p, const std::vector<Cursor>& es, const std::string& name, int width) {
-  p = bind_expr(p, std::vector<CursorLike>(es.begin(), es.end()), name);
-  p = expand_dim(p, name, std::to_string(width), "ll");
-  p = lift_alloc(p, name);
-  return fission(p, p.find(name + "[_] = _").after());
-}
-
 Proc schedule(const std::string& name) {
   Proc p = plain(name);
   if (name == "bs_sgemm") return schedule_block_sparse(p);
-  if (name == "isamax" || name == "idamax") return schedule_iamax(p, name == "idamax");
-  if (name == "snrm2" || name == "dnrm2") return schedule_nrm2(p, name == "dnrm2");
   if (name == "spmv_s" || name == "spmv_d") return schedule_spmv(p, name == "spmv_d");
   return p;
 }

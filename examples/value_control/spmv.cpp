@@ -3,6 +3,7 @@
 // nonzeros a load of val, a gather of x through col and a multiply-add; the lanes added into the
 // row's sum after the groups, the last nonzeros scalar. Shorter rows stay scalar.
 #include <hwlibs/x86/x86.h>
+#include <schedlib/schedlib.h>
 
 #include <vector>
 
@@ -28,8 +29,8 @@ Proc schedule_spmv(Proc p, bool f64) {
   p = rfactor(p, p.find_loop("j"), w, {.outer = "jo", .lane = "ll"});
   p = simplify(p);
   // The lanes' val elements loaded, their x elements gathered through col.
-  p = to_register(p, find_all(p.find_loop("jo"), "x[_]"), "xv", w);
-  p = to_register(p, find_all(p.find_loop("jo"), "val[_]"), "vv", w);
+  p = schedlib::to_register(p, find_all(p.find_loop("jo"), "x[_]"), "xv", w);
+  p = schedlib::to_register(p, find_all(p.find_loop("jo"), "val[_]"), "vv", w);
   for (const char* reg : {"acc_lanes", "xv", "vv"}) p = set_memory(p, reg, x86::AVX512);
   const std::vector<x86::InstrRef> instructions =
       f64 ? std::vector<x86::InstrRef>{x86::mm512_setzero_pd, x86::mm512_loadu_pd,

@@ -164,6 +164,7 @@ inline constexpr MemoryRef DRAM_ALIGNED{"DRAM_ALIGNED"};
   X(mm512_srli8_epi16)                    \
   X(mm512_slli8_epi16)                    \
   X(mm512_cvtepu16_epi32)                 \
+  X(mm512_cvtps_pd)                       \
   X(mm512_cvtepi32_epi16)                 \
   X(mm512_cvtusepi32_epi16)               \
   X(mm512_loadu_epi8)                     \

@@ -181,6 +181,86 @@ def muladd(n: size, a: f32[n] @ DRAM, b: f32[n] @ DRAM, c: f32[n] @ DRAM):
   }
 }
 
+// `acc += a[i] * b[i]` into a register: with a multiply-add in the list, its factors go to
+// registers and the strip is one multiply-add, before the product would be bound whole.
+TEST(X86Vectorize, AReductionOfAProductIntoARegisterUsesAMultiplyAdd) {
+  Proc plain = parse_plain(R"(
+def muladd(n: size, a: f32[n] @ DRAM, b: f32[n] @ DRAM, c: f32[n] @ DRAM):
+    for i in seq(0, n):
+        acc: f32 @ DRAM
+        acc = c[i]
+        acc += a[i] * b[i]
+        c[i] = acc
+)",
+                           "muladd");
+  Proc p = vectorize(plain, "i", 16, "AVX512",
+                     procs({&x86::mm512_loadu_ps, &x86::mm512_storeu_ps, &x86::mm512_mul_ps,
+                            &x86::mm512_reduce_add_wide_ps, &x86::mm512_fmadd_ps}));
+  EXPECT_TRUE(has(p, "mm512_fmadd_ps(")) << p;
+  EXPECT_FALSE(has(p, "mm512_mul_ps(")) << p;
+  for (int64_t n : {1, 16, 35}) {
+    EXPECT_EQ(compare_procs(plain, p, {{"n", n}}, 1), "") << "n = " << n;
+    if (__builtin_cpu_supports("avx512f")) {
+      EXPECT_EQ(compare_compiled_with_interpreter(p, {{"n", n}}, 4, native()), "") << "n = " << n;
+    }
+  }
+}
+
+// `y[i] += alpha * x[i]` into memory: staged in a register first, so that the multiply-add (with
+// alpha broadcast) takes the staged reduction.
+TEST(X86Vectorize, AReductionOfAProductIntoMemoryIsStagedForAMultiplyAdd) {
+  Proc plain = parse_plain(R"(
+def axpy(n: size, alpha: f32 @ DRAM, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        y[i] += alpha * x[i]
+)",
+                           "axpy");
+  Proc p = vectorize(
+      plain, "i", 16, "AVX512",
+      procs({&x86::mm512_loadu_ps, &x86::mm512_storeu_ps, &x86::mm512_mul_ps,
+             &x86::mm512_reduce_add_wide_ps, &x86::mm512_fmadd_ps, &x86::mm512_set1_scalar_ps}));
+  EXPECT_TRUE(has(p, "mm512_fmadd_ps(")) << p;
+  EXPECT_TRUE(has(p, "mm512_storeu_ps(y[16 * io:16 * io + 16]")) << p;
+  for (int64_t n : {1, 16, 35}) {
+    EXPECT_EQ(compare_procs(plain, p, {{"n", n}}, 1), "") << "n = " << n;
+    if (__builtin_cpu_supports("avx512f")) {
+      EXPECT_EQ(compare_compiled_with_interpreter(p, {{"n", n}}, 4, native()), "") << "n = " << n;
+    }
+  }
+}
+
+// A body of several statements that one instruction computes whole becomes that instruction,
+// before the body is split into a strip per statement (the list has nothing for either alone).
+TEST(X86Vectorize, ABodyOneInstructionComputesWholeBecomesIt) {
+  Proc plain = parse_plain(R"(
+def squares(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
+    for i in seq(0, n):
+        t: f32 @ DRAM
+        t = x[i]
+        y[i] = t * t
+)",
+                           "squares");
+  Proc whole = parse_plain(R"(
+@instr("{t_data} = _mm512_loadu_ps(&{x_data}); _mm512_storeu_ps(&{y_data}, _mm512_mul_ps({t_data}, {t_data}));", c_global="#include <immintrin.h>")
+def load_square_store(t: [f32][16] @ AVX512, x: [f32][16] @ DRAM, y: [f32][16] @ DRAM):
+    assert stride(t, 0) == 1
+    assert stride(x, 0) == 1
+    assert stride(y, 0) == 1
+    for i in seq(0, 16):
+        t[i] = x[i]
+        y[i] = t[i] * t[i]
+)",
+                           "load_square_store");
+  Proc p = vectorize(plain, "i", 16, "AVX512", {whole});
+  EXPECT_TRUE(has(p, "load_square_store(t[0:16], x[16 * io:16 * io + 16]")) << p;
+  for (int64_t n : {1, 16, 35}) {
+    EXPECT_EQ(compare_procs(plain, p, {{"n", n}}, 1), "") << "n = " << n;
+    if (__builtin_cpu_supports("avx512f")) {
+      EXPECT_EQ(compare_compiled_with_interpreter(p, {{"n", n}}, 4, native()), "") << "n = " << n;
+    }
+  }
+}
+
 // A reduction into memory that no instruction takes is refused, naming the statement.
 TEST(X86Vectorize, RefusesAReductionIntoMemoryNoInstructionTakes) {
   Proc plain = parse_plain(R"(

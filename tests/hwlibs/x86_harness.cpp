@@ -108,7 +108,7 @@ InstrMeaning meaning_of(const std::string& instr_name) {
                                 instr_name);
   m.src_elem = m.elem;
   // A conversion names its source type first: cvtepu16_epi32, cvtepi32_epi16, cvtusepi32_epi16,
-  // cvtepu8_epi16, cvtepi16_epi8.
+  // cvtepu8_epi16, cvtepi16_epi8, cvtps_pd.
   if (strip_prefix(s, "cvtus")) {
     m.op = "cvtus";
     s = "cvt" + s;
@@ -124,6 +124,9 @@ InstrMeaning meaning_of(const std::string& instr_name) {
     s = "cvt";
   } else if (strip_prefix(s, "cvtepi16")) {
     m.src_elem = ScalarKind::UI16;
+    s = "cvt";
+  } else if (strip_prefix(s, "cvtps")) {
+    m.src_elem = ScalarKind::F32;
     s = "cvt";
   }
   m.width = bits / std::max(bits_of(m.elem), bits_of(m.src_elem));
@@ -348,7 +351,7 @@ void apply_reference(const std::string& instr_name, std::map<std::string, ArgVal
     }
     if (m.op == "setzero")
       v = 0.0;
-    else if (m.op == "loadu" || m.op == "storeu" || m.op == "set1")
+    else if (m.op == "loadu" || m.op == "storeu" || m.op == "set1" || m.op == "cvt")
       v = in(0, i);
     else if (m.op == "fmadd")
       v = old + in(0, i) * in(1, i);

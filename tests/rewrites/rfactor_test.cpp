@@ -51,6 +51,21 @@ TEST(Rfactor, LeavesAPerIterationReductionAlone) {
   expect_equivalent(p, q);
 }
 
+TEST(Rfactor, NamesTheLaneBuffersWithTheSuffixAsked) {
+  // A second rfactor of the first one's fold loop (a lane-wise merge) needs a name of its own:
+  // `s_lanes` is taken.
+  Proc p = parse_proc(R"(def dot(n: size, x: f32[n] @ DRAM, y: f32[n] @ DRAM, s: f32 @ DRAM):
+    for i in seq(0, n):
+        s += x[i] * y[i]
+)");
+  Proc q = rfactor(p, "for i in _: _", 8);
+  Proc r = rfactor(q, q.find("s += s_lanes[_]").parent(), 4,
+                   {.outer = "g", .lane = "m", .suffix = "_merged"});
+  EXPECT_TRUE(has(r, "s_merged: f32[4] @ DRAM")) << r;
+  EXPECT_TRUE(has(r, "s_merged[m] += s_lanes[4 * g + m]")) << r;
+  expect_equivalent(p, r);
+}
+
 TEST(Rfactor, RefusesAnAccumulatorTheLoopReads) {
   Proc p = parse_proc(R"(def f(n: size, x: f32[n] @ DRAM, s: f32 @ DRAM):
     for i in seq(0, n):
