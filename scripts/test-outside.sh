@@ -4,8 +4,9 @@
 # (its kernel library is scheduled at build time by exocpp_add_library) and runs its program,
 # which checks the generated saxpy against a plain loop. Then tunes saxpy with the installed
 # `exocpp tune` into a database and builds it again with that database (TUNE_DB): the build must
-# apply the tuned schedule, and the program pass again. The prefix and the builds are removed on
-# exit. Run by scripts/test.sh after the test suites.
+# apply the tuned schedule, and the program pass again. Then builds examples/outside_blas/blas_app.c
+# with plain `cc` against OpenBLAS and against the installed exoblas and compares their output.
+# The prefix and the builds are removed on exit. Run by scripts/test.sh after the test suites.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=$(cd "${1:-build}" && pwd)
@@ -31,6 +32,17 @@ if ! grep -q "saxpy: the tuned schedule from $tmp/tune.sqlite" "$tmp/tuned.log";
   exit 1
 fi
 "$tmp/tuned/saxpy_app"
+# A C program written against CBLAS links the installed exoblas with plain `cc`, in place of
+# OpenBLAS, and prints the same answers.
+cc -O2 -Wall -Werror examples/outside_blas/blas_app.c -I/usr/include/x86_64-linux-gnu/openblas-pthread \
+  -lopenblas -o "$tmp/blas_app_openblas"
+cc -O2 -Wall -Werror examples/outside_blas/blas_app.c -I"$tmp/prefix/include/exoblas" \
+  -L"$tmp/prefix/lib" -lexoblas -Wl,-rpath,"$tmp/prefix/lib" -o "$tmp/blas_app_exoblas"
+if ! diff <("$tmp/blas_app_openblas") <("$tmp/blas_app_exoblas"); then
+  echo "test-outside: the CBLAS program gives other answers with exoblas than with OpenBLAS" >&2
+  exit 1
+fi
 # The installed program runs from the prefix, without the build tree.
 "$tmp/prefix/bin/exocpp" --version
-echo "test-outside: examples/outside built and ran against the installed exocpp, by hand and tuned"
+echo "test-outside: examples/outside built and ran against the installed exocpp, by hand and tuned;"
+echo "test-outside: a CBLAS program linked the installed exoblas in place of OpenBLAS, same answers"
