@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git
+  ccache                     # scripts/build.sh compiles through it when present
   clang libclang-rt-14-dev   # libFuzzer for the parser fuzzer
   clang-format               # scripts/check-format.sh (version 14, Debian 12's)
   libgtest-dev libgmock-dev libbenchmark-dev
