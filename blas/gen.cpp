@@ -22,7 +22,9 @@ int main(int argc, char** argv) {
   try {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<exocpp::Proc> procs;
-    for (const exoblas::Routine& r : exoblas::level1())
+    std::vector<exoblas::Routine> routines = exoblas::level1();
+    for (exoblas::Routine& r : exoblas::level2()) routines.push_back(std::move(r));
+    for (const exoblas::Routine& r : routines)
       for (const exoblas::Variant& v : r.variants) {
         procs.push_back(exoblas::build(r, v));
         if (print) std::cout << procs.back() << "\n";

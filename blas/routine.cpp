@@ -4,6 +4,8 @@
 #include <hwlibs/embedded_exo.h>
 #include <hwlibs/x86/x86.h>
 
+#include <stdexcept>
+
 namespace exoblas {
 
 namespace detail {
@@ -26,6 +28,13 @@ const Module& specs() {
 
 std::vector<Variant> real_variants(const std::string& name) {
   return {{"exoblas_s" + name, name, "f32"}, {"exoblas_d" + name, name, "f64"}};
+}
+
+Cursor inner_loop(const Cursor& loop) {
+  const Cursor body = loop.body();
+  for (int k = 0; k < body.size(); ++k)
+    if (body[k].stmt().as<ForNode>()) return body[k];
+  throw std::invalid_argument("exoblas: no loop directly inside " + loop.current_line());
 }
 
 Proc build(const Routine& r, const Variant& v) {

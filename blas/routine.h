@@ -1,6 +1,6 @@
 // exoblas's routines as the generator sees them: each a plain proc (the specification, in the
-// procedure language: level1/<routine>.exo, embedded at build time) and a few lines of schedule
-// that call schedlib (level1/<routine>.cpp, schedlib/schedlib.h).
+// procedure language: level<k>/<routine>.exo, embedded at build time) and a few lines of schedule
+// that call schedlib (level<k>/<routine>.cpp, schedlib/schedlib.h).
 // The generator (gen.cpp) makes every variant, schedules it and emits the kernels' C; the
 // interface (interface/*.c) puts BLAS's and CBLAS's conventions on them.
 #pragma once
@@ -32,8 +32,13 @@ struct Routine {
 // The two real precisions' variants of the spec `name`: exoblas_s<name>, exoblas_d<name>.
 std::vector<Variant> real_variants(const std::string& name);
 
-// Every routine of level 1 (level1/*.cpp), in the order the header lists them.
+// Every routine of level 1 (level1/*.cpp) and of level 2 (level2/*.cpp: one Routine per spec
+// proc, a file per family), in the order the header lists them.
 std::vector<Routine> level1();
+std::vector<Routine> level2();
+
+// The first loop among the statements of `loop`'s body (a loop nested directly in it).
+exocpp::Cursor inner_loop(const exocpp::Cursor& loop);
 
 // Every spec of the embedded .exo files, parsed once.
 const exocpp::Module& specs();

@@ -10,6 +10,7 @@
 // fission, set_memory), each of those strips is selected the same way, and s is offered again.
 // A strip that no instruction takes and that has nothing left to bind is refused, naming it.
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 #include "core/cursor_inspection.h"
@@ -19,6 +20,8 @@
 #include "rewrites/buffers.h"
 #include "rewrites/composites.h"
 #include "rewrites/internal/code_uses.h"
+#include "rewrites/internal/edit.h"
+#include "rewrites/internal/expr_build.h"
 #include "rewrites/internal/names.h"
 #include "rewrites/internal/operation.h"
 #include "rewrites/internal/targets.h"
@@ -175,32 +178,40 @@ class Vectorizer {
     return std::nullopt;
   }
 
-  // A reduction into memory whose last index walks the lanes, `Y[.., e + xi] += v[xi]`, that no
-  // instruction takes whole (none adds into memory): the w elements it touches are staged in a
-  // register around the strip (stage_mem: a load strip, the reduction into the register, a store
-  // strip), and each of the three strips is lowered in turn. nullopt when `s` is not of that
-  // form.
+  // A reduction into memory one of whose indices walks the lanes, `Y[.., e + xi] += v[xi]` or
+  // `A[e + xi, j] += v[xi]`, that no instruction takes whole (none adds into memory): the w
+  // elements it touches are staged in a register around the strip (stage_mem: a load strip, the
+  // reduction into the register, a store strip), and each of the three strips is lowered in turn.
+  // nullopt when `s` is not of that form.
   std::optional<Proc> stage_reduction(Proc p, const Cursor& s, const Sym& xi) {
     const ReduceNode* r = s.stmt().as<ReduceNode>();
     if (!r || r->idx.empty() || rw::mem_of(p, r->name) == memory_) return std::nullopt;
-    std::string win = r->name.name() + "[";
-    for (size_t d = 0; d + 1 < r->idx.size(); ++d) {
-      if (mentions(r->idx[d], xi)) return std::nullopt;
-      win += to_string(r->idx[d]) + ", ";
-    }
-    // The last index: xi itself, or e + xi with e free of xi.
-    const Expr& last = r->idx.back();
-    std::string lo = "0";
-    auto is_xi = [&xi](const Expr& e) {
-      const ReadNode* rd = e.as<ReadNode>();
-      return rd && rd->name == xi && rd->idx.empty();
+    // One index walks the lanes: xi itself, or e + xi with e free of xi (the last one of a
+    // row-major buffer, the first of a column-major window); the others are free of xi.
+    // xi, or a sum (or difference) in which xi is one added term and no other term mentions it.
+    std::function<bool(const Expr&)> walks_lanes = [&](const Expr& e) {
+      if (const ReadNode* rd = e.as<ReadNode>()) return rd->name == xi && rd->idx.empty();
+      const BinOpNode* b = e.as<BinOpNode>();
+      if (b && b->op == BinOpKind::Sub) return walks_lanes(b->lhs) && !mentions(b->rhs, xi);
+      if (!b || b->op != BinOpKind::Add) return false;
+      return (walks_lanes(b->lhs) && !mentions(b->rhs, xi)) ||
+             (walks_lanes(b->rhs) && !mentions(b->lhs, xi));
     };
-    if (const BinOpNode* b = last.as<BinOpNode>();
-        b && b->op == BinOpKind::Add && is_xi(b->rhs) && !mentions(b->lhs, xi))
-      lo = to_string(b->lhs);
-    else if (!is_xi(last))
-      return std::nullopt;
-    win += lo + ":" + lo + " + " + std::to_string(width_) + "]";
+    std::string win = r->name.name() + "[";
+    bool lanes_found = false;
+    for (size_t d = 0; d < r->idx.size(); ++d) {
+      const Expr& ix = r->idx[d];
+      win += d ? ", " : "";
+      if (!mentions(ix, xi)) {
+        win += to_string(ix);
+        continue;
+      }
+      if (!walks_lanes(ix) || lanes_found) return std::nullopt;
+      lanes_found = true;
+      const std::string lo = to_string(rw::substitute(ix, {{xi, rw::int_const(0)}}));
+      win += lo + ":" + lo + " + " + std::to_string(width_);
+    }
+    win += "]";
     const std::string name = rw::unused_name(p, "acc" + std::to_string(counter_++));
     const Cursor strip = s.parent();
     p = stage_mem(p, strip, win, name);

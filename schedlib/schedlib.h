@@ -41,9 +41,10 @@ const VectorUnit& avx512(const std::string& type);
 // Every argument and allocation of precision R in `p` set to `type` (set_precision on each).
 exocpp::Proc with_precision(exocpp::Proc p, const std::string& type);
 
-// Specialize `block` on every window argument of `windows` having unit stride in dimension 0:
+// Specialize `block` on every window argument of `windows` having unit stride in its last
+// dimension (adjacent elements along it):
 //
-//   B   -->   if stride(x, 0) == 1 and stride(y, 0) == 1: B  else: B
+//   B   -->   if stride(x, 0) == 1 and stride(A, 1) == 1: B  else: B
 //
 // so the first copy may be vectorized (the instructions' `stride(_, 0) == 1` asserts are proved
 // from the condition) while the second keeps the plain code for any increment, 0 and negative

@@ -13,9 +13,15 @@ Cursor specialize_unit_stride(const Proc& p, const CursorLike& block,
                               const std::vector<std::string>& windows, Proc* out) {
   if (windows.empty())
     throw std::invalid_argument("schedlib::specialize_unit_stride: no window named");
+  // Each window's last dimension: the one whose elements are adjacent in a row-major layout
+  // (for a matrix stored by columns, viewed as [columns, rows], down a column).
   std::string cond;
-  for (const std::string& w : windows)
-    cond += (cond.empty() ? "" : " and ") + ("stride(" + w + ", 0) == 1");
+  for (const std::string& w : windows) {
+    const Cursor arg = p.find_alloc_or_arg(w);
+    const int last = arg.type().rank() - 1;
+    cond +=
+        (cond.empty() ? "" : " and ") + ("stride(" + w + ", " + std::to_string(last) + ") == 1");
+  }
   const Cursor target = internal::resolve(p, block, TargetKind::Block);
   *out = specialize(p, target, {cond});
   // specialize leaves `if cond: B else: B` where the block was: its first branch is the copy.

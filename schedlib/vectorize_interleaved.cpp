@@ -1,5 +1,6 @@
 // schedlib::vectorize_interleaved (schedlib.h): vectorize with a vector tail and a scalar one,
-// k strips a step, from divide_loop, vectorize, expand_dim, lift_alloc, fission and unroll_loop.
+// k strips a step, from shift_loop, divide_loop, vectorize, expand_dim, lift_alloc, fission and
+// unroll_loop.
 #include <stdexcept>
 
 #include "internal.h"
@@ -26,7 +27,12 @@ Proc vectorize_interleaved(Proc p, const CursorLike& loop_like, const VectorUnit
                            const InterleaveOptions& opts) {
   if (opts.interleave < 1)
     throw std::invalid_argument("schedlib::vectorize_interleaved: interleave must be >= 1");
-  const Cursor loop = internal::resolve(p, loop_like, TargetKind::Loop);
+  Cursor loop = internal::resolve(p, loop_like, TargetKind::Loop);
+  // divide_loop counts from 0: a loop over seq(lo, hi) first becomes seq(0, hi - lo).
+  if (loop.lo().to_string() != "0") {
+    p = shift_loop(p, loop, "0");
+    loop = p.forward(loop);
+  }
   const int w = unit.width, k = opts.interleave;
   if (k == 1) return vectorize(p, loop, w, unit.memory, unit.instructions, {.tail = Tail::Cut});
   const std::string i = loop.name();

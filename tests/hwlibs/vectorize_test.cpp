@@ -229,6 +229,28 @@ def axpy(n: size, alpha: f32 @ DRAM, x: f32[n] @ DRAM, y: f32[n] @ DRAM):
   }
 }
 
+// A reduction whose lanes run down the first index (`A[i + 1, 0] += x[i] * x[0]`, as in a column
+// of a column-major window; here a tensor whose rows are one element, so that its first stride
+// is 1): the lanes of that dimension are staged in a register.
+TEST(X86Vectorize, AReductionAlongTheFirstIndexIsStaged) {
+  Proc plain = parse_plain(R"(
+def column(m: size, x: f32[m] @ DRAM, A: f32[m + 1, 1] @ DRAM):
+    for i in seq(0, m):
+        A[i + 1, 0] += x[i] * x[0]
+)",
+                           "column");
+  Proc p = vectorize(plain, "i", 16, "AVX512",
+                     procs({&x86::mm512_loadu_ps, &x86::mm512_storeu_ps, &x86::mm512_fmadd_ps,
+                            &x86::mm512_set1_scalar_ps}));
+  EXPECT_TRUE(has(p, "mm512_storeu_ps(A[16 * io + 1:16 * io + 17, 0]")) << p;
+  for (int64_t m : {1, 17, 40}) {
+    EXPECT_EQ(compare_procs(plain, p, {{"m", m}}, 1), "") << "m = " << m;
+    if (__builtin_cpu_supports("avx512f")) {
+      EXPECT_EQ(compare_compiled_with_interpreter(p, {{"m", m}}, 4, native()), "") << "m = " << m;
+    }
+  }
+}
+
 // A body of several statements that one instruction computes whole becomes that instruction,
 // before the body is split into a strip per statement (the list has nothing for either alone).
 TEST(X86Vectorize, ABodyOneInstructionComputesWholeBecomesIt) {
