@@ -30,11 +30,29 @@ std::vector<Variant> real_variants(const std::string& name) {
   return {{"exoblas_s" + name, name, "f32"}, {"exoblas_d" + name, name, "f64"}};
 }
 
+namespace {
+
+// The first loop in `block`, or nested in one of its ifs (then-branch, then else-branch).
+Cursor first_loop_in(const Cursor& block) {
+  for (int k = 0; k < block.size(); ++k) {
+    const Cursor s = block[k];
+    if (s.stmt().as<ForNode>()) return s;
+    if (s.stmt().as<IfNode>()) {
+      if (Cursor c = first_loop_in(s.body()); c.is_valid()) return c;
+      if (s.orelse().is_valid())
+        if (Cursor c = first_loop_in(s.orelse()); c.is_valid()) return c;
+    }
+  }
+  return Cursor();
+}
+
+}  // namespace
+
 Cursor inner_loop(const Cursor& loop) {
-  const Cursor body = loop.body();
-  for (int k = 0; k < body.size(); ++k)
-    if (body[k].stmt().as<ForNode>()) return body[k];
-  throw std::invalid_argument("exoblas: no loop directly inside " + loop.current_line());
+  const Cursor c = first_loop_in(loop.body());
+  if (!c.is_valid())
+    throw std::invalid_argument("exoblas: no loop directly inside " + loop.current_line());
+  return c;
 }
 
 Proc build(const Routine& r, const Variant& v) {

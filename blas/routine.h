@@ -37,7 +37,8 @@ std::vector<Variant> real_variants(const std::string& name);
 std::vector<Routine> level1();
 std::vector<Routine> level2();
 
-// The first loop among the statements of `loop`'s body (a loop nested directly in it).
+// The first loop among the statements of `loop`'s body, or in an if among them (a loop nested
+// directly in it, perhaps behind a test such as trmv's `if x[j] == 0.0: pass else:`).
 exocpp::Cursor inner_loop(const exocpp::Cursor& loop);
 
 // Every spec of the embedded .exo files, parsed once.

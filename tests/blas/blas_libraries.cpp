@@ -1,5 +1,5 @@
-// Loads the reference BLAS and the library under test with dlopen and binds their level-1
-// symbols (blas_libraries.h).
+// Loads the reference BLAS and the library under test with dlopen and binds their level-1 and
+// level-2 symbols (blas_libraries.h).
 #include "blas_libraries.h"
 
 #include <dlfcn.h>
@@ -11,21 +11,28 @@
 namespace exoblas_test {
 namespace {
 
+// Binds symbols of one library, recording those it lacks in `missing`.
 class Binder {
  public:
-  Binder(void* handle, BlasLibrary& lib) : handle_(handle), lib_(lib) {}
+  Binder(void* handle, BlasLibrary& lib, std::vector<std::string>& missing)
+      : handle_(handle), lib_(lib), missing_(missing) {}
 
   template <class R, class... Args>
   void operator()(Symbol<R(Args...)>& symbol, const std::string& name) {
     // dlsym gives a data pointer; POSIX guarantees it converts to a function pointer.
     auto fn = reinterpret_cast<R (*)(Args...)>(dlsym(handle_, name.c_str()));
-    if (!fn) lib_.missing.push_back(name);
+    if (!fn) missing_.push_back(name);
     symbol = Symbol<R(Args...)>(fn, name, &lib_.path);
+  }
+  void operator()(int*& variable, const std::string& name) {
+    variable = static_cast<int*>(dlsym(handle_, name.c_str()));
+    if (!variable) missing_.push_back(name);
   }
 
  private:
   void* handle_;
   BlasLibrary& lib_;
+  std::vector<std::string>& missing_;
 };
 
 template <class T>
@@ -64,6 +71,47 @@ void bind_cblas(Binder& bind, CblasLevel1<T>& f, const std::string& p,
   bind(f.complex_nrm2, c + complex_p + "nrm2");  // cblas_scnrm2, cblas_dznrm2
 }
 
+template <class T>
+void bind_fortran2(Binder& bind, FortranLevel2<T>& f, const std::string& p) {
+  bind(f.gemv, p + "gemv_");
+  bind(f.gbmv, p + "gbmv_");
+  bind(f.symv, p + "symv_");
+  bind(f.sbmv, p + "sbmv_");
+  bind(f.spmv, p + "spmv_");
+  bind(f.trmv, p + "trmv_");
+  bind(f.tbmv, p + "tbmv_");
+  bind(f.tpmv, p + "tpmv_");
+  bind(f.trsv, p + "trsv_");
+  bind(f.tbsv, p + "tbsv_");
+  bind(f.tpsv, p + "tpsv_");
+  bind(f.ger, p + "ger_");
+  bind(f.syr, p + "syr_");
+  bind(f.spr, p + "spr_");
+  bind(f.syr2, p + "syr2_");
+  bind(f.spr2, p + "spr2_");
+}
+
+template <class T>
+void bind_cblas2(Binder& bind, CblasLevel2<T>& f, const std::string& p) {
+  const std::string c = "cblas_" + p;
+  bind(f.gemv, c + "gemv");
+  bind(f.gbmv, c + "gbmv");
+  bind(f.symv, c + "symv");
+  bind(f.sbmv, c + "sbmv");
+  bind(f.spmv, c + "spmv");
+  bind(f.trmv, c + "trmv");
+  bind(f.tbmv, c + "tbmv");
+  bind(f.tpmv, c + "tpmv");
+  bind(f.trsv, c + "trsv");
+  bind(f.tbsv, c + "tbsv");
+  bind(f.tpsv, c + "tpsv");
+  bind(f.ger, c + "ger");
+  bind(f.syr, c + "syr");
+  bind(f.spr, c + "spr");
+  bind(f.syr2, c + "syr2");
+  bind(f.spr2, c + "spr2");
+}
+
 // Loads `path` once; a failure to load is remembered and thrown on every call.
 class Loaded {
  public:
@@ -75,7 +123,7 @@ class Loaded {
       error_ = "cannot load the BLAS library " + lib_.path + ": " + (why ? why : "dlopen failed");
       return;
     }
-    Binder bind(handle, lib_);
+    Binder bind(handle, lib_, lib_.missing);
     bind_fortran(bind, lib_.s, "s");
     bind_fortran(bind, lib_.d, "d");
     bind(lib_.sdsdot, "sdsdot_");
@@ -84,6 +132,13 @@ class Loaded {
     bind_cblas(bind, lib_.cblas_d, "d", "dz");
     bind(lib_.cblas_sdsdot, "cblas_sdsdot");
     bind(lib_.cblas_dsdot, "cblas_dsdot");
+    Binder bind2(handle, lib_, lib_.missing_level2);
+    bind_fortran2(bind2, lib_.s2, "s");
+    bind_fortran2(bind2, lib_.d2, "d");
+    bind_cblas2(bind2, lib_.cblas_s2, "s");
+    bind_cblas2(bind2, lib_.cblas_d2, "d");
+    bind2(lib_.row_major_strg, "RowMajorStrg");
+    bind2(lib_.cblas_call_from_c, "CBLAS_CallFromC");
   }
   const BlasLibrary& get() const {
     if (!error_.empty()) throw std::runtime_error(error_);

@@ -1,6 +1,6 @@
 /* exoblas's CBLAS interface: the names and signatures of netlib's cblas.h for what exoblas
- * implements (level 1 in single and double precision, and the real-valued complex norms the
- * CBLAS testers call). The Fortran BLAS symbols (saxpy_, ...) are exported too, with gfortran's
+ * implements (levels 1 and 2 in single and double precision, and the real-valued complex norms
+ * the CBLAS testers call). The Fortran BLAS symbols (saxpy_, ...) are exported too, with gfortran's
  * calling convention. Link with -lexoblas. */
 #ifndef EXOBLAS_CBLAS_H
 #define EXOBLAS_CBLAS_H
@@ -63,6 +63,96 @@ void cblas_drot(const int N, double *X, const int incX, double *Y, const int inc
 void cblas_drotm(const int N, double *X, const int incX, double *Y, const int incY,
                  const double *P);
 void cblas_dscal(const int N, const double alpha, double *X, const int incX);
+
+/* Level 2, single precision. */
+void cblas_sgemv(const CBLAS_LAYOUT layout, const CBLAS_TRANSPOSE TransA, const int M, const int N,
+                 const float alpha, const float *A, const int lda, const float *X, const int incX,
+                 const float beta, float *Y, const int incY);
+void cblas_sgbmv(const CBLAS_LAYOUT layout, const CBLAS_TRANSPOSE TransA, const int M, const int N,
+                 const int KL, const int KU, const float alpha, const float *A, const int lda,
+                 const float *X, const int incX, const float beta, float *Y, const int incY);
+void cblas_ssymv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const float alpha,
+                 const float *A, const int lda, const float *X, const int incX, const float beta,
+                 float *Y, const int incY);
+void cblas_ssbmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const int K,
+                 const float alpha, const float *A, const int lda, const float *X, const int incX,
+                 const float beta, float *Y, const int incY);
+void cblas_sspmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const float alpha,
+                 const float *Ap, const float *X, const int incX, const float beta, float *Y,
+                 const int incY);
+void cblas_strmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA,
+                 const CBLAS_DIAG Diag, const int N, const float *A, const int lda, float *X,
+                 const int incX);
+void cblas_stbmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA,
+                 const CBLAS_DIAG Diag, const int N, const int K, const float *A, const int lda,
+                 float *X, const int incX);
+void cblas_stpmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA,
+                 const CBLAS_DIAG Diag, const int N, const float *Ap, float *X, const int incX);
+void cblas_strsv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA,
+                 const CBLAS_DIAG Diag, const int N, const float *A, const int lda, float *X,
+                 const int incX);
+void cblas_stbsv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA,
+                 const CBLAS_DIAG Diag, const int N, const int K, const float *A, const int lda,
+                 float *X, const int incX);
+void cblas_stpsv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA,
+                 const CBLAS_DIAG Diag, const int N, const float *Ap, float *X, const int incX);
+void cblas_sger(const CBLAS_LAYOUT layout, const int M, const int N, const float alpha,
+                const float *X, const int incX, const float *Y, const int incY, float *A,
+                const int lda);
+void cblas_ssyr(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const float alpha,
+                const float *X, const int incX, float *A, const int lda);
+void cblas_sspr(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const float alpha,
+                const float *X, const int incX, float *Ap);
+void cblas_ssyr2(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const float alpha,
+                 const float *X, const int incX, const float *Y, const int incY, float *A,
+                 const int lda);
+void cblas_sspr2(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const float alpha,
+                 const float *X, const int incX, const float *Y, const int incY, float *Ap);
+
+/* Level 2, double precision. */
+void cblas_dgemv(const CBLAS_LAYOUT layout, const CBLAS_TRANSPOSE TransA, const int M, const int N,
+                 const double alpha, const double *A, const int lda, const double *X,
+                 const int incX, const double beta, double *Y, const int incY);
+void cblas_dgbmv(const CBLAS_LAYOUT layout, const CBLAS_TRANSPOSE TransA, const int M, const int N,
+                 const int KL, const int KU, const double alpha, const double *A, const int lda,
+                 const double *X, const int incX, const double beta, double *Y, const int incY);
+void cblas_dsymv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const double alpha,
+                 const double *A, const int lda, const double *X, const int incX, const double beta,
+                 double *Y, const int incY);
+void cblas_dsbmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const int K,
+                 const double alpha, const double *A, const int lda, const double *X,
+                 const int incX, const double beta, double *Y, const int incY);
+void cblas_dspmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const double alpha,
+                 const double *Ap, const double *X, const int incX, const double beta, double *Y,
+                 const int incY);
+void cblas_dtrmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA,
+                 const CBLAS_DIAG Diag, const int N, const double *A, const int lda, double *X,
+                 const int incX);
+void cblas_dtbmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA,
+                 const CBLAS_DIAG Diag, const int N, const int K, const double *A, const int lda,
+                 double *X, const int incX);
+void cblas_dtpmv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA,
+                 const CBLAS_DIAG Diag, const int N, const double *Ap, double *X, const int incX);
+void cblas_dtrsv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA,
+                 const CBLAS_DIAG Diag, const int N, const double *A, const int lda, double *X,
+                 const int incX);
+void cblas_dtbsv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA,
+                 const CBLAS_DIAG Diag, const int N, const int K, const double *A, const int lda,
+                 double *X, const int incX);
+void cblas_dtpsv(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA,
+                 const CBLAS_DIAG Diag, const int N, const double *Ap, double *X, const int incX);
+void cblas_dger(const CBLAS_LAYOUT layout, const int M, const int N, const double alpha,
+                const double *X, const int incX, const double *Y, const int incY, double *A,
+                const int lda);
+void cblas_dsyr(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const double alpha,
+                const double *X, const int incX, double *A, const int lda);
+void cblas_dspr(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const double alpha,
+                const double *X, const int incX, double *Ap);
+void cblas_dsyr2(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const double alpha,
+                 const double *X, const int incX, const double *Y, const int incY, double *A,
+                 const int lda);
+void cblas_dspr2(const CBLAS_LAYOUT layout, const CBLAS_UPLO Uplo, const int N, const double alpha,
+                 const double *X, const int incX, const double *Y, const int incY, double *Ap);
 
 /* Reports an illegal argument of routine rout (its position p, 1-based) and, in the reference,
  * stops the program; a program may define its own. */
