@@ -37,5 +37,18 @@ int main(void) {
     sumd += xd[i] + yd[i];
   }
   printf("after axpy, scal: %.6g; after axpy, rot: %.6g\n", sum, sumd);
+  /* Level 2 on a 20 x 15 column-major matrix with a leading dimension of 23, and its row-major
+   * reading through the same storage. */
+  static float mat[23 * 15], v[20], w[20];
+  for (int i = 0; i < 23 * 15; ++i) mat[i] = (float)((i * 7) % 11 - 5) / 4.0f;
+  for (int i = 0; i < 20; ++i) v[i] = w[i] = (float)(i % 3) - 1.0f;
+  cblas_sgemv(CblasColMajor, CblasNoTrans, 20, 15, 0.5f, mat, 23, v, 1, 2.0f, w, 1);
+  cblas_sgemv(CblasRowMajor, CblasNoTrans, 15, 20, -1.0f, mat, 23, w, 1, 0.0f, v, 1);
+  cblas_sger(CblasColMajor, 20, 15, 0.25f, w, 1, v, 1, mat, 23);
+  cblas_strsv(CblasColMajor, CblasUpper, CblasNoTrans, CblasUnit, 15, mat, 23, v, 1);
+  double s2 = 0;
+  for (int i = 0; i < 23 * 15; ++i) s2 += mat[i];
+  for (int i = 0; i < 15; ++i) s2 += v[i] + w[i];
+  printf("level 2: %.5g\n", s2);
   return 0;
 }
