@@ -6,9 +6,7 @@
 #include <stddef.h>
 
 #include "exoblas_kernels.h"
-
-#define EXOBLAS_CAT3_(a, b, c) a##b##c
-#define EXOBLAS_CAT3(a, b, c) EXOBLAS_CAT3_(a, b, c)
+#include "names.h"
 
 /* xerbla.c: the reference's error handler (interposable: netlib's testers define their own) and
  * netlib CBLAS's globals, which every CBLAS routine sets while it runs. */
